@@ -1,0 +1,3 @@
+from gm.cli.app import main
+
+main()

@@ -1,0 +1,38 @@
+"""Actions: small immutable values with a text form and a JSON form.
+
+Each game defines its action classes as frozen dataclasses deriving from
+:class:`Action`.  ``str(action)`` is the canonical text form and the game's
+``parse_action`` reads it back (``parse(str(a)) == a``); ``to_json`` /
+``from_json`` give the JSON form, tagged with the action's ``type``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+
+class Action:
+    """Base of every game's actions (frozen dataclasses)."""
+
+    __slots__ = ()
+    type: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form: ``{"type": ..., **fields}``."""
+        out: dict[str, Any] = {"type": self.type}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            out[f.name] = getattr(self, f.name)
+        return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Move:
+    """One entry of a game's action log: which seat did what."""
+
+    seat: str
+    action: Action
+
+    def to_json(self) -> list[str]:
+        """Compact log form: ``[seat, action text]``."""
+        return [self.seat, str(self.action)]

@@ -1,0 +1,84 @@
+"""Typed errors of gm.
+
+Every rejection carries a stable rule id, the offending input quoted, a reason and
+what would have been legal, so that a tool result, a CLI line and a test can all
+say exactly what went wrong.  Errors are raised inside the engine and turned into
+tool results or CLI messages only at the edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+class GameError(Exception):
+    """Base of every domain error gm raises."""
+
+    kind = "error"
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        rule: str = "CORE",
+        input: str | None = None,
+        legal: Sequence[str] = (),
+    ) -> None:
+        self.reason = reason
+        self.rule = rule
+        self.input = input
+        self.legal = tuple(legal)
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """One line: rule id, quoted input and reason."""
+        quoted = f" {self.input!r}:" if self.input is not None else ""
+        return f"[{self.rule}]{quoted} {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The error as a JSON-ready dict (what a tool result carries)."""
+        return {
+            "error": self.kind,
+            "rule": self.rule,
+            "input": self.input,
+            "reason": self.reason,
+            "legal": list(self.legal),
+        }
+
+
+class ActionError(GameError):
+    """An action that was not accepted; the state is unchanged."""
+
+    kind = "action_error"
+
+
+class InvalidActionError(ActionError):
+    """The input is not a well-formed action at all (syntax, types, ranges)."""
+
+    kind = "invalid_action"
+
+
+class IllegalActionError(ActionError):
+    """A well-formed action that the rules do not allow now."""
+
+    kind = "illegal_action"
+
+
+class UnknownGameError(GameError):
+    """No registered game has that name or alias."""
+
+    kind = "unknown_game"
+
+
+class RulesetError(GameError):
+    """A ruleset (e.g. a TOML rules file) failed validation."""
+
+    kind = "bad_ruleset"
+
+
+class StateError(GameError):
+    """A serialized state or session cannot be read."""
+
+    kind = "bad_state"

@@ -1,0 +1,132 @@
+"""The game description: id, seats, ruleset model, action parsing, rule ids, bots.
+
+One :class:`Game` instance per game lives in the registry.  Nothing here is
+specific to any one game: each game's sub-package subclasses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, ValidationError
+
+from gm.core.actions import Action
+from gm.core.errors import InvalidActionError, RulesetError
+
+if TYPE_CHECKING:
+    from gm.core.bots import Bot
+    from gm.core.state import GameState
+
+
+def ruleset_hash(rules: BaseModel) -> str:
+    """SHA-256 (hex) of a ruleset's canonical JSON."""
+    blob = json.dumps(rules.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _format_validation_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+    return f"{where}: {err['msg']}{more}"
+
+
+class Game(ABC):
+    """Describes one game; subclasses fill in the class attributes and hooks."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    seats: ClassVar[tuple[str, ...]]
+    rules_model: ClassVar[type[BaseModel]]
+    #: rule id -> one-line title; every rule id the engine can name is here.
+    rules_index: ClassVar[Mapping[str, str]] = {}
+
+    # ----------------------------------------------------------------- rules
+    def default_rules(self) -> Any:
+        return self.rules_model()
+
+    def load_rules(self, data: Mapping[str, Any] | BaseModel | None = None) -> Any:
+        """Validate a ruleset from a mapping (defaults for missing fields)."""
+        if isinstance(data, self.rules_model):
+            return data
+        if isinstance(data, BaseModel):
+            data = data.model_dump()
+        try:
+            return self.rules_model.model_validate(dict(data or {}))
+        except ValidationError as exc:
+            raise RulesetError(_format_validation_error(exc), rule="CORE-RULES") from None
+
+    def load_rules_file(self, path: str | Path) -> Any:
+        """Load a TOML rules file; any problem is one :class:`RulesetError` naming the field."""
+        p = Path(path)
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RulesetError(f"rules file not found: {p}", rule="CORE-RULES") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RulesetError(f"cannot read rules file {p}: {exc}", rule="CORE-RULES") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesetError(f"rules file {p} is not valid TOML: {exc}", rule="CORE-RULES") from None
+        try:
+            return self.load_rules(data)
+        except RulesetError as exc:
+            raise RulesetError(f"rules file {p}: {exc.reason}", rule="CORE-RULES") from None
+
+    # ----------------------------------------------------------------- state
+    @abstractmethod
+    def new_state(self, rules: Any = None, seed: int = 0) -> GameState[Any]:
+        """A fresh game with ``rules`` (defaults when ``None``) and ``seed``."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse an action's text form; raise :class:`InvalidActionError`."""
+
+    @abstractmethod
+    def action_types(self) -> Mapping[str, type[Action]]:
+        """The game's action classes by their ``type`` tag."""
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+        """Build an action from its JSON form; raise :class:`InvalidActionError`."""
+        kind = data.get("type") if isinstance(data, Mapping) else None
+        cls = self.action_types().get(str(kind))
+        if cls is None:
+            raise InvalidActionError(
+                "unknown action type", rule="CORE-ACTION", input=str(kind), legal=sorted(self.action_types())
+            )
+        fields = {k: v for k, v in data.items() if k != "type"}
+        try:
+            return cls(**fields)
+        except (TypeError, ValueError) as exc:
+            raise InvalidActionError(str(exc), rule="CORE-ACTION", input=json.dumps(dict(data))) from None
+
+    # ------------------------------------------------------------ rendering
+    @abstractmethod
+    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
+        """ASCII board for ``seat``'s eyes: a compact window, or the full board."""
+
+    @abstractmethod
+    def status(self, state: GameState[Any], seat: str | None = None) -> str:
+        """One status line (clock, score, whose move)."""
+
+    # ------------------------------------------------------------------ bots
+    def bots(self) -> Mapping[str, Callable[..., Bot]]:
+        """Bot strategies by name; ``default`` and ``random`` at least."""
+        return {}
+
+    def make_bot(self, name: str, seed: int = 0) -> Bot:
+        from gm.core.errors import GameError
+
+        factories = self.bots()
+        key = name.removeprefix("bot:")
+        if key not in factories:
+            raise GameError(
+                f"unknown bot strategy for {self.id}", rule="CORE-BOT", input=name, legal=sorted(factories)
+            )
+        return factories[key](seed=seed)

@@ -1,0 +1,55 @@
+"""Turn-Based Grid Football: the flagship game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gm.core.actions import Action
+from gm.core.bots import Bot
+from gm.core.game import Game
+from gm.core.state import GameState
+from gm.games.grid_football.actions import ACTION_TYPES, parse_action
+from gm.games.grid_football.board import render, status_line
+from gm.games.grid_football.engine import GridFootballState
+from gm.games.grid_football.ruleids import RULES
+from gm.games.grid_football.rules import GridFootballRules
+
+
+class GridFootball(Game):
+    """Turn-Based Grid Football (quick-start guide, ``shared/seeds/000``)."""
+
+    id = "grid-football"
+    name = "Turn-Based Grid Football"
+    aliases = ("gf", "football", "grid", "gridfootball")
+    seats = ("home", "away")
+    rules_model = GridFootballRules
+    rules_index = RULES
+
+    def new_state(self, rules: Any = None, seed: int = 0) -> GridFootballState:
+        return GridFootballState(self.load_rules(rules), seed)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def action_types(self) -> Mapping[str, type[Action]]:
+        return ACTION_TYPES
+
+    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
+        assert isinstance(state, GridFootballState)
+        return render(state, seat, full=full)
+
+    def status(self, state: GameState[Any], seat: str | None = None) -> str:
+        assert isinstance(state, GridFootballState)
+        return status_line(state, seat)
+
+    def bots(self) -> Mapping[str, Callable[..., Bot]]:
+        from gm.games.grid_football import bots
+
+        return bots.BOTS
+
+
+GAME = GridFootball()
+GridFootballState.game = GAME
+
+__all__ = ["GAME", "GridFootball", "GridFootballRules", "GridFootballState"]

@@ -1,0 +1,226 @@
+"""Grid Football actions: one small frozen value per kind of decision.
+
+Text forms (``str(action)``) read as the quick-start guide writes them and parse
+back exactly: ``heads``, ``kick``, ``left yellow``, ``number 7``, ``punt``,
+``play 1 red 2 right before``, ``play 3 black``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from gm.core.actions import Action
+from gm.core.errors import InvalidActionError
+from gm.games.grid_football.rules import KICK_COLOURS, PLAY_COLOURS, POSITIONS
+
+Side = Literal["left", "right"]
+Timing = Literal["before", "after"]
+
+
+def _bad(reason: str, text: object, legal: tuple[str, ...] = (), rule: str = "GF-SYNTAX") -> InvalidActionError:
+    return InvalidActionError(reason, rule=rule, input=str(text), legal=legal)
+
+
+@dataclass(frozen=True, slots=True)
+class CoinCall(Action):
+    """Call the coin toss: heads or tails."""
+
+    call: str
+    type: ClassVar[str] = "coin_call"
+
+    def __post_init__(self) -> None:
+        if self.call not in ("heads", "tails"):
+            raise _bad("a coin toss call is heads or tails", self.call, ("heads", "tails"))
+
+    def __str__(self) -> str:
+        return self.call
+
+
+@dataclass(frozen=True, slots=True)
+class KickChoice(Action):
+    """Choose to kick or to receive (coin toss winner; second half: the toss loser)."""
+
+    choice: str
+    type: ClassVar[str] = "kick_choice"
+
+    def __post_init__(self) -> None:
+        if self.choice not in ("kick", "receive"):
+            raise _bad("choose kick or receive", self.choice, ("kick", "receive"))
+
+    def __str__(self) -> str:
+        return self.choice
+
+
+@dataclass(frozen=True, slots=True)
+class KickPick(Action):
+    """Kickoff or punt pick: a position (left/center/right) and a colour (yellow/red/green)."""
+
+    position: str
+    colour: str
+    type: ClassVar[str] = "kick_pick"
+
+    def __post_init__(self) -> None:
+        if self.position not in POSITIONS:
+            raise _bad("kick position is left, center or right", self.position, POSITIONS)
+        if self.colour not in KICK_COLOURS:
+            raise _bad("kick colour is yellow, red or green", self.colour, KICK_COLOURS)
+
+    def __str__(self) -> str:
+        return f"{self.position} {self.colour}"
+
+
+@dataclass(frozen=True, slots=True)
+class NumberPick(Action):
+    """A secret number for a number check (1..10 by default)."""
+
+    number: int
+    type: ClassVar[str] = "number_pick"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.number, bool) or not isinstance(self.number, int):
+            raise _bad("a number pick is a whole number", self.number)
+
+    def __str__(self) -> str:
+        return f"number {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Punt(Action):
+    """Punt instead of calling a play (offense, on a punting down)."""
+
+    type: ClassVar[str] = "punt"
+
+    def __str__(self) -> str:
+        return "punt"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCall(Action):
+    """A play call: play number, colour (red pass / black run) and, for the offense,
+    the lateral intent: how many columns, left or right, before or after the forward move."""
+
+    play: int
+    colour: str
+    lateral: int = 0
+    direction: str | None = None
+    timing: str = "before"
+    type: ClassVar[str] = "play_call"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.play, bool) or not isinstance(self.play, int):
+            raise _bad("the play is a number", self.play)
+        if self.colour not in PLAY_COLOURS:
+            raise _bad("play colour is red (pass) or black (run)", self.colour, PLAY_COLOURS)
+        if isinstance(self.lateral, bool) or not isinstance(self.lateral, int) or not 0 <= self.lateral <= 10:
+            raise _bad("lateral is a number of columns from 0 to 10", self.lateral)
+        if self.timing not in ("before", "after"):
+            raise _bad("lateral timing is before or after", self.timing, ("before", "after"))
+        if self.lateral and self.direction not in ("left", "right"):
+            raise _bad("lateral movement needs a direction: left or right", self.direction, ("left", "right"))
+        if not self.lateral:
+            object.__setattr__(self, "direction", None)
+            if self.colour == "black":  # a run with no lateral moves the same either way
+                object.__setattr__(self, "timing", "before")
+
+    @property
+    def has_intent(self) -> bool:
+        """Whether the call states movement intent (only the offense may)."""
+        return bool(self.lateral) or self.timing == "after"
+
+    def __str__(self) -> str:
+        text = f"play {self.play} {self.colour}"
+        if self.lateral:
+            text += f" {self.lateral} {self.direction}"
+        if self.lateral or self.timing == "after":
+            text += f" {self.timing}"
+        return text
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    c.type: c for c in (CoinCall, KickChoice, KickPick, NumberPick, Punt, PlayCall)
+}
+
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_COLOUR_WORDS = {"red": "red", "pass": "red", "black": "black", "run": "black"}
+_SIDE_WORDS = {"left": "left", "l": "left", "right": "right", "r": "right"}
+
+FORMS = (
+    "heads",
+    "tails",
+    "kick",
+    "receive",
+    "left yellow",
+    "number 7",
+    "punt",
+    "play 1 red 2 right before",
+    "play 3 black",
+)
+
+
+def _tokens(text: str) -> list[str]:
+    text = text.lower().replace(",", " ").replace(":", " ").replace("colour", " ").replace("color", " ")
+    text = re.sub(r"(\d+)([lr])\b", r"\1 \2", text)  # "2r" -> "2 r"
+    text = re.sub(r"\bp(\d)\b", r"play \1", text)  # "p3" -> "play 3"
+    return [_WORD_NUMBERS.get(t, t) if t in _WORD_NUMBERS else t for t in text.split()]  # type: ignore[misc]
+
+
+def parse_action(text: str) -> Action:
+    """Parse the text form of any Grid Football action (see ``FORMS``)."""
+    if not isinstance(text, str) or not text.strip():
+        raise _bad("empty action", text, FORMS)
+    toks = [str(t) for t in _tokens(text)]
+    words = [t for t in toks if t not in ("with", "and", "the", "a", "lateral", "columns", "column", "steps")]
+    if len(words) == 1 and words[0] in ("heads", "tails"):
+        return CoinCall(words[0])
+    if len(words) == 1 and words[0] in ("kick", "receive"):
+        return KickChoice(words[0])
+    if words == ["punt"]:
+        return Punt()
+    if (words and words[0] in ("number", "pick", "#")) or (len(words) == 1 and words[0].isdigit()):
+        nums = [w for w in words if w.isdigit()]
+        if len(nums) != 1 or len(words) > 2:
+            raise _bad("a number pick reads like 'number 7'", text, FORMS)
+        return NumberPick(int(nums[0]))
+    if len(words) == 2 and words[0] in POSITIONS and words[1] in KICK_COLOURS:
+        return KickPick(words[0], words[1])
+    if len(words) == 2 and words[1] in POSITIONS and words[0] in KICK_COLOURS:
+        return KickPick(words[1], words[0])
+    if words and words[0] == "play":
+        return _parse_play(words[1:], text)
+    if len(words) > 1 and words[0].isdigit() and words[1] in _COLOUR_WORDS:
+        return _parse_play(words, text)
+    raise _bad("not a Grid Football action", text, FORMS)
+
+
+def _parse_play(words: list[str], text: str) -> PlayCall:
+    if not words or not words[0].isdigit():
+        raise _bad("a play call starts with the play number, e.g. 'play 1 red'", text, FORMS)
+    play = int(words[0])
+    rest = words[1:]
+    colour = None
+    lateral = 0
+    direction = None
+    timing = "before"
+    i = 0
+    while i < len(rest):
+        w = rest[i]
+        if w in _COLOUR_WORDS and colour is None:
+            colour = _COLOUR_WORDS[w]
+        elif w.isdigit() and lateral == 0:
+            lateral = int(w)
+            if i + 1 < len(rest) and rest[i + 1] in _SIDE_WORDS:
+                direction = _SIDE_WORDS[rest[i + 1]]
+                i += 1
+        elif w in ("left", "right") and direction is None:
+            direction = w
+            lateral = lateral or 1
+        elif w in ("before", "after"):
+            timing = w
+        else:
+            raise _bad(f"cannot read {w!r} in a play call", text, FORMS)
+        i += 1
+    if colour is None:
+        raise _bad("a play call needs a colour: red (pass) or black (run)", text, FORMS)
+    return PlayCall(play, colour, lateral, direction, timing)

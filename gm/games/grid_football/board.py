@@ -1,0 +1,110 @@
+"""ASCII rendering of the Grid Football board: full (every row) or a window around the ball."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gm.games.grid_football.engine import GridFootballState
+
+LEGEND = "O ball   # blocked   - line of scrimmage   + line to gain   = goal line   : end zone   . field"
+WINDOW_BEHIND = 5
+WINDOW_AHEAD = 11
+
+
+def status_line(state: GridFootballState, seat: str | None = None) -> str:
+    """Quarter, downs left, down & distance, ball, direction, score, whose move."""
+    from gm.games.grid_football.engine import AWAY, HOME, ordinal, sq
+
+    r = state.rules
+    parts = [f"Q{state.quarter}", f"{state.downs_left_in_quarter} downs left"]
+    if state.outcome:
+        parts = [f"FINAL: {state.outcome}"]
+    elif state.offense and state.ball:
+        togo = abs(state.to_gain - state.ball[1])
+        goal = r.high_goal_line if state.direction(state.offense) > 0 else r.low_goal_line
+        arrow = "^" if state.direction(state.offense) > 0 else "v"
+        parts.append(f"{state.offense} ball, {ordinal(state.down)} & {togo} at {sq(state.ball)}, attacking {arrow} row {goal}")
+    else:
+        parts.append(state.phase.replace("_", " "))
+    parts.append(f"{HOME} {state.score[HOME]} - {state.score[AWAY]} {AWAY}")
+    acting = state.to_act()
+    if acting:
+        parts.append("to act: " + ", ".join(acting))
+    return " | ".join(parts)
+
+
+def render(state: GridFootballState, seat: str | None = None, *, full: bool = False) -> str:
+    """The board as text: column letters, row numbers, end zones, goal lines, blocked
+    squares, the ball, the line of scrimmage and the line to gain; attack direction in
+    the header.  ``full`` shows all rows, otherwise a window around the ball."""
+    from gm.games.grid_football.engine import AWAY, HOME, col_letter, sq
+
+    r = state.rules
+    ball = state.ball
+    los = state.los if state.offense else None
+    gain = state.to_gain if state.offense else None
+    first, last = r.field_rows
+    if gain is not None and not first <= gain <= last:
+        gain = None  # & goal: the line to gain is in the end zone
+    d = state.direction(state.offense) if state.offense else 1
+    if full:
+        lo, hi = 1, r.rows
+    else:
+        centre = ball[1] if ball else (r.low_goal_line + r.high_goal_line) // 2
+        lo, hi = sorted((centre - d * WINDOW_BEHIND, centre + d * WINDOW_AHEAD))
+        for extra in (gain, los):
+            if extra is not None and lo - 4 <= extra <= hi + 4:
+                lo, hi = min(lo, extra), max(hi, extra)
+        lo, hi = max(1, lo), min(r.rows, hi)
+    low_team = state.up_team  # attacks up, so defends the low end zone
+    high_team = HOME if low_team == AWAY else AWAY
+    header = "     " + " ".join(col_letter(c) for c in range(r.columns))
+    lines = []
+    if state.offense:
+        arrow = f"^ (toward row {r.high_goal_line})" if d > 0 else f"v (toward row {r.low_goal_line})"
+        lines.append(f"{state.offense} attacking {arrow}")
+    lines.append(header)
+    blocked = state.blocked
+    for row in range(hi, lo - 1, -1):
+        if row >= r.high_goal_line:
+            fill = "=" if row == r.high_goal_line else ":"
+        elif row <= r.low_goal_line:
+            fill = "=" if row == r.low_goal_line else ":"
+        elif row == los:
+            fill = "-"
+        elif row == gain:
+            fill = "+"
+        else:
+            fill = "."
+        cells = []
+        for c in range(r.columns):
+            if ball == (c, row):
+                cells.append("O")
+            elif (c, row) in blocked:
+                cells.append("#")
+            else:
+                cells.append(fill)
+        notes = []
+        if row == r.high_goal_line:
+            notes.append(f"goal line ({high_team} defends)")
+        elif row == r.rows:
+            notes.append(f"end zone ({high_team})")
+        elif row == r.low_goal_line:
+            notes.append(f"goal line ({low_team} defends)")
+        elif row == 1:
+            notes.append(f"end zone ({low_team})")
+        if row == los:
+            notes.append("line of scrimmage")
+        if row == gain:
+            notes.append("line to gain")
+        if ball and row == ball[1]:
+            notes.append(f"ball {sq(ball)}")
+        lines.append(f"{row:>3}  {' '.join(cells)}" + (f"  {'; '.join(notes)}" if notes else ""))
+    lines.append(header)
+    inside = sorted((b for b in blocked if lo <= b[1] <= hi), key=lambda b: (b[1], b[0]))
+    if not full:
+        shown = ", ".join(sq(b) for b in inside) or "none"
+        lines.append(f"rows {lo}-{hi} of {r.rows}; blocked here: {shown}; {len(blocked)} blocked on the board")
+    lines.append(LEGEND)
+    return "\n".join(lines)

@@ -1,0 +1,700 @@
+"""The Turn-Based Grid Football rules engine.
+
+Phases: coin toss call -> kick/receive choice -> kickoff picks (simultaneous)
+-> [return number check] -> downs: play calls (simultaneous) -> [colour-match
+number check] ... -> halftime choice -> kickoff ... -> game over.
+
+Squares are ``(column index, row)`` with column 0 = ``A`` and rows 1..64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+from gm.core.actions import Action
+from gm.core.errors import IllegalActionError
+from gm.core.events import Event
+from gm.core.outcome import Outcome
+from gm.core.state import GameState
+from gm.games.grid_football.actions import CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
+from gm.games.grid_football.ruleids import RULES
+from gm.games.grid_football.rules import KICK_COLOURS, PLAY_COLOURS, POSITIONS, GridFootballRules
+
+Square = tuple[int, int]
+HOME, AWAY = "home", "away"
+SEATS = (HOME, AWAY)
+
+# phases
+COIN_TOSS = "coin_toss"
+KICK_CHOICE = "kick_choice"
+KICKOFF = "kickoff"
+RETURN_NUMBER = "return_number"
+PLAY = "play"
+PUNT = "punt"
+NUMBER_CHECK = "number_check"
+HALFTIME_CHOICE = "halftime_choice"
+GAME_OVER = "game_over"
+SIMULTANEOUS = frozenset({KICKOFF, RETURN_NUMBER, PLAY, PUNT, NUMBER_CHECK})
+
+#: what each phase asks a seat to decide (the tool layer maps these to tools)
+DECISIONS = {
+    COIN_TOSS: "coin_call",
+    KICK_CHOICE: "kick_choice",
+    HALFTIME_CHOICE: "kick_choice",
+    KICKOFF: "kick_pick",
+    PUNT: "kick_pick",
+    RETURN_NUMBER: "number_pick",
+    NUMBER_CHECK: "number_pick",
+    PLAY: "play_call",
+}
+
+
+def other(seat: str) -> str:
+    return AWAY if seat == HOME else HOME
+
+
+def col_letter(col: int) -> str:
+    return chr(ord("A") + col)
+
+
+def sq(square: Square | None) -> str:
+    """``(10, 20)`` -> ``"K20"``."""
+    if square is None:
+        return "-"
+    return f"{col_letter(square[0])}{square[1]}"
+
+
+def parse_square(text: str) -> Square:
+    """``"K20"`` -> ``(10, 20)`` (no bounds check)."""
+    t = text.strip().upper()
+    if len(t) < 2 or not t[0].isalpha() or not t[1:].isdigit():
+        raise ValueError(f"not a square: {text!r}")
+    return ord(t[0]) - ord("A"), int(t[1:])
+
+
+def ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
+    return Event(kind, rule, template, data)
+
+
+class GridFootballState(GameState[GridFootballRules]):
+    """State of one game of Turn-Based Grid Football."""
+
+    seats = SEATS
+
+    # ----------------------------------------------------------------- setup
+    def _setup(self) -> None:
+        r = self.rules
+        self.phase = COIN_TOSS
+        self.toss_winner: str | None = None
+        self.up_team = HOME  # GF-R-ENDS: home attacks toward the high rows in Q1
+        self.offense: str | None = None
+        self.kicker: str | None = None
+        self.ball: Square | None = None
+        self.blocked: set[Square] = set()
+        self.down = 0
+        self.los = 0
+        self.to_gain = 0
+        self.quarter = 1
+        self.quarter_downs = 0
+        self.score = {HOME: 0, AWAY: 0}
+        self.pending: dict[str, Action] = {}
+        self.kick_spot: Square | None = None  # where a 0-match return ended, awaiting the number check
+        self.last: dict[str, Any] = {}  # the last revealed picks and result
+        self.touchdowns = 0
+        self._kick_cols = {p: ord(c.upper()) - ord("A") for p, c in r.kick_columns.items()}
+        self._unlocked_q1 = sorted(n for n, s in r.plays.items() if s.unlock_quarter <= 1)
+
+    # --------------------------------------------------------------- helpers
+    def direction(self, seat: str) -> int:
+        """+1 if ``seat`` attacks toward the high rows now, else -1."""
+        return 1 if seat == self.up_team else -1
+
+    @property
+    def defense(self) -> str | None:
+        return other(self.offense) if self.offense else None
+
+    def in_opp_end_zone(self, row: int, d: int) -> bool:
+        return row >= self.rules.high_goal_line if d > 0 else row <= self.rules.low_goal_line
+
+    def in_own_end_zone(self, row: int, d: int) -> bool:
+        return self.in_opp_end_zone(row, -d)
+
+    def own_goal_line(self, d: int) -> int:
+        return self.rules.low_goal_line if d > 0 else self.rules.high_goal_line
+
+    def plays_open(self) -> list[int]:
+        if self.quarter <= 1:
+            return self._unlocked_q1
+        return sorted(n for n, s in self.rules.plays.items() if s.unlock_quarter <= self.quarter)
+
+    def decision(self, seat: str) -> str | None:
+        """The kind of decision ``seat`` must make now (``None``: nothing)."""
+        if seat not in self.to_act():
+            return None
+        return DECISIONS.get(self.phase)
+
+    @property
+    def downs_left_in_quarter(self) -> int:
+        return self.rules.downs_per_quarter - self.quarter_downs
+
+    # ------------------------------------------------------------ turn model
+    def _to_act(self) -> tuple[str, ...]:
+        if self.phase == COIN_TOSS:
+            return (self.rules.toss_caller,)
+        if self.phase == KICK_CHOICE:
+            assert self.toss_winner
+            return (self.toss_winner,)
+        if self.phase == HALFTIME_CHOICE:
+            assert self.toss_winner
+            return (other(self.toss_winner),)
+        if self.phase in SIMULTANEOUS:
+            return tuple(s for s in SEATS if s not in self.pending)
+        return ()
+
+    def _legal(self, seat: str) -> Iterator[Action]:
+        p = self.phase
+        if p == COIN_TOSS:
+            return iter(_COIN_CALLS)
+        if p in (KICK_CHOICE, HALFTIME_CHOICE):
+            return iter(_KICK_CHOICES)
+        if p in (KICKOFF, PUNT):
+            return iter(_KICK_PICKS)
+        if p in (RETURN_NUMBER, NUMBER_CHECK):
+            return iter(_number_picks(self.rules.number_max))
+        if p == PLAY:
+            offense = seat == self.offense
+            plays = tuple(self.plays_open())
+            caps = tuple(self.rules.plays[n].wrong.lateral if offense else 0 for n in plays)
+            return iter(_play_calls(plays, caps, offense, offense and self.down in self.rules.punt_downs))
+        return iter(())
+
+    def _illegal(self, rule: str, reason: str, action: Action, seat: str) -> IllegalActionError:
+        legal = [str(a) for a in self._legal(seat)]
+        if len(legal) > 24:
+            legal = self._legal_summary(seat)
+        return IllegalActionError(reason, rule=rule, input=str(action), legal=legal)
+
+    def _legal_summary(self, seat: str) -> list[str]:
+        """Legal play calls in words (the full list runs to ~100 lateral variants)."""
+        plays = self.plays_open()
+        out = [f"play {n} red|black" for n in plays]
+        if seat == self.offense:
+            caps = ", ".join(f"play {n} up to {self.rules.plays[n].wrong.lateral}" for n in plays)
+            out.append(f"lateral N left|right before|after ({caps})")
+            if self.down in self.rules.punt_downs:
+                out.append("punt")
+        return out
+
+    def _check(self, seat: str, action: Action) -> None:
+        p = self.phase
+        expected = DECISIONS.get(p)
+        if action.type != expected and not (p == PLAY and isinstance(action, Punt)):
+            raise self._illegal(
+                _PHASE_RULE[p], f"now is the time for a {expected.replace('_', ' ') if expected else 'nothing'}", action, seat
+            )
+        if isinstance(action, NumberPick) and not 1 <= action.number <= self.rules.number_max:
+            raise IllegalActionError(
+                f"numbers are picked from 1 to {self.rules.number_max}",
+                rule="GF-R-NUMBER",
+                input=str(action),
+                legal=[f"number 1..{self.rules.number_max}"],
+            )
+        if isinstance(action, Punt):
+            if seat != self.offense:
+                raise self._illegal("GF-DOWNS", "only the offense may punt", action, seat)
+            if self.down not in self.rules.punt_downs:
+                downs = ", ".join(ordinal(d) for d in self.rules.punt_downs)
+                raise self._illegal("GF-R-PUNT", f"a punt is allowed only on {downs} down; it is {ordinal(self.down)} down", action, seat)
+        if isinstance(action, PlayCall):
+            spec = self.rules.plays.get(action.play)
+            if spec is None:
+                raise self._illegal("GF-LOCK", f"there is no play {action.play}", action, seat)
+            if spec.unlock_quarter > self.quarter:
+                rule = "GF-PLAY4-LOCK" if action.play == 4 else "GF-LOCK"
+                raise self._illegal(
+                    rule, f"play {action.play} is locked until quarter {spec.unlock_quarter}", action, seat
+                )
+            if seat != self.offense and action.has_intent:
+                raise self._illegal(
+                    "GF-R-DEFENSE-CALL", "the defense calls only a play and a colour, no movement intent", action, seat
+                )
+            if action.lateral > spec.wrong.lateral:
+                cap = spec.wrong.lateral
+                what = f"up to {cap} lateral" if cap else "no lateral"
+                raise self._illegal("GF-R-LATERAL-CAP", f"play {action.play} allows {what}", action, seat)
+
+    # ------------------------------------------------------------------ apply
+    def _apply(self, seat: str, action: Action) -> list[Event]:
+        events: list[Event] = []
+        p = self.phase
+        if p == COIN_TOSS:
+            assert isinstance(action, CoinCall)
+            flip = self.rng.choice(("heads", "tails"))
+            self.toss_winner = seat if flip == action.call else other(seat)
+            events.append(
+                _ev("coin_toss", "GF-TOSS", "{caller} calls {call}; the coin shows {flip}: {winner} wins the toss",
+                    caller=seat, call=action.call, flip=flip, winner=self.toss_winner)
+            )
+            self.phase = KICK_CHOICE
+        elif p in (KICK_CHOICE, HALFTIME_CHOICE):
+            assert isinstance(action, KickChoice)
+            self.kicker = seat if action.choice == "kick" else other(seat)
+            rule = "GF-TOSS" if p == KICK_CHOICE else "GF-TOSS-2H"
+            events.append(_ev("kick_choice", rule, "{seat} chooses to {choice}: {kicker} kicks off",
+                              seat=seat, choice=action.choice, kicker=self.kicker))
+            self._start_kick(events)
+        else:
+            self.pending[seat] = action
+            if p == PLAY and isinstance(action, Punt):
+                self.pending.clear()  # the defense's call (if any) is void and never revealed
+                events.append(_ev("punt_called", "GF-R-PUNT", "{offense} will punt", offense=seat))
+                self.kicker = seat
+                self.phase = PUNT
+            elif len(self.pending) == len(SEATS):
+                picks, self.pending = self.pending, {}
+                if p in (KICKOFF, PUNT):
+                    self._resolve_kick(picks, events)
+                elif p == RETURN_NUMBER:
+                    self._resolve_return_number(picks, events)
+                elif p == PLAY:
+                    self._resolve_play(picks, events)
+                elif p == NUMBER_CHECK:
+                    self._resolve_number_check(picks, events)
+            else:
+                events.append(_ev("locked", "GF-LOCK", "{seat} is locked in", seat=seat))
+        return events
+
+    # ------------------------------------------------------------------ kicks
+    def _start_kick(self, events: list[Event]) -> None:
+        self.phase = KICKOFF
+        self.offense = None
+        self.ball = None
+        self.down = 0
+
+    def _resolve_kick(self, picks: dict[str, Action], events: list[Event]) -> None:
+        r = self.rules
+        kicker = self.kicker
+        assert kicker is not None
+        receiver = other(kicker)
+        k, rcv = picks[kicker], picks[receiver]
+        assert isinstance(k, KickPick) and isinstance(rcv, KickPick)
+        dk = self.direction(kicker)
+        punt = self.phase == PUNT
+        if punt:
+            assert self.ball is not None
+            start_row = self.ball[1]
+            land = start_row + dk * r.punt_distance
+        else:
+            start_row = self.own_goal_line(dk)
+            land = start_row + dk * r.kick_distance
+        land = max(1, min(r.rows, land))
+        spot: Square = (self._kick_cols[k.position], land)
+        matches = (k.position == rcv.position) + (k.colour == rcv.colour)
+        steps = r.return_steps[matches]
+        self.last = {"kind": "punt" if punt else "kickoff", kicker: str(k), receiver: str(rcv), "matches": matches}
+        events.append(
+            _ev("kick", "GF-R-PUNT" if punt else "GF-KICK-DIST",
+                "{kicker} {how} from row {start}: the ball comes down at {spot}",
+                kicker=kicker, how="punts" if punt else "kicks off", start=start_row, spot=sq(spot))
+        )
+        events.append(
+            _ev("kick_reveal", "GF-KICK-PICK",
+                "Kick picks: {kicker} {kpick}, {receiver} {rpick} - {matches} match(es), return {steps} steps",
+                kicker=kicker, kpick=str(k), receiver=receiver, rpick=str(rcv), matches=matches, steps=steps)
+        )
+        dr = -dk
+        end, stop = self._ground(spot, (0, dr), steps, dr)
+        if stop == "td":
+            self._touchdown(receiver, "kick return", end, events)
+            return
+        if stop == "blocked":
+            events.append(_ev("stopped", "GF-R-KICK-GROUND", "the return is stopped by a blocked square at {at}",
+                              at=sq((end[0], end[1] + dr))))
+        if self.in_own_end_zone(end[1], dr):
+            row = r.high_goal_line - 1 if dr < 0 else r.low_goal_line + 1
+            end = (end[0], row)
+            events.append(_ev("touchback", "GF-R-TOUCHBACK", "the return ends in the end zone: ball placed at {at}", at=sq(end)))
+        events.append(_ev("kick_return", "GF-KICK-RETURN", "{receiver} returns the ball to {at}", receiver=receiver, at=sq(end)))
+        self.ball = end
+        if matches == 0:
+            self.kick_spot = end
+            self.phase = RETURN_NUMBER
+            events.append(_ev("number_check", "GF-KICK-NUMBER",
+                              "no matches: number check 1-{n} - a match is a return touchdown", n=r.number_max))
+            return
+        self._after_kick(receiver, events)
+
+    def _after_kick(self, receiver: str, events: list[Event]) -> None:
+        was_punt = self.phase == PUNT or (self.phase == RETURN_NUMBER and self.last.get("kind") == "punt")
+        self._new_series(receiver, events)
+        if was_punt:
+            self._count_down(events)
+
+    def _resolve_return_number(self, picks: dict[str, Action], events: list[Event]) -> None:
+        kicker = self.kicker
+        assert kicker is not None
+        receiver = other(kicker)
+        a, b = picks[kicker], picks[receiver]
+        assert isinstance(a, NumberPick) and isinstance(b, NumberPick)
+        match = a.number == b.number
+        self.last["numbers"] = {kicker: a.number, receiver: b.number}
+        events.append(
+            _ev("number_reveal", "GF-KICK-NUMBER", "Numbers: {kicker} {a}, {receiver} {b} - {result}",
+                kicker=kicker, a=a.number, receiver=receiver, b=b.number, result="MATCH!" if match else "no match")
+        )
+        if match:
+            self._touchdown(receiver, "kick return number match", self.ball, events)
+            return
+        self._after_kick(receiver, events)
+
+    # ------------------------------------------------------------------ downs
+    def _new_series(self, offense: str, events: list[Event]) -> None:
+        assert self.ball is not None
+        self.offense = offense
+        self.phase = PLAY
+        self.down = 1
+        self.los = self.ball[1]
+        self.to_gain = self.los + self.direction(offense) * self.rules.first_down_rows
+        events.append(
+            _ev("first_and_ten", "GF-R-NEW-SERIES", "{offense} ball, 1st & {n} at {at}, attacking row {toward}",
+                offense=offense, n=self.rules.first_down_rows, at=sq(self.ball),
+                toward=self.rules.high_goal_line if self.direction(offense) > 0 else self.rules.low_goal_line)
+        )
+
+    def _resolve_play(self, picks: dict[str, Action], events: list[Event]) -> None:
+        off_seat, def_seat = self.offense, self.defense
+        assert off_seat and def_seat and self.ball is not None
+        off, de = picks[off_seat], picks[def_seat]
+        assert isinstance(off, PlayCall) and isinstance(de, PlayCall)
+        pm, cm = off.play == de.play, off.colour == de.colour
+        result = "play and colour match" if pm and cm else "colour match" if cm else "play match" if pm else "no match"
+        self.last = {"kind": "play", off_seat: str(off), def_seat: str(de), "result": result}
+        start = self.ball
+        d = self.direction(off_seat)
+        events.append(
+            _ev("play_reveal", "GF-LOCK", "{offense}: {ocall} / {defense}: {dcall} - {result}",
+                offense=off_seat, ocall=str(off), defense=def_seat, dcall=str(de), result=result)
+        )
+        if pm and cm:
+            events.append(_ev("turnover", "GF-MATCH-BOTH", "play and colour match: immediate turnover at {at}", at=sq(start)))
+            self._end_play(start, events, turnover=True)
+            return
+        air_forward = off.colour == "red" and off.timing == "after"
+        if cm:
+            n = self.rules.colour_match_forward
+            events.append(_ev("colour_match", "GF-MATCH-COLOUR", "colour match: exactly {n} forward, then a number check", n=n))
+            end, stop = self._segment(start, (0, d), n, d, air_forward, events)
+            if self._after_move(start, end, stop, events, rule="GF-R-COLOUR-TD"):
+                return
+            self.ball = end
+            self.blocked.add(end)
+            events.append(_ev("blocked", "GF-BLOCK", "{at} is now blocked", at=sq(end)))
+            self.phase = NUMBER_CHECK
+            return
+        spec = self.rules.plays[off.play]
+        res = spec.matched if pm else spec.wrong
+        bonus = self.rules.play_match_bonus if pm else self.rules.no_match_bonus
+        forward = res.forward + bonus
+        lateral = min(off.lateral, res.lateral)
+        play_rule = f"GF-PLAY-{off.play}" if f"GF-PLAY-{off.play}" in RULES else "GF-LOCK"
+        events.append(
+            _ev("play_result", "GF-MATCH-PLAY" if pm else "GF-MATCH-NONE",
+                "Play {play} ({name}), defense {how}: {base:+d} forward {bonus:+d} bonus = {total:+d}; lateral {lat}",
+                play=off.play, name=spec.name, how="matches" if pm else "wrong", base=res.forward, bonus=bonus,
+                total=forward, lat=f"{lateral} {off.direction}" if lateral else "none", also=[play_rule])
+        )
+        if lateral < off.lateral:
+            rule = "GF-LATERAL-MATCH" if pm and res.lateral else "GF-R-LATERAL-TABLE" if pm else "GF-R-LATERAL-CAP"
+            events.append(_ev("lateral_cut", rule, "declared lateral {declared} cut to {lateral}",
+                              declared=off.lateral, lateral=lateral))
+        lat_seg = ((-1 if off.direction == "left" else 1, 0), lateral)
+        fwd_seg = ((0, d if forward >= 0 else -d), abs(forward))
+        segs = [(lat_seg, off.colour == "red" and off.timing == "before"), (fwd_seg, air_forward)]
+        if off.timing == "after":
+            segs.reverse()
+        end, stop = start, None
+        for (vec, n), air in segs:
+            if n == 0:
+                continue
+            end, stop = self._segment(end, vec, n, d, air, events)
+            if stop in ("td", "incomplete"):
+                break
+        if self._after_move(start, end, stop, events, rule="GF-R-TD-STOP"):
+            return
+        self._end_play(end, events, turnover=False)
+
+    def _after_move(self, start: Square, end: Square, stop: str | None, events: list[Event], rule: str) -> bool:
+        """Report the move; handle touchdown/incomplete.  True if the down is fully resolved."""
+        assert self.offense
+        if stop == "td":
+            self._touchdown(self.offense, "scrimmage play", end, events, rule=rule)
+            return True
+        if stop == "incomplete":
+            events.append(_ev("incomplete", "GF-INCOMPLETE", "the pass overshoots the end zone: incomplete, ball stays at {at}",
+                              at=sq(start)))
+            self._end_play(start, events, turnover=False)
+            return True
+        d = self.direction(self.offense)
+        events.append(_ev("moved", "GF-DIRECTION", "ball {frm} -> {to} ({rows:+d} rows)",
+                          frm=sq(start), to=sq(end), rows=(end[1] - start[1]) * d, gained=(end[1] - start[1]) * d))
+        return False
+
+    def _segment(self, start: Square, vec: tuple[int, int], n: int, d: int, air: bool, events: list[Event]) -> tuple[Square, str | None]:
+        end, stop = self._air(start, vec, n, d) if air else self._ground(start, vec, n, d)
+        if stop == "blocked":
+            hit = (end[0] + vec[0], end[1] + vec[1])
+            events.append(_ev("stopped", "GF-BLOCK", "ground movement stopped by the blocked square {at}", at=sq(hit)))
+        elif stop == "edge":
+            events.append(_ev("stopped", "GF-R-EDGE", "lateral movement stops at the board edge ({at})", at=sq(end)))
+        elif stop == "own_end_zone":
+            events.append(_ev("stopped", "GF-R-OWN-END-ZONE", "backward movement stops at {at}, outside the own end zone", at=sq(end)))
+        elif stop == "short":
+            events.append(_ev("stopped", "GF-R-AIR-LANDING", "the ball cannot land on a blocked square and comes down at {at}", at=sq(end)))
+        return end, stop
+
+    def _ground(self, start: Square, vec: tuple[int, int], n: int, d: int) -> tuple[Square, str | None]:
+        """Step square by square; stop before a blocked square, at an edge, before the own end
+        zone (backward), or on entering the opponent's end zone (touchdown)."""
+        c, row = start
+        dc, dr = vec
+        cols, rows, blocked = self.rules.columns, self.rules.rows, self.blocked
+        backward = dr == -d
+        for _ in range(n):
+            nc, nr = c + dc, row + dr
+            if not (0 <= nc < cols and 1 <= nr <= rows):
+                return (c, row), "edge"
+            if backward and self.in_own_end_zone(nr, d):
+                return (c, row), "own_end_zone"
+            if (nc, nr) in blocked:
+                return (c, row), "blocked"
+            c, row = nc, nr
+            if dr == d and self.in_opp_end_zone(row, d):
+                return (c, row), "td"
+        return (c, row), None
+
+    def _air(self, start: Square, vec: tuple[int, int], n: int, d: int) -> tuple[Square, str | None]:
+        """Fly over blocked squares to the target; overshooting the board is incomplete;
+        a blocked landing square comes down short (GF-R-AIR-LANDING)."""
+        c, row = start
+        dc, dr = vec
+        tc, tr = c + dc * n, row + dr * n
+        stop: str | None = None
+        if dc:
+            clamped = max(0, min(self.rules.columns - 1, tc))
+            if clamped != tc:
+                tc, stop = clamped, "edge"
+        if dr == d and not 1 <= tr <= self.rules.rows:
+            return start, "incomplete"
+        if dr == -d and self.in_own_end_zone(tr, d):
+            tr = self.own_goal_line(d) + d
+            stop = "own_end_zone"
+        if dr == d and self.in_opp_end_zone(tr, d):
+            return (tc, tr), "td"
+        while (tc, tr) in self.blocked and (tc, tr) != start:
+            tc, tr = tc - dc, tr - dr
+            stop = "short"
+        return (tc, tr), stop
+
+    def _end_play(self, end: Square, events: list[Event], *, turnover: bool) -> None:
+        """Block the ending square and do the down bookkeeping."""
+        assert self.offense
+        self.ball = end
+        self.blocked.add(end)
+        events.append(_ev("blocked", "GF-BLOCK", "{at} is now blocked", at=sq(end)))
+        self._finish_down(events, turnover=turnover)
+
+    def _finish_down(self, events: list[Event], *, turnover: bool) -> None:
+        assert self.offense and self.ball
+        d = self.direction(self.offense)
+        if turnover:
+            events.append(_ev("turnover", "GF-TURNOVER", "turnover: {new} takes over at {at}, direction reverses",
+                              new=other(self.offense), at=sq(self.ball)))
+            self._new_series(other(self.offense), events)
+        elif (self.ball[1] - self.to_gain) * d >= 0:
+            events.append(_ev("first_down", "GF-FIRST-DOWN", "first down!"))
+            self._new_series(self.offense, events)
+        else:
+            self.down += 1
+            if self.down > self.rules.downs:
+                events.append(_ev("turnover", "GF-R-DOWNS-FAIL", "turnover on downs at {at}", at=sq(self.ball)))
+                self._new_series(other(self.offense), events)
+            else:
+                self.phase = PLAY
+                events.append(_ev("down", "GF-DOWNS", "{down} & {togo}", down=ordinal(self.down),
+                                  togo=abs(self.to_gain - self.ball[1])))
+        self._count_down(events)
+
+    def _resolve_number_check(self, picks: dict[str, Action], events: list[Event]) -> None:
+        off_seat, def_seat = self.offense, self.defense
+        assert off_seat and def_seat
+        a, b = picks[off_seat], picks[def_seat]
+        assert isinstance(a, NumberPick) and isinstance(b, NumberPick)
+        match = a.number == b.number
+        self.last["numbers"] = {off_seat: a.number, def_seat: b.number}
+        events.append(
+            _ev("number_reveal", "GF-MATCH-COLOUR", "Numbers: {offense} {a}, {defense} {b} - {result}",
+                offense=off_seat, a=a.number, defense=def_seat, b=b.number,
+                result="MATCH: turnover!" if match else "no match")
+        )
+        self._finish_down(events, turnover=match)
+
+    # ------------------------------------------------------------- the clock
+    def _count_down(self, events: list[Event]) -> None:
+        """One of the quarter's downs is used (GF-R-DOWN-COUNT); handle quarter ends."""
+        if self.outcome is not None:
+            return
+        r = self.rules
+        self.quarter_downs += 1
+        left = r.downs_per_quarter - self.quarter_downs
+        if left == r.warning_downs_left and self.quarter in r.warning_quarters:
+            events.append(_ev("warning", "GF-WARNING", "warning: {left} downs remaining in quarter {q}", left=left, q=self.quarter))
+        if left > 0:
+            return
+        q = self.quarter
+        events.append(_ev("quarter_end", "GF-QUARTERS", "end of quarter {q}", q=q))
+        if q >= r.quarters:
+            self._end_regulation(events)
+            return
+        self.quarter += 1
+        self.quarter_downs = 0
+        if q in r.switch_after_quarters:
+            self._switch_ends(events)
+        if q == r.quarters // 2:
+            self.pending.clear()
+            self.offense = None
+            self.ball = None
+            self.down = 0
+            self.phase = HALFTIME_CHOICE
+            assert self.toss_winner
+            events.append(_ev("halftime", "GF-R-HALF", "halftime: {seat} chooses to kick or receive",
+                              seat=other(self.toss_winner)))
+        elif self.offense:
+            events.append(_ev("carry", "GF-R-CARRY", "the drive carries into quarter {q}", q=self.quarter))
+
+    def _switch_ends(self, events: list[Event]) -> None:
+        m = self.rules.low_goal_line + self.rules.high_goal_line
+        self.up_team = other(self.up_team)
+        self.blocked = {(c, m - row) for c, row in self.blocked}
+        if self.ball:
+            self.ball = (self.ball[0], m - self.ball[1])
+        self.los, self.to_gain = m - self.los, m - self.to_gain
+        events.append(_ev("switch_ends", "GF-SWITCH", "teams switch ends: {up} now attacks row {goal}",
+                          up=self.up_team, goal=self.rules.high_goal_line, also=["GF-R-SWITCH-MAP"]))
+
+    def _touchdown(self, team: str, how: str, at: Square | None, events: list[Event], rule: str = "GF-TD") -> None:
+        r = self.rules
+        self.touchdowns += 1
+        self.score[team] += r.touchdown_points if r.win == "points" else 1
+        events.append(_ev("touchdown", "GF-TD", "TOUCHDOWN {team}! ({how}{where})", team=team, how=how,
+                          where=f" at {sq(at)}" if at else "", also=[rule]))
+        if at:
+            self.ball = at
+        if r.win == "first_touchdown":
+            self._finish(Outcome(team, "touchdown", "GF-WIN", dict(self.score)), events)
+            return
+        counts = self.phase in (PLAY, NUMBER_CHECK) or self.last.get("kind") == "punt"
+        self.kicker = team
+        self._start_kick(events)
+        events.append(_ev("kickoff_next", "GF-R-POINTS", "{team} kicks off", team=team))
+        if counts:
+            self._count_down(events)
+
+    def _end_regulation(self, events: list[Event]) -> None:
+        s = self.score
+        if self.rules.win == "first_touchdown" or s[HOME] == s[AWAY]:
+            reason, rule = ("regulation ended scoreless", "GF-R-SCORELESS") if self.rules.win == "first_touchdown" else ("tied on points", "GF-R-POINTS")
+            self._finish(Outcome(None, reason, rule, dict(s)), events)
+        else:
+            winner = HOME if s[HOME] > s[AWAY] else AWAY
+            self._finish(Outcome(winner, "more points", "GF-R-POINTS", dict(s)), events)
+
+    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
+        self.outcome = outcome
+        self.phase = GAME_OVER
+        self.pending.clear()
+        events.append(_ev("game_over", outcome.rule, "game over: {result}", result=str(outcome)))
+
+    # --------------------------------------------------------------- views
+    def snapshot(self) -> dict[str, Any]:
+        """Everything, including secret pending choices (never shown to a seat)."""
+        out = self._public()
+        out["pending"] = {s: str(a) for s, a in self.pending.items()}
+        return out
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` may see: the other side's pending choice only as 'locked'."""
+        out = self._public()
+        out["pending"] = {s: (str(a) if s == seat else "locked") for s, a in self.pending.items()}
+        return out
+
+    def _public(self) -> dict[str, Any]:
+        r = self.rules
+        togo = None
+        if self.offense and self.ball:
+            togo = abs(self.to_gain - self.ball[1])
+        return {
+            "phase": self.phase,
+            "quarter": self.quarter,
+            "downs_left_in_quarter": self.downs_left_in_quarter,
+            "offense": self.offense,
+            "defense": self.defense,
+            "down": self.down if self.offense else None,
+            "to_go": togo,
+            "ball": sq(self.ball) if self.ball else None,
+            "line_of_scrimmage": self.los if self.offense else None,
+            "line_to_gain": self.to_gain if self.offense else None,
+            "attacking": {s: (r.high_goal_line if self.direction(s) > 0 else r.low_goal_line) for s in SEATS},
+            "blocked": sorted(sq(b) for b in self.blocked),
+            "score": dict(self.score),
+            "toss_winner": self.toss_winner,
+            "kicker": self.kicker,
+            "to_act": list(self.to_act()),
+            "last": dict(self.last),
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+
+_COIN_CALLS = (CoinCall("heads"), CoinCall("tails"))
+_KICK_CHOICES = (KickChoice("kick"), KickChoice("receive"))
+_KICK_PICKS = tuple(KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS)
+
+
+@lru_cache(maxsize=64)
+def _number_picks(n: int) -> tuple[NumberPick, ...]:
+    return tuple(NumberPick(i) for i in range(1, n + 1))
+
+
+@lru_cache(maxsize=256)
+def _play_calls(plays: tuple[int, ...], caps: tuple[int, ...], offense: bool, punt: bool) -> tuple[Action, ...]:
+    """Every legal play call for these open plays and lateral caps (immutable, so cached)."""
+    out: list[Action] = [Punt()] if punt else []
+    for play, cap in zip(plays, caps, strict=True):
+        for colour in PLAY_COLOURS:
+            out.append(PlayCall(play, colour))
+            if offense and colour == "red":
+                out.append(PlayCall(play, colour, timing="after"))
+            for n in range(1, cap + 1):
+                for side in ("left", "right"):
+                    for timing in ("before", "after"):
+                        out.append(PlayCall(play, colour, n, side, timing))
+    return tuple(out)
+
+
+_PHASE_RULE = {
+    COIN_TOSS: "GF-TOSS",
+    KICK_CHOICE: "GF-TOSS",
+    HALFTIME_CHOICE: "GF-TOSS-2H",
+    KICKOFF: "GF-KICK-PICK",
+    PUNT: "GF-R-PUNT",
+    RETURN_NUMBER: "GF-KICK-NUMBER",
+    NUMBER_CHECK: "GF-MATCH-COLOUR",
+    PLAY: "GF-LOCK",
+    GAME_OVER: "CORE-OVER",
+}
+

@@ -1,0 +1,125 @@
+"""The Grid Football ruleset: every number and table of the game, validated.
+
+Defaults equal the quick-start document; a TOML file may override any field
+(``gm new grid-football --rules my.toml``).  Unknown fields are errors.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+POSITIONS = ("left", "center", "right")
+KICK_COLOURS = ("yellow", "red", "green")
+PLAY_COLOURS = ("red", "black")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PlayResult(_Strict):
+    """One line of the plays table: rows forward (negative = backward) and the lateral cap."""
+
+    forward: int = Field(ge=-20, le=20)
+    lateral: int = Field(ge=0, le=10)
+
+
+class PlaySpec(_Strict):
+    """A play: its name, the result when the defense is wrong and when it matches."""
+
+    name: str
+    wrong: PlayResult
+    matched: PlayResult
+    unlock_quarter: int = Field(default=1, ge=1, description="first quarter in which the play may be called")
+
+
+def _default_plays() -> dict[int, PlaySpec]:
+    return {
+        1: PlaySpec(name="Power/Sweep", wrong=PlayResult(forward=4, lateral=3), matched=PlayResult(forward=0, lateral=2)),
+        2: PlaySpec(name="Interior Run", wrong=PlayResult(forward=2, lateral=0), matched=PlayResult(forward=-2, lateral=0)),
+        3: PlaySpec(
+            name="Speed/Positioning", wrong=PlayResult(forward=1, lateral=3), matched=PlayResult(forward=-3, lateral=0)
+        ),
+        4: PlaySpec(
+            name="Breakaway",
+            wrong=PlayResult(forward=5, lateral=2),
+            matched=PlayResult(forward=-4, lateral=1),
+            unlock_quarter=2,
+        ),
+    }
+
+
+class GridFootballRules(_Strict):
+    """Ruleset of Turn-Based Grid Football (defaults: the quick-start guide)."""
+
+    columns: int = Field(default=20, ge=5, le=26, description="board width; columns are lettered from A")
+    rows: int = Field(default=64, ge=20, le=99, description="board length; rows are numbered from 1")
+    low_goal_line: int = Field(default=5, ge=1, description="goal line of the low end zone (rows 1..low_goal_line)")
+    high_goal_line: int = Field(default=59, ge=2, description="goal line of the high end zone (high_goal_line..rows)")
+    kick_distance: int = Field(default=55, ge=1, description="rows a kickoff travels from the kicking team's goal line")
+    kick_columns: dict[str, str] = Field(
+        default_factory=lambda: {"left": "E", "center": "K", "right": "P"},
+        description="column where a kick comes down for the kicking team's position call (ruling GF-R-KICK-COLUMN)",
+    )
+    return_steps: dict[int, int] = Field(
+        default_factory=lambda: {2: 5, 1: 10, 0: 15}, description="kick return steps by number of matches"
+    )
+    number_max: int = Field(default=10, ge=2, le=100, description="number checks pick from 1..number_max")
+    punt_distance: int = Field(default=40, ge=1, description="rows a punt travels from the ball (ruling GF-R-PUNT)")
+    punt_downs: list[int] = Field(default_factory=lambda: [4], description="downs on which the offense may punt")
+    plays: dict[int, PlaySpec] = Field(default_factory=_default_plays)
+    no_match_bonus: int = Field(default=2, description="bonus rows when nothing matches")
+    play_match_bonus: int = Field(default=2, description="bonus rows when only the play matches")
+    colour_match_forward: int = Field(default=3, description="exact rows forward when only the colour matches")
+    first_down_rows: int = Field(default=10, ge=1)
+    downs: int = Field(default=4, ge=1, description="downs to make a first down")
+    quarters: int = Field(default=4, ge=2)
+    downs_per_quarter: int = Field(default=15, ge=1)
+    switch_after_quarters: list[int] = Field(default_factory=lambda: [1, 3])
+    warning_quarters: list[int] = Field(default_factory=lambda: [2, 4])
+    warning_downs_left: int = Field(default=4, ge=0)
+    toss_caller: Literal["home", "away"] = Field(default="away", description="who calls the coin toss")
+    win: Literal["first_touchdown", "points"] = Field(
+        default="first_touchdown", description="first touchdown wins, or a full game decided on points"
+    )
+    touchdown_points: int = Field(default=7, ge=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GridFootballRules:
+        if not self.low_goal_line < self.high_goal_line <= self.rows:
+            raise ValueError("goal lines must satisfy 1 <= low_goal_line < high_goal_line <= rows")
+        if self.high_goal_line - self.low_goal_line < 3:
+            raise ValueError("goal lines leave no field of play")
+        letters = [chr(ord("A") + i) for i in range(self.columns)]
+        for pos, col in self.kick_columns.items():
+            if col.upper() not in letters:
+                raise ValueError(f"kick_columns.{pos}: column {col!r} is not on a board of {self.columns} columns")
+        if set(self.kick_columns) != set(POSITIONS):
+            raise ValueError("kick_columns needs left, center and right")
+        if set(self.return_steps) != {0, 1, 2}:
+            raise ValueError("return_steps needs entries for 0, 1 and 2 matches")
+        if not self.plays:
+            raise ValueError("plays: at least one play is needed")
+        if any(n < 1 or n > 9 for n in self.plays):
+            raise ValueError("plays: play numbers are 1..9")
+        if 1 not in [s.unlock_quarter for s in self.plays.values()]:
+            raise ValueError("plays: at least one play must be open in quarter 1")
+        for q in [*self.switch_after_quarters, *self.warning_quarters]:
+            if not 1 <= q <= self.quarters:
+                raise ValueError(f"quarter {q} is not between 1 and {self.quarters}")
+        if self.quarters % 2:
+            raise ValueError("quarters must be even (two halves)")
+        if any(not 1 <= d <= self.downs for d in self.punt_downs):
+            raise ValueError(f"punt_downs must be between 1 and {self.downs}")
+        return self
+
+    @property
+    def field_rows(self) -> tuple[int, int]:
+        """First and last row of the field of play (outside both end zones)."""
+        return self.low_goal_line + 1, self.high_goal_line - 1
+
+    @property
+    def max_lateral(self) -> int:
+        return max(s.wrong.lateral for s in self.plays.values())
