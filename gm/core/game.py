@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from gm.core.actions import Action
 from gm.core.errors import InvalidActionError, RulesetError
+from gm.core.tools import ToolSpec, generic_queries
 
 if TYPE_CHECKING:
     from gm.core.bots import Bot
@@ -114,6 +115,15 @@ class Game(ABC):
     @abstractmethod
     def status(self, state: GameState[Any], seat: str | None = None) -> str:
         """One status line (clock, score, whose move)."""
+
+    # ----------------------------------------------------------------- tools
+    def action_tools(self) -> list[ToolSpec]:
+        """The game's action tools (one per kind of decision a seat makes)."""
+        return []
+
+    def tools(self) -> list[ToolSpec]:
+        """Every tool of the game: the generic queries plus its action tools."""
+        return [*generic_queries(), *self.action_tools()]
 
     # ------------------------------------------------------------------ bots
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
