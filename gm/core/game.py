@@ -116,6 +116,12 @@ class Game(ABC):
     def status(self, state: GameState[Any], seat: str | None = None) -> str:
         """One status line (clock, score, whose move)."""
 
+    # ---------------------------------------------------------------- export
+    def export_context(self, rules: Any) -> dict[str, Any]:
+        """Extra context for the game's export templates (``rules_md/templates/<game>/``):
+        worked examples computed by the engine, derived tables.  Default: nothing."""
+        return {}
+
     # ----------------------------------------------------------------- tools
     def action_tools(self) -> list[ToolSpec]:
         """The game's action tools (one per kind of decision a seat makes)."""

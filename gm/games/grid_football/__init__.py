@@ -43,6 +43,11 @@ class GridFootball(Game):
         assert isinstance(state, GridFootballState)
         return status_line(state, seat)
 
+    def export_context(self, rules: Any) -> dict[str, Any]:
+        from gm.games.grid_football.export import export_context
+
+        return export_context(self.load_rules(rules))
+
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.grid_football import bots
 
