@@ -1,10 +1,78 @@
-"""Core commands: games (more arrive with the tool registry issue)."""
+"""Core commands: games, new, tools, call, show, sim.
+
+``gm call`` is how a script, a shell-capable chatbot or a test plays a whole game:
+one tool call per invocation, the JSON result on stdout, exit status 1 when the
+call was rejected.  Sessions live in ``$GM_HOME/sessions`` (default ``~/.gm``).
+"""
 
 from __future__ import annotations
 
-from gm.cli.base import app, echo, errors_to_exit
+import json
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from gm.cli.base import app, echo, errors_to_exit, fail
+
+if TYPE_CHECKING:
+    from gm.session import Session
+
+FORMATS = ("openai", "openai-responses", "anthropic", "mcp", "json")
 
 
+def _dump(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def _players(game: Any, home: str | None, away: str | None, player: list[str] | None, *, sim: bool = False) -> dict[str, str]:
+    """Seat -> player spec from ``--home``/``--away`` and generic ``--player SEAT=SPEC``.
+    Defaults: the first seat human and the others the default bot (all bots for ``sim``)."""
+    seats = tuple(game.seats)
+    out = {seat: "bot" if sim or i else "human" for i, seat in enumerate(seats)}
+    for item in player or []:
+        seat, sep, spec = item.partition("=")
+        if not sep or not seat or not spec:
+            fail(f"--player takes SEAT=human|bot:STRATEGY, not {item!r}")
+        out[seat.strip()] = spec.strip()
+    for seat, value in (("home", home), ("away", away)):
+        if value is not None:
+            if seat not in seats:
+                fail(f"{game.id} has no {seat} seat (its seats: {', '.join(seats)}); use --player SEAT=...")
+            out[seat] = value
+    return out
+
+
+def _rules(game: Any, rules_file: str | None) -> Any:
+    return game.load_rules_file(rules_file) if rules_file else None
+
+
+def _query_seat(session: Session, as_: str | None) -> str | None:
+    """Default viewer: the only human seat, else a spectator."""
+    if as_:
+        return as_
+    humans = session.human_seats
+    return humans[0] if len(humans) == 1 else None
+
+
+def _action_seat(session: Session, as_: str | None) -> str | None:
+    """Default caller: the only human seat, else the only human seat expected to act."""
+    if as_:
+        return as_
+    humans = session.human_seats
+    if len(humans) == 1:
+        return humans[0]
+    waiting = [e["seat"] for e in session.expected() if e.get("player") == "human"]
+    return waiting[0] if len(waiting) == 1 else None
+
+
+def _expected_line(expected: list[dict[str, Any]]) -> str:
+    if not expected:
+        return "next: nothing (the game is over)"
+    parts = [f"{e['seat']} ({e.get('player', 'human')}) must {' or '.join(e['tools']) or e.get('decision')}" for e in expected]
+    return "next: " + "; ".join(parts)
+
+
+# ----------------------------------------------------------------- commands
 @app.command()
 @errors_to_exit
 def games() -> None:
@@ -14,3 +82,158 @@ def games() -> None:
     for g in all_games():
         aliases = f" (aliases: {', '.join(g.aliases)})" if g.aliases else ""
         echo(f"{g.id:16} {g.name}{aliases}")
+
+
+@app.command()
+@errors_to_exit
+def new(
+    game: str = typer.Argument(..., help="game id or alias, e.g. grid-football"),
+    seed: int = typer.Option(0, "--seed", help="seed of the game's chance (coin toss ...)"),
+    rules: str | None = typer.Option(None, "--rules", help="TOML rules file overriding the defaults"),
+    home: str | None = typer.Option(None, "--home", help="human | bot:STRATEGY (default human)"),
+    away: str | None = typer.Option(None, "--away", help="human | bot:STRATEGY (default: the default bot)"),
+    player: Annotated[list[str] | None, typer.Option("--player", help="SEAT=human|bot:STRATEGY (any game's seats)")] = None,
+    as_json: bool = typer.Option(False, "--json", help="print the new session as JSON"),
+) -> None:
+    """Create a session and print its id (first line) and path."""
+    from gm.core.registry import find_game
+    from gm.session import Session
+
+    g = find_game(game)
+    players = _players(g, home, away, player)
+    s = Session.create(g, seed=seed, rules=_rules(g, rules), players=players)
+    if as_json:
+        echo(_dump({"id": s.id, "path": str(s.path), "game": g.id, "players": s.players, "seed": seed,
+                    "events": s.opening_events, **{k: v for k, v in s.view(_query_seat(s, None)).items() if k in ("status", "expected", "commitments")}}))
+        return
+    echo(s.id)
+    echo(f"path: {s.path}")
+    echo("players: " + ", ".join(f"{seat} {p}" for seat, p in s.players.items()))
+    for ev in s.opening_events:
+        echo(f"  {ev['text']}")
+    echo(g.status(s.state, _query_seat(s, None)))
+    echo(_expected_line(s.expected()))
+
+
+@app.command()
+@errors_to_exit
+def tools(
+    game: str = typer.Argument(..., help="game id or alias"),
+    fmt: str = typer.Option("json", "--format", "-f", help="openai | openai-responses | anthropic | mcp | json"),
+) -> None:
+    """Print the game's tool schemas (one registry, several formats)."""
+    from gm.core.registry import find_game
+    from gm.core.schemas import export
+
+    if fmt not in FORMATS:
+        fail(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
+    echo(_dump(export(find_game(game).tools(), fmt)))
+
+
+@app.command()
+@errors_to_exit
+def call(
+    session: str = typer.Argument(..., help="session id, id prefix or file path"),
+    tool: str = typer.Argument(..., help="tool name (gm tools GAME lists them)"),
+    args: str | None = typer.Argument(None, help='arguments as a JSON object, e.g. \'{"play": 1, "colour": "red"}\''),
+    as_: str | None = typer.Option(None, "--as", help="the side making the call (default: the only human side)"),
+) -> None:
+    """Run one tool call; print the JSON result; exit 1 if it was rejected."""
+    from gm.session import Session
+
+    s = Session.open(session)
+    spec = next((t for t in s.tools if t.name == tool), None)
+    seat = _query_seat(s, as_) if spec is not None and spec.kind == "query" else _action_seat(s, as_)
+    result = s.call(tool, args, seat)
+    echo(_dump(result))
+    if not result.get("ok"):
+        raise typer.Exit(1)
+
+
+@app.command()
+@errors_to_exit
+def show(
+    session: str = typer.Argument(..., help="session id, id prefix or file path"),
+    full: bool = typer.Option(False, "--full", help="the whole board instead of a window around the ball"),
+    as_json: bool = typer.Option(False, "--json", help="the seat's view of the state as JSON"),
+    as_: str | None = typer.Option(None, "--as", help="whose view (default: the only human side, else a spectator)"),
+) -> None:
+    """Show a session: board and status line, or the state as JSON (one seat's view)."""
+    from gm.session import Session
+
+    s = Session.open(session)
+    seat = _query_seat(s, as_)
+    view = s.view(seat)
+    if as_json:
+        echo(_dump(view))
+        return
+    echo(s.game.render(s.state, seat, full=full))
+    echo(view["status"])
+    echo(_expected_line(view["expected"]))
+    for who, digest in view["commitments"].items():
+        echo(f"{who} has locked a secret pick: commitment sha256 {digest}")
+
+
+@app.command()
+@errors_to_exit
+def sim(
+    game: str = typer.Argument("grid-football", help="game id or alias"),
+    n: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
+    seed: int = typer.Option(0, "--seed", help="seed of game 1 (game i uses seed + i)"),
+    rules: str | None = typer.Option(None, "--rules", help="TOML rules file"),
+    home: str | None = typer.Option(None, "--home", help="bot:STRATEGY (default: the default bot)"),
+    away: str | None = typer.Option(None, "--away", help="bot:STRATEGY (default: the default bot)"),
+    player: Annotated[list[str] | None, typer.Option("--player", help="SEAT=bot:STRATEGY (any game's seats)")] = None,
+    as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+) -> None:
+    """Bot-vs-bot games: win rates, average length, touchdown/turnover/first-down rates."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from gm.core.registry import find_game
+    from gm.sim import simulate
+
+    g = find_game(game)
+    players = _players(g, home, away, player, sim=True)
+    bad = [s for s, p in players.items() if not p.startswith("bot")]
+    if bad:
+        fail(f"gm sim plays bots only: {bad[0]} is {players[bad[0]]!r} (use bot:STRATEGY)")
+    ruleset = _rules(g, rules)
+    err = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task(f"{g.id}", total=n)
+        report = simulate(g, games=n, seed=seed, rules=ruleset, players=players,
+                          progress=lambda done: bar.update(task, completed=done))
+    if as_json:
+        echo(_dump(report))
+        return
+    _print_report(report)
+
+
+def _print_report(r: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    out = Console(highlight=False, soft_wrap=True)
+    who = ", ".join(f"{s} {p}" for s, p in r["players"].items())
+    out.print(f"{r['game']}: {r['games']} games, seeds {r['seed']}..{r['seed'] + r['games'] - 1} ({who})")
+    t = Table(show_header=True, header_style="bold")
+    t.add_column("result")
+    t.add_column("games", justify="right")
+    t.add_column("rate", justify="right")
+    for seat, w in r["wins"].items():
+        t.add_row(f"{seat} wins", str(w), f"{r['win_rate'][seat]:.1%}")
+    t.add_row("draws", str(r["draws"]), f"{r['draw_rate']:.1%}")
+    if r["unfinished"]:
+        t.add_row("unfinished", str(r["unfinished"]), "")
+    out.print(t)
+    out.print(f"average length: {r['avg_length']:.1f} actions (min {r['min_length']}, max {r['max_length']})")
+    rates = ", ".join(f"{k.replace('_', ' ')} {v:.2f}/game ({r['games_with'][k]:.0%} of games)" for k, v in r["rates"].items())
+    out.print(f"rates: {rates}")
+    ev = Table("event", "per game", show_header=True, header_style="bold")
+    for kind, v in r["events_per_game"].items():
+        ev.add_row(kind, f"{v:.2f}")
+    out.print(ev)
+    if r["end_reasons"]:
+        out.print("endings: " + ", ".join(f"{k} {v}" for k, v in r["end_reasons"].items()))

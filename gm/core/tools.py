@@ -8,18 +8,25 @@ the session then applies for the calling seat; a *query* tool's handler returns
 JSON-ready data computed from what that seat may see.
 
 The generic queries every game gets (board, status, legal actions, rules) live
-here, so games only write their action tools.
+here, so games only write their action tools (``Game.action_tools()``; a game may
+add a game-specific query there too, with ``kind="query"``).
+
+Arguments are checked here too (:func:`parse_args`): unknown tools, non-JSON,
+missing or extra fields, wrong types and out-of-range values all become an
+:class:`InvalidActionError` with a rule id; nothing else escapes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gm.core.actions import Action
+from gm.core.errors import InvalidActionError
 
 if TYPE_CHECKING:
     from gm.core.state import GameState
@@ -50,14 +57,139 @@ class ToolSpec:
     handler: Callable[..., Any]
     #: for action tools: the engine decision kinds (``state.decision(seat)``) this tool answers
     decisions: tuple[str, ...] = ()
+    #: for action tools: the ``Action.type`` the tool produces.  When the argument names equal
+    #: the action's fields, :func:`call_for_action` turns an action back into a tool call.
+    produces: str | None = None
 
 
+def action_tool(
+    name: str, description: str, args: type[ToolArgs], action: type[Action], decisions: tuple[str, ...]
+) -> ToolSpec:
+    """An action tool whose arguments are the fields of ``action`` (``None`` = the field's default)."""
+
+    def handler(state: GameState[Any], seat: str, parsed: ToolArgs) -> Action:
+        return action(**parsed.model_dump(exclude_none=True))
+
+    return ToolSpec(name, description, args, "action", handler, decisions, action.type)
+
+
+# ------------------------------------------------------------ argument parsing
+ARGS_RULE = "CORE-ARGS"
+TOOL_RULE = "CORE-TOOL"
+
+
+def tool_index(tools: Iterable[ToolSpec]) -> dict[str, ToolSpec]:
+    """Tools by name."""
+    return {t.name: t for t in tools}
+
+
+def _describe_field(model: type[ToolArgs], name: str) -> str:
+    f = model.model_fields[name]
+    req = "required" if f.is_required() else "optional"
+    return f"{name} ({req}): {f.description or ''}".rstrip(": ")
+
+
+def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
+    """Validate raw arguments (a dict, a JSON object text, or ``None`` for none).
+
+    JSON ``null`` for an optional field means "use the default" (OpenAI strict mode
+    sends every field).  Types are checked strictly: ``"3"`` is not a play number.
+    Raises :class:`InvalidActionError` (rule ``CORE-ARGS``) naming the field.
+    """
+    if raw is None:
+        data: Any = {}
+    elif isinstance(raw, str):
+        text = raw.strip()
+        if not text:
+            data = {}
+        else:
+            try:
+                data = json.loads(text)
+            except ValueError as exc:
+                raise InvalidActionError(
+                    f"arguments must be a JSON object: {exc}", rule=ARGS_RULE, input=raw[:200]
+                ) from None
+    else:
+        data = raw
+    model = spec.args
+    legal = [_describe_field(model, n) for n in model.model_fields]
+    if not isinstance(data, Mapping):
+        raise InvalidActionError(
+            f"arguments must be a JSON object, not {type(data).__name__}", rule=ARGS_RULE, input=_quote(data), legal=legal
+        )
+    fields = model.model_fields
+    clean = {k: v for k, v in data.items() if not (v is None and k in fields and not fields[k].is_required())}
+    try:
+        return model.model_validate(clean, strict=True)
+    except ValidationError as exc:
+        raise InvalidActionError(_validation_reason(exc), rule=ARGS_RULE, input=_quote(data), legal=legal) from None
+    except Exception as exc:  # a validator that raised something odd: still an argument error
+        raise InvalidActionError(f"bad arguments: {exc}", rule=ARGS_RULE, input=_quote(data), legal=legal) from None
+
+
+def _quote(data: Any) -> str:
+    try:
+        text = json.dumps(data, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        text = repr(data)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _validation_reason(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        if err["type"] == "extra_forbidden":
+            parts.append(f"{where}: unknown argument")
+        elif err["type"] == "missing":
+            parts.append(f"{where}: missing (required)")
+        else:
+            parts.append(f"{where}: {err['msg']}")
+    more = f" (and {len(exc.errors()) - 3} more)" if len(exc.errors()) > 3 else ""
+    return "; ".join(parts) + more
+
+
+def unknown_tool(name: object, tools: Iterable[ToolSpec]) -> InvalidActionError:
+    return InvalidActionError("no such tool", rule=TOOL_RULE, input=str(name)[:200], legal=[t.name for t in tools])
+
+
+def call_for_action(tools: Iterable[ToolSpec], action: Action) -> tuple[str, dict[str, Any]]:
+    """The tool call (name, arguments) that makes ``action``; ``KeyError`` if no tool does."""
+    for t in tools:
+        if t.kind == "action" and t.produces == action.type:
+            data = action.to_json()
+            data.pop("type", None)
+            return t.name, {k: v for k, v in data.items() if k in t.args.model_fields}
+    raise KeyError(action.type)
+
+
+def expected(state: GameState[Any], tools: Sequence[ToolSpec], players: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """Who must act now, the decision they face and the tools that answer it."""
+    out = []
+    decide = getattr(state, "decision", None)
+    for seat in state.to_act():
+        decision = decide(seat) if callable(decide) else None
+        cands = [t for t in tools if t.kind == "action" and (decision is None or decision in t.decisions)]
+        if len(cands) > 1 and any(t.produces for t in cands):
+            kinds = {a.type for a in state.legal_actions(seat)}
+            cands = [t for t in cands if t.produces is None or t.produces in kinds]
+        names = [t.name for t in cands]
+        entry: dict[str, Any] = {"seat": seat, "decision": decision, "tools": names}
+        if players is not None:
+            entry["player"] = players.get(seat, "human")
+        out.append(entry)
+    return out
+
+
+# ------------------------------------------------------------- generic queries
 class BoardArgs(ToolArgs):
     full: bool = Field(default=False, description="true for the whole board, false for a compact window around the ball")
 
 
 class RulesArgs(ToolArgs):
-    topic: str | None = Field(default=None, description="a rule id (e.g. GF-BLOCK) or a word to search for; empty lists all rule ids")
+    topic: str | None = Field(
+        default=None, max_length=200, description="a rule id (e.g. GF-BLOCK) or a word to search for; empty lists all rule ids"
+    )
 
 
 def _board(state: GameState[Any], seat: str | None, args: BoardArgs) -> dict[str, Any]:
@@ -72,12 +204,17 @@ def _status(state: GameState[Any], seat: str | None, args: NoArgs) -> dict[str, 
 def _legal(state: GameState[Any], seat: str | None, args: NoArgs) -> dict[str, Any]:
     if seat is None:
         return {"to_act": list(state.to_act()), "legal": []}
-    return {"to_act": list(state.to_act()), "legal": [str(a) for a in state.legal_actions(seat)]}
+    decide = getattr(state, "decision", None)
+    return {
+        "to_act": list(state.to_act()),
+        "decision": decide(seat) if callable(decide) else None,
+        "legal": [str(a) for a in state.legal_actions(seat)],
+    }
 
 
 def _rules(state: GameState[Any], seat: str | None, args: RulesArgs) -> dict[str, Any]:
     index = state.game.rules_index
-    if not args.topic:
+    if not args.topic or not args.topic.strip():
         return {"rules": dict(index)}
     key = args.topic.strip()
     if key.upper() in index:

@@ -9,6 +9,7 @@ from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.game import Game
 from gm.core.state import GameState
+from gm.core.tools import ToolSpec
 from gm.games.grid_football.actions import ACTION_TYPES, parse_action
 from gm.games.grid_football.board import render, status_line
 from gm.games.grid_football.engine import GridFootballState
@@ -42,6 +43,11 @@ class GridFootball(Game):
     def status(self, state: GameState[Any], seat: str | None = None) -> str:
         assert isinstance(state, GridFootballState)
         return status_line(state, seat)
+
+    def action_tools(self) -> list[ToolSpec]:
+        from gm.games.grid_football.tools import grid_football_tools
+
+        return grid_football_tools()
 
     def export_context(self, rules: Any) -> dict[str, Any]:
         from gm.games.grid_football.export import export_context
