@@ -19,8 +19,14 @@ Side = Literal["left", "right"]
 Timing = Literal["before", "after"]
 
 
+_QUOTE_MAX = 200  # an error quotes at most this much of the input
+
+
 def _bad(reason: str, text: object, legal: tuple[str, ...] = (), rule: str = "GF-SYNTAX") -> InvalidActionError:
-    return InvalidActionError(reason, rule=rule, input=str(text), legal=legal)
+    quoted = str(text)
+    if len(quoted) > _QUOTE_MAX:
+        quoted = quoted[: _QUOTE_MAX - 3] + "..."
+    return InvalidActionError(reason, rule=rule, input=quoted, legal=legal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +86,7 @@ class NumberPick(Action):
 
     def __post_init__(self) -> None:
         if isinstance(self.number, bool) or not isinstance(self.number, int):
-            raise _bad("a number pick is a whole number", self.number)
+            raise _bad("a number pick is a whole number", self.number, ("number 7",))
 
     def __str__(self) -> str:
         return f"number {self.number}"
@@ -110,11 +116,11 @@ class PlayCall(Action):
 
     def __post_init__(self) -> None:
         if isinstance(self.play, bool) or not isinstance(self.play, int):
-            raise _bad("the play is a number", self.play)
+            raise _bad("the play is a number", self.play, ("play 1 red",))
         if self.colour not in PLAY_COLOURS:
             raise _bad("play colour is red (pass) or black (run)", self.colour, PLAY_COLOURS)
         if isinstance(self.lateral, bool) or not isinstance(self.lateral, int) or not 0 <= self.lateral <= 10:
-            raise _bad("lateral is a number of columns from 0 to 10", self.lateral)
+            raise _bad("lateral is a number of columns from 0 to 10", self.lateral, ("0..10",))
         if self.timing not in ("before", "after"):
             raise _bad("lateral timing is before or after", self.timing, ("before", "after"))
         if self.lateral and self.direction not in ("left", "right"):
@@ -159,27 +165,47 @@ FORMS = (
 )
 
 
+_NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only; longer numbers are never meaningful
+_FILLER = frozenset(("with", "and", "the", "a", "lateral", "columns", "column", "steps"))
+
+
+def _is_num(word: str) -> bool:
+    return _NUMBER.fullmatch(word) is not None
+
+
 def _tokens(text: str) -> list[str]:
     text = text.lower().replace(",", " ").replace(":", " ").replace("colour", " ").replace("color", " ")
-    text = re.sub(r"(\d+)([lr])\b", r"\1 \2", text)  # "2r" -> "2 r"
-    text = re.sub(r"\bp(\d)\b", r"play \1", text)  # "p3" -> "play 3"
-    return [_WORD_NUMBERS.get(t, t) if t in _WORD_NUMBERS else t for t in text.split()]  # type: ignore[misc]
+    text = re.sub(r"\b([0-9]+)([lr])\b", r"\1 \2", text)  # "2r" -> "2 r"
+    text = re.sub(r"\bp([0-9])\b", r"play \1", text)  # "p3" -> "play 3"
+    return [str(_WORD_NUMBERS.get(t, t)) for t in text.split()]
 
 
 def parse_action(text: str) -> Action:
-    """Parse the text form of any Grid Football action (see ``FORMS``)."""
+    """Parse the text form of any Grid Football action (see ``FORMS``).
+
+    Raises :class:`InvalidActionError` (rule ``GF-SYNTAX``, the whole text quoted) for anything
+    else, never another error.
+    """
+    try:
+        return _parse(text)
+    except InvalidActionError as exc:
+        if exc.input == str(text):
+            raise
+        raise _bad(exc.reason, text, FORMS) from None  # a field's own check: quote the whole text
+
+
+def _parse(text: str) -> Action:
     if not isinstance(text, str) or not text.strip():
         raise _bad("empty action", text, FORMS)
-    toks = [str(t) for t in _tokens(text)]
-    words = [t for t in toks if t not in ("with", "and", "the", "a", "lateral", "columns", "column", "steps")]
+    words = [t for t in _tokens(text) if t not in _FILLER]
     if len(words) == 1 and words[0] in ("heads", "tails"):
         return CoinCall(words[0])
     if len(words) == 1 and words[0] in ("kick", "receive"):
         return KickChoice(words[0])
     if words == ["punt"]:
         return Punt()
-    if (words and words[0] in ("number", "pick", "#")) or (len(words) == 1 and words[0].isdigit()):
-        nums = [w for w in words if w.isdigit()]
+    if (words and words[0] in ("number", "pick", "#")) or (len(words) == 1 and _is_num(words[0])):
+        nums = [w for w in words if _is_num(w)]
         if len(nums) != 1 or len(words) > 2:
             raise _bad("a number pick reads like 'number 7'", text, FORMS)
         return NumberPick(int(nums[0]))
@@ -189,38 +215,49 @@ def parse_action(text: str) -> Action:
         return KickPick(words[1], words[0])
     if words and words[0] == "play":
         return _parse_play(words[1:], text)
-    if len(words) > 1 and words[0].isdigit() and words[1] in _COLOUR_WORDS:
+    if len(words) > 1 and _is_num(words[0]) and words[1] in _COLOUR_WORDS:
         return _parse_play(words, text)
     raise _bad("not a Grid Football action", text, FORMS)
 
 
 def _parse_play(words: list[str], text: str) -> PlayCall:
-    if not words or not words[0].isdigit():
+    if not words or not _is_num(words[0]):
         raise _bad("a play call starts with the play number, e.g. 'play 1 red'", text, FORMS)
     play = int(words[0])
     rest = words[1:]
-    colour = None
-    lateral = 0
-    direction = None
-    timing = "before"
+    colour: str | None = None
+    lateral: int | None = None
+    direction: str | None = None
+    timing: str | None = None
     i = 0
     while i < len(rest):
         w = rest[i]
-        if w in _COLOUR_WORDS and colour is None:
+        if w in _COLOUR_WORDS:
+            if colour is not None:
+                raise _bad("a play call has one colour: red (pass) or black (run)", text, FORMS)
             colour = _COLOUR_WORDS[w]
-        elif w.isdigit() and lateral == 0:
+        elif _is_num(w):
+            if lateral is not None:
+                raise _bad("a play call has one lateral distance, e.g. '2 right'", text, FORMS)
             lateral = int(w)
             if i + 1 < len(rest) and rest[i + 1] in _SIDE_WORDS:
+                if direction is not None:
+                    raise _bad("a play call has one lateral direction: left or right", text, FORMS)
                 direction = _SIDE_WORDS[rest[i + 1]]
                 i += 1
-        elif w in ("left", "right") and direction is None:
+        elif w in ("left", "right"):
+            if direction is not None:
+                raise _bad("a play call has one lateral direction: left or right", text, FORMS)
             direction = w
-            lateral = lateral or 1
+            if lateral is None:
+                lateral = 1
         elif w in ("before", "after"):
+            if timing is not None:
+                raise _bad("a play call has one lateral timing: before or after", text, FORMS)
             timing = w
         else:
             raise _bad(f"cannot read {w!r} in a play call", text, FORMS)
         i += 1
     if colour is None:
         raise _bad("a play call needs a colour: red (pass) or black (run)", text, FORMS)
-    return PlayCall(play, colour, lateral, direction, timing)
+    return PlayCall(play, colour, lateral or 0, direction, timing or "before")

@@ -12,19 +12,31 @@ WINDOW_BEHIND = 5
 WINDOW_AHEAD = 11
 
 
+def _down_and_distance(state: GridFootballState) -> str:
+    """``1st & 10``, or ``1st & goal`` when the line to gain is in the end zone."""
+    from gm.games.grid_football.engine import ordinal
+
+    assert state.offense and state.ball
+    if state.in_opp_end_zone(state.to_gain, state.direction(state.offense)):
+        return f"{ordinal(state.down)} & goal"
+    return f"{ordinal(state.down)} & {abs(state.to_gain - state.ball[1])}"
+
+
 def status_line(state: GridFootballState, seat: str | None = None) -> str:
     """Quarter, downs left, down & distance, ball, direction, score, whose move."""
-    from gm.games.grid_football.engine import AWAY, HOME, ordinal, sq
+    from gm.games.grid_football.engine import AWAY, HOME, sq
 
     r = state.rules
     parts = [f"Q{state.quarter}", f"{state.downs_left_in_quarter} downs left"]
     if state.outcome:
         parts = [f"FINAL: {state.outcome}"]
     elif state.offense and state.ball:
-        togo = abs(state.to_gain - state.ball[1])
         goal = r.high_goal_line if state.direction(state.offense) > 0 else r.low_goal_line
         arrow = "^" if state.direction(state.offense) > 0 else "v"
-        parts.append(f"{state.offense} ball, {ordinal(state.down)} & {togo} at {sq(state.ball)}, attacking {arrow} row {goal}")
+        dd = _down_and_distance(state)
+        parts.append(f"{state.offense} ball, {dd} at {sq(state.ball)}, attacking {arrow} row {goal}")
+        if state.phase != "play":
+            parts.append(state.phase.replace("_", " "))
     else:
         parts.append(state.phase.replace("_", " "))
     parts.append(f"{HOME} {state.score[HOME]} - {state.score[AWAY]} {AWAY}")
@@ -34,10 +46,41 @@ def status_line(state: GridFootballState, seat: str | None = None) -> str:
     return " | ".join(parts)
 
 
+def _headline(state: GridFootballState) -> str:
+    """What is going on, in one line, above the board."""
+    from gm.games.grid_football.engine import other
+
+    r = state.rules
+    p = state.phase
+    if state.outcome:
+        return f"game over: {state.outcome}"
+    if p == "coin_toss":
+        return f"coin toss: {r.toss_caller} calls heads or tails"
+    if p in ("kick_choice", "halftime_choice"):
+        assert state.toss_winner
+        who = state.toss_winner if p == "kick_choice" else other(state.toss_winner)
+        return f"{'halftime: ' if p == 'halftime_choice' else ''}{who} chooses to kick or receive"
+    if p == "kickoff" and state.kicker:
+        d = state.direction(state.kicker)
+        return f"kickoff: {state.kicker} kicks from row {state.own_goal_line(d)} toward row {state.own_goal_line(-d)}"
+    if p == "return_number" and state.kicker:
+        return f"return number check: a match is a touchdown for {other(state.kicker)}"
+    assert state.offense
+    d = state.direction(state.offense)
+    arrow = f"^ (toward row {r.high_goal_line})" if d > 0 else f"v (toward row {r.low_goal_line})"
+    line = f"{state.offense} attacking {arrow}, {_down_and_distance(state)}"
+    if p == "punt":
+        line += f"; {state.offense} punts"
+    elif p == "number_check":
+        line += "; colour match number check: a match is a turnover"
+    return line
+
+
 def render(state: GridFootballState, seat: str | None = None, *, full: bool = False) -> str:
     """The board as text: column letters, row numbers, end zones, goal lines, blocked
-    squares, the ball, the line of scrimmage and the line to gain; attack direction in
-    the header.  ``full`` shows all rows, otherwise a window around the ball."""
+    squares, the ball, the line of scrimmage and the line to gain; a headline says what is
+    going on (attack direction, down & distance).  ``full`` shows all rows, otherwise a
+    window around the ball that always holds the line of scrimmage and the line to gain."""
     from gm.games.grid_football.engine import AWAY, HOME, col_letter, sq
 
     r = state.rules
@@ -54,17 +97,13 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
         centre = ball[1] if ball else (r.low_goal_line + r.high_goal_line) // 2
         lo, hi = sorted((centre - d * WINDOW_BEHIND, centre + d * WINDOW_AHEAD))
         for extra in (gain, los):
-            if extra is not None and lo - 4 <= extra <= hi + 4:
+            if extra is not None:
                 lo, hi = min(lo, extra), max(hi, extra)
         lo, hi = max(1, lo), min(r.rows, hi)
     low_team = state.up_team  # attacks up, so defends the low end zone
     high_team = HOME if low_team == AWAY else AWAY
     header = "     " + " ".join(col_letter(c) for c in range(r.columns))
-    lines = []
-    if state.offense:
-        arrow = f"^ (toward row {r.high_goal_line})" if d > 0 else f"v (toward row {r.low_goal_line})"
-        lines.append(f"{state.offense} attacking {arrow}")
-    lines.append(header)
+    lines = [_headline(state), header]
     blocked = state.blocked
     for row in range(hi, lo - 1, -1):
         if row >= r.high_goal_line:
@@ -99,7 +138,7 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
         if row == gain:
             notes.append("line to gain")
         if ball and row == ball[1]:
-            notes.append(f"ball {sq(ball)}")
+            notes.append(f"ball {sq(ball)}" + (" (blocked square)" if ball in blocked else ""))
         lines.append(f"{row:>3}  {' '.join(cells)}" + (f"  {'; '.join(notes)}" if notes else ""))
     lines.append(header)
     inside = sorted((b for b in blocked if lo <= b[1] <= hi), key=lambda b: (b[1], b[0]))

@@ -104,7 +104,6 @@ class GridFootballState(GameState[GridFootballRules]):
         self.quarter_downs = 0
         self.score = {HOME: 0, AWAY: 0}
         self.pending: dict[str, Action] = {}
-        self.kick_spot: Square | None = None  # where a 0-match return ended, awaiting the number check
         self.last: dict[str, Any] = {}  # the last revealed picks and result
         self.touchdowns = 0
         self._kick_cols = {p: ord(c.upper()) - ord("A") for p, c in r.kick_columns.items()}
@@ -323,7 +322,6 @@ class GridFootballState(GameState[GridFootballRules]):
         events.append(_ev("kick_return", "GF-KICK-RETURN", "{receiver} returns the ball to {at}", receiver=receiver, at=sq(end)))
         self.ball = end
         if matches == 0:
-            self.kick_spot = end
             self.phase = RETURN_NUMBER
             events.append(_ev("number_check", "GF-KICK-NUMBER",
                               "no matches: number check 1-{n} - a match is a return touchdown", n=r.number_max))
@@ -526,6 +524,7 @@ class GridFootballState(GameState[GridFootballRules]):
                 self._new_series(other(self.offense), events)
             else:
                 self.phase = PLAY
+                self.los = self.ball[1]  # each down is snapped from where the ball is
                 events.append(_ev("down", "GF-DOWNS", "{down} & {togo}", down=ordinal(self.down),
                                   togo=abs(self.to_gain - self.ball[1])))
         self._count_down(events)

@@ -40,6 +40,7 @@ RULES: dict[str, str] = {
     "GF-SWITCH": "Switch ends after Quarter 1 and Quarter 3",
     "GF-WARNING": "Warning at 4 downs remaining in Q2 and Q4",
     "GF-TURNOVER": "On a turnover the ball stays where it is and the drive direction reverses",
+    "GF-SYNTAX": "Actions are written as in the guide: 'heads', 'kick', 'left yellow', 'number 7', 'punt', 'play 1 red 2 right before'",
     # --- rulings (see rules_md/grid_football.md)
     "GF-R-TOSS-CALL": "The away team calls the toss; the engine's seeded generator flips the coin",
     "GF-R-ENDS": "Home defends the low end zone (rows 1-5) in Quarter 1",
@@ -69,5 +70,8 @@ RULES: dict[str, str] = {
     "GF-R-CARRY": "A drive carries over the Q1/Q2 and Q3/Q4 breaks with its down and distance",
     "GF-R-SCORELESS": "If regulation ends with no touchdown the game is a draw",
     "GF-R-NUMBER": "Number checks: both teams secretly pick 1-10; equal numbers are a match",
+    "GF-R-LINE-TO-GAIN": "The 10 rows are counted from where the series started (the line to gain); the line of scrimmage is the ball's row at each snap",
+    "GF-R-KICK-LANDING": "A kick or punt may come down on a blocked square; the return starts from there",
+    "GF-R-BALL-ON-BLOCK": "The ball may rest on a blocked square (every down ends on one; a touchback may place it on one); only entering one is forbidden",
     "GF-R-POINTS": "Optional points mode: a touchdown scores 7, the scorer kicks off, most points after 4 quarters wins",
 }

@@ -1,0 +1,11 @@
+"""Grid Football test configuration: the ``rules`` marker names the rule ids a test pins."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "rules(*ids): the Grid Football rule ids (gm/games/grid_football/ruleids.py) a test pins"
+    )
