@@ -11,6 +11,7 @@ from gm.core.game import Game
 #: game id -> "module:attribute" of its Game instance (imported on first use).
 _BUILTIN: dict[str, str] = {
     "grid-football": "gm.games.grid_football:GAME",
+    "gridmaster4": "gm.games.gridmaster4:GAME",
 }
 _loaded: dict[str, Game] = {}
 

@@ -1,0 +1,61 @@
+"""GridMaster4: four players build chains of numbered tiles on a 20x20 grid."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gm.core.actions import Action
+from gm.core.bots import Bot
+from gm.core.game import Game
+from gm.core.state import GameState
+from gm.core.tools import ToolSpec
+from gm.games.gridmaster4.actions import ACTION_TYPES, Place, parse_action
+from gm.games.gridmaster4.board import render, status_line
+from gm.games.gridmaster4.engine import GridMaster4State
+from gm.games.gridmaster4.ruleids import RULES
+from gm.games.gridmaster4.rules import SEATS, GridMaster4Rules
+
+
+class GridMaster4(Game):
+    """GridMaster4 (rules document ``shared/seeds/002``); rulings in ``rules_md/gridmaster4.md``."""
+
+    id = "gridmaster4"
+    name = "GridMaster4"
+    aliases = ("gm4", "gridmaster", "grid-master", "grid-master-4", "the-grid-master")
+    seats = SEATS
+    rules_model = GridMaster4Rules
+    rules_index = RULES
+
+    def new_state(self, rules: Any = None, seed: int = 0) -> GridMaster4State:
+        return GridMaster4State(self.load_rules(rules), seed)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def action_types(self) -> Mapping[str, type[Action]]:
+        return ACTION_TYPES
+
+    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
+        assert isinstance(state, GridMaster4State)
+        return render(state, seat, full=full)
+
+    def status(self, state: GameState[Any], seat: str | None = None) -> str:
+        assert isinstance(state, GridMaster4State)
+        return status_line(state, seat)
+
+    def action_tools(self) -> list[ToolSpec]:
+        from gm.games.gridmaster4.tools import action_tools
+
+        return action_tools()
+
+    def bots(self) -> Mapping[str, Callable[..., Bot]]:
+        from gm.games.gridmaster4 import bots
+
+        return bots.BOTS
+
+
+GAME = GridMaster4()
+GridMaster4State.game = GAME
+
+__all__ = ["GAME", "GridMaster4", "GridMaster4Rules", "GridMaster4State", "Place"]

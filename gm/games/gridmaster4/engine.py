@@ -1,0 +1,382 @@
+"""The GridMaster4 rules engine.
+
+Phases: ``opening`` (each player places tile 1 anywhere, in seat order) ->
+``play`` (normal moves, in seat order) -> after a block, ``free`` (each player
+still in play places a tile anywhere) -> ``play`` ... -> ``over``.
+
+A block is not an action: when a player's normal turn starts and they have no
+legal move the engine declares them blocked (GM4-R-BLOCK-CHECK), inside the
+``_apply`` of the move before, so ``to_act`` always names a seat that can act.
+There is no chance in the game; ``state.rng`` is never used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from gm.core.actions import Action
+from gm.core.errors import IllegalActionError, InvalidActionError
+from gm.core.events import Event
+from gm.core.outcome import Outcome
+from gm.core.state import GameState
+from gm.games.gridmaster4.actions import Place
+from gm.games.gridmaster4.grid import Geometry, geometry
+from gm.games.gridmaster4.rules import COLOURS, SEATS, GridMaster4Rules
+
+# phases
+OPENING = "opening"
+PLAY = "play"
+FREE = "free"
+OVER = "over"
+
+#: the one kind of decision a seat makes (the tool layer maps it to ``place_tile``)
+DECISION = "place_tile"
+#: rejections list the legal moves when there are at most this many, otherwise a summary
+LIST_LIMIT = 32
+
+_SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
+
+
+def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
+    return Event(kind, rule, template, data)
+
+
+class GridMaster4State(GameState[GridMaster4Rules]):
+    """State of one game of GridMaster4."""
+
+    seats = SEATS
+
+    # ----------------------------------------------------------------- setup
+    def _setup(self) -> None:
+        r = self.rules
+        self.geo: Geometry = geometry(r.columns, r.rows, r.orthogonal, r.diagonal)
+        n = r.cells
+        self.order: tuple[str, ...] = r.seats  # turn order of the seats taking part (GM4-TURN)
+        self.owner: list[int] = [-1] * n  # seat index per cell, -1 = open
+        self.number: list[int] = [0] * n
+        self.active: list[bool] = [False] * n
+        self.actives: dict[str, set[int]] = {s: set() for s in self.order}  # active cells per seat
+        self.score: dict[str, int] = dict.fromkeys(self.order, 0)  # GM4-SCORE
+        self.placed_at: dict[str, int] = dict.fromkeys(self.order, 0)  # move number of each seat's last tile
+        self.in_play: list[str] = list(self.order)
+        self.blocked: list[str] = []  # in the order they were blocked
+        self.phase = OPENING
+        self.current: str | None = self.order[0]
+        self.free_queue: list[str] = []
+        self.free_start: str | None = None  # first seat of the current free round; normal play resumes there
+        self.moves = 0  # tiles placed so far
+        self.open_cells = n
+        self.last: dict[str, Any] = {}
+
+    # --------------------------------------------------------------- queries
+    def decision(self, seat: str) -> str | None:
+        """The kind of decision ``seat`` must make now (``None``: nothing)."""
+        return DECISION if seat in self.to_act() else None
+
+    def next_tile(self, seat: str) -> int:
+        """The number of ``seat``'s next tile (GM4-NEXT)."""
+        return self.score[seat] + 1
+
+    def builders(self, seat: str) -> list[int]:
+        """Cells of the active tiles ``seat`` builds on (GM4-R-OWN-TILES, or any colour)."""
+        if self.rules.build_from == "own":
+            return sorted(self.actives.get(seat, ()))
+        return sorted(c for s in self.order for c in self.actives[s])
+
+    def move_cells(self, seat: str) -> list[int]:
+        """Open cells one legal move from ``seat``'s active tiles, ascending (GM4-MOVE, GM4-EDGE)."""
+        if seat not in self.actives:
+            return []
+        owner, reach = self.owner, self.geo.reach
+        if self.rules.build_from == "own":
+            tiles: Any = self.actives[seat]
+        else:
+            tiles = [c for s in self.order for c in self.actives[s]]
+        out = {u for t in tiles for u in reach[t] if owner[u] < 0}
+        return sorted(out)
+
+    def open_cell_list(self) -> list[int]:
+        return [i for i, o in enumerate(self.owner) if o < 0]
+
+    def placement_cells(self, seat: str) -> list[int]:
+        """Cells ``seat`` may place on if it were their turn now (free in the opening and free rounds)."""
+        if seat not in self.in_play:
+            return []
+        if self.phase == OPENING or (self.phase == FREE and seat in self.free_queue):
+            return self.open_cell_list()
+        return self.move_cells(seat)
+
+    def tile(self, cell: int) -> tuple[str, int, bool] | None:
+        """``(seat, number, active)`` of the tile on ``cell``, or ``None``."""
+        o = self.owner[cell]
+        if o < 0:
+            return None
+        return SEATS[o], self.number[cell], self.active[cell]
+
+    def describe(self, cell: int) -> str:
+        """``"orange 37 at K12"``."""
+        t = self.tile(cell)
+        name = self.geo.names[cell]
+        return f"{t[0]} {t[1]} at {name}" if t else f"open {name}"
+
+    # ------------------------------------------------------------ turn model
+    def _to_act(self) -> tuple[str, ...]:
+        return (self.current,) if self.current and self.phase != OVER else ()
+
+    def _legal(self, seat: str) -> Iterator[Action]:
+        n = self.next_tile(seat)
+        names = self.geo.names
+        cells = self.move_cells(seat) if self.phase == PLAY else self.open_cell_list()
+        return (Place(names[c], n) for c in cells)
+
+    def validate(self, seat: str, action: Action | str) -> Action:
+        """As the core, but a seat out of turn hears whose turn it is, by colour, and why."""
+        if seat in self.seats and self.outcome is None and seat not in self._to_act():
+            parsed = self.parse_action(action) if isinstance(action, str) else action
+            raise self._turn_error(seat, parsed)
+        return super().validate(seat, action)
+
+    def _turn_error(self, seat: str, action: Action) -> IllegalActionError:
+        who = self.current or "nobody"
+        if seat not in self.order:
+            playing = ", ".join(self.order)
+            return IllegalActionError(
+                f"{seat} is not playing: this game has {len(self.order)} player(s): {playing}",
+                rule="GM4-PLAYERS",
+                input=str(action),
+            )
+        if seat in self.blocked:
+            return IllegalActionError(
+                f"{seat} is blocked and out of play; it is {who}'s turn", rule="GM4-BLOCKED", input=str(action)
+            )
+        return IllegalActionError(f"it is {who}'s turn, not {seat}'s", rule="GM4-TURN", input=str(action))
+
+    def _legal_texts(self, seat: str) -> list[str]:
+        n = self.next_tile(seat)
+        if self.phase == PLAY:
+            cells = self.move_cells(seat)
+            if len(cells) <= LIST_LIMIT:
+                return [str(Place(self.geo.names[c], n)) for c in cells]
+        return [f"place {n} at any open cell ({self.open_cells} open)"]
+
+    def _check(self, seat: str, action: Action) -> None:
+        if not isinstance(action, Place):
+            raise InvalidActionError(
+                "the only action is placing a tile", rule="GM4-SYNTAX", input=str(action), legal=self._legal_texts(seat)
+            )
+        r = self.rules
+        cell = self.geo.index.get(action.cell)
+        if cell is None:
+            last = self.geo.names[-1]
+            raise IllegalActionError(
+                f"{action.cell} is not on the {r.columns}x{r.rows} board (A1 to {last})",
+                rule="GM4-BOARD",
+                input=str(action),
+                legal=self._legal_texts(seat),
+            )
+        n = self.next_tile(seat)
+        if action.number is not None and action.number != n:
+            rule = "GM4-FIRST" if n == 1 else "GM4-NEXT"
+            raise IllegalActionError(
+                f"{seat}'s next tile is {n}, not {action.number}",
+                rule=rule,
+                input=str(action),
+                legal=self._legal_texts(seat),
+            )
+        if self.owner[cell] >= 0:
+            raise IllegalActionError(
+                f"{action.cell} is taken ({self.describe(cell)})",
+                rule="GM4-OPEN",
+                input=str(action),
+                legal=self._legal_texts(seat),
+            )
+        if self.phase == PLAY and cell not in self.move_cells(seat):
+            o, d = r.orthogonal, r.diagonal
+            tiles = ", ".join(self.geo.names[c] for c in self.builders(seat))
+            raise IllegalActionError(
+                f"{action.cell} is not exactly {o} cells up/down/left/right or {d} diagonally "
+                f"from an active tile of {seat} ({tiles})",
+                rule="GM4-MOVE",
+                input=str(action),
+                legal=self._legal_texts(seat),
+            )
+
+    # ------------------------------------------------------------------ apply
+    def _apply(self, seat: str, action: Action) -> list[Event]:
+        assert isinstance(action, Place)
+        events: list[Event] = []
+        cell = self.geo.index[action.cell]
+        n = self.next_tile(seat)
+        phase = self.phase
+        si = _SEAT_INDEX[seat]
+        self.owner[cell], self.number[cell], self.active[cell] = si, n, True
+        self.actives[seat].add(cell)
+        self.open_cells -= 1
+        self.moves += 1
+        self.score[seat] = n
+        self.placed_at[seat] = self.moves
+        rule = {OPENING: "GM4-FIRST", FREE: "GM4-FREE", PLAY: "GM4-MOVE"}[phase]
+        also = ["GM4-SCORE"] + (["GM4-R-FREE-TILE"] if phase == FREE else [])
+        events.append(_ev("placed", rule, "{seat} places {number} at {cell}", seat=seat, number=n, cell=action.cell, also=also))
+        self.last = {"seat": seat, "number": n, "cell": action.cell, "deactivated": []}
+        if phase == PLAY:
+            self._deactivate(seat, cell, events)
+        if n == self.rules.winning_tile:
+            scores = dict(self.score)
+            self._finish(Outcome(seat, f"placed tile {n}", "GM4-WIN-TILE", scores), events)
+            return events
+        self._advance(seat, events)
+        return events
+
+    def _deactivate(self, seat: str, cell: int, events: list[Event]) -> None:
+        """Make inactive every active tile one move from the new tile (GM4-DEACTIVATE, GM4-R-REACH)."""
+        any_colour = self.rules.deactivate == "any" or self.rules.build_from == "any"
+        si = _SEAT_INDEX[seat]
+        hit = [
+            u for u in self.geo.reach[cell]
+            if self.active[u] and (any_colour or self.owner[u] == si)
+        ]
+        for u in hit:
+            self.active[u] = False
+            self.actives[SEATS[self.owner[u]]].discard(u)
+        if hit:
+            tiles = [self.describe(u) for u in hit]
+            self.last["deactivated"] = tiles
+            events.append(_ev("deactivated", "GM4-DEACTIVATE", "now inactive: {tiles}", tiles=", ".join(tiles),
+                              cells=[self.geo.names[u] for u in hit], also=["GM4-R-REACH", "GM4-R-DEACT-ANY"]))
+
+    def _next_after(self, seat: str) -> str:
+        """The next seat still in play after ``seat`` in turn order (``seat`` may be out already)."""
+        i = self.order.index(seat)
+        k = len(self.order)
+        for step in range(1, k + 1):
+            s = self.order[(i + step) % k]
+            if s in self.in_play:
+                return s
+        raise AssertionError("nobody left in play")
+
+    def _advance(self, seat: str, events: list[Event]) -> None:
+        """Pass the turn after ``seat`` placed a tile, then settle any blocks."""
+        if self.phase == OPENING:
+            if all(self.score[s] > 0 for s in self.order):
+                self.phase = PLAY
+                self.current = self.order[0]
+                events.append(_ev("play_begins", "GM4-TURN", "normal play begins: {seat} to move", seat=self.current))
+            else:
+                self.current = self._next_after(seat)
+        elif self.phase == FREE:
+            self.free_queue.remove(seat)
+            if self.free_queue:
+                self.current = self.free_queue[0]
+            else:
+                self.phase = PLAY
+                self.current = self.free_start if self.free_start in self.in_play else self._next_after(seat)
+                events.append(_ev("play_resumes", "GM4-R-FREE-ORDER", "normal play resumes: {seat} to move",
+                                  seat=self.current))
+        else:
+            self.current = self._next_after(seat)
+        self._settle(events)
+
+    def _settle(self, events: list[Event]) -> None:
+        """Declare blocks until the seat to act can act or the game is over (GM4-R-BLOCK-CHECK)."""
+        while self.current is not None and self.outcome is None:
+            seat = self.current
+            if self.phase == PLAY and not self.move_cells(seat):
+                self._block(seat, events, rule="GM4-BLOCKED")
+            elif self.phase == FREE and self.open_cells == 0:
+                self._block(seat, events, rule="GM4-R-FULL")
+            else:
+                return
+
+    def _block(self, seat: str, events: list[Event], rule: str) -> None:
+        """Remove ``seat`` from play; its tiles stay, all inactive (GM4-R-BLOCKED-TILES); start a free round."""
+        self.in_play.remove(seat)
+        self.blocked.append(seat)
+        for c in self.actives[seat]:
+            self.active[c] = False
+        self.actives[seat].clear()
+        why = "no open cell for a free placement" if rule == "GM4-R-FULL" else "no legal move"
+        events.append(_ev("blocked", rule, "{seat} has {why} and is blocked (score {score})", seat=seat, why=why,
+                          score=self.score[seat], also=["GM4-BLOCKED", "GM4-R-BLOCK-CHECK", "GM4-R-BLOCKED-TILES"]))
+        if not self.in_play:
+            self._end_all_blocked(events)
+            return
+        start = self._next_after(seat)
+        i = self.in_play.index(start)
+        self.free_queue = self.in_play[i:] + self.in_play[:i]
+        self.free_start = start
+        self.phase = FREE
+        self.current = start
+        events.append(_ev("free_round", "GM4-FREE", "free placements, one tile each in any open cell: {order}",
+                          order=", ".join(self.free_queue), also=["GM4-R-FREE-ORDER"]))
+
+    def _end_all_blocked(self, events: list[Event]) -> None:
+        """Everybody is blocked: the largest tile on the board wins (GM4-WIN-BLOCKED, GM4-R-TIE)."""
+        best = max(self.score.values())
+        tied = [s for s in self.order if self.score[s] == best]
+        winner = min(tied, key=lambda s: self.placed_at[s])
+        if len(tied) > 1:
+            reason = f"all players blocked; {', '.join(tied)} tie on {best}, {winner} placed it first"
+            rule = "GM4-R-TIE"
+        else:
+            reason = f"all players blocked; largest tile {best}"
+            rule = "GM4-WIN-BLOCKED"
+        self._finish(Outcome(winner, reason, rule, dict(self.score)), events)
+
+    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
+        self.outcome = outcome
+        self.phase = OVER
+        self.current = None
+        self.free_queue = []
+        events.append(_ev("game_over", outcome.rule, "game over: {result}", result=str(outcome)))
+
+    # --------------------------------------------------------------- views
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (nothing in GridMaster4 is secret)."""
+        names = self.geo.names
+        tiles = [
+            {"cell": names[c], "seat": SEATS[o], "number": self.number[c], "active": self.active[c]}
+            for c, o in enumerate(self.owner)
+            if o >= 0
+        ]
+        players = [
+            {
+                "seat": s,
+                "colour": COLOURS[s],
+                "score": self.score[s],
+                "next_tile": self.next_tile(s) if s in self.in_play else None,
+                "status": "playing" if s in self.in_play else "blocked",
+                "active_tiles": [names[c] for c in sorted(self.actives[s])],
+            }
+            for s in self.order
+        ]
+        return {
+            "phase": self.phase,
+            "moves": self.moves,
+            "to_act": list(self.to_act()),
+            "decision": DECISION if self.current and self.outcome is None else None,
+            "players": players,
+            "blocked": list(self.blocked),
+            "free_round": list(self.free_queue),
+            "open_cells": self.open_cells,
+            "tiles": tiles,
+            "last": dict(self.last),
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` sees: everything (no hidden information) plus its own cells to play."""
+        out = self.snapshot()
+        if seat is None or seat not in self.order:
+            out["you"] = None
+            return out
+        cells = self.placement_cells(seat)
+        anywhere = self.phase == OPENING or (self.phase == FREE and seat in self.free_queue)
+        out["you"] = {
+            "seat": seat,
+            "to_act": seat in self.to_act(),
+            "next_tile": self.next_tile(seat) if seat in self.in_play else None,
+            "cells": "any open cell" if anywhere and seat in self.in_play else [self.geo.names[c] for c in cells],
+        }
+        return out
