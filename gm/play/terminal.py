@@ -1,0 +1,191 @@
+"""The terminal game: a person (or two at one keyboard) against the built-in bot.
+
+The loop reads a line for the human seat that must act, hands it to the referee
+(which acts only through ``session.call``), and prints the referee's narration
+and the engine-rendered board.  Every line typed, tool call, result and
+narration is recorded in a transcript.  Piped input works: the loop never waits
+on a prompt after the input ends, and it always closes with a summary.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from rich.console import Console
+
+if TYPE_CHECKING:
+    from gm.referee.base import Referee
+    from gm.session import Session
+    from gm.transcript.recorder import Recorder
+
+
+@dataclass
+class Terminal:
+    """Input and output of the game; colour via rich where the terminal supports it
+    (never with ``NO_COLOR`` or when output is not a terminal)."""
+
+    stdin: IO[str] = field(default_factory=lambda: sys.stdin)
+    stdout: IO[str] = field(default_factory=lambda: sys.stdout)
+    console: Console = field(init=False)
+
+    def __post_init__(self) -> None:
+        plain = bool(os.environ.get("NO_COLOR")) or not _isatty(self.stdout)
+        self.console = Console(
+            file=self.stdout, highlight=False, no_color=plain, force_terminal=None if not plain else False, soft_wrap=True
+        )
+
+    @property
+    def interactive(self) -> bool:
+        return _isatty(self.stdin)
+
+    def say(self, text: str, style: str | None = None) -> None:
+        if text:
+            self.console.print(text, style=style, markup=False)
+
+    def board(self, text: str | None) -> None:
+        if text:
+            self.console.print(text, markup=False, style="cyan")
+
+    def ask(self, prompt: str, *, secret: bool = False) -> str | None:
+        """One line from the player (``None`` at end of input).  ``secret`` hides typing."""
+        try:
+            if self.interactive:
+                self.console.print(prompt, end="", style="bold", markup=False)
+                if secret:
+                    return getpass.getpass("")
+                self.stdout.flush()
+                line = self.stdin.readline()
+                return None if line == "" else line.rstrip("\n")
+            line = self.stdin.readline()
+            if line == "":
+                return None
+            line = line.rstrip("\n")
+            # echo scripted input so the output reads like a game log (never a secret pick)
+            self.console.print(prompt + ("(hidden)" if secret else line), markup=False, style="bold")
+            return line
+        except (EOFError, KeyboardInterrupt):
+            return None
+
+
+def _isatty(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@dataclass
+class GameSummary:
+    outcome: str | None
+    status: str
+    moves: int
+    ended: str  # finished | quit | input ended
+
+
+def play_game(session: Session, referee: Referee, term: Terminal, recorder: Recorder | None = None) -> GameSummary:
+    """Run the game until it ends, the player quits, or input runs out."""
+    game = session.game
+    humans = session.human_seats
+    hot_seat = len(humans) > 1
+    opponents = ", ".join(f"{s} = {session.players[s]}" for s in game.seats if s not in humans) or "hot seat"
+    term.say(f"{game.name}: you play {', '.join(humans)} ({opponents}). Seed {session.state.seed}. Session {session.id}.", "bold")
+    term.say("Type 'help' for commands, 'quit' to stop (the game is saved).")
+    for ev in session.opening_events:
+        term.say(str(ev.get("text", "")))
+    shown = _show_position(session, term, humans[0] if humans else None, recorder)
+    ended = "finished"
+    announced: set[str] = set()
+    while not session.state.is_terminal:
+        acting = [s for s in session.state.to_act() if s in humans]
+        if not acting:
+            if session.bot_error:
+                term.say(session.bot_error, "red")
+                ended = "bot error"
+                break
+            session.advance_bots()
+            if not [s for s in session.state.to_act() if s in humans] and not session.state.is_terminal:
+                ended = "stuck"
+                break
+            continue
+        seat = acting[0]
+        # the whole of a simultaneous round is typed hidden in hot seat, the last pick too
+        secret = hot_seat and (len(session.state.to_act()) > 1 or _round_open(session, seat))
+        for bot_seat, digest in session.commitments().items():
+            if digest not in announced:
+                announced.add(digest)
+                term.say(f"{bot_seat} has locked in its choice. Commitment: {digest}", "magenta")
+        decision = getattr(session.state, "decision", lambda s: None)(seat)
+        hint = f" ({decision.replace('_', ' ')})" if decision else ""
+        line = term.ask(f"{seat}{hint}> ", secret=secret)
+        if line is None:
+            ended = "input ended"
+            break
+        turn = referee.handle(session, seat, line, recorder)
+        if turn.control == "quit":
+            term.say(turn.narration)
+            ended = "quit"
+            break
+        if turn.control == "undo":
+            term.say(_undo(session, seat))
+            continue
+        if secret and turn.accepted and session.state.to_act():
+            term.say(f"{seat} is locked in. Pass the keyboard.")  # never echo a hot-seat secret
+            continue
+        term.say(turn.narration)
+        if turn.board and (turn.board != shown or not turn.accepted):
+            shown = turn.board
+            term.board(turn.board)
+            if recorder:
+                recorder.board(turn.board, seat)
+        if turn.accepted:
+            term.say(game.status(session.state, seat), "bold")
+    return _summary(session, term, ended)
+
+
+def _round_open(session: Session, seat: str) -> bool:
+    """Whether another seat has a locked, unrevealed pick in the current round."""
+    return any(text == "locked" for who, text in session.log(seat) if who != seat)
+
+
+def _undo(session: Session, seat: str) -> str:
+    undo = getattr(session, "retract", None)
+    if undo is None:
+        return "Undo is not available."
+    return str(undo(seat))
+
+
+def _show_position(session: Session, term: Terminal, seat: str | None, recorder: Recorder | None) -> str:
+    board = session.game.render(session.state, seat)
+    term.board(board)
+    term.say(session.game.status(session.state, seat), "bold")
+    if recorder:
+        recorder.board(board, seat)
+    return board
+
+
+def _summary(session: Session, term: Terminal, ended: str) -> GameSummary:
+    st = session.state
+    status = session.game.status(st, None)
+    outcome = str(st.outcome) if st.outcome else None
+    term.say("")
+    if outcome:
+        term.say(f"Game over: {outcome}.", "bold green")
+    else:
+        where = session.path or session.id
+        term.say(f"Game paused ({ended}); saved as {where}. Resume with: gm play --resume {session.id}", "yellow")
+    term.say(status)
+    term.say(f"{len(st.log)} moves played.")
+    return GameSummary(outcome, status, len(st.log), ended)
+
+
+def transcript_path(session: Session, record: Path | None) -> Path | None:
+    if record is not None:
+        return record
+    if session.path is None:
+        return None
+    return session.path.parent.parent / "transcripts" / f"{session.id}.jsonl"

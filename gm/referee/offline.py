@@ -1,0 +1,214 @@
+"""The offline referee: deterministic, no LLM, no network.
+
+It reads what a player types – moves in the game's own words ("Play 1, Red, 2
+right before", "1 red 2R before", "p3 black", "left yellow", "kick", "heads",
+"7", "punt") and table talk ("board", "full board", "score", "what can I do?",
+"rules blocked squares", "help", "undo", "quit") – turns it into calls of the
+game's tools through ``session.call`` (never into engine calls), and narrates the
+results in short sentences.  Move phrasing is understood by the game's own
+``parse_action``; only generic table talk is handled here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from gm.core.actions import Action
+from gm.core.errors import GameError, InvalidActionError
+from gm.referee.base import RefereeTurn, ToolCallRecord
+
+if TYPE_CHECKING:
+    from gm.core.game import Game
+    from gm.core.state import GameState
+    from gm.session import Session
+    from gm.transcript.recorder import Recorder
+
+#: words people wrap around a move ("I'll call heads please") that carry no meaning for it
+FILLER = frozenset(
+    "i we i'll ill we'll well will would like choose chose call calling pick picking go going with want wanna to "
+    "let's lets please the a an my our it is as for take do try select ok okay um uh so and then now "
+    "gonna me us".split()
+)
+
+_QUIT = {"quit", "exit", "q", "bye", "stop", "resign", "leave"}
+_HELP = {"help", "?", "commands", "how", "how do i play", "instructions"}
+_BOARD = {"board", "show board", "show the board", "map", "field", "b", "where is the ball", "wheres the ball"}
+_FULL = {"full board", "full", "whole board", "show full board", "show the full board", "entire board", "full map"}
+_STATUS = {"score", "status", "clock", "time", "down", "what down is it", "s", "situation"}
+_LEGAL = {
+    "what can i do",
+    "what can i do now",
+    "what are my options",
+    "options",
+    "moves",
+    "legal",
+    "legal moves",
+    "what now",
+    "choices",
+    "what are my choices",
+}
+_UNDO = {"undo", "take back", "take it back", "takeback", "oops"}
+
+
+def _clean(text: str) -> str:
+    t = text.strip().lower()
+    t = re.sub(r"[^\w\s?#'-]", " ", t)
+    return re.sub(r"\s+", " ", t).strip().rstrip("?").strip()
+
+
+def tool_call_for(game: Game, state: GameState[Any], seat: str, action: Action) -> tuple[str, dict[str, Any]] | None:
+    """The action tool call that makes ``action`` for ``seat`` (checked through the tool's own handler)."""
+    data = {k: v for k, v in action.to_json().items() if k != "type"}
+    for tool in game.action_tools():
+        fields = tool.args.model_fields
+        if any(f.is_required() and name not in data for name, f in fields.items()):
+            continue
+        args = {k: v for k, v in data.items() if k in fields}
+        try:
+            parsed = tool.args.model_validate(args)
+            made = tool.handler(state, seat, parsed)
+        except Exception:  # a tool that does not fit this action: try the next one
+            continue
+        if made == action:
+            return tool.name, args
+    return None
+
+
+class OfflineReferee:
+    """Deterministic referee: table talk and moves in the game's words -> tool calls."""
+
+    kind = "offline"
+    model: str | None = None
+
+    def handle(self, session: Session, seat: str, text: str, recorder: Recorder | None = None) -> RefereeTurn:
+        """Handle one message; every effect goes through ``session.call``."""
+        turn = RefereeTurn(seat=seat, text=text)
+        if recorder:
+            recorder.player(seat, text)
+        words = _clean(text)
+        if words in _QUIT:
+            turn.control = "quit"
+            turn.narration = "Game saved. Goodbye!"
+        elif words in _UNDO:
+            turn.control = "undo"
+        elif words in _HELP or not words:
+            turn.narration = self.help_text(session, seat)
+        elif words in _FULL:
+            self._call(session, turn, "get_board", {"full": True}, seat, recorder)
+            turn.board = turn.calls[-1].result.get("board")
+        elif words in _BOARD:
+            self._call(session, turn, "get_board", {"full": False}, seat, recorder)
+            turn.board = turn.calls[-1].result.get("board")
+        elif words in _STATUS:
+            res = self._call(session, turn, "get_status", {}, seat, recorder)
+            turn.narration = str(res.get("status", ""))
+        elif words in _LEGAL:
+            res = self._call(session, turn, "legal_actions", {}, seat, recorder)
+            turn.narration = self._legal_text(res, seat)
+        elif m := re.match(r"^(?:rules?|explain|what is|what's|whats)\s+(?:about\s+|for\s+|on\s+)?(.+)$", words):
+            res = self._call(session, turn, "get_rules", {"topic": m.group(1)}, seat, recorder)
+            rules = res.get("rules") or {}
+            turn.narration = (
+                "\n".join(f"[{rid}] {title}" for rid, title in rules.items())
+                or f"No rule mentions {m.group(1)!r}. Try 'rules' followed by one word, e.g. 'rules blocked'."
+            )
+        elif words in ("rules", "rule"):
+            res = self._call(session, turn, "get_rules", {}, seat, recorder)
+            turn.narration = "\n".join(f"[{rid}] {title}" for rid, title in (res.get("rules") or {}).items())
+        else:
+            self._move(session, turn, text, seat, recorder)
+        if recorder and turn.narration:
+            recorder.narration(turn.narration, seat=seat)
+        return turn
+
+    # ----------------------------------------------------------------- moves
+    def _move(self, session: Session, turn: RefereeTurn, text: str, seat: str, recorder: Recorder | None) -> None:
+        game, state = session.game, session.state
+        action = self.read_action(game, text)
+        if action is None:
+            turn.narration = f"I couldn't read {text.strip()!r} as a move. " + self._forms(session, seat)
+            return
+        call = tool_call_for(game, state, seat, action)
+        if call is None:
+            turn.narration = f"{action} is not something you can do with the tools of {game.name}. " + self._forms(session, seat)
+            return
+        tool, args = call
+        res = self._call(session, turn, tool, args, seat, recorder)
+        turn.narration = self.narrate(res)
+        if res.get("ok"):
+            turn.board = res.get("board")
+
+    @staticmethod
+    def read_action(game: Game, text: str) -> Action | None:
+        """The move in ``text`` via the game's parser, retrying without filler words."""
+        try:
+            return game.parse_action(text)
+        except InvalidActionError:
+            pass
+        kept = [w for w in _clean(text).split() if w not in FILLER]
+        if not kept:
+            return None
+        try:
+            return game.parse_action(" ".join(kept))
+        except InvalidActionError:
+            return None
+
+    # ------------------------------------------------------------- narration
+    @staticmethod
+    def narrate(result: dict[str, Any]) -> str:
+        """Short narration of a tool result: events in plain words, or the engine's reason."""
+        if not result.get("ok"):
+            err = result.get("error") or {}
+            legal = err.get("legal") or []
+            more = f" You can: {', '.join(map(str, legal[:12]))}{' ...' if len(legal) > 12 else ''}." if legal else ""
+            return f"Not allowed [{err.get('rule', '?')}]: {err.get('reason', 'rejected')}.{more}"
+        lines = [str(t) for t in result.get("narration") or []]
+        for seat, rev in (result.get("reveal") or {}).items():
+            if isinstance(rev, dict):
+                check = "verified" if rev.get("verified") else "DOES NOT MATCH its commitment"
+                lines.append(f"Reveal: {seat} chose {rev.get('choice')} (nonce {rev.get('nonce')}; {check}).")
+        expected = result.get("expected") or []
+        if expected:
+            who = "; ".join(f"{e.get('seat')}: {str(e.get('decision', '')).replace('_', ' ')}" for e in expected)
+            lines.append(f"Next - {who}.")
+        return "\n".join(lines)
+
+    def _legal_text(self, result: dict[str, Any], seat: str) -> str:
+        legal = result.get("legal") or []
+        if not legal:
+            waiting = ", ".join(result.get("to_act") or []) or "nobody"
+            return f"Nothing for you to do right now (waiting for: {waiting})."
+        return f"You can ({len(legal)}): " + ", ".join(map(str, legal))
+
+    def _forms(self, session: Session, seat: str) -> str:
+        legal = [str(a) for a in session.state.legal_actions(seat)]
+        if not legal:
+            return "It isn't your move right now; try 'board', 'score' or 'help'."
+        sample = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")
+        return f"Right now you can say, for example: {sample} (or 'what can I do?' for the full list, 'help' for more)."
+
+    def help_text(self, session: Session, seat: str) -> str:
+        return (
+            f"You are playing {session.game.name} as {seat}. Type your move in the game's words, "
+            "e.g. 'Play 1, Red, 2 right before', '1 red 2R before', 'p3 black', 'play 4 pass 1 left after', "
+            "'left yellow', 'kick' / 'receive', 'heads' / 'tails', '7' (a number pick), 'punt'.\n"
+            "Table talk: 'board', 'full board', 'score', 'what can I do?', 'rules <word>', 'undo' (only a locked pick "
+            "nobody has seen yet), 'help', 'quit'.\n" + self._forms(session, seat)
+        )
+
+    # --------------------------------------------------------------- plumbing
+    @staticmethod
+    def _call(
+        session: Session, turn: RefereeTurn, tool: str, args: dict[str, Any], seat: str, recorder: Recorder | None
+    ) -> dict[str, Any]:
+        call_id = recorder.tool_call(seat, tool, args) if recorder else ""
+        try:
+            result = session.call(tool, args, seat)
+        except GameError as exc:  # session.call never raises; belt and braces for the edge
+            result = {"ok": False, "error": exc.to_json()}
+        if recorder:
+            recorder.tool_result(call_id, result)
+        turn.calls.append(ToolCallRecord(tool, args, seat, result))
+        return result
+

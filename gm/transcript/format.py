@@ -1,0 +1,178 @@
+"""The transcript format, version 1 (JSONL).
+
+Line 1 is the :class:`Header`; every further line is one :class:`Entry`,
+discriminated by its ``type``:
+
+- ``player``      – what a player typed (seat, text)
+- ``tool_call``   – a tool call the referee made (id, seat, tool, args)
+- ``tool_result`` – the engine's JSON result for a call (id, result)
+- ``narration``   – what the referee said to the player (text; ``flags`` for
+  narration-check findings)
+- ``board``       – an engine-rendered board snapshot shown to a seat
+- ``llm_response`` – a model response as received (for offline referee replay)
+- ``usage``       – token usage of one LLM request
+
+The JSON Schema is exported by :func:`json_schema` (``gm transcript-schema``).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from gm.core.errors import StateError
+
+FORMAT_NAME = "gm-transcript"
+FORMAT_VERSION = 1
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RefereeInfo(_Model):
+    kind: str = Field(description="offline, openai, anthropic, replay, none (tool calls only)")
+    model: str | None = None
+
+
+class Header(_Model):
+    """First line of a transcript: everything needed to rebuild the game."""
+
+    format: Literal["gm-transcript"] = "gm-transcript"
+    version: int = FORMAT_VERSION
+    game: str
+    rules: dict[str, Any] = Field(default_factory=dict)
+    rules_hash: str = ""
+    seed: int = 0
+    players: dict[str, str] = Field(default_factory=dict, description="seat -> human | bot:STRATEGY")
+    gm_version: str = ""
+    referee: RefereeInfo = Field(default_factory=lambda: RefereeInfo(kind="none"))
+    created: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    title: str | None = None
+    #: session-level settings that change results (e.g. the nonce seed of bot commitments)
+    session: dict[str, Any] = Field(default_factory=dict)
+
+
+class PlayerEntry(_Model):
+    type: Literal["player"] = "player"
+    seat: str
+    text: str
+
+
+class ToolCallEntry(_Model):
+    type: Literal["tool_call"] = "tool_call"
+    id: str
+    seat: str | None
+    tool: str
+    args: dict[str, Any] | str | None = None
+
+
+class ToolResultEntry(_Model):
+    type: Literal["tool_result"] = "tool_result"
+    id: str
+    result: dict[str, Any]
+
+
+class NarrationEntry(_Model):
+    type: Literal["narration"] = "narration"
+    seat: str | None = None
+    text: str
+    flags: list[str] = Field(default_factory=list)
+
+
+class BoardEntry(_Model):
+    type: Literal["board"] = "board"
+    seat: str | None = None
+    text: str
+
+
+class LLMResponseEntry(_Model):
+    type: Literal["llm_response"] = "llm_response"
+    provider: str
+    response: dict[str, Any]
+
+
+class UsageEntry(_Model):
+    type: Literal["usage"] = "usage"
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_read_input_tokens: int | None = None
+    cache_creation_input_tokens: int | None = None
+
+
+Entry = Annotated[
+    PlayerEntry | ToolCallEntry | ToolResultEntry | NarrationEntry | BoardEntry | LLMResponseEntry | UsageEntry,
+    Field(discriminator="type"),
+]
+_ENTRY: TypeAdapter[Any] = TypeAdapter(Entry)
+
+
+class Transcript(_Model):
+    """A whole transcript in memory."""
+
+    header: Header
+    entries: list[Entry] = Field(default_factory=list)
+
+    def to_jsonl(self) -> str:
+        lines = [self.header.model_dump_json(exclude_none=False)]
+        lines += [_ENTRY.dump_json(e).decode() for e in self.entries]
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_jsonl(), encoding="utf-8")
+
+    @classmethod
+    def from_jsonl(cls, text: str, source: str = "<transcript>") -> Transcript:
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if not lines:
+            raise StateError(f"{source}: empty transcript")
+        try:
+            header = Header.model_validate_json(lines[0])
+        except ValidationError as exc:
+            raise StateError(f"{source}: line 1 is not a gm transcript header: {_first(exc)}") from None
+        if header.version > FORMAT_VERSION:
+            raise StateError(f"{source}: transcript format version {header.version} is newer than this gm ({FORMAT_VERSION})")
+        entries: list[Any] = []
+        for i, line in enumerate(lines[1:], start=2):
+            try:
+                entries.append(_ENTRY.validate_json(line))
+            except ValidationError as exc:
+                raise StateError(f"{source}: line {i}: {_first(exc)}") from None
+        return cls(header=header, entries=entries)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Transcript:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StateError(f"cannot read transcript {p}: {exc}") from None
+        return cls.from_jsonl(text, str(p))
+
+
+def _first(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(x) for x in err["loc"])
+    return f"{loc}: {err['msg']}" if loc else err["msg"]
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of the format: the header and the entry union."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "gm transcript (JSONL): line 1 = header, then one entry per line",
+        "header": Header.model_json_schema(),
+        "entry": _ENTRY.json_schema(),
+    }
+
+
+def dumps_entry(entry: Any) -> str:
+    return _ENTRY.dump_json(entry).decode()
+
+
+def canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
