@@ -45,9 +45,9 @@ class GridMaster4(Game):
         return status_line(state, seat)
 
     def action_tools(self) -> list[ToolSpec]:
-        from gm.games.gridmaster4.tools import action_tools
+        from gm.games.gridmaster4.tools import gridmaster4_tools
 
-        return action_tools()
+        return gridmaster4_tools()
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.gridmaster4 import bots

@@ -71,8 +71,8 @@ def parse_action(text: str) -> Action:
     if not isinstance(text, str) or not text.strip():
         raise _bad("empty action", text)
     t = text.lower()
-    t = _NUMBER_MARK.sub(r" n\1 ", t)  # "#37", "tile 37", "number 37" name the tile number
-    t = _ORDINAL.sub(r" n\1 ", t)  # "my 37th tile"
+    t = _NUMBER_MARK.sub(r" tilenum\1 ", t)  # "#37", "tile 37", "number 37" name the tile number
+    t = _ORDINAL.sub(r" tilenum\1 ", t)  # "my 37th tile"
     t = re.sub(r"[,;:()\[\]{}'\"!?.=/\\-]", " ", t)
     toks = t.split()
     if not toks:
@@ -99,7 +99,7 @@ def parse_action(text: str) -> Action:
             col_kw, i = nxt, i + 2
             continue
         i += 1
-        if m := re.fullmatch(r"n(\d+)", w):
+        if m := re.fullmatch(r"tilenum(\d+)", w):
             explicit.append(int(m.group(1)))
         elif m := re.fullmatch(r"([a-z])(\d{1,2})", w):
             cells.append(f"{m.group(1)}{m.group(2)}")

@@ -1,41 +1,95 @@
-"""GridMaster4's action tool: ``place_tile``.  The generic queries come from the core."""
+"""GridMaster4's tools: the ``place_tile`` action and a ``get_cell`` query.
+
+The generic queries (board, status, legal actions, rules) come from the core.
+``place_tile``'s arguments equal the fields of :class:`Place`, so an action and its
+tool call convert both ways (:func:`gm.core.tools.call_for_action`).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
 from gm.core.actions import Action
-from gm.core.state import GameState
+from gm.core.errors import IllegalActionError, InvalidActionError
 from gm.core.tools import ToolArgs, ToolSpec
 from gm.games.gridmaster4.actions import Place, parse_action
 
+if TYPE_CHECKING:
+    from gm.core.state import GameState
+
+CELL_HELP = "a cell: column letter + row number, e.g. K12 (A1 is the bottom-left cell)"
+
 
 class PlaceTileArgs(ToolArgs):
-    cell: str = Field(description="the cell: column letter and row number, e.g. K12 (A1 is bottom-left)")
+    cell: str = Field(max_length=40, description=CELL_HELP)
     number: int | None = Field(
-        default=None, ge=1, description="the tile number; optional, it must be your next tile if given"
+        default=None, ge=1, le=999, description="your tile number; optional: if given it must be your next tile"
     )
 
 
-def _place_tile(state: GameState[Any], seat: str, args: PlaceTileArgs) -> Action:
-    action = parse_action(args.cell)  # tolerant: "k12", "K 12", "12K"
+class CellArgs(ToolArgs):
+    cell: str = Field(max_length=40, description=CELL_HELP)
+
+
+def _read_cell(text: str) -> Place:
+    """The cell named in ``text`` (tolerant: ``k12``, ``K 12``, ``12K``) as a placement."""
+    action = parse_action(text)
     assert isinstance(action, Place)
-    number = args.number if args.number is not None else action.number
-    return Place(action.cell, number)
+    return action
 
 
-def action_tools() -> list[ToolSpec]:
+def _place_tile(state: GameState[Any], seat: str, args: PlaceTileArgs) -> Action:
+    where = _read_cell(args.cell)
+    return Place(where.cell, args.number if args.number is not None else where.number)
+
+
+def _get_cell(state: GameState[Any], seat: str | None, args: CellArgs) -> dict[str, Any]:
+    from gm.games.gridmaster4.engine import GridMaster4State
+
+    assert isinstance(state, GridMaster4State)
+    cell = _read_cell(args.cell).cell
+    i = state.geo.index.get(cell)
+    r = state.rules
+    if i is None:
+        return {"cell": cell, "on_board": False, "note": f"the board is A1 to {state.geo.names[-1]} ({r.columns}x{r.rows})"}
+    tile = state.tile(i)
+    out: dict[str, Any] = {
+        "cell": cell,
+        "on_board": True,
+        "tile": {"seat": tile[0], "number": tile[1], "active": tile[2]} if tile else None,
+        "one_move_away": [state.geo.names[u] for u in state.geo.reach[i]],
+    }
+    if seat is not None and seat in state.to_act():
+        try:
+            state.validate(seat, Place(cell))
+            out["you_can_place_here"] = True
+        except (IllegalActionError, InvalidActionError) as exc:
+            out["you_can_place_here"] = False
+            out["why_not"] = exc.message
+    return out
+
+
+def gridmaster4_tools() -> list[ToolSpec]:
+    """The action tool (plus one cell query) of GridMaster4."""
     return [
         ToolSpec(
             "place_tile",
-            "Place your next tile on a cell: on your first turn and in a free placement any open cell, "
-            "otherwise an open cell exactly 3 cells up/down/left/right or 2 cells diagonally from one of "
-            "your active tiles.",
+            "Place your next tile on a cell: on your first turn and in a free placement any open cell, otherwise an "
+            "open cell exactly 3 cells up/down/left/right or exactly 2 cells diagonally from one of your active tiles.",
             PlaceTileArgs,
             "action",
             _place_tile,
             decisions=("place_tile",),
-        )
+            produces=Place.type,
+        ),
+        ToolSpec(
+            "get_cell",
+            "What is on one cell (e.g. K12): the tile (colour, number, active or not), the cells one move away, "
+            "and whether you may place your tile there now.",
+            CellArgs,
+            "query",
+            _get_cell,
+        ),
     ]
