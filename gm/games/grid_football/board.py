@@ -85,21 +85,29 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
 
     r = state.rules
     ball = state.ball
-    los = state.los if state.offense else None
-    gain = state.to_gain if state.offense else None
+    live = state.offense is not None and state.outcome is None
+    los = state.los if live else None
+    gain = state.to_gain if live else None
     first, last = r.field_rows
     if gain is not None and not first <= gain <= last:
         gain = None  # & goal: the line to gain is in the end zone
     d = state.direction(state.offense) if state.offense else 1
+    landing = None
+    if state.phase == "kickoff" and state.kicker:
+        dk = state.direction(state.kicker)
+        landing = max(1, min(r.rows, state.own_goal_line(dk) + dk * r.kick_distance))
     if full:
         lo, hi = 1, r.rows
+    elif landing is not None:  # the receiving end: where the kick lands and the return can end
+        reach = landing - dk * max(r.return_steps.values())
+        lo, hi = sorted((landing + dk * WINDOW_BEHIND, reach))
     else:
         centre = ball[1] if ball else (r.low_goal_line + r.high_goal_line) // 2
         lo, hi = sorted((centre - d * WINDOW_BEHIND, centre + d * WINDOW_AHEAD))
         for extra in (gain, los):
             if extra is not None:
                 lo, hi = min(lo, extra), max(hi, extra)
-        lo, hi = max(1, lo), min(r.rows, hi)
+    lo, hi = max(1, lo), min(r.rows, hi)
     low_team = state.up_team  # attacks up, so defends the low end zone
     high_team = HOME if low_team == AWAY else AWAY
     header = "     " + " ".join(col_letter(c) for c in range(r.columns))
@@ -137,6 +145,9 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
             notes.append("line of scrimmage")
         if row == gain:
             notes.append("line to gain")
+        if row == landing:
+            cols = "/".join(f"{p} {c}" for p, c in r.kick_columns.items())
+            notes.append(f"the kick lands in this row ({cols})")
         if ball and row == ball[1]:
             notes.append(f"ball {sq(ball)}" + (" (blocked square)" if ball in blocked else ""))
         lines.append(f"{row:>3}  {' '.join(cells)}" + (f"  {'; '.join(notes)}" if notes else ""))
