@@ -12,6 +12,7 @@ from gm.core.game import Game
 _BUILTIN: dict[str, str] = {
     "grid-football": "gm.games.grid_football:GAME",
     "gridmaster4": "gm.games.gridmaster4:GAME",
+    "quarterback": "gm.games.quarterback:GAME",
 }
 _loaded: dict[str, Game] = {}
 

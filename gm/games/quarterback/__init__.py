@@ -1,0 +1,61 @@
+"""Quarter Back: Singles, Doubles, Triples and a Quarterback on a grid (``shared/seeds/001``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gm.core.actions import Action
+from gm.core.bots import Bot
+from gm.core.game import Game
+from gm.core.state import GameState
+from gm.core.tools import ToolSpec
+from gm.games.quarterback.actions import ACTION_TYPES, parse_action
+from gm.games.quarterback.board import render, status_line
+from gm.games.quarterback.engine import QuarterbackState
+from gm.games.quarterback.ruleids import RULES
+from gm.games.quarterback.rules import QuarterbackRules
+
+
+class Quarterback(Game):
+    """Quarter Back (rules document ``shared/seeds/001``; rulings in ``rules_md/quarterback.md``)."""
+
+    id = "quarterback"
+    name = "Quarter Back"
+    aliases = ("qb", "quarter-back", "quarter back")
+    seats = ("red", "blue")
+    rules_model = QuarterbackRules
+    rules_index = RULES
+
+    def new_state(self, rules: Any = None, seed: int = 0) -> QuarterbackState:
+        return QuarterbackState(self.load_rules(rules), seed)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def action_types(self) -> Mapping[str, type[Action]]:
+        return ACTION_TYPES
+
+    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
+        assert isinstance(state, QuarterbackState)
+        return render(state, seat, full=full)
+
+    def status(self, state: GameState[Any], seat: str | None = None) -> str:
+        assert isinstance(state, QuarterbackState)
+        return status_line(state, seat)
+
+    def action_tools(self) -> list[ToolSpec]:
+        from gm.games.quarterback.tools import action_tools
+
+        return action_tools()
+
+    def bots(self) -> Mapping[str, Callable[..., Bot]]:
+        from gm.games.quarterback import bots
+
+        return bots.BOTS
+
+
+GAME = Quarterback()
+QuarterbackState.game = GAME
+
+__all__ = ["GAME", "Quarterback", "QuarterbackRules", "QuarterbackState"]

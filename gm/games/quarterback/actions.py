@@ -1,0 +1,173 @@
+"""Quarter Back actions: move a piece, pass the ball, end the turn.
+
+Text forms (``str(action)``) parse back exactly: ``move T1 C3-C5`` (the piece,
+then its path: optionally its own square first, then waypoints, each leg along a
+row, column or diagonal), ``move D1 C2-C4-D5``, ``move QB E1`` (a bare
+destination), ``pass to E7``, ``end``.  The JSON forms carry the same fields
+(``{"type": "move", "piece": "T1", "to": "C5", "via": ["C3"]}``), which are also
+the argument names of the action tools.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from gm.core.actions import Action
+from gm.core.errors import InvalidActionError
+from gm.games.quarterback.rules import parse_square, square_name
+
+NOTATION = "QB-R-NOTATION"
+FORMS = ("move T1 C3-C5", "move D1 C0-C1-D2", "move QB E1", "pass to E7", "end")
+_PIECE = re.compile(r"^(QB|[SDT][1-9])$")
+
+
+def _bad(reason: str, text: object) -> InvalidActionError:
+    return InvalidActionError(reason, rule=NOTATION, input=str(text), legal=FORMS)
+
+
+def _square(text: object) -> str:
+    if not isinstance(text, str):
+        raise _bad("a square is a text like E7 or E-1", text)
+    try:
+        return square_name(parse_square(text))
+    except ValueError as exc:
+        raise _bad(str(exc), text) from None
+
+
+@dataclass(frozen=True, slots=True)
+class MovePiece(Action):
+    """Move one of your pieces: ``piece`` (QB, S1, D2, T1 ...) to ``to`` through the ``via`` squares."""
+
+    piece: str
+    to: str
+    via: tuple[str, ...] = ()
+    type: ClassVar[str] = "move"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.piece, str) or not _PIECE.match(self.piece.strip().upper()):
+            raise _bad("a piece is QB (the Quarterback) or S, D or T with a number (S1, D2, T1)", self.piece)
+        object.__setattr__(self, "piece", self.piece.strip().upper())
+        object.__setattr__(self, "to", _square(self.to))
+        if isinstance(self.via, str) or not isinstance(self.via, list | tuple):
+            raise _bad("via is a list of squares", self.via)
+        object.__setattr__(self, "via", tuple(_square(v) for v in self.via))
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The named squares in order: ``via`` then ``to``."""
+        return (*self.via, self.to)
+
+    def __str__(self) -> str:
+        return f"move {self.piece} {'-'.join(self.path)}"
+
+
+@dataclass(frozen=True, slots=True)
+class PassBall(Action):
+    """Pass the ball from the carrier to a square (a receiver's, or an empty one)."""
+
+    to: str
+    type: ClassVar[str] = "pass"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "to", _square(self.to))
+
+    def __str__(self) -> str:
+        return f"pass to {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    """End your turn (you may do less than the full turn)."""
+
+    type: ClassVar[str] = "end"
+
+    def __str__(self) -> str:
+        return "end"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {c.type: c for c in (MovePiece, PassBall, EndTurn)}
+
+_NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+_KINDS = {"single": "S", "double": "D", "triple": "T"}
+_QB_WORDS = {"qb", "quarterback", "quarter-back", "q"}
+_END_WORDS = {"end", "done", "finish", "finished", "skip", "stop", "over", "pass-turn"}
+_PASS_WORDS = {"pass", "passes", "throw", "throws", "lob", "lobs", "toss", "tosses"}
+_MOVE_WORDS = {"move", "moves", "go", "goes", "run", "runs", "step", "steps", "walk", "walks", "rush", "rushes", "push", "pushes"}
+_FILLER = {
+    "the", "a", "my", "your", "ball", "turn", "please", "to", "from", "via", "then", "and", "through", "with", "it",
+    "square", "on", "onto", "into", "up", "i", "will", "ll", "now", "piece", "of", "that's", "all", "is", "at",
+}  # fmt: skip
+_SQ_TOKEN = re.compile(r"[a-z]-?\d{1,2}")
+_PATH_TOKEN = re.compile(r"[a-z]-?\d{1,2}(?:-?[a-z]-?\d{1,2})*")
+
+
+def _words(text: str) -> list[str]:
+    t = text.strip().lower()
+    for arrow in ("->", "=>", "→", "—", "–", ">"):
+        t = t.replace(arrow, " ")
+    t = t.replace("pass turn", "pass-turn").replace("quarter back", "quarterback")
+    t = re.sub(r"[,;:!?()\[\]{}\"'`]", " ", t)
+    t = re.sub(r"\.(\s|$)", r" ", t)
+    t = re.sub(r"\s-\s", " ", t)
+    return [_NUMBERS.get(w, w) for w in t.split()]
+
+
+def _squares(tokens: list[str], text: str) -> list[str]:
+    out: list[str] = []
+    for tok in tokens:
+        if not _PATH_TOKEN.fullmatch(tok):
+            raise _bad(f"cannot read {tok!r} as a square (write a column letter and a row, e.g. E7 or E-1)", text)
+        out.extend(_SQ_TOKEN.findall(tok))
+    return [_square(s) for s in out]
+
+
+def _piece(words: list[str]) -> tuple[str | None, list[str]]:
+    """The piece named at the front of ``words`` and the words after it."""
+    if not words:
+        return None, words
+    w = words[0]
+    if w in _QB_WORDS:
+        return "QB", words[1:]
+    if re.fullmatch(r"[sdt][1-9]", w):
+        return w.upper(), words[1:]
+    kind = _KINDS.get(w.rstrip("s"))
+    if kind is None and w[:-1] in _KINDS and w[-1].isdigit():
+        return _KINDS[w[:-1]] + w[-1], words[1:]
+    m = re.fullmatch(r"(single|double|triple)([1-9])", w)
+    if m:
+        return _KINDS[m.group(1)] + m.group(2), words[1:]
+    if kind is not None and len(words) > 1 and re.fullmatch(r"#?[1-9]", words[1]):
+        return kind + words[1].lstrip("#"), words[2:]
+    return None, words
+
+
+def parse_action(text: str) -> Action:
+    """Parse any Quarter Back action, tolerant of natural phrasings (see ``FORMS``)."""
+    if not isinstance(text, str) or not text.strip():
+        raise _bad("empty action", text)
+    words = _words(text)
+    core = [w for w in words if w not in _FILLER]
+    if core and all(w in _END_WORDS for w in core):
+        return EndTurn()
+    # "pass to E7", "QB passes to E7", "throw the ball to E7"
+    pass_at = next((i for i, w in enumerate(core) if w in _PASS_WORDS), None)
+    if pass_at is not None:
+        rest = core[pass_at + 1 :]
+        if not rest:
+            raise _bad("a pass names the square it goes to: pass to E7 (or 'end' to end the turn)", text)
+        squares = _squares(rest, text)
+        if len(squares) != 1:
+            raise _bad("a pass goes to one square: pass to E7", text)
+        return PassBall(squares[0])
+    if core and core[0] in _MOVE_WORDS:
+        core = core[1:]
+    piece, rest = _piece(core)
+    if piece is None:
+        raise _bad("name the piece first: move T1 C3-C5, move QB E1", text)
+    rest = [w for w in rest if w not in _MOVE_WORDS]
+    if not rest:
+        raise _bad(f"say where {piece} goes: move {piece} E1", text)
+    squares = _squares(rest, text)
+    return MovePiece(piece, squares[-1], tuple(squares[:-1]))

@@ -1,0 +1,897 @@
+"""The Quarter Back rules engine.
+
+A match is two games of two halves (``format = "game"``: one game).  Each half the
+pieces are set out afresh from the ruleset's set-up, the attacker's Quarterback
+holds the ball and the sides alternate turns, attacker first: the attacker has
+two actions (move a piece / pass the ball), the defender moves up to two pieces
+(ruling QB-R-DEFENSE-TURN).  A half ends when the carrier is tackled (row +
+column scored), a pass is intercepted (nothing scored) or at the whistle after
+``max_rounds`` rounds (ruling QB-R-WHISTLE).
+
+Squares are ``(column index, row)``: column 0 is ``A`` (the attacker's left) and
+rows are as printed, 0..field_rows, with the unnumbered rows behind row 0 as -1,
+-2, ...  The attacker always plays up the board, toward the high rows.
+
+Moves are walked one square at a time by :meth:`QuarterbackState._step`, the
+single place where movement, blocking, offside, pushing, tackling and picking up
+the ball are decided; checking an action, applying it and generating the legal
+moves all use it, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from gm.core.actions import Action
+from gm.core.errors import IllegalActionError
+from gm.core.events import Event
+from gm.core.outcome import Outcome
+from gm.core.state import GameState
+from gm.games.quarterback.actions import EndTurn, MovePiece, PassBall
+from gm.games.quarterback.rules import KIND_NAMES, QuarterbackRules, parse_square, square_name
+
+Square = tuple[int, int]
+Piece = tuple[str, str]  # (seat, piece id)
+RED, BLUE = "red", "blue"
+SEATS = (RED, BLUE)
+ATTACK, DEFEND, OVER = "attack", "defend", "over"
+#: what each phase asks the seat to act to decide (the tool layer maps these to tools)
+DECISIONS = {ATTACK: "attacker_turn", DEFEND: "defender_turn"}
+#: step directions, forward first (also the order of generated moves)
+DIRS: tuple[Square, ...] = ((0, 1), (-1, 1), (1, 1), (-1, 0), (1, 0), (0, -1), (-1, -1), (1, -1))
+#: tackles by moving onto the carrier's square: tackler kind -> carrier kinds (QB-TACKLE, ruling QB-R-TACKLE-PAIRS)
+TACKLES_ONTO: dict[str, frozenset[str]] = {
+    "T": frozenset("D"),
+    "D": frozenset("TQS"),
+    "S": frozenset("D"),
+    "Q": frozenset(),
+}
+MOVE_RULE = {"S": "QB-MOVE-SINGLE", "D": "QB-MOVE-DOUBLE", "T": "QB-MOVE-TRIPLE", "Q": "QB-MOVE-QB"}
+
+
+def other(seat: str) -> str:
+    return BLUE if seat == RED else RED
+
+
+sq = square_name
+
+
+def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
+    return Event(kind, rule, template, data)
+
+
+class Bad(Exception):
+    """Internal: a step or an action breaks a rule (becomes an :class:`IllegalActionError`)."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(reason)
+        self.rule = rule
+        self.reason = reason
+
+
+class Walk:
+    """One piece's move in progress: the board without the mover, where the mover is, the ball."""
+
+    __slots__ = (
+        "at", "base", "carrier", "end", "end_at", "kind", "log", "loose", "opp", "piece", "pushed", "shared", "strength",
+        "zones",
+    )  # fmt: skip
+
+    def __init__(self, piece: Piece, kind: str, strength: int, at: Square, base: dict[Square, Piece],
+                 carrier: Piece | None, loose: Square | None, zones: dict[str, frozenset[Square]]) -> None:  # fmt: skip
+        self.piece = piece
+        #: squares next to each seat's Singles (Singles are never pushed, so these hold for the whole walk)
+        self.zones = zones
+        self.opp = other(piece[0])
+        self.kind = kind
+        self.strength = strength
+        self.at = at
+        self.base = base  # every piece but the mover
+        self.shared = True  # base is shared with the state / other walks: copy before writing
+        self.carrier = carrier
+        self.loose = loose
+        self.end: str | None = None  # "tackle" or "intercept": the half is over
+        self.end_at: Square | None = None
+        self.pushed: dict[Piece, Square] = {}
+        self.log: list[Event] = []
+
+    def fork(self) -> Walk:
+        w = Walk.__new__(Walk)
+        w.piece, w.opp, w.kind, w.strength, w.at = self.piece, self.opp, self.kind, self.strength, self.at
+        w.base, w.shared, w.carrier, w.loose, w.zones = self.base, True, self.carrier, self.loose, self.zones
+        w.end, w.end_at = self.end, self.end_at
+        w.pushed = dict(self.pushed) if self.pushed else {}
+        w.log = list(self.log) if self.log else []
+        return w
+
+    def write(self) -> dict[Square, Piece]:
+        if self.shared:
+            self.base = dict(self.base)
+            self.shared = False
+        return self.base
+
+    def signature(self) -> tuple[Any, ...]:
+        if not self.pushed:
+            return (self.at, self.carrier, self.loose, self.end)
+        return (self.at, self.carrier, self.loose, self.end, tuple(sorted(self.pushed.items())))
+
+
+class QuarterbackState(GameState[QuarterbackRules]):
+    """State of one Quarter Back match (or game)."""
+
+    seats = SEATS
+
+    # ----------------------------------------------------------------- setup
+    def _setup(self) -> None:
+        r = self.rules
+        first = self.rng.choice(SEATS) if r.first_attacker == "toss" else r.first_attacker
+        self.first_attacker = first
+        second = other(first)
+        # QB-HALVES / QB-MATCH: game two's first attacker is game one's first defender
+        self.order = [first, second] if r.format == "game" else [first, second, second, first]
+        self.games = len(self.order) // 2
+        self.points: list[dict[str, int]] = [{RED: 0, BLUE: 0} for _ in range(self.games)]
+        self.game_points = {RED: 0, BLUE: 0}
+        self.results: list[dict[str, Any]] = []
+        self._values = r.values
+        self._sim: tuple[Action, Any] | None = None
+        self._start_half(0)
+
+    def _start_half(self, half: int) -> None:
+        r = self.rules
+        self.half = half
+        self.attacker = self.order[half]
+        self.defender = other(self.attacker)
+        self.phase = ATTACK
+        self.round = 1
+        self.board: dict[Square, Piece] = {}
+        self.pos: dict[Piece, Square] = {}
+        self.kind: dict[Piece, str] = {}
+        for seat, setup in ((self.attacker, r.attack), (self.defender, r.defense)):
+            for pid, name in setup.pieces().items():
+                piece = (seat, pid)
+                square = parse_square(name)
+                self.board[square] = piece
+                self.pos[piece] = square
+                # ruling QB-R-DEFENSE-QB: a defending Quarterback plays as a Triple
+                self.kind[piece] = "T" if pid == "QB" and seat == self.defender else pid[0]
+        self.strength = {p: r.strength(k if p[1] != "QB" else "Q") for p, k in self.kind.items()}
+        self.carrier: Piece | None = (self.attacker, "QB")  # QB-BALL-START
+        self.loose: Square | None = None
+        self.released = False
+        self._reset_turn()
+        self._check_release([])
+
+    def _reset_turn(self) -> None:
+        self.moved: list[str] = []
+        self.passes = 0
+        self.active: str | None = None
+        self.active_left = 0
+
+    # --------------------------------------------------------------- helpers
+    @property
+    def game_no(self) -> int:
+        """1-based number of the game in play."""
+        return self.half // 2 + 1
+
+    @property
+    def half_in_game(self) -> int:
+        return self.half % 2 + 1
+
+    def decision(self, seat: str) -> str | None:
+        """The kind of decision ``seat`` must make now (``None``: nothing)."""
+        if seat not in self.to_act():
+            return None
+        return DECISIONS.get(self.phase)
+
+    def value(self, square: Square) -> int:
+        """Points for a carrier tackled on ``square``: row + column (QB-SCORE, QB-R-COLUMNS)."""
+        return max(square[1], 0) + self._values[square[0]]
+
+    def on_board(self, square: Square) -> bool:
+        return self.rules.on_board(square)
+
+    def describe(self, piece: Piece) -> str:
+        """``"red Triple T1"``."""
+        return f"{piece[0]} {KIND_NAMES[piece[1][0]]} {piece[1]}"
+
+    def budget_left(self) -> int:
+        """Actions (pieces to start moving, passes) still open this turn."""
+        if self.phase == ATTACK:
+            return self.rules.attack_actions - len(self.moved) - self.passes
+        return self.rules.defense_moves - len(self.moved)
+
+    def allowance(self, piece: Piece) -> int:
+        """Squares ``piece`` may move when it starts a move now (QB-MOVE-*)."""
+        r = self.rules
+        k = self.kind[piece]
+        if k == "S":
+            return r.single_moves
+        if k == "D":
+            return r.double_moves
+        if k == "T":
+            return r.triple_moves
+        return r.triple_moves + (r.quarterback_extra if self.pos[piece][1] >= 1 else 0)
+
+    def steps_open(self, seat: str, pid: str) -> int:
+        """Squares the seat's piece may still move this turn; raises :class:`Bad` if it may not move."""
+        piece = (seat, pid)
+        k = self.kind[piece]
+        if pid == self.active:
+            if self.active_left > 0:
+                return self.active_left
+            raise Bad(MOVE_RULE[k], f"{pid} has already moved all the squares it may move this turn")
+        if pid in self.moved:
+            raise Bad(
+                "QB-SEQUENCE",
+                f"{pid} already moved this turn and another piece has moved since: a piece moves in one uninterrupted sequence",
+            )
+        if self.budget_left() <= 0:
+            if self.phase == ATTACK:
+                raise Bad("QB-TURN", f"this turn's {self.rules.attack_actions} actions are used ({self._turn_text()})")
+            raise Bad("QB-R-DEFENSE-TURN", f"the defender moves at most {self.rules.defense_moves} pieces a turn")
+        return self.allowance(piece)
+
+    def _turn_text(self) -> str:
+        parts = [f"moved {', '.join(self.moved)}"] if self.moved else []
+        if self.passes:
+            parts.append(f"{self.passes} pass{'es' if self.passes > 1 else ''}")
+        return "; ".join(parts) or "nothing yet"
+
+    def adjacent_single(self, board: dict[Square, Piece], square: Square, seat: str) -> Piece | None:
+        """A Single of ``seat`` next to ``square`` (QB-ADJACENT, ruling QB-R-ADJACENT), if any."""
+        c, r = square
+        kind = self.kind
+        for dc, dr in DIRS:
+            p = board.get((c + dc, r + dr))
+            if p is not None and p[0] == seat and kind[p] == "S":
+                return p
+        return None
+
+    # ------------------------------------------------------------ one step
+    def _step(self, w: Walk, to: Square, last: bool) -> None:
+        """Move the walking piece one square to ``to`` (adjacent), or raise :class:`Bad`."""
+        r = self.rules
+        c, row = w.at
+        tc, tr = to
+        dc, dr = tc - c, tr - row
+        pid = w.piece[1]
+        if not r.on_board(to):
+            raise Bad("QB-R-BOARD", f"{sq(to)} is off the board")
+        base = w.base
+        strength = self.strength
+        if dc and dr:  # QB-DIAGONAL / ruling QB-R-DIAGONAL
+            for side in ((tc, row), (c, tr)):
+                p = base.get(side)
+                if p is not None and p[0] == w.opp and strength[p] >= w.strength:
+                    raise Bad(
+                        "QB-DIAGONAL",
+                        f"{pid} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
+                        f"(strength {strength[p]} against {w.strength})",
+                    )
+        kind = w.kind
+        defending = w.piece[0] == self.defender
+        if defending:
+            if kind == "T" and tr < 1:
+                raise Bad("QB-OFFSIDE-TRIPLE", f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
+            if kind in "SD" and tr >= 2 and not self.released:
+                raise Bad(
+                    "QB-OFFSIDE-LINE",
+                    f"a defending {KIND_NAMES[kind]} may not go to rows 2-{r.field_rows} ({sq(to)}) until an attacking "
+                    "Double or the Quarterback has moved over the line",
+                )
+        occ = base.get(to)
+        has_ball = w.carrier == w.piece
+        push: tuple[Piece, Square] | None = None
+        if occ is not None:
+            if occ[0] == w.piece[0]:
+                if last:
+                    raise Bad("QB-OCCUPIED", f"{sq(to)} is occupied by your {occ[1]}")
+                raise Bad("QB-JUMP", f"{pid} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
+            if occ == w.carrier:  # a defender meets the ball carrier: tackle or nothing
+                ck = self.kind[occ]
+                if ck not in TACKLES_ONTO[kind]:
+                    raise Bad(
+                        "QB-R-TACKLE-PAIRS",
+                        f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
+                    )
+                w.end, w.end_at = "tackle", to  # the tackler stays beside the carrier on the board
+                w.log.append(_ev("tackle", "QB-TACKLE", "{tackler} moves onto {carrier} on {at}: tackled!",
+                                 tackler=self.describe(w.piece), carrier=self.describe(occ), at=sq(to)))
+                return
+            if has_ball:
+                raise Bad("QB-PUSH-CARRIER", f"the ball carrier can't push: {pid} can't move onto {occ[1]} on {sq(to)}")
+            if strength[occ] >= w.strength:
+                raise Bad(
+                    "QB-PUSH",
+                    f"{pid} (strength {w.strength}) can push only a weaker opposition piece; "
+                    f"{self.describe(occ)} on {sq(to)} has strength {strength[occ]}",
+                )
+            target = (tc + dc, tr + dr)
+            self._push_ok(w, occ, target, to)
+            push = (occ, target)
+        if kind in "TQ" and to in w.zones[w.opp]:
+            s = self.adjacent_single(base, to, w.opp)
+            if s is not None:
+                raise Bad("QB-ADJACENT", f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
+        # --- the step is allowed: carry it out
+        if push is not None:
+            self._do_push(w, push[0], to, push[1], "QB-PUSH")
+            if w.end:
+                w.at = to
+                return
+        w.at = to
+        if w.loose == to:
+            self._pick_up(w, w.piece, to)
+            if w.end:
+                return
+            has_ball = True
+        if kind == "S":
+            self._single_reach(w, to, has_ball)
+
+    def _where(self, w: Walk, piece: Piece) -> Square:
+        return w.pushed.get(piece, self.pos[piece])
+
+    def _push_ok(self, w: Walk, piece: Piece, target: Square, frm: Square) -> None:
+        """Raise :class:`Bad` if ``piece`` can't be pushed from ``frm`` to ``target`` (QB-PUSH-LIMIT)."""
+        if not self.rules.on_board(target):
+            raise Bad("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed off the board (from {sq(frm)})")
+        if target in w.base:
+            raise Bad("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed from {sq(frm)} onto {sq(target)}: it is occupied")
+        if self.kind[piece] in "TQ" and target in w.zones[w.piece[0]]:
+            s = self.adjacent_single(w.base, target, w.piece[0])
+            if s is not None:
+                raise Bad(
+                    "QB-PUSH-LIMIT",
+                    f"{self.describe(piece)} can't be pushed onto {sq(target)}: it is next to the opposition Single {s[1]}",
+                )
+
+    def _do_push(self, w: Walk, piece: Piece, frm: Square, target: Square, rule: str) -> None:
+        base = w.write()
+        del base[frm]
+        base[target] = piece
+        w.pushed[piece] = target
+        w.log.append(_ev("push", rule, "{pusher} pushes {pushed} from {frm} to {to}",
+                         pusher=w.piece[1], pushed=self.describe(piece), frm=sq(frm), to=sq(target)))
+        if w.loose == target:
+            self._pick_up(w, piece, target)
+
+    def _pick_up(self, w: Walk, piece: Piece, at: Square) -> None:
+        """``piece`` reaches the loose ball (QB-PASS-LOOSE, ruling QB-R-PICKUP)."""
+        w.loose = None
+        if piece[0] == self.defender:
+            w.end, w.end_at = "intercept", at
+            w.log.append(_ev("intercept", "QB-INTERCEPT", "{piece} picks up the ball on {at}: intercepted!",
+                             piece=self.describe(piece), at=sq(at)))
+        else:
+            w.carrier = piece
+            w.log.append(_ev("pick_up", "QB-PASS-LOOSE", "{piece} picks up the ball on {at}",
+                             piece=self.describe(piece), at=sq(at)))
+
+    def _single_reach(self, w: Walk, at: Square, has_ball: bool) -> None:
+        """A Single arrives next to opposition Triples/Quarterbacks: tackle the carrier or push them away."""
+        base = w.base
+        c, r = at
+        hits: list[tuple[Piece, Square]] = []
+        for dc, dr in DIRS:
+            n = (c + dc, r + dr)
+            p = base.get(n)
+            if p is not None and p[0] == w.opp and self.kind[p] in "TQ":
+                if p == w.carrier:  # QB-TACKLE-SINGLE
+                    w.end, w.end_at = "tackle", n
+                    w.log.append(_ev("tackle", "QB-TACKLE-SINGLE", "{tackler} moves next to {carrier} on {at}: tackled!",
+                                     tackler=self.describe(w.piece), carrier=self.describe(p), at=sq(n)))
+                    return
+                hits.append((p, n))
+        if not hits:
+            return
+        if has_ball:
+            p, n = hits[0]
+            raise Bad("QB-PUSH-CARRIER", f"the ball carrier can't push, so {w.piece[1]} can't move next to {p[1]} on {sq(n)}")
+        moves = []
+        for p, n in hits:  # QB-PUSH-SINGLE: one square away along the line from the Single
+            target = (2 * n[0] - c, 2 * n[1] - r)
+            try:
+                self._push_ok(w, p, target, n)
+            except Bad as exc:
+                raise Bad("QB-R-PUSH-BLOCKED", f"{w.piece[1]} can't move to {sq(at)} next to {p[1]}: {exc.reason}") from None
+            moves.append((p, n, target))
+        if len({t for _, _, t in moves}) < len(moves):
+            raise Bad("QB-R-PUSH-BLOCKED", f"{w.piece[1]} can't move to {sq(at)}: two pieces would be pushed onto one square")
+        for p, n, target in moves:
+            self._do_push(w, p, n, target, "QB-PUSH-SINGLE")
+            if w.end:
+                return
+
+    # ------------------------------------------------------------- moves
+    def _walk_start(self, piece: Piece) -> Walk:
+        at = self.pos[piece]
+        base = dict(self.board)
+        del base[at]
+        return Walk(piece, self.kind[piece], self.strength[piece], at, base, self.carrier, self.loose, self._zones())
+
+    def _zones(self) -> dict[str, frozenset[Square]]:
+        """Squares next to each seat's Singles."""
+        zones: dict[str, set[Square]] = {RED: set(), BLUE: set()}
+        for p, (c, r) in self.pos.items():
+            if self.kind[p] == "S":
+                zones[p[0]].update((c + dc, r + dr) for dc, dr in DIRS)
+        return {k: frozenset(v) for k, v in zones.items()}
+
+    def walk(self, piece: Piece, steps: list[Square]) -> Walk:
+        """Walk ``piece`` along unit ``steps``; raise :class:`Bad` at the first broken rule."""
+        w = self._walk_start(piece)
+        for i, to in enumerate(steps):
+            if w.end:
+                rule = "QB-INTERCEPT" if w.end == "intercept" else "QB-TACKLE"
+                raise Bad(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
+            self._step(w, to, last=i == len(steps) - 1)
+        return w
+
+    def reachable(self, piece: Piece, limit: int) -> Iterator[tuple[list[Square], Walk]]:
+        """Every distinct outcome of moving ``piece`` up to ``limit`` squares, by a shortest path (BFS)."""
+        w0 = self._walk_start(piece)
+        seen = {w0.signature()}
+        frontier: list[tuple[Walk, list[Square]]] = [(w0, [])]
+        cols, lo, hi = self.rules.columns, self.rules.min_row, self.rules.field_rows
+        seat = piece[0]
+        for _ in range(limit):
+            nxt: list[tuple[Walk, list[Square]]] = []
+            for w, path in frontier:
+                c, r = w.at
+                base = w.base
+                for dc, dr in DIRS:
+                    to = (c + dc, r + dr)
+                    if not (0 <= to[0] < cols and lo <= to[1] <= hi):
+                        continue
+                    occ = base.get(to)
+                    if occ is not None and occ[0] == seat:
+                        continue
+                    w2 = w.fork()
+                    try:
+                        self._step(w2, to, True)
+                    except Bad:
+                        continue
+                    sig = w2.signature()
+                    if sig in seen:
+                        continue
+                    seen.add(sig)
+                    p2 = [*path, to]
+                    yield p2, w2
+                    if w2.end is None:
+                        nxt.append((w2, p2))
+            frontier = nxt
+
+    def _route(self, seat: str, action: MovePiece) -> tuple[Piece, list[Square], Walk]:
+        """Resolve a move's named squares into unit steps and walk them (raises :class:`Bad`)."""
+        piece = (seat, action.piece)
+        if piece not in self.pos:
+            mine = ", ".join(p for s, p in self.pos if s == seat)
+            raise Bad("QB-R-NOTATION", f"you have no piece {action.piece}; your pieces are {mine}")
+        limit = self.steps_open(seat, action.piece)
+        start = self.pos[piece]
+        named = [parse_square(n) for n in action.path]
+        for n in named:
+            if not self.on_board(n):
+                raise Bad("QB-R-BOARD", f"{sq(n)} is off the board")
+        explicit = len(named) > 1
+        if named[0] == start:
+            if len(named) == 1:
+                raise Bad("QB-R-NOTATION", f"{action.piece} is already on {sq(start)}")
+            named = named[1:]
+        steps: list[Square] = []
+        cur = start
+        straight = True
+        for n in named:
+            dc, dr = n[0] - cur[0], n[1] - cur[1]
+            if (dc or dr) == 0 or (dc and dr and abs(dc) != abs(dr)):
+                if explicit:
+                    raise Bad(
+                        "QB-R-NOTATION",
+                        f"{sq(cur)}-{sq(n)} is not a straight line along a row, column or diagonal: name the squares between",
+                    )
+                straight = False
+                break
+            sc, sr = (dc > 0) - (dc < 0), (dr > 0) - (dr < 0)
+            for _ in range(max(abs(dc), abs(dr))):
+                cur = (cur[0] + sc, cur[1] + sr)
+                steps.append(cur)
+        rule = MOVE_RULE[self.kind[piece]]
+        first_error: Bad | None = None
+        if straight and len(steps) <= limit:
+            try:
+                return piece, steps, self.walk(piece, steps)
+            except Bad as exc:
+                if explicit:
+                    raise
+                first_error = exc
+        elif straight and explicit:
+            raise Bad(rule, f"{action.piece} may move {limit} square{'s' if limit != 1 else ''} now; this path is {len(steps)}")
+        # a bare destination: the straight route failed or there is none; take the first legal route (BFS)
+        dest = named[-1]
+        for path, w in self.reachable(piece, limit):
+            if path[-1] == dest:
+                return piece, path, w
+        if first_error is not None:
+            raise first_error
+        raise Bad(rule, f"{action.piece} can't reach {sq(dest)} this move (it may move {limit} square{'s' if limit != 1 else ''} now)")
+
+    # ------------------------------------------------------------- passes
+    def pass_targets(self) -> Iterator[Square]:
+        """Squares the carrier may pass to now (ignoring the turn budget)."""
+        if self.carrier is None:
+            return
+        c, r = self.pos[self.carrier]
+        may_forward = self.carrier[1] == "QB" and r <= 0
+        board = self.board
+        on_board = self.rules.on_board
+        for dc, dr in DIRS:
+            if dr > 0 and not may_forward:
+                continue
+            n = (c + dc, r + dr)
+            while on_board(n):
+                p = board.get(n)
+                if p is not None:
+                    if p[0] == self.attacker:
+                        yield n
+                    break
+                yield n
+                n = (n[0] + dc, n[1] + dr)
+
+    def _check_pass(self, seat: str, action: PassBall) -> Square:
+        if seat != self.attacker:
+            raise Bad("QB-R-DEFENSE-TURN", "the defender has no ball to pass: it moves pieces or ends its turn")
+        if self.carrier is None:
+            assert self.loose is not None
+            raise Bad("QB-PASS-LOOSE", f"the ball lies loose on {sq(self.loose)}: a piece must reach it before it can be passed")
+        if self.budget_left() <= 0:
+            raise Bad("QB-TURN", f"this turn's {self.rules.attack_actions} actions are used ({self._turn_text()})")
+        to = parse_square(action.to)
+        if not self.on_board(to):
+            raise Bad("QB-R-BOARD", f"{sq(to)} is off the board")
+        src = self.pos[self.carrier]
+        dc, dr = to[0] - src[0], to[1] - src[1]
+        if not (dc or dr):
+            raise Bad("QB-PASS", f"the ball is already on {sq(to)}")
+        if dc and dr and abs(dc) != abs(dr):
+            raise Bad("QB-PASS", f"a pass goes along a row, a column or a diagonal: {sq(src)} to {sq(to)} is none of them")
+        if dr > 0:
+            if self.carrier[1] != "QB":
+                raise Bad("QB-PASS-FORWARD", f"only the Quarterback may pass forward; {self.carrier[1]} has the ball")
+            if src[1] >= 1:
+                raise Bad(
+                    "QB-PASS-FORWARD",
+                    f"a forward pass is made only from behind the line of scrimmage; the Quarterback is on row {src[1]}",
+                )
+        sc, sr = (dc > 0) - (dc < 0), (dr > 0) - (dr < 0)
+        n = (src[0] + sc, src[1] + sr)
+        while n != to:
+            p = self.board.get(n)
+            if p is not None:
+                raise Bad("QB-PASS-LINE", f"the line of the pass is blocked by {self.describe(p)} on {sq(n)}")
+            n = (n[0] + sc, n[1] + sr)
+        p = self.board.get(to)
+        if p is not None and p[0] != seat:
+            raise Bad("QB-R-PASS", f"a pass goes to one of your pieces or an empty square; {sq(to)} holds {self.describe(p)}")
+        return to
+
+    # ------------------------------------------------------------ turn model
+    def _to_act(self) -> tuple[str, ...]:
+        if self.phase == ATTACK:
+            return (self.attacker,)
+        if self.phase == DEFEND:
+            return (self.defender,)
+        return ()
+
+    def _pieces_of(self, seat: str) -> list[str]:
+        return sorted((p for s, p in self.pos if s == seat), key=_pid_order)
+
+    def _legal(self, seat: str) -> Iterator[Action]:
+        for pid in self._pieces_of(seat):
+            yield from self.moves_of(seat, pid)
+        if seat == self.attacker and self.carrier is not None and self.budget_left() > 0:
+            for t in self.pass_targets():
+                yield PassBall(sq(t))
+        yield EndTurn()
+
+    def moves_of(self, seat: str, pid: str) -> Iterator[MovePiece]:
+        """The piece's legal moves now, one per distinct outcome (shortest path, canonical text)."""
+        for action, _ in self.move_outcomes(seat, pid):
+            yield action
+
+    def move_outcomes(self, seat: str, pid: str) -> Iterator[tuple[MovePiece, Walk]]:
+        """Legal moves of a piece with the walk each makes (what bots evaluate)."""
+        try:
+            limit = self.steps_open(seat, pid)
+        except Bad:
+            return
+        start = self.pos[(seat, pid)]
+        for path, w in self.reachable((seat, pid), limit):
+            yield _move(pid, sq(path[-1]), _waypoints(start, path)), w
+
+    def _illegal(self, seat: str, action: Action, bad: Bad) -> IllegalActionError:
+        return IllegalActionError(bad.reason, rule=bad.rule, input=str(action), legal=self.legal_summary(seat, action))
+
+    def legal_summary(self, seat: str, action: Action | None = None) -> list[str]:
+        """The legal alternatives in short: the named piece's moves, the passes, end."""
+        out: list[str] = []
+        if isinstance(action, MovePiece) and (seat, action.piece) in self.pos:
+            out += [str(a) for a in self.moves_of(seat, action.piece)][:40]
+        movers = [pid for pid in self._pieces_of(seat) if next(iter(self.moves_of(seat, pid)), None) is not None]
+        if movers:
+            out.append(f"move <piece> <squares> - pieces that can move: {', '.join(movers)}")
+        if seat == self.attacker and self.carrier is not None and self.budget_left() > 0:
+            out += [f"pass to {sq(t)}" for t in self.pass_targets()]
+        out.append("end")
+        return out
+
+    def _check(self, seat: str, action: Action) -> None:
+        self._sim = None
+        try:
+            if isinstance(action, MovePiece):
+                self._sim = (action, self._route(seat, action))
+            elif isinstance(action, PassBall):
+                self._sim = (action, self._check_pass(seat, action))
+            elif not isinstance(action, EndTurn):
+                raise Bad("QB-R-NOTATION", "not a Quarter Back action")
+        except Bad as bad:
+            raise self._illegal(seat, action, bad) from None
+
+    # ------------------------------------------------------------------ apply
+    def _apply(self, seat: str, action: Action) -> list[Event]:
+        events: list[Event] = []
+        sim = self._sim if self._sim is not None and self._sim[0] is action else None
+        self._sim = None
+        if isinstance(action, MovePiece):
+            if sim is None:
+                sim = (action, self._route(seat, action))
+            piece, steps, w = sim[1]
+            self._commit_move(piece, steps, w, events)
+        elif isinstance(action, PassBall):
+            to = sim[1] if sim is not None else self._check_pass(seat, action)
+            self._commit_pass(to, events)
+        else:
+            events.append(_ev("end_turn", "QB-R-END", "{seat} ends the turn", seat=seat))
+            self._end_turn(events)
+        return events
+
+    def _commit_move(self, piece: Piece, steps: list[Square], w: Walk, events: list[Event]) -> None:
+        pid = piece[1]
+        start = self.pos[piece]
+        if pid == self.active:
+            self.active_left -= len(steps)
+        else:
+            limit = self.allowance(piece)
+            self.moved.append(pid)
+            self.active = pid
+            self.active_left = limit - len(steps)
+        # the board after the walk
+        board = dict(w.base)
+        board[w.at] = piece
+        self.board = board
+        self.pos[piece] = w.at
+        for p, t in w.pushed.items():
+            self.pos[p] = t
+        self.carrier, self.loose = w.carrier, w.loose
+        events.append(_ev("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
+                          piece=self.describe(piece), path="-".join(sq(s) for s in [start, *steps]), seat=piece[0]))
+        events.extend(w.log)
+        if w.end:
+            assert w.end_at is not None
+            self._end_half(w.end, w.end_at, events)
+            return
+        self._check_release(events)
+        self._maybe_end_turn(events)
+
+    def _commit_pass(self, to: Square, events: list[Event]) -> None:
+        assert self.carrier is not None
+        frm = self.pos[self.carrier]
+        passer = self.carrier
+        receiver = self.board.get(to)
+        self.passes += 1
+        forward = to[1] > frm[1]
+        rule = "QB-PASS-FORWARD" if forward else "QB-PASS"
+        if receiver is not None:
+            self.carrier, self.loose = receiver, None
+            events.append(_ev("pass", rule, "{passer} passes from {frm} to {receiver} on {to}",
+                              passer=self.describe(passer), frm=sq(frm), receiver=receiver[1], to=sq(to)))
+        else:
+            self.carrier, self.loose = None, to
+            events.append(_ev("pass", "QB-PASS-LOOSE", "{passer} passes from {frm} to the empty square {to}: the ball lies loose",
+                              passer=self.describe(passer), frm=sq(frm), to=sq(to)))
+        self._maybe_end_turn(events)
+
+    def _check_release(self, events: list[Event]) -> None:
+        """QB-OFFSIDE-LINE: once an attacking Double or the Quarterback is over the line, the defense is free."""
+        if self.released:
+            return
+        for piece, (_, row) in self.pos.items():
+            if piece[0] == self.attacker and row >= 1 and self.kind[piece] in "DQ":
+                self.released = True
+                events.append(_ev("released", "QB-OFFSIDE-LINE",
+                                  "{piece} is over the line: defending Doubles and Singles may now go beyond row 1",
+                                  piece=self.describe(piece)))
+                return
+
+    def _maybe_end_turn(self, events: list[Event]) -> None:
+        """Ruling QB-R-END: the turn ends by itself when no action is left."""
+        if self.budget_left() <= 0 and (self.active is None or self.active_left <= 0):
+            events.append(_ev("turn_done", "QB-R-END", "{seat}'s turn is complete",
+                              seat=self.attacker if self.phase == ATTACK else self.defender))
+            self._end_turn(events)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        self._reset_turn()
+        if self.phase == ATTACK:
+            self.phase = DEFEND
+            return
+        if self.round >= self.rules.max_rounds:  # ruling QB-R-WHISTLE
+            at = self.pos[self.carrier] if self.carrier is not None else self.loose
+            assert at is not None
+            self._end_half("whistle", at, events)
+            return
+        self.round += 1
+        self.phase = ATTACK
+
+    # ------------------------------------------------------------- halves
+    def _end_half(self, how: str, at: Square, events: list[Event]) -> None:
+        attacker = self.attacker
+        points = self.value(at) if how == "tackle" or (how == "whistle" and self.carrier is not None) else 0
+        game = self.half // 2
+        self.points[game][attacker] += points
+        result = {
+            "game": game + 1,
+            "half": self.half_in_game,
+            "attacker": attacker,
+            "how": how,
+            "square": sq(at),
+            "points": points,
+            "rounds": self.round,
+        }
+        self.results.append(result)
+        if how == "tackle":
+            events.append(_ev("score", "QB-SCORE", "tackled on {at}: {attacker} scores {points} (row + column)",
+                              at=sq(at), attacker=attacker, points=points))
+        elif how == "intercept":
+            events.append(_ev("score", "QB-INTERCEPT", "intercepted on {at}: {attacker} scores nothing",
+                              at=sq(at), attacker=attacker, points=0))
+        elif self.carrier is not None:
+            events.append(_ev("score", "QB-R-WHISTLE",
+                              "the whistle after {rounds} rounds: the carrier is held on {at}, {attacker} scores {points}",
+                              rounds=self.round, at=sq(at), attacker=attacker, points=points))
+        else:
+            events.append(_ev("score", "QB-R-WHISTLE",
+                              "the whistle after {rounds} rounds with the ball loose on {at}: {attacker} scores nothing",
+                              rounds=self.round, at=sq(at), attacker=attacker, points=0))
+        if self.half % 2 == 1:
+            self._end_game(game, events)
+        if self.half + 1 < len(self.order):
+            nxt = self.half + 1
+            self._start_half(nxt)
+            events.append(_ev("half_start", "QB-HALVES", "game {game}, half {half}: {attacker} attacks, {defender} defends",
+                              game=nxt // 2 + 1, half=nxt % 2 + 1, attacker=self.attacker, defender=self.defender))
+        else:
+            self._finish(events)
+
+    def _end_game(self, game: int, events: list[Event]) -> None:
+        pts = self.points[game]
+        self.game_points = game_points(self.points[: game + 1], self.rules.win_points, self.rules.draw_points)
+        winner = None if pts[RED] == pts[BLUE] else (RED if pts[RED] > pts[BLUE] else BLUE)
+        events.append(_ev("game_over", "QB-WIN", "game {game}: red {red} - {blue} blue, {result}",
+                          game=game + 1, red=pts[RED], blue=pts[BLUE],
+                          result="drawn" if winner is None else f"{winner} wins"))
+
+    def _finish(self, events: list[Event]) -> None:
+        if self.rules.format == "game":
+            pts = self.points[0]
+            winner = None if pts[RED] == pts[BLUE] else (RED if pts[RED] > pts[BLUE] else BLUE)
+            reason = "more points" if winner else "level on points"
+            outcome = Outcome(winner, reason, "QB-WIN", dict(pts))
+        else:
+            gp = self.game_points
+            winner = None if gp[RED] == gp[BLUE] else (RED if gp[RED] > gp[BLUE] else BLUE)
+            reason = f"match {gp[RED]}-{gp[BLUE]} on game points"
+            outcome = Outcome(winner, reason, "QB-MATCH", dict(gp))
+        self.outcome = outcome
+        self.phase = OVER
+        self._reset_turn()
+        events.append(_ev("match_over", outcome.rule, "{what} over: {result}",
+                          what="game" if self.rules.format == "game" else "match", result=str(outcome)))
+
+    # --------------------------------------------------------------- views
+    def snapshot(self) -> dict[str, Any]:
+        """Everything (Quarter Back has no secrets: every seat sees the same)."""
+        pieces: dict[str, dict[str, str]] = {RED: {}, BLUE: {}}
+        for (seat, pid) in sorted(self.pos, key=lambda p: (p[0], _pid_order(p[1]))):
+            pieces[seat][pid] = sq(self.pos[(seat, pid)])
+        carrier = self.carrier
+        return {
+            "phase": self.phase,
+            "format": self.rules.format,
+            "game": self.game_no,
+            "half": self.half_in_game,
+            "halves_played": len(self.results),
+            "attacker": self.attacker if self.phase != OVER else None,
+            "defender": self.defender if self.phase != OVER else None,
+            "first_attacker": self.first_attacker,
+            "round": self.round,
+            "max_rounds": self.rules.max_rounds,
+            "pieces": pieces,
+            "ball": {
+                "carrier": carrier[1] if carrier else None,
+                "square": sq(self.pos[carrier]) if carrier else (sq(self.loose) if self.loose else None),
+                "loose": carrier is None,
+            },
+            "turn": {
+                "moved": list(self.moved),
+                "passes": self.passes,
+                "active": self.active,
+                "steps_left": self.active_left,
+                "actions_left": max(self.budget_left(), 0) if self.phase != OVER else 0,
+            },
+            "offside_released": self.released,
+            "points": [dict(p) for p in self.points],
+            "game_points": dict(self.game_points),
+            "results": [dict(r) for r in self.results],
+            "to_act": list(self.to_act()),
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` may see: everything (there are no secret choices in Quarter Back)."""
+        return self.snapshot()
+
+    # ---------------------------------------------------------- fast copy
+    def fork(self) -> QuarterbackState:
+        """An independent copy made without replaying (for bots' look-ahead)."""
+        new = QuarterbackState.__new__(QuarterbackState)
+        new.__dict__.update(self.__dict__)
+        new.log = list(self.log)
+        new.board = dict(self.board)
+        new.pos = dict(self.pos)
+        new.moved = list(self.moved)
+        new.points = [dict(p) for p in self.points]
+        new.game_points = dict(self.game_points)
+        new.results = list(self.results)
+        new._sim = None
+        return new
+
+
+def game_points(games: list[dict[str, int]], win: int = 2, draw: int = 1) -> dict[str, int]:
+    """Game points of a match (QB-MATCH): ``win`` for winning a game, ``draw`` each for a drawn one."""
+    out = {RED: 0, BLUE: 0}
+    for pts in games:
+        if pts[RED] == pts[BLUE]:
+            out[RED] += draw
+            out[BLUE] += draw
+        else:
+            out[RED if pts[RED] > pts[BLUE] else BLUE] += win
+    return out
+
+
+def _move(pid: str, to: str, via: tuple[str, ...]) -> MovePiece:
+    """A :class:`MovePiece` from names already canonical (skips re-validation: generated moves are many)."""
+    m = object.__new__(MovePiece)
+    object.__setattr__(m, "piece", pid)
+    object.__setattr__(m, "to", to)
+    object.__setattr__(m, "via", via)
+    return m
+
+
+def _pid_order(pid: str) -> tuple[int, str]:
+    return ("QSDT".index(pid[0]), pid)
+
+
+def _waypoints(start: Square, path: list[Square]) -> tuple[str, ...]:
+    """The named squares of a path: its start and every square where it turns (the destination excluded)."""
+    out = [sq(start)]
+    prev = start
+    direction: Square | None = None
+    for i, s in enumerate(path):
+        d = (s[0] - prev[0], s[1] - prev[1])
+        if direction is not None and d != direction:
+            out.append(sq(path[i - 1]))
+        direction = d
+        prev = s
+    return tuple(out)

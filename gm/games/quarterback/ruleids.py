@@ -1,0 +1,61 @@
+"""Every rule id of Quarter Back, with a one-line title.
+
+``QB-*`` ids name rules of the rules document (``shared/seeds/001``); ``QB-R-*``
+ids name the rulings recorded in ``rules_md/quarterback.md`` where the document
+is silent, vague or lost its diagram.
+"""
+
+RULES: dict[str, str] = {
+    # --- the document
+    "QB-HALVES": "A game is two halves: the pieces are set out afresh, the first half's attacker defends the second, the attacker moves first",
+    "QB-TOSS": "A coin toss decides who attacks first",
+    "QB-SCORE": "The attacker scores row + column of the square where the ball carrier is tackled",
+    "QB-WIN": "The player who scores the most points wins the game",
+    "QB-LOS": "The line of scrimmage lies between rows 0 and 1; row 0 and the unnumbered rows are behind it",
+    "QB-MOVE-SINGLE": "A Single moves one square in any direction",
+    "QB-MOVE-DOUBLE": "A Double moves as a Single and then, if wanted, another square in any direction",
+    "QB-MOVE-TRIPLE": "A Triple moves as a Double with the option of yet another square in any direction",
+    "QB-MOVE-QB": "A Quarterback starting its move behind the line moves as a Triple; starting on rows 1-12, as a Triple plus one square",
+    "QB-OCCUPIED": "A piece can't move onto a square occupied by another piece, except when tackling the ball carrier",
+    "QB-JUMP": "A piece can't jump over another piece",
+    "QB-TURN": "The attacker moves two pieces, or moves a piece and passes, or passes and moves a piece, or passes twice",
+    "QB-SEQUENCE": "A piece moves its squares in one uninterrupted sequence; only a pass may come in between",
+    "QB-OFFSIDE-TRIPLE": "A defending Triple may not go over the line of scrimmage: it stays on rows 1-12",
+    "QB-OFFSIDE-LINE": "A defending Double or Single may not be on rows 2-12 until an attacking Double or the Quarterback has moved over the line",
+    "QB-STRENGTH": "Blocking strengths: Single 3, Double 2, Triple 1, Quarterback 1",
+    "QB-DIAGONAL": "A piece can't move diagonally past a piece of equal or greater blocking strength",
+    "QB-ADJACENT": "A Triple or Quarterback may not be on a square next to an opposition Single",
+    "QB-PUSH": "A piece can push only an opposition piece of weaker strength: one square on, in the direction the pusher moved",
+    "QB-PUSH-SINGLE": "A Single pushes a Triple or a Quarterback without the ball by moving next to it: one square away along the line from the Single",
+    "QB-PUSH-LIMIT": "No push onto an occupied square or off the board; no Triple or Quarterback is pushed next to an opposition Single",
+    "QB-PUSH-CARRIER": "The ball carrier can't push at all",
+    "QB-TACKLE": "Triples and Doubles tackle each other, Singles and Doubles tackle each other: the defender moves onto the carrier's square",
+    "QB-TACKLE-SINGLE": "A Single tackles a Quarterback or Triple carrying the ball by moving onto a square next to it",
+    "QB-PASS": "The ball carrier may pass any distance along a row, column or diagonal; the passer stays where it is",
+    "QB-PASS-FORWARD": "Only the Quarterback passes forward, and only from a square behind the line of scrimmage",
+    "QB-PASS-LINE": "The line of a pass must be free of attacking and defending pieces, apart from the receiver",
+    "QB-PASS-LOOSE": "A pass may go to an empty square: the first piece to reach it picks the ball up",
+    "QB-INTERCEPT": "A defender picking up a pass intercepts it: the half ends and the attacker scores nothing",
+    "QB-BALL-START": "Each half the ball starts with the attacker's Quarterback",
+    "QB-MATCH": "A full match is two games, game two's first attacker defended first in game one; game points: 2 a win, 1 a draw",
+    # --- rulings (see rules_md/quarterback.md)
+    "QB-R-BOARD": "Board: 9 columns A-I, numbered rows 0-12 and 2 unnumbered rows (-1, -2) behind row 0; the attacker plays up toward row 12",
+    "QB-R-COLUMNS": "Columns are numbered 1-9 from the attacker's left; an unnumbered row counts 0",
+    "QB-R-SETUP": "Default set-up: attack QB E-2, Singles D0 E0 F0, Doubles C0 G0, Triples A0 I0; defense Singles D1 E1 F1, Doubles C1 G1, Triples B4 H4",
+    "QB-R-DEFENSE-QB": "The defense fields no Quarterback by default; one entered in a set-up plays as a Triple",
+    "QB-R-TOSS": "Seats are red and blue; the engine's seeded coin decides who attacks first (no call is needed)",
+    "QB-R-DEFENSE-TURN": "The defender moves up to two different pieces a turn, each in one uninterrupted sequence",
+    "QB-R-END": "A side may end its turn early, even having done nothing; the turn ends by itself when nothing more is allowed",
+    "QB-R-WHISTLE": "A half ends after 15 rounds: the carrier scores as if tackled where it stands; a loose ball scores nothing",
+    "QB-R-ADJACENT": "Adjacent means the eight surrounding squares; only opposition Singles restrict Triples and Quarterbacks",
+    "QB-R-DIAGONAL": "A diagonal step passes the two squares beside it; an opposition piece of equal or greater strength on either blocks it",
+    "QB-R-TACKLE-PAIRS": "Tackles onto the square: Triple on Double, Double on Triple/Quarterback/Single, Single on Double; the Quarterback counts as a Triple",
+    "QB-R-PUSH-STEP": "A push moves a piece one square as one step of the pusher's move, which may go on; a Single moving next to several pieces pushes each",
+    "QB-R-PUSH-BLOCKED": "No move into a piece that can't be pushed or tackled; a Single may not move next to a Triple or Quarterback it can't push away",
+    "QB-R-OFFSIDE": "Offside binds every square a defender moves onto; a push may leave it offside; the release lasts for the rest of the half",
+    "QB-R-PICKUP": "A piece reaching the loose ball (moving through its square or pushed onto it) picks it up; an attacker may move on with it",
+    "QB-R-PASS": "Forward means toward a higher row; any carrier may pass sideways or back from anywhere; a receiver is one of the attacker's pieces",
+    "QB-R-MATCH-LIST": "The lost list of match outcomes: W+W 4-0 and W+D 3-1 win, W+L and D+D 2-2 draw, D+L 1-3 and L+L 0-4 lose",
+    "QB-R-FORMAT": "A gm game of Quarter Back is a full match (two games, four halves); format = \"game\" plays a single game",
+    "QB-R-NOTATION": "Squares are column letter + row (E7, E-1); a move names the piece and its path, each leg straight; a bare destination takes the straight route, else the first legal one",
+}
