@@ -101,11 +101,18 @@ def _natural(items: Iterable[Any]) -> list[Any]:
     return sorted(items, key=key)
 
 
+_ENVS: dict[tuple[str, str], jinja2.Environment] = {}
+
+
 def _env(game: Game) -> jinja2.Environment:
+    """The jinja2 environment of ``game``'s templates (cached: compiling them is the slow part)."""
     folder = template_dir(game)
+    key = (game.id, str(folder))
+    if key in _ENVS:
+        return _ENVS[key]
     if not folder.is_dir():
         raise ExportError("this game has no export templates", rule="CORE-EXPORT", input=game.id, legal=_games_with_templates())
-    env = jinja2.Environment(
+    env = _ENVS[key] = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(folder)),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -1,0 +1,129 @@
+"""``gm export`` (documents for any chatbot) and ``gm import`` (a state token back into gm)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from gm.cli.base import app, echo, errors_to_exit, fail
+
+if TYPE_CHECKING:
+    from gm.core.game import Game
+    from gm.core.state import GameState
+
+WHAT = ("quickstart", "rules", "glossary", "session", "bundle", "token")
+
+
+def load_state(spec: str, home: Path | None = None) -> GameState[Any]:
+    """The game state of ``--session``: a saved session (id, id prefix or path), or a
+    ``.json`` file holding a state's JSON (game, rules, seed, log)."""
+    from gm.core.errors import StateError
+    from gm.core.state import GameState
+
+    path = Path(spec).expanduser()
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise StateError(f"{path} is not JSON: {exc}", rule="CORE-SESSION") from None
+        if not isinstance(data, dict):
+            raise StateError(f"{path} is not a gm state (game, rules, seed, log)", rule="CORE-SESSION")
+        return GameState.from_json(data)
+    from gm.session import Session
+
+    return Session.open(spec, home=home).state
+
+
+@app.command("export")
+@errors_to_exit
+def export(
+    what: str = typer.Argument(..., help="quickstart | rules | glossary | session | bundle | token"),
+    game: str | None = typer.Option(None, "--game", "-g", help="game id (default: the session's game, else grid-football)"),
+    rules: Path | None = typer.Option(None, "--rules", help="a TOML ruleset file (default: the game's rules)"),
+    session: str | None = typer.Option(None, "--session", "-s", help="a saved session (id or path) or a state .json file"),
+    output: Path | None = typer.Option(None, "--output", "-o", help="write here (bundle: a folder, or a .zip file)"),
+    home: Path | None = typer.Option(None, "--home", help="gm home folder holding the sessions (default $GM_HOME or ~/.gm)"),
+) -> None:
+    """Export a game for any chatbot: quick start, rules, glossary, session template, bundle or state token."""
+    from gm.core.registry import find_game
+    from gm.core.token import encode_state
+    from gm.export import ExportError, render_doc, write_bundle
+
+    kind = what.strip().lower()
+    if kind not in WHAT:
+        raise ExportError(f"unknown export; choose {', '.join(WHAT)}", rule="CORE-EXPORT", input=what, legal=WHAT)
+    state = load_state(session, home) if session else None
+    g: Game
+    if state is not None:
+        g = state.game
+        if game is not None and find_game(game).id != g.id:
+            fail(f"--game {game} does not match the session's game {g.id}")
+        if rules is not None:
+            fail("--rules cannot be combined with --session: the session has its own ruleset")
+    else:
+        g = find_game(game or "grid-football")
+    ruleset = g.load_rules_file(rules) if rules is not None else (state.rules if state is not None else None)
+
+    if kind == "bundle":
+        from gm.export import slug
+
+        dest = output or Path(f"{slug(g)}_chatbot")
+        names = write_bundle(g, dest, ruleset, state)
+        echo(f"wrote {len(names)} files to {dest}: {', '.join(names)}")
+        return
+    if kind == "token":
+        text = encode_state(state if state is not None else g.new_state(ruleset, 0)) + "\n"
+    else:
+        text = render_doc(g, kind, ruleset, state)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    echo(f"wrote {output}")
+
+
+@app.command("import")
+@errors_to_exit
+def import_(
+    token: str = typer.Argument(..., help="the state token (gm1.GAME.PAYLOAD.CHECKSUM), or - to read it from stdin"),
+    output: Path | None = typer.Option(None, "--output", "-o", help="write the state as JSON here instead of creating a session"),
+    home: Path | None = typer.Option(None, "--home", help="gm home folder for the new session (default $GM_HOME or ~/.gm)"),
+    session_id: str | None = typer.Option(None, "--id", help="id of the new session (default: generated)"),
+) -> None:
+    """Bring a game back from a state token: check it, replay it, save it as a new session."""
+    from gm.core.token import state_from_token
+
+    text = sys.stdin.read() if token == "-" else token
+    state = state_from_token(text)
+    g = state.game
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(state.to_json(), indent=1) + "\n", encoding="utf-8")
+        echo(f"wrote {output} ({g.id}, {len(state.log)} moves)")
+    else:
+        sid = import_session(state, home=home, session_id=session_id)
+        echo(f"imported {g.id} session {sid} ({len(state.log)} moves)")
+    echo(g.render(state))
+    echo(g.status(state))
+
+
+def import_session(state: GameState[Any], *, home: Path | None = None, session_id: str | None = None) -> str:
+    """Save ``state`` as a new session (every seat human) by replaying its moves through
+    the session's tools; returns the session id."""
+    from gm.core.errors import StateError
+    from gm.core.tools import call_for_action
+    from gm.session import Session
+
+    s = Session.create(state.game, seed=state.seed, rules=state.rules, home=home, id=session_id)
+    for i, move in enumerate(state.log):
+        name, args = call_for_action(s.tools, move.action)
+        res = s.call(name, args, move.seat)
+        if not res.get("ok"):
+            err = res.get("error", {})
+            raise StateError(f"move {i} ({move.seat}: {move.action}) was refused: {err.get('reason')}", rule="CORE-TOKEN")
+    return s.id
