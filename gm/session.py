@@ -160,13 +160,16 @@ class Session:
         id: str | None = None,
         bot_seed: int | None = None,
         nonce_seed: int | None = None,
+        bots: Mapping[str, Bot] | None = None,
     ) -> Session:
         """A new session (saved under ``home``, default ``$GM_HOME``; ``persist=False``
         keeps it in memory).  ``players`` maps seats to ``human`` / ``bot:NAME``; seats
         not named are human.  ``rules``: a ruleset, a mapping or a TOML file path.
         ``bot_seed`` / ``nonce_seed`` make bots and commitment nonces reproducible (for
         tests and transcripts; a known nonce seed makes commitments guessable), random
-        otherwise.  Bots that must move first do so before this returns."""
+        otherwise.  ``bots`` injects bot instances for some seats (a transcript replay
+        serves recorded moves this way).  Bots that must move first do so before this
+        returns."""
         from gm.core.registry import find_game
 
         g = game if isinstance(game, Game) else find_game(game)
@@ -209,6 +212,7 @@ class Session:
             tmp = path.with_suffix(".tmp")
             tmp.write_text(json.dumps(s._header(), separators=(",", ":")) + "\n", encoding="utf-8")
             os.replace(tmp, path)
+        s._bots.update(bots or {})  # injected bot instances (e.g. replaying a transcript's bot moves)
         s.opening_events = s.advance_bots()
         return s
 

@@ -96,6 +96,8 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
     sends every field).  Types are checked strictly: ``"3"`` is not a play number.
     Raises :class:`InvalidActionError` (rule ``CORE-ARGS``) naming the field.
     """
+    model = spec.args
+    legal = [_describe_field(model, n) for n in model.model_fields]
     if raw is None:
         data: Any = {}
     elif isinstance(raw, str):
@@ -107,12 +109,10 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
                 data = json.loads(text)
             except ValueError as exc:
                 raise InvalidActionError(
-                    f"arguments must be a JSON object: {exc}", rule=ARGS_RULE, input=raw[:200]
+                    f"arguments must be a JSON object: {exc}", rule=ARGS_RULE, input=raw[:200], legal=legal
                 ) from None
     else:
         data = raw
-    model = spec.args
-    legal = [_describe_field(model, n) for n in model.model_fields]
     if not isinstance(data, Mapping):
         raise InvalidActionError(
             f"arguments must be a JSON object, not {type(data).__name__}", rule=ARGS_RULE, input=_quote(data), legal=legal
