@@ -681,6 +681,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
             assert w.end_at is not None
             self._end_half(w.end, w.end_at, events)
             return
+        if piece[0] == self.attacker and self.kind[piece] in "DQ" and any(row >= 1 for _, row in steps):
+            self._release(piece, events)  # it moved over the line, even if it came back
         self._check_release(events)
         self._maybe_end_turn(events)
 
@@ -708,11 +710,15 @@ class QuarterbackState(GameState[QuarterbackRules]):
             return
         for piece, (_, row) in self.pos.items():
             if piece[0] == self.attacker and row >= 1 and self.kind[piece] in "DQ":
-                self.released = True
-                events.append(_ev("released", "QB-OFFSIDE-LINE",
-                                  "{piece} is over the line: defending Doubles and Singles may now go beyond row 1",
-                                  piece=self.describe(piece)))
+                self._release(piece, events)
                 return
+
+    def _release(self, piece: Piece, events: list[Event]) -> None:
+        if not self.released:
+            self.released = True  # ruling QB-R-OFFSIDE: for the rest of the half
+            events.append(_ev("released", "QB-OFFSIDE-LINE",
+                              "{piece} has moved over the line: defending Doubles and Singles may now go beyond row 1",
+                              piece=self.describe(piece)))
 
     def _maybe_end_turn(self, events: list[Event]) -> None:
         """Ruling QB-R-END: the turn ends by itself when no action is left."""

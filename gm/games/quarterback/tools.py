@@ -60,6 +60,7 @@ def action_tools() -> list[ToolSpec]:
             "action",
             _move,
             decisions=("attacker_turn", "defender_turn"),
+            produces=MovePiece.type,
         ),
         ToolSpec(
             "pass_ball",
@@ -69,6 +70,7 @@ def action_tools() -> list[ToolSpec]:
             "action",
             _pass,
             decisions=("attacker_turn",),
+            produces=PassBall.type,
         ),
         ToolSpec(
             "end_turn",
@@ -77,5 +79,6 @@ def action_tools() -> list[ToolSpec]:
             "action",
             _end,
             decisions=("attacker_turn", "defender_turn"),
+            produces=EndTurn.type,
         ),
     ]

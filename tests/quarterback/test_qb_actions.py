@@ -1,0 +1,116 @@
+"""Quarter Back actions, notation, tools and views."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gm.core import InvalidActionError
+from gm.core.tools import call_for_action, expected, parse_args
+from gm.games.quarterback.actions import EndTurn, MovePiece, PassBall
+from qb_helpers import G, at, game, rejected, side
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("move T1 C3-C5", "move T1 C3-C5"),
+        ("move QB E-2-D-1-C-1", "move QB E-2-D-1-C-1"),
+        ("Move T1 from C3 to C5", "move T1 C3-C5"),
+        ("T1 to c5", "move T1 C5"),
+        ("t1: c3 -> c4 -> d5", "move T1 C3-C4-D5"),
+        ("move the quarterback to E1", "move QB E1"),
+        ("Quarter back e-2 to e1", "move QB E-2-E1"),
+        ("move triple 2 to H5.", "move T2 H5"),
+        ("double one C0 C2", "move D1 C0-C2"),
+        ("single2 d0-d-1", "move S2 D0-D-1"),
+        ("pass to E7", "pass to E7"),
+        ("pass the ball to e7", "pass to E7"),
+        ("QB throws to E7!", "pass to E7"),
+        ("end", "end"),
+        ("End my turn.", "end"),
+        ("done", "end"),
+        ("pass turn", "end"),
+    ],
+)
+def test_parse_natural_phrasings(text: str, canonical: str) -> None:  # QB-R-NOTATION
+    action = G.parse_action(text)
+    assert str(action) == canonical
+    assert G.parse_action(str(action)) == action
+    assert G.action_from_json(json.loads(json.dumps(action.to_json()))) == action
+
+
+@pytest.mark.parametrize("text", ["", "   ", "move C3-C5", "pass", "move T1", "move T1 to the moon", "move X1 C3", "fly away"])
+def test_parse_rejects_with_the_notation_rule(text: str) -> None:  # QB-R-NOTATION
+    with pytest.raises(InvalidActionError) as info:
+        G.parse_action(text)
+    assert info.value.rule == "QB-R-NOTATION" and info.value.legal
+
+
+def test_json_forms() -> None:
+    assert MovePiece("t1", "c5", ("c3",)).to_json() == {"type": "move", "piece": "T1", "to": "C5", "via": ("C3",)}
+    assert G.action_from_json({"type": "move", "piece": "T1", "to": "C5", "via": ["C3"]}) == MovePiece("T1", "C5", ("C3",))
+    assert G.action_from_json({"type": "pass", "to": "e7"}) == PassBall("E7")
+    assert G.action_from_json({"type": "end"}) == EndTurn()
+    with pytest.raises(InvalidActionError):
+        G.action_from_json({"type": "move", "piece": "T1", "to": "C55x"})
+
+
+def test_bare_destination_routes_and_bad_paths() -> None:  # QB-R-NOTATION
+    s = game(side("E-2", s=("C4",), t=("C3",)), side(t=("H8",)))
+    s.apply("red", "move T1 C5")  # the straight way jumps S1: the engine goes round
+    assert at(s, "red", "T1") == "C5"
+    s = game(side("E-2", t=("A0",)), side(t=("H8",)))
+    s.apply("red", "move T1 B2")  # not a straight line: the first legal route
+    assert at(s, "red", "T1") == "B2"
+    s = game(side("E-2", t=("A0",)), side(t=("H8",)))
+    rejected(s, "red", "move T1 A0-B2", "QB-R-NOTATION")  # a named leg must be straight
+    rejected(s, "red", "move T1 A0", "QB-R-NOTATION")
+    rejected(s, "red", "move T9 A1", "QB-R-NOTATION")
+    rejected(s, "red", "move T1 A5", "QB-MOVE-TRIPLE")
+    err = rejected(s, "red", "move T1 A0-A4", "QB-MOVE-TRIPLE")
+    assert any(x.startswith("move T1 A0-A3") for x in err.legal) and "end" in err.legal
+
+
+def test_action_tools_make_the_actions() -> None:
+    tools = {t.name: t for t in G.action_tools()}
+    assert set(tools) == {"move_piece", "pass_ball", "end_turn"}
+    assert tools["pass_ball"].decisions == ("attacker_turn",)
+    assert set(tools["move_piece"].decisions) == {"attacker_turn", "defender_turn"}
+    s = G.new_state({"first_attacker": "red"})
+    args = parse_args(tools["move_piece"], {"piece": "qb", "to": "E-1"})
+    assert tools["move_piece"].handler(s, "red", args) == MovePiece("QB", "E-1")
+    args = parse_args(tools["move_piece"], '{"piece": "T1", "to": "A3", "via": ["A0"]}')
+    assert tools["move_piece"].handler(s, "red", args) == MovePiece("T1", "A3", ("A0",))
+    args = parse_args(tools["pass_ball"], {"to": "e-1"})
+    assert tools["pass_ball"].handler(s, "red", args) == PassBall("E-1")
+    assert tools["end_turn"].handler(s, "red", parse_args(tools["end_turn"], None)) == EndTurn()
+    with pytest.raises(InvalidActionError):
+        parse_args(tools["move_piece"], {"piece": "T1", "to": "A3", "speed": 9})
+    with pytest.raises(InvalidActionError):
+        parse_args(tools["pass_ball"], {"to": "nowhere"})
+    names = [t.name for t in G.tools()]
+    assert names[:4] == ["get_board", "get_status", "legal_actions", "get_rules"] and "move_piece" in names
+
+
+def test_every_legal_action_converts_to_a_tool_call_and_back() -> None:
+    s = G.new_state({"first_attacker": "red"})
+    tools = {t.name: t for t in G.action_tools()}
+    for action in [*list(s.legal_actions("red")), PassBall("E-1"), EndTurn()]:
+        name, args = call_for_action(tools.values(), action)
+        assert tools[name].handler(s, "red", parse_args(tools[name], json.loads(json.dumps(args)))) == action
+    assert [e["tools"] for e in expected(s, G.tools())] == [["move_piece", "pass_ball", "end_turn"]]
+    s.apply("red", "end")
+    assert [e["tools"] for e in expected(s, G.tools())] == [["move_piece", "end_turn"]]
+
+
+def test_decisions_and_views_have_no_secrets() -> None:
+    s = G.new_state({"first_attacker": "red"})
+    assert (s.decision("red"), s.decision("blue")) == ("attacker_turn", None)
+    s.apply("red", "end")
+    assert (s.decision("red"), s.decision("blue")) == (None, "defender_turn")
+    assert s.view("red") == s.view("blue") == s.view(None) == s.snapshot()
+    assert list(s.legal_actions("red")) == []
+    assert all(a.type == "move" for a in list(s.legal_actions("blue"))[:-1])
+    assert str(list(s.legal_actions("blue"))[-1]) == "end"
