@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from qb_helpers import G, at, game, rejected, side
 
 from gm.core import InvalidActionError
 from gm.core.tools import call_for_action, expected, parse_args
 from gm.games.quarterback.actions import EndTurn, MovePiece, PassBall
-from qb_helpers import G, at, game, rejected, side
 
 
 @pytest.mark.parametrize(

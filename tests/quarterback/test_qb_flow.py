@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from qb_helpers import G, at, game, rejected, rules_of, side, texts
 
 from gm.core import RulesetError
 from gm.games.quarterback.engine import game_points
-from qb_helpers import G, at, game, rejected, rules_of, side, texts
 
 
 def _whistle_half(s, seat_order=("red", "blue")) -> list:  # type: ignore[no-untyped-def]
