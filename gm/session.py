@@ -33,6 +33,7 @@ import hashlib
 import json
 import os
 import secrets
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -46,6 +47,11 @@ from gm.core.errors import GameError, InvalidActionError, StateError
 from gm.core.game import Game, ruleset_hash
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec, expected, parse_args, tool_index, unknown_tool
+
+if sys.platform != "win32":
+    import fcntl
+else:  # pragma: no cover - no advisory locks; the size check still catches most conflicts
+    fcntl = None
 
 FORMAT = "gm-session"
 VERSION = 1
@@ -112,6 +118,10 @@ class _Secret:
             {"choice": self.choice, "nonce": self.nonce, "commitment": self.digest})}
 
 
+class SessionConflict(StateError):
+    """Another process appended to the session file since this object read it."""
+
+
 class Session:
     """One game: setup, players, live state and its append-only file."""
 
@@ -141,7 +151,7 @@ class Session:
         self._secrets: list[_Secret] = []  # every secret move, in order
         self._open: list[_Secret] = []  # not yet revealed
         self._just_revealed: list[_Secret] = []  # revealed since the last action result
-        self._truncate_to: int | None = None
+        self._size = 0  # bytes of complete records on disk that this object knows of
         self.bot_error: str | None = None
         #: events of the bot moves made when the session was created or opened
         self.opening_events: list[dict[str, Any]] = []
@@ -210,8 +220,10 @@ class Session:
         )
         if path is not None:
             tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(s._header(), separators=(",", ":")) + "\n", encoding="utf-8")
+            header = (json.dumps(s._header(), separators=(",", ":")) + "\n").encode()
+            tmp.write_bytes(header)
             os.replace(tmp, path)
+            s._size = len(header)
         s._bots.update(bots or {})  # injected bot instances (e.g. replaying a transcript's bot moves)
         s.opening_events = s.advance_bots()
         return s
@@ -289,8 +301,7 @@ class Session:
             except (UnicodeDecodeError, ValueError, KeyError, TypeError, GameError) as exc:
                 why = exc.message if isinstance(exc, GameError) else "not a valid record"
                 raise StateError(f"{path}: line {n} is corrupt: {why}", rule=SESSION_RULE) from None
-        if tail:
-            s._truncate_to = good
+        s._size = good
         s.opening_events = s.advance_bots()
         return s
 
@@ -344,20 +355,31 @@ class Session:
 
     # ------------------------------------------------------------ persistence
     def _append(self, records: list[dict[str, Any]]) -> None:
+        """Append whole lines in one write, under an exclusive lock.  A torn tail (a write
+        cut short, never acknowledged) is cut off first; complete records this object has
+        not seen mean another process moved: :class:`SessionConflict`, nothing written."""
         if self.path is None:
             return
         data = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records).encode()
-        if self._truncate_to is not None:
-            os.truncate(self.path, self._truncate_to)
-            self._truncate_to = None
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
         try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            size = os.fstat(fd).st_size
+            if size != self._size:
+                extra = os.pread(fd, size - self._size, self._size) if size > self._size else b""
+                if size < self._size or b"\n" in extra:
+                    raise SessionConflict(
+                        f"session {self.id} was changed on disk by another process", rule=SESSION_RULE
+                    )
+                os.ftruncate(fd, self._size)  # a torn tail
             view = memoryview(data)
             while view:
                 n = os.write(fd, view)
                 view = view[n:]
+            self._size += len(data)
         finally:
-            os.close(fd)
+            os.close(fd)  # releases the lock
 
     def _reload(self) -> None:
         """Back to what is on disk (after a failed write)."""
@@ -458,7 +480,12 @@ class Session:
             else:
                 rec = {"seat": seat, "action": text}
                 self._note_move(seat, text, acting)
-            self._append([rec])
+            try:
+                self._append([rec])
+            except (OSError, StateError) as exc:
+                self._reload()
+                self.bot_error = f"could not save the move of {self.players[seat]} ({seat}): {exc}"
+                break
             out.extend(e.to_json() for e in events)
         return out
 
@@ -514,6 +541,9 @@ class Session:
         self._note_move(seat, text, acting)
         try:
             self._append([{"seat": seat, "action": text}])
+        except SessionConflict as exc:
+            self._reload()
+            raise SessionConflict(f"{exc.reason}; reloaded it, the move was not made: call again", rule=SESSION_RULE) from None
         except OSError as exc:
             self._reload()
             raise StateError(f"could not save the session ({exc.strerror or exc}); the move was not made", rule=SESSION_RULE) from None

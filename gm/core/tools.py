@@ -83,10 +83,13 @@ def tool_index(tools: Iterable[ToolSpec]) -> dict[str, ToolSpec]:
     return {t.name: t for t in tools}
 
 
-def _describe_field(model: type[ToolArgs], name: str) -> str:
-    f = model.model_fields[name]
-    req = "required" if f.is_required() else "optional"
-    return f"{name} ({req}): {f.description or ''}".rstrip(": ")
+def _fields(model: type[ToolArgs]) -> list[str]:
+    """The model's arguments described (the "legal" list of an argument error)."""
+    out = []
+    for name, f in model.model_fields.items():
+        req = "required" if f.is_required() else "optional"
+        out.append(f"{name} ({req}): {f.description or ''}".rstrip(": "))
+    return out
 
 
 def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
@@ -97,7 +100,6 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
     Raises :class:`InvalidActionError` (rule ``CORE-ARGS``) naming the field.
     """
     model = spec.args
-    legal = [_describe_field(model, n) for n in model.model_fields]
     if raw is None:
         data: Any = {}
     elif isinstance(raw, str):
@@ -109,22 +111,22 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
                 data = json.loads(text)
             except ValueError as exc:
                 raise InvalidActionError(
-                    f"arguments must be a JSON object: {exc}", rule=ARGS_RULE, input=raw[:200], legal=legal
+                    f"arguments must be a JSON object: {exc}", rule=ARGS_RULE, input=raw[:200], legal=_fields(model)
                 ) from None
     else:
         data = raw
     if not isinstance(data, Mapping):
         raise InvalidActionError(
-            f"arguments must be a JSON object, not {type(data).__name__}", rule=ARGS_RULE, input=_quote(data), legal=legal
+            f"arguments must be a JSON object, not {type(data).__name__}", rule=ARGS_RULE, input=_quote(data), legal=_fields(model)
         )
     fields = model.model_fields
     clean = {k: v for k, v in data.items() if not (v is None and k in fields and not fields[k].is_required())}
     try:
         return model.model_validate(clean, strict=True)
     except ValidationError as exc:
-        raise InvalidActionError(_validation_reason(exc), rule=ARGS_RULE, input=_quote(data), legal=legal) from None
+        raise InvalidActionError(_validation_reason(exc), rule=ARGS_RULE, input=_quote(data), legal=_fields(model)) from None
     except Exception as exc:  # a validator that raised something odd: still an argument error
-        raise InvalidActionError(f"bad arguments: {exc}", rule=ARGS_RULE, input=_quote(data), legal=legal) from None
+        raise InvalidActionError(f"bad arguments: {exc}", rule=ARGS_RULE, input=_quote(data), legal=_fields(model)) from None
 
 
 def _quote(data: Any) -> str:
