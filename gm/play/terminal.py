@@ -95,6 +95,8 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
     opponents = ", ".join(f"{s} = {session.players[s]}" for s in game.seats if s not in humans) or "hot seat"
     term.say(f"{game.name}: you play {', '.join(humans)} ({opponents}). Seed {session.state.seed}. Session {session.id}.", "bold")
     term.say("Type 'help' for commands, 'quit' to stop (the game is saved).")
+    if recorder:
+        recorder.sync_bot_moves(session)
     for ev in session.opening_events:
         term.say(str(ev.get("text", "")))
     shown = _show_position(session, term, humans[0] if humans else None, recorder)

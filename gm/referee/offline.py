@@ -209,6 +209,7 @@ class OfflineReferee:
             result = {"ok": False, "error": exc.to_json()}
         if recorder:
             recorder.tool_result(call_id, result)
+            recorder.sync_bot_moves(session)
         turn.calls.append(ToolCallRecord(tool, args, seat, result))
         return result
 

@@ -9,6 +9,7 @@ discriminated by its ``type``:
 - ``narration``   – what the referee said to the player (text; ``flags`` for
   narration-check findings)
 - ``board``       – an engine-rendered board snapshot shown to a seat
+- ``bot_move``    – a built-in bot's move, written only once it is public
 - ``llm_response`` – a model response as received (for offline referee replay)
 - ``usage``       – token usage of one LLM request
 
@@ -90,6 +91,15 @@ class BoardEntry(_Model):
     text: str
 
 
+class BotMoveEntry(_Model):
+    """A bot's move, recorded once it is public (never while it is a secret pick);
+    a replay serves these back to the bot seats in order."""
+
+    type: Literal["bot_move"] = "bot_move"
+    seat: str
+    action: str
+
+
 class LLMResponseEntry(_Model):
     type: Literal["llm_response"] = "llm_response"
     provider: str
@@ -105,7 +115,14 @@ class UsageEntry(_Model):
 
 
 Entry = Annotated[
-    PlayerEntry | ToolCallEntry | ToolResultEntry | NarrationEntry | BoardEntry | LLMResponseEntry | UsageEntry,
+    PlayerEntry
+    | ToolCallEntry
+    | ToolResultEntry
+    | NarrationEntry
+    | BoardEntry
+    | BotMoveEntry
+    | LLMResponseEntry
+    | UsageEntry,
     Field(discriminator="type"),
 ]
 _ENTRY: TypeAdapter[Any] = TypeAdapter(Entry)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import itertools
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gm.transcript.format import (
     BoardEntry,
+    BotMoveEntry,
     Header,
     LLMResponseEntry,
     NarrationEntry,
@@ -19,6 +20,9 @@ from gm.transcript.format import (
     UsageEntry,
     dumps_entry,
 )
+
+if TYPE_CHECKING:
+    from gm.session import Session
 
 
 class Recorder:
@@ -63,6 +67,24 @@ class Recorder:
 
     def board(self, text: str, seat: str | None = None) -> None:
         self._add(BoardEntry(seat=seat, text=text))
+
+    def sync_bot_moves(self, session: Session) -> None:
+        """Record the bots' moves that have become public since the last sync."""
+        done: dict[str, int] = {}
+        for e in self.transcript.entries:
+            if e.type == "bot_move":
+                done[e.seat] = done.get(e.seat, 0) + 1
+        seen: dict[str, int] = {}
+        blocked: set[str] = set()
+        for seat, text in session.log(None):
+            if seat not in session.bot_seats or seat in blocked:
+                continue
+            if text == "locked":  # still a secret: nothing after it is recorded yet
+                blocked.add(seat)
+                continue
+            seen[seat] = seen.get(seat, 0) + 1
+            if seen[seat] > done.get(seat, 0):
+                self._add(BotMoveEntry(seat=seat, action=text))
 
     def llm_response(self, provider: str, response: dict[str, Any]) -> None:
         self._add(LLMResponseEntry(provider=provider, response=response))

@@ -1,0 +1,294 @@
+"""Replay a transcript against the engine and report where anything changed.
+
+Two passes:
+
+1. **Tool replay** – rebuild the game from the header (game, ruleset, seed,
+   players), serve the recorded ``bot_move`` entries back to the bot seats, and
+   re-execute every recorded tool call through ``session.call``.  Each result and
+   each board snapshot is compared with the recorded one; the first difference
+   is the divergence (or, with ``update``, the recording is rewritten).
+2. **Referee replay** – for transcripts recorded by a referee that can be
+   replayed offline (the offline referee now; recorded LLM responses later),
+   feed the player's messages to the referee again and report where it would
+   now call different tools.
+
+Results are compared after :func:`normalise`: commitment hashes and nonces are
+random per run, so they are masked; everything else must match exactly.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gm.core.actions import Action
+from gm.core.errors import GameError, StateError
+from gm.transcript.format import (
+    BoardEntry,
+    ToolCallEntry,
+    ToolResultEntry,
+    Transcript,
+)
+
+if TYPE_CHECKING:
+    from gm.core.state import GameState
+    from gm.referee.base import Referee
+    from gm.session import Session
+
+MASK = "<masked>"
+
+
+class ReplayBot:
+    """Serves a seat's recorded moves in order."""
+
+    name = "replay"
+
+    def __init__(self, moves: Iterable[str]) -> None:
+        self.moves = deque(moves)
+
+    def choose(self, state: GameState[Any], seat: str) -> Action:
+        if not self.moves:
+            raise StateError(f"the transcript has no further recorded move for bot seat {seat}")
+        return state.parse_action(self.moves.popleft())
+
+
+def normalise(result: dict[str, Any]) -> dict[str, Any]:
+    """A tool result without what legitimately differs between runs (hashes, nonces)."""
+    out = dict(result)
+    if out.get("commitments"):
+        out["commitments"] = dict.fromkeys(out["commitments"], MASK)
+    if out.get("reveal"):
+        out["reveal"] = {
+            seat: {k: (MASK if k in ("nonce", "commitment") else v) for k, v in rev.items()} if isinstance(rev, dict) else rev
+            for seat, rev in out["reveal"].items()
+        }
+    out.pop("bot_error", None)
+    return out
+
+
+@dataclass
+class Divergence:
+    """The first place where the replay differs from the recording."""
+
+    line: int  # line number in the JSONL file (header = 1)
+    what: str
+    expected: Any
+    actual: Any
+
+    def diff(self) -> str:
+        """A unified diff of the expected and actual value (boards line by line)."""
+        return unified(self.expected, self.actual)
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.what}\n{self.diff()}"
+
+
+def unified(expected: Any, actual: Any) -> str:
+    a = expected if isinstance(expected, str) else json.dumps(expected, indent=1, sort_keys=True, default=str)
+    b = actual if isinstance(actual, str) else json.dumps(actual, indent=1, sort_keys=True, default=str)
+    return "\n".join(difflib.unified_diff(a.splitlines(), b.splitlines(), "recorded", "now", lineterm="", n=2))
+
+
+@dataclass
+class ReplayResult:
+    source: str
+    game: str
+    entries: int
+    calls: int = 0
+    divergence: Divergence | None = None
+    referee_divergence: Divergence | None = None
+    changes: list[Divergence] = field(default_factory=list)
+    rules: set[str] = field(default_factory=set)
+    updated: Transcript | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.divergence is None and self.referee_divergence is None
+
+    def report(self) -> str:
+        if self.error:
+            return f"{self.source}: {self.error}"
+        parts = []
+        for label, d in (("diverged", self.divergence), ("referee now differs", self.referee_divergence)):
+            if d is not None:
+                parts.append(f"{self.source}: {label} at {d}")
+        return "\n".join(parts) or f"{self.source}: ok ({self.calls} calls)"
+
+
+def rules_of(result: dict[str, Any]) -> set[str]:
+    """Rule ids a tool result exercised: its events' rules (and ``also``), or its error's rule."""
+    out: set[str] = set()
+    for ev in result.get("events") or []:
+        if isinstance(ev, dict):
+            if ev.get("rule"):
+                out.add(str(ev["rule"]))
+            out.update(str(r) for r in ev.get("also") or [])
+    err = result.get("error")
+    if isinstance(err, dict) and err.get("rule"):
+        out.add(str(err["rule"]))
+    return out
+
+
+def _session(tr: Transcript, bot_moves: dict[str, list[str]] | None = None) -> Session:
+    from gm.session import Session
+
+    h = tr.header
+    moves = bot_moves if bot_moves is not None else _bot_moves(tr)
+    bots = {seat: ReplayBot(moves.get(seat, [])) for seat, who in h.players.items() if who.startswith("bot")}
+    return Session.create(
+        h.game,
+        seed=h.seed,
+        rules=h.rules or None,
+        players=h.players or None,
+        persist=False,
+        bot_seed=0,
+        nonce_seed=0,
+        bots=bots,
+    )
+
+
+def _bot_moves(tr: Transcript) -> dict[str, list[str]]:
+    moves: dict[str, list[str]] = {}
+    for e in tr.entries:
+        if e.type == "bot_move":
+            moves.setdefault(e.seat, []).append(e.action)
+    return moves
+
+
+def replay(tr: Transcript, *, source: str = "<transcript>", update: bool = False, referee: bool = True) -> ReplayResult:
+    """Replay ``tr``; with ``update`` return an updated recording in ``result.updated``."""
+    res = ReplayResult(source=source, game=tr.header.game, entries=len(tr.entries))
+    try:
+        session = _session(tr)
+        if tr.header.rules_hash:
+            from gm.core.game import ruleset_hash
+
+            now = ruleset_hash(session.state.rules)
+            if now != tr.header.rules_hash:
+                d = Divergence(1, "the ruleset hash changed (the rules' defaults or model changed)", tr.header.rules_hash, now)
+                if not update:
+                    res.divergence = d
+                    return res
+                res.changes.append(d)
+    except GameError as exc:
+        res.error = f"cannot rebuild the game from the header: {exc.message}"
+        return res
+    entries = list(tr.entries)
+    pending: dict[str, dict[str, Any]] = {}
+    for i, e in enumerate(entries):
+        line = i + 2
+        if isinstance(e, ToolCallEntry):
+            pending[e.id] = session.call(e.tool, e.args, e.seat)
+            res.calls += 1
+        elif isinstance(e, ToolResultEntry):
+            actual = pending.pop(e.id, None)
+            if actual is None:
+                res.error = f"line {line}: a result for unknown call {e.id}"
+                return res
+            res.rules |= rules_of(actual)
+            if normalise(actual) != normalise(e.result):
+                d = Divergence(line, f"result of call {e.id} ({_call_desc(entries, e.id)})", normalise(e.result), normalise(actual))
+                if not update:
+                    res.divergence = d
+                    return res
+                res.changes.append(d)
+                entries[i] = ToolResultEntry(id=e.id, result=actual)
+        elif isinstance(e, BoardEntry):
+            actual_board = session.game.render(session.state, e.seat)
+            if actual_board != e.text:
+                d = Divergence(line, f"board shown to {e.seat or 'spectators'}", e.text, actual_board)
+                if not update:
+                    res.divergence = d
+                    return res
+                res.changes.append(d)
+                entries[i] = BoardEntry(seat=e.seat, text=actual_board)
+    if update and res.changes:
+        res.updated = Transcript(header=tr.header, entries=entries)
+    if referee and not update:
+        res.referee_divergence = referee_replay(tr)
+    return res
+
+
+def _call_desc(entries: list[Any], call_id: str) -> str:
+    for e in entries:
+        if isinstance(e, ToolCallEntry) and e.id == call_id:
+            return f"{e.seat}: {e.tool} {json.dumps(e.args) if e.args is not None else ''}".strip()
+    return call_id
+
+
+def make_referee(kind: str, tr: Transcript) -> Referee | None:
+    """A referee that can replay this transcript offline, or ``None``."""
+    if kind == "offline":
+        from gm.referee.offline import OfflineReferee
+
+        return OfflineReferee()
+    factory = REPLAY_REFEREES.get(kind)
+    return factory(tr) if factory else None
+
+
+#: referee kinds that can be replayed offline from recorded model responses: kind -> factory
+REPLAY_REFEREES: dict[str, Callable[[Transcript], Referee]] = {}
+
+
+def referee_replay(tr: Transcript) -> Divergence | None:
+    """Feed the player's messages to the referee again; the first place where it now
+    makes different tool calls (tool, seat, arguments) than recorded, or ``None``."""
+    ref = make_referee(tr.header.referee.kind, tr)
+    if ref is None:
+        return None
+    from gm.transcript.format import Header
+    from gm.transcript.recorder import Recorder
+
+    session = _session(tr)
+    rec = Recorder(Header.model_validate(tr.header.model_dump()))
+    turns: list[tuple[int, list[tuple[str | None, str, Any]]]] = []
+    current: list[tuple[str | None, str, Any]] | None = None
+    for i, e in enumerate(tr.entries):
+        if e.type == "player":
+            current = []
+            turns.append((i + 2, current))
+        elif e.type == "tool_call" and current is not None:
+            current.append((e.seat, e.tool, e.args))
+    players = [e for e in tr.entries if e.type == "player"]
+    for (line, recorded), p in zip(turns, players, strict=True):
+        before = len(rec.transcript.entries)
+        ref.handle(session, p.seat, p.text, rec)
+        made = [(e.seat, e.tool, e.args) for e in rec.transcript.entries[before:] if e.type == "tool_call"]
+        if made != recorded:
+            return Divergence(line, f"the referee now answers {p.seat}: {p.text!r} with other tool calls", recorded, made)
+    return None
+
+
+def iter_transcript_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Transcript files under the given files/folders: ``*.jsonl`` and scenario ``*.md``."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(q for q in p.rglob("*") if q.suffix in (".jsonl", ".md") and q.is_file() and q.name != "README.md"))
+        else:
+            out.append(p)
+    return out
+
+
+def replay_path(path: str | Path, *, update: bool = False) -> ReplayResult:
+    """Replay a recorded ``.jsonl`` transcript or run a hand-written ``.md`` scenario.
+    With ``update`` a recording whose results changed is rewritten in place."""
+    p = Path(path)
+    try:
+        if p.suffix == ".md":
+            from gm.transcript.scenario import load_scenario, run_scenario
+
+            return run_scenario(load_scenario(p))
+        tr = Transcript.load(p)
+    except StateError as exc:
+        return ReplayResult(source=str(p), game="?", entries=0, error=exc.message)
+    res = replay(tr, source=str(p), update=update)
+    if res.updated is not None:
+        res.updated.save(p)
+    return res
