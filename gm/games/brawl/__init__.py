@@ -1,0 +1,65 @@
+"""brawl: an American-football deckbuilder (``shared/seeds/003``).
+
+Eleven players a side play Strength, Agility and Focus cards secretly into a 4x3 grid
+of zones; the offense gains yards by winning a connected chain of zones from the X.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gm.core.actions import Action
+from gm.core.bots import Bot
+from gm.core.game import Game
+from gm.core.state import GameState
+from gm.core.tools import ToolSpec
+from gm.games.brawl.actions import ACTION_TYPES, parse_action
+from gm.games.brawl.board import render, status_line
+from gm.games.brawl.engine import BrawlState
+from gm.games.brawl.ruleids import RULES
+from gm.games.brawl.rules import BrawlRules
+
+
+class Brawl(Game):
+    """brawl (``shared/seeds/003``), with the rulings of ``rules_md/brawl.md``."""
+
+    id = "brawl"
+    name = "brawl"
+    aliases = ("brawl-football", "deckbuilder")
+    seats = ("home", "away")
+    rules_model = BrawlRules
+    rules_index = RULES
+
+    def new_state(self, rules: Any = None, seed: int = 0) -> BrawlState:
+        return BrawlState(self.load_rules(rules), seed)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def action_types(self) -> Mapping[str, type[Action]]:
+        return ACTION_TYPES
+
+    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
+        assert isinstance(state, BrawlState)
+        return render(state, seat, full=full)
+
+    def status(self, state: GameState[Any], seat: str | None = None) -> str:
+        assert isinstance(state, BrawlState)
+        return status_line(state, seat)
+
+    def action_tools(self) -> list[ToolSpec]:
+        from gm.games.brawl.tools import brawl_tools
+
+        return brawl_tools()
+
+    def bots(self) -> Mapping[str, Callable[..., Bot]]:
+        from gm.games.brawl import bots
+
+        return bots.BOTS
+
+
+GAME = Brawl()
+BrawlState.game = GAME
+
+__all__ = ["GAME", "Brawl", "BrawlRules", "BrawlState"]

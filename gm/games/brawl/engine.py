@@ -1,0 +1,587 @@
+"""The brawl rules engine.
+
+A game is a run of series (rounds).  Each series: every player on the field draws
+3 cards (BR-DRAW); three times both sides secretly lock a placement - one card from
+each player, each into its own zone (BR-SECRET, BR-PLACE, BR-ZONE-ONE) - and the
+placements are revealed together (BR-REVEAL); then the Agility cards are rolled
+(BR-AGILITY-ROLL) and the series is scored (:mod:`gm.games.brawl.scoring`).  Short of a
+first down the offense chooses to punt, kick or go for it (BR-FOURTH); going for it
+plays one more card each and rescores (BR-GO).
+
+Phases: ``play`` (simultaneous placements; each side's locked placement waits in
+``self.pending`` and ``view(seat)`` shows the other side's only as ``locked``) ->
+``fourth_down`` (the offense alone) -> ... -> ``game_over``.
+
+Ball position ``spot`` counts yards from the offense's own goal line (BR-R-FIELD).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from gm.core.actions import Action
+from gm.core.errors import IllegalActionError
+from gm.core.events import Event
+from gm.core.outcome import Outcome
+from gm.core.state import GameState
+from gm.games.brawl.actions import CardPlay, FourthDown, Placement
+from gm.games.brawl.rules import BACKFIELD, PLAYABLE, X_ZONE, ZONES, BrawlRules, Card, parse_card
+from gm.games.brawl.scoring import SeriesScore, ZoneTotals, purity, score_series
+
+HOME, AWAY = "home", "away"
+SEATS = (HOME, AWAY)
+OFFENSE, DEFENSE = "offense", "defense"
+UNITS = (OFFENSE, DEFENSE)
+
+# phases
+PLAY = "play"
+FOURTH_DOWN = "fourth_down"
+GAME_OVER = "game_over"
+
+#: what each phase asks a seat to decide (the tool layer maps these to tools)
+DECISIONS = {PLAY: "placement", FOURTH_DOWN: "fourth_down"}
+
+
+def other(seat: str) -> str:
+    return AWAY if seat == HOME else HOME
+
+
+def ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
+    return Event(kind, rule, template, data)
+
+
+@dataclass(slots=True)
+class PlayedCard:
+    """A revealed card in a zone: who played it, in which play, its effect and value.
+
+    ``value`` is the card's value after the position's effect; ``None`` until an
+    Agility range is rolled at the end of the series (``roll`` holds the raw roll)."""
+
+    player: str
+    position: str
+    card: Card
+    play: int
+    effect: str
+    value: int | None
+    roll: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "card": self.card.code,
+            "play": self.play,
+            "effect": self.effect,
+            "roll": self.roll,
+            "value": self.value,
+        }
+
+
+class BrawlState(GameState[BrawlRules]):
+    """State of one game of brawl."""
+
+    seats = SEATS
+
+    # ----------------------------------------------------------------- setup
+    def _setup(self) -> None:
+        r = self.rules
+        self.score = {HOME: 0, AWAY: 0}
+        self.round = 0
+        self.phase = PLAY
+        self.pending: dict[str, Placement | FourthDown] = {}
+        self.hands: dict[str, dict[str, list[Card]]] = {HOME: {}, AWAY: {}}
+        self.zones: dict[str, dict[str, list[PlayedCard]]] = {}
+        self.play_no = 0
+        self.going = False
+        self.series_score: SeriesScore | None = None  # the latest scoring of the current series
+        self.last: dict[str, Any] = {}  # the last finished series, for views
+        self.history: list[dict[str, Any]] = []
+        self.positions = {**r.offense, **r.defense}
+        # BR-R-SHUFFLE: every player's deck, shuffled by the seeded generator (draw from the end)
+        self.piles: dict[str, dict[str, list[Card]]] = {}
+        self.discards: dict[str, dict[str, list[Card]]] = {}
+        for seat in SEATS:
+            self.piles[seat], self.discards[seat] = {}, {}
+            for name, pos in self.positions.items():
+                pile = [parse_card(c) for c in r.positions[pos].deck]
+                self.rng.shuffle(pile)
+                self.piles[seat][name] = pile
+                self.discards[seat][name] = []
+        events: list[Event] = []
+        if r.first_offense == "toss":
+            first = self.rng.choice(SEATS)
+            events.append(_ev("toss", "BR-R-FIRST", "coin toss: {seat} has the ball first", seat=first))
+        else:
+            first = r.first_offense
+        self.offense = first
+        self.los = r.drive_start
+        self._start_series(events)
+        self.setup_events = events
+
+    # --------------------------------------------------------------- helpers
+    @property
+    def defense(self) -> str:
+        return other(self.offense)
+
+    def unit(self, seat: str) -> str:
+        """``offense`` or ``defense``: which of ``seat``'s units is on the field."""
+        return OFFENSE if seat == self.offense else DEFENSE
+
+    def roster(self, seat: str) -> dict[str, str]:
+        """The on-field players of ``seat``: name -> position."""
+        return self.rules.roster(self.unit(seat))
+
+    def decision(self, seat: str) -> str | None:
+        """The kind of decision ``seat`` must make now (``None``: nothing)."""
+        if seat not in self.to_act():
+            return None
+        return DECISIONS.get(self.phase)
+
+    @property
+    def plays_in_series(self) -> int:
+        return self.rules.series_cards + (1 if self.going else 0)
+
+    @property
+    def to_goal(self) -> int:
+        return self.rules.field_length - self.los
+
+    def zone_cards(self, zone: str, unit: str) -> list[PlayedCard]:
+        return self.zones[zone][unit]
+
+    def zone_totals(self, zone: str) -> ZoneTotals:
+        """Both sides' totals and card purity in ``zone`` (rolled values; unrolled count as 0)."""
+        z = self.zones[zone]
+        off, de = z[OFFENSE], z[DEFENSE]
+        return ZoneTotals(
+            sum(p.value or 0 for p in off),
+            sum(p.value or 0 for p in de),
+            purity([p.card.kind for p in off]),
+            purity([p.card.kind for p in de]),
+            "".join(sorted({p.card.kind for p in off})),
+        )
+
+    def total_range(self, zone: str, unit: str) -> tuple[int, int]:
+        """The lowest and highest total ``unit`` can have in ``zone`` (Agility unrolled)."""
+        lo = hi = 0
+        r = self.rules
+        for p in self.zones[zone][unit]:
+            if p.value is not None:
+                lo += p.value
+                hi += p.value
+            else:
+                lo += r.modify(p.card.lo, p.effect)
+                hi += r.modify(p.card.hi, p.effect)
+        return lo, hi
+
+    def field_goal_distance(self, spot: int | None = None) -> int:
+        s = self.fourth_spot if spot is None else spot
+        return self.rules.field_length - s + self.rules.field_goal_extra
+
+    @property
+    def fourth_spot(self) -> int:
+        """Where the ball stands after the series' yards (BR-R-SPOT)."""
+        return self.los + (self.series_score.yards if self.series_score else 0)
+
+    def fourth_options(self) -> list[str]:
+        out = ["punt"]
+        if self.rules.field_goal_chance(self.field_goal_distance()) is not None:
+            out.append("field_goal")
+        out.append("go_for_it")
+        return out
+
+    def field_text(self, spot: int) -> str:
+        """``own 25`` / ``opp 30`` / ``midfield`` for a spot counted from the offense's goal line."""
+        n = self.rules.field_length
+        if 2 * spot == n:
+            return "midfield"
+        return f"own {spot}" if 2 * spot < n else f"opp {n - spot}"
+
+    # ------------------------------------------------------------ turn model
+    def _to_act(self) -> tuple[str, ...]:
+        if self.phase == PLAY:
+            return tuple(s for s in (self.offense, self.defense) if s not in self.pending)
+        if self.phase == FOURTH_DOWN:
+            return (self.offense,)
+        return ()
+
+    def _legal(self, seat: str) -> Iterator[Action]:
+        """Placements: a bounded representative sample (the space is ~11! x 3^11).
+
+        One placement per player count: sample ``k`` shifts the roster ``k`` zones along the
+        playable zones and plays each player's ``k``-th distinct card (cycling), so across the
+        sample every player meets every zone and every card in hand.  ``_check`` (not this
+        list) decides legality of any placement exactly."""
+        if self.phase == FOURTH_DOWN:
+            return iter([FourthDown(o) for o in self.fourth_options()])
+        if self.phase != PLAY:
+            return iter(())
+        return self._sample_placements(seat)
+
+    def _sample_placements(self, seat: str) -> Iterator[Action]:
+        players = list(self.roster(seat))
+        hand = self.hands[seat]
+        codes = {p: sorted({c.code for c in hand[p]}) for p in players}
+        n = len(PLAYABLE)
+        for k in range(n):
+            yield Placement(
+                tuple(
+                    CardPlay(p, codes[p][k % len(codes[p])], PLAYABLE[(i + k) % n]) for i, p in enumerate(players)
+                )
+            )
+
+    def legal_summary(self, seat: str) -> list[str]:
+        """The legal choices in words (for rejections and the legal-actions tool)."""
+        if self.phase == FOURTH_DOWN:
+            return [str(FourthDown(o)) for o in self.fourth_options()]
+        hand = self.hands[seat]
+        out = [f"{p}: {' '.join(c.code for c in hand[p])}" for p in self.roster(seat)]
+        out.append(f"zones: {' '.join(PLAYABLE)} (one card each; {X_ZONE} is the X)")
+        return out
+
+    def _illegal(self, rule: str, reason: str, action: Action, seat: str) -> IllegalActionError:
+        return IllegalActionError(reason, rule=rule, input=str(action), legal=self.legal_summary(seat))
+
+    def _check(self, seat: str, action: Action) -> None:
+        if self.phase == FOURTH_DOWN:
+            if not isinstance(action, FourthDown):
+                raise self._illegal("BR-FOURTH", "the offense must choose: punt, field goal or go for it", action, seat)
+            if action.option == "field_goal" and "field_goal" not in self.fourth_options():
+                dist = self.field_goal_distance()
+                longest = max(self.rules.field_goal_odds)
+                raise self._illegal(
+                    "BR-R-FIELD-GOAL", f"a {dist}-yard field goal is out of range (longest {longest})", action, seat
+                )
+            return
+        if not isinstance(action, Placement):
+            raise self._illegal("BR-PLACE", "now each side plays one card from each player", action, seat)
+        self._check_placement(seat, action)
+
+    def _check_placement(self, seat: str, action: Placement) -> None:
+        roster = self.roster(seat)
+        unit = self.unit(seat)
+        seen: set[str] = set()
+        for cp in action.placements:
+            if cp.player not in roster:
+                raise self._illegal(
+                    "BR-PLACE", f"{cp.player} is not on the field; the {unit} is {', '.join(roster)}", action, seat
+                )
+            if cp.player in seen:
+                raise self._illegal("BR-PLACE", f"{cp.player} plays more than one card", action, seat)
+            seen.add(cp.player)
+        missing = [p for p in roster if p not in seen]
+        if missing:
+            raise self._illegal(
+                "BR-PLACE", f"every player plays a card; missing: {', '.join(missing)}", action, seat
+            )
+        zones: set[str] = set()
+        for cp in action.placements:
+            if cp.zone == X_ZONE:
+                raise self._illegal("BR-X", f"{cp.player}: no cards are played on the X ({X_ZONE})", action, seat)
+            if cp.zone in zones:
+                raise self._illegal("BR-ZONE-ONE", f"{cp.zone}: one card per zone", action, seat)
+            zones.add(cp.zone)
+        hand = self.hands[seat]
+        for cp in action.placements:
+            held = hand[cp.player]
+            if cp.card is None:
+                kinds = {c.code for c in held}
+                if len(kinds) != 1:
+                    raise self._illegal(
+                        "BR-R-CARD", f"{cp.player} holds {' '.join(sorted(kinds))}: name the card", action, seat
+                    )
+            elif not any(c.code == cp.card for c in held):
+                have = " ".join(c.code for c in held) or "nothing"
+                raise self._illegal("BR-HAND", f"{cp.player} does not hold {cp.card} (holds {have})", action, seat)
+
+    # ------------------------------------------------------------------ apply
+    def _apply(self, seat: str, action: Action) -> list[Event]:
+        events: list[Event] = []
+        if isinstance(action, FourthDown):
+            self._fourth_down(action, events)
+            return events
+        assert isinstance(action, Placement)
+        self.pending[seat] = action
+        if len(self.pending) < len(SEATS):
+            events.append(_ev("locked", "BR-SECRET", "{seat} has locked its cards for play {play}", seat=seat, play=self.play_no))
+            return events
+        picks, self.pending = self.pending, {}
+        self._reveal(picks, events)
+        if self.play_no < self.plays_in_series:
+            self.play_no += 1
+            return events
+        self._roll(events)
+        self._score(events)
+        return events
+
+    # ------------------------------------------------------------ the series
+    def _start_series(self, events: list[Event]) -> None:
+        r = self.rules
+        self.round += 1
+        self.phase = PLAY
+        self.play_no = 1
+        self.going = False
+        self.series_score = None
+        self.zones = {z: {OFFENSE: [], DEFENSE: []} for z in ZONES}
+        self.hands = {HOME: {}, AWAY: {}}
+        for seat in (self.offense, self.defense):
+            for name in self.roster(seat):
+                self.hands[seat][name] = []
+                self._draw(seat, name, r.series_cards, events)
+        togo = min(r.first_down_yards, self.to_goal)
+        events.append(
+            _ev("series", "BR-DRAW", "round {round}/{rounds}: {offense} ball, 1st & {togo} at {at}; every player draws {n}",
+                round=self.round, rounds=r.rounds, offense=self.offense,
+                togo="goal" if togo == self.to_goal and togo < r.first_down_yards else togo,
+                at=self.field_text(self.los), n=r.series_cards)
+        )
+
+    def _draw(self, seat: str, player: str, n: int, events: list[Event]) -> None:
+        pile = self.piles[seat][player]
+        hand = self.hands[seat][player]
+        for _ in range(n):
+            if not pile:
+                discard = self.discards[seat][player]
+                pile.extend(discard)
+                discard.clear()
+                self.rng.shuffle(pile)
+                events.append(_ev("reshuffle", "BR-R-SHUFFLE", "{seat} {player} reshuffles its deck",
+                                  seat=seat, player=player))
+            hand.append(pile.pop())
+
+    def _reveal(self, picks: dict[str, Placement | FourthDown], events: list[Event]) -> None:
+        r = self.rules
+        shown: dict[str, str] = {}
+        for seat in (self.offense, self.defense):
+            action = picks[seat]
+            assert isinstance(action, Placement)
+            unit = self.unit(seat)
+            hand = self.hands[seat]
+            parts = []
+            for cp in action.placements:
+                held = hand[cp.player]
+                code = cp.card or held[0].code
+                idx = next(i for i, c in enumerate(held) if c.code == code)
+                card = held.pop(idx)
+                pos = self.positions[cp.player]
+                eff = r.effect(pos, cp.zone)
+                value = None if card.rolled else r.modify(card.lo, eff)
+                self.zones[cp.zone][unit].append(PlayedCard(cp.player, pos, card, self.play_no, eff, value))
+                parts.append(f"{cp.player}:{code}@{cp.zone}")
+            shown[seat] = " ".join(parts)
+        events.append(
+            _ev("reveal", "BR-REVEAL", "play {play} revealed - {offense} (offense): {ocards} / {defense} (defense): {dcards}",
+                play=self.play_no, offense=self.offense, ocards=shown[self.offense],
+                defense=self.defense, dcards=shown[self.defense])
+        )
+
+    def _roll(self, events: list[Event]) -> None:
+        """BR-AGILITY-ROLL: roll every unrolled Agility card, zone by zone."""
+        r = self.rules
+        rolls = []
+        for z in ZONES:
+            for unit in UNITS:
+                for p in self.zones[z][unit]:
+                    if p.value is None:
+                        p.roll = self.rng.randint(p.card.lo, p.card.hi)
+                        p.value = r.modify(p.roll, p.effect)
+                        mod = "" if p.effect == "-" else f" ({'x' if p.effect == 'S' else '/'}{r.strong_factor if p.effect == 'S' else r.weak_divisor} = {p.value})"
+                        rolls.append(f"{p.player} {p.card.code}@{z} rolls {p.roll}{mod}")
+        if rolls:
+            events.append(_ev("agility", "BR-AGILITY-ROLL", "Agility rolls: {rolls}", rolls="; ".join(rolls)))
+
+    def _score(self, events: list[Event]) -> None:
+        r = self.rules
+        s = score_series({z: self.zone_totals(z) for z in PLAYABLE}, r.multipliers, r.turnovers)
+        self.series_score = s
+        off, de = self.offense, self.defense
+        if s.won:
+            zones = ", ".join(f"{z} +{m}" + (" (completion)" if z in s.completions else "") for z, m in s.won.items())
+            events.append(_ev("zones", "BR-WIN-ZONE", "{offense} wins {zones}", offense=off, zones=zones))
+        if s.unconnected:
+            events.append(_ev("unconnected", "BR-ADJ", "{offense} leads {zones} but cannot connect them to the X",
+                              offense=off, zones=", ".join(s.unconnected)))
+        if s.turnover:
+            zone = (s.interceptions or s.fumbles)[0]
+            what = "INTERCEPTION" if s.result == "interception" else "FUMBLE"
+            events.append(_ev(s.result, s.rule, "{what}! {defense} wins {zone} on {alone} alone: {defense} takes over",
+                              what=what, defense=de, zone=zone,
+                              alone="Focus" if s.result == "interception" else "Strength", also=["BR-R-PRIORITY"]))
+            self._end_series(events, s.result, de, r.field_length - self.los, "BR-R-TURNOVER")
+            return
+        if s.sack:
+            events.append(_ev("sack", "BR-SACK", "SACK! {defense} wins the Backfield ({zones}): no zones count",
+                              defense=de, zones=", ".join(BACKFIELD)))
+        else:
+            events.append(_ev("yards", "BR-YARDS", "{offense} gains {yards} yards ({margin} x{mult})",
+                              offense=off, yards=s.yards, margin=s.margin, mult=s.multiplier))
+        yards = s.yards
+        spot = self.los + yards
+        if spot >= r.field_length:
+            self.score[off] += r.touchdown_points
+            events.append(_ev("touchdown", "BR-TD", "TOUCHDOWN {offense}! (+{pts})", offense=off, pts=r.touchdown_points,
+                              also=["BR-R-SCORE"]))
+            self._end_series(events, "touchdown", de, r.drive_start, "BR-R-SCORE")
+        elif yards >= r.first_down_yards:
+            events.append(_ev("first_down", "BR-FIRST-DOWN", "first down {offense} at {at}", offense=off, at=self.field_text(spot)))
+            self._end_series(events, "first_down", off, spot, "BR-FIRST-DOWN")
+        elif self.going:
+            events.append(_ev("downs", "BR-R-GO-FAIL", "short on 4th down: turnover on downs at {at}", at=self.field_text(spot)))
+            self._end_series(events, "downs", de, r.field_length - spot, "BR-R-GO-FAIL")
+        else:
+            self.phase = FOURTH_DOWN
+            fg = self.rules.field_goal_chance(self.field_goal_distance(spot))
+            events.append(
+                _ev("fourth_down", "BR-FOURTH", "{yards} yards is short of a first down: ball at {at}; {offense} chooses {options}",
+                    yards=yards, at=self.field_text(spot), offense=off,
+                    options="punt, field goal or go for it" if fg is not None else "punt or go for it", also=["BR-R-SPOT"])
+            )
+
+    def _fourth_down(self, action: FourthDown, events: list[Event]) -> None:
+        r = self.rules
+        off, de = self.offense, self.defense
+        spot = self.fourth_spot
+        if action.option == "punt":
+            land = spot + r.punt_distance
+            if land >= r.field_length:
+                new = r.punt_touchback
+                events.append(_ev("punt", "BR-R-PUNT", "{offense} punts into the end zone: touchback, {defense} ball at its own {at}",
+                                  offense=off, defense=de, at=new, also=["BR-PUNT"]))
+            else:
+                new = r.field_length - land
+                events.append(_ev("punt", "BR-R-PUNT", "{offense} punts {n} yards: {defense} ball at {at}",
+                                  offense=off, n=r.punt_distance, defense=de, at=self.field_text(new), also=["BR-PUNT"]))
+            self._end_series(events, "punt", de, new, "BR-R-PUNT")
+        elif action.option == "field_goal":
+            dist = self.field_goal_distance(spot)
+            chance = r.field_goal_chance(dist)
+            assert chance is not None
+            roll = self.rng.randint(1, 100)
+            good = roll <= chance
+            events.append(_ev("field_goal", "BR-R-FIELD-GOAL", "{offense} tries a {dist}-yard field goal ({chance}%): rolls {roll} - {res}",
+                              offense=off, dist=dist, chance=chance, roll=roll, res="GOOD" if good else "no good",
+                              also=["BR-FIELD-GOAL"]))
+            if good:
+                self.score[off] += r.field_goal_points
+                self._end_series(events, "field_goal", de, r.drive_start, "BR-R-SCORE")
+            else:
+                self._end_series(events, "missed_field_goal", de, r.field_length - spot, "BR-R-FIELD-GOAL")
+        else:
+            self.going = True
+            self.phase = PLAY
+            self.play_no = r.series_cards + 1
+            for seat in (off, de):
+                for name in self.roster(seat):
+                    self._draw(seat, name, r.go_cards, events)
+            events.append(_ev("go_for_it", "BR-GO", "{offense} goes for it: every player draws {n} more; 4th down",
+                              offense=off, n=r.go_cards, also=["BR-R-DOWN"]))
+
+    def _end_series(self, events: list[Event], result: str, next_offense: str, spot: int, rule: str) -> None:
+        r = self.rules
+        s = self.series_score
+        self.last = {
+            "round": self.round,
+            "offense": self.offense,
+            "from": self.field_text(self.los),
+            "result": result,
+            "yards": s.yards if s else 0,
+            "went_for_it": self.going,
+            "score": s.to_json() if s else None,
+        }
+        self.history.append(self.last)
+        for seat, unit in ((self.offense, OFFENSE), (self.defense, DEFENSE)):
+            discards = self.discards[seat]
+            for z in ZONES:
+                for p in self.zones[z][unit]:
+                    discards[p.player].append(p.card)
+            for name, held in self.hands[seat].items():
+                discards[name].extend(held)
+                held.clear()
+        if self.round >= r.rounds:
+            self._finish(events)
+            return
+        self.offense = next_offense
+        self.los = max(1, min(r.field_length - 1, spot))
+        if next_offense != self.last["offense"]:
+            events.append(_ev("possession", rule, "{offense} takes over at {at}", offense=next_offense,
+                              at=self.field_text(self.los)))
+        self._start_series(events)
+
+    def _finish(self, events: list[Event]) -> None:
+        s = self.score
+        if s[HOME] == s[AWAY]:
+            outcome = Outcome(None, "equal points", "BR-R-WIN", dict(s))
+        else:
+            winner = HOME if s[HOME] > s[AWAY] else AWAY
+            outcome = Outcome(winner, "more points", "BR-R-WIN", dict(s))
+        self.outcome = outcome
+        self.phase = GAME_OVER
+        self.pending.clear()
+        events.append(_ev("game_over", "BR-R-LENGTH", "end of round {n}: game over - {result}", n=self.round,
+                          result=str(outcome), also=["BR-R-WIN"]))
+
+    # --------------------------------------------------------------- views
+    def snapshot(self) -> dict[str, Any]:
+        """Everything, including both hands and secret pending placements (never shown to a seat)."""
+        out = self._public()
+        out["hands"] = {s: self._hand_json(s) for s in SEATS}
+        out["pending"] = {s: str(a) for s, a in self.pending.items()}
+        out["piles"] = {s: {p: len(c) for p, c in self.piles[s].items()} for s in SEATS}
+        return out
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand only, the other side's pending placement only as 'locked'."""
+        out = self._public()
+        out["hand"] = self._hand_json(seat) if seat in SEATS else None
+        out["pending"] = {s: (str(a) if s == seat else "locked") for s, a in self.pending.items()}
+        return out
+
+    def _hand_json(self, seat: str | None) -> dict[str, list[str]]:
+        if seat is None:
+            return {}
+        return {p: [c.code for c in cards] for p, cards in self.hands[seat].items()}
+
+    def _public(self) -> dict[str, Any]:
+        r = self.rules
+        playing = self.phase != GAME_OVER
+        zones = {}
+        for z in PLAYABLE:
+            cell: dict[str, Any] = {}
+            for unit in UNITS:
+                cards = self.zones[z][unit] if self.zones else []
+                cell[unit] = [p.to_json() for p in cards]
+                cell[f"{unit}_total"] = list(self.total_range(z, unit)) if self.zones else [0, 0]
+            zones[z] = cell
+        out: dict[str, Any] = {
+            "phase": self.phase,
+            "round": self.round,
+            "rounds": r.rounds,
+            "offense": self.offense,
+            "defense": self.defense,
+            "score": dict(self.score),
+            "ball": {"spot": self.los, "at": self.field_text(self.los), "to_goal": self.to_goal} if playing else None,
+            "down": self.play_no if self.phase == PLAY else None,
+            "to_go": min(r.first_down_yards, self.to_goal) if playing else None,
+            "going_for_it": self.going,
+            "play": self.play_no if self.phase == PLAY else None,
+            "plays_in_series": self.plays_in_series,
+            "zones": zones,
+            "hand_sizes": {s: sum(len(c) for c in self.hands[s].values()) for s in SEATS},
+            "series": self.series_score.to_json() if self.series_score else None,
+            "to_act": list(self.to_act()),
+            "last": dict(self.last),
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+        if self.phase == FOURTH_DOWN:
+            dist = self.field_goal_distance()
+            out["fourth_down"] = {
+                "yards": self.series_score.yards if self.series_score else 0,
+                "spot": self.field_text(self.fourth_spot),
+                "options": self.fourth_options(),
+                "field_goal": {"distance": dist, "chance": r.field_goal_chance(dist)},
+            }
+        return out

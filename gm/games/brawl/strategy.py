@@ -1,0 +1,299 @@
+"""The ``default`` brawl bot: a one-play lookahead over projected zone totals.
+
+For a placement it projects every zone's final totals (cards already revealed, plus the
+average card each side is expected to add in the plays left), measures how much one more
+point in each zone is worth to it (a finite difference of the series score: yards capped
+at the end zone, a turnover as a large loss, a sack as no gain), and then assigns its
+players to zones and picks their cards by solving the assignment problem (scipy's
+``linear_sum_assignment``) on ``weight(zone) x card value (with the position's effect)``
+plus bonuses for keeping a zone's cards of one kind (completions for the offense,
+interceptions and fumbles for the defense).
+
+It sees what its seat may see: revealed cards, its own hand, the public ruleset (deck
+lists), never the other side's hand or locked placement.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from math import sqrt
+from typing import Any
+
+import numpy as np
+
+from gm.core.actions import Action
+from gm.core.state import GameState
+from gm.games.brawl.actions import CardPlay, FourthDown, Placement
+from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, BrawlRules, Card, parse_card
+from gm.games.brawl.scoring import EMPTY, purity
+
+_N = len(PLAYABLE)
+_IDX = {z: i for i, z in enumerate(PLAYABLE)}
+_ADJ = [tuple(_IDX[n] for n in ADJACENT[z] if n != X_ZONE) for z in PLAYABLE]
+_START = tuple(_IDX[z] for z in ADJACENT[X_ZONE])
+_BACK = tuple(_IDX[z] for z in BACKFIELD)
+
+_START_MASK = np.array([i in _START for i in range(_N)])
+_NBR = np.array([list(a) + [_N] * (4 - len(a)) for a in _ADJ])  # padded with a zero column
+_SWEEPS = 4
+_EYE = np.eye(_N)
+_EYE_BOOL = np.eye(_N, dtype=bool)
+_BACK_LIST = np.array(_BACK)
+_INV_SQRT_2PI = 1.0 / sqrt(2.0 * 3.141592653589793)
+
+TURNOVER_YARDS = 45.0  # what losing the ball is worth, in yards
+DELTA = 1.5  # finite-difference step, in card points
+BASE_WEIGHT = 0.05  # every zone is worth a little
+CARD_VAR = 2.5  # spread of one unseen card's value
+
+
+@lru_cache(maxsize=4096)
+def _expected(card: Card, effect: str, strong: int, weak: int) -> float:
+    """Expected value of ``card`` under ``effect`` (Agility: mean over the roll)."""
+    vals = range(card.lo, card.hi + 1)
+    if effect == "S":
+        return sum(v * strong for v in vals) / len(vals)
+    if effect == "W":
+        return sum(v // weak for v in vals) / len(vals)
+    return sum(vals) / len(vals)
+
+
+@lru_cache(maxsize=4096)
+def _variance(card: Card, effect: str, strong: int, weak: int) -> float:
+    mean = _expected(card, effect, strong, weak)
+    vals = range(card.lo, card.hi + 1)
+    f = (lambda v: v * strong) if effect == "S" else (lambda v: v // weak) if effect == "W" else (lambda v: v)
+    return sum((f(v) - mean) ** 2 for v in vals) / len(vals)
+
+
+def card_value(rules: BrawlRules, card: Card, position: str, zone: str) -> float:
+    return _expected(card, rules.effect(position, zone), rules.strong_factor, rules.weak_divisor)
+
+
+def average_card(rules: BrawlRules, roster: dict[str, str]) -> list[float]:
+    """Average expected value one card of a random player of ``roster`` adds to each zone."""
+    out = []
+    for z in PLAYABLE:
+        total = 0.0
+        for pos in roster.values():
+            deck = [parse_card(c) for c in rules.positions[pos].deck]
+            total += sum(card_value(rules, c, pos, z) for c in deck) / len(deck)
+        out.append(total / len(roster) * min(1.0, len(roster) / _N))
+    return out
+
+
+@lru_cache(maxsize=64)
+def _regions_key(key: tuple[tuple[str, int], ...]) -> tuple[tuple[Any, int], ...]:
+    by_mult = sorted(key, key=lambda rm: -rm[1])
+    return tuple((np.array([i for i, z in enumerate(PLAYABLE) if z[0] == reg]), m) for reg, m in by_mult)
+
+
+def _regions(multipliers: dict[str, int]) -> tuple[tuple[Any, int], ...]:
+    """Zone rows of each region, highest multiplier first."""
+    return _regions_key(tuple(sorted(multipliers.items())))
+
+
+def soft_values(mu: Any, sigma: Any, comp: Any, risk: Any, multipliers: dict[str, int], cap: float) -> tuple[Any, Any, Any]:
+    """Expected series value to the offense, in yards, for a batch of projections.
+
+    Each row gives every zone's projected margin ``mu`` (offense - defense; ``sigma`` its
+    uncertainty), whether the offense's cards there are all Focus (``comp``) and whether
+    both sides' cards are of one kind (``risk``).  Value = connected leads (through the X
+    or completions) x the expected best multiplier, less sacks, less the turnover risk.
+    Returns the values, the gain before turnovers (``A``) and each zone's chance that the
+    offense leads (``p``): a zone's turnover risk is worth ``(A + T) x keep x (1 - p)``."""
+    from scipy.special import ndtr
+
+    z = mu / sigma
+    p = ndtr(z)
+    eplus = mu * p + sigma * np.exp(-0.5 * z * z) * _INV_SQRT_2PI
+    cond = eplus / np.maximum(p, 1e-9)
+    padded = np.zeros((mu.shape[0], _N + 1))
+    conn = p * (comp | _START_MASK)
+    for _ in range(_SWEEPS):
+        padded[:, :_N] = conn
+        conn = np.maximum(conn, p * padded[:, _NBR].max(axis=2))
+    none_yet = np.ones(mu.shape[0])
+    expected_mult = np.zeros(mu.shape[0])
+    for members, m in _regions(multipliers):
+        miss = np.prod(1.0 - conn[:, members], axis=1)
+        expected_mult += none_yet * (1.0 - miss) * m
+        none_yet = none_yet * miss
+    yards = np.minimum((conn * cond).sum(axis=1) * expected_mult, cap)
+    gain = yards * (1.0 - np.prod(1.0 - p[:, _BACK_LIST], axis=1))
+    keep = np.prod(np.where(risk, p, 1.0), axis=1)
+    return gain * keep - TURNOVER_YARDS * (1.0 - keep), gain, p
+
+
+class DefaultBot:
+    """Projected-totals lookahead with an assignment solve (see the module doc)."""
+
+    name = "default"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState[Any], seat: str) -> Action:
+        from gm.games.brawl.engine import BrawlState
+
+        assert isinstance(state, BrawlState)
+        if state.decision(seat) == "fourth_down":
+            return self.fourth_down(state, seat)
+        return self.place(state, seat)
+
+    # ------------------------------------------------------------ 4th down
+    def fourth_down(self, state: Any, seat: str) -> FourthDown:
+        r = state.rules
+        options = state.fourth_options()
+        yards = state.series_score.yards if state.series_score else 0
+        spot = state.fourth_spot
+        chance = r.field_goal_chance(state.field_goal_distance()) if "field_goal" in options else None
+        behind = state.score[state.defense] - state.score[seat]
+        if state.round >= r.rounds:
+            if behind > 0 and (chance is None or behind > r.field_goal_points):
+                return FourthDown("go_for_it")
+            if chance is not None and behind >= 0:
+                return FourthDown("field_goal")
+        if chance is not None and chance >= 65:
+            return FourthDown("field_goal")
+        if yards >= r.first_down_yards // 2 or (2 * spot >= r.field_length and yards >= 3):
+            return FourthDown("go_for_it")
+        if chance is not None and chance >= 40:
+            return FourthDown("field_goal")
+        return FourthDown("punt")
+
+    # ------------------------------------------------------------ placement
+    def place(self, state: Any, seat: str) -> Placement:
+        from scipy.optimize import linear_sum_assignment
+
+        r: BrawlRules = state.rules
+        unit = state.unit(seat)
+        offense = unit == "offense"
+        mine_roster = state.roster(seat)
+        their_roster = r.roster("defense" if offense else "offense")
+        left = state.plays_in_series - state.play_no + 1  # plays still to come, this one included
+        mine_avg = average_card_cached(r, tuple(mine_roster.items()))
+        their_avg = average_card_cached(r, tuple(their_roster.items()))
+        # revealed totals (unrolled Agility at its expectation), spread and card kinds
+        cur = {"offense": [0.0] * _N, "defense": [0.0] * _N}
+        var = [CARD_VAR * (2 * left - 1)] * _N
+        kinds: dict[str, list[list[str]]] = {"offense": [[] for _ in range(_N)], "defense": [[] for _ in range(_N)]}
+        for i, z in enumerate(PLAYABLE):
+            for u in ("offense", "defense"):
+                for pc in state.zones[z][u]:
+                    if pc.value is not None:
+                        cur[u][i] += pc.value
+                    else:
+                        cur[u][i] += _expected(pc.card, pc.effect, r.strong_factor, r.weak_divisor)
+                        var[i] += _variance(pc.card, pc.effect, r.strong_factor, r.weak_divisor)
+                    kinds[u][i].append(pc.card.kind)
+        sign = 1.0 if offense else -1.0
+        mu = []
+        for i in range(_N):
+            me = cur[unit][i] + mine_avg[i] * left  # my card this play at its average, for the weights
+            them = cur["defense" if offense else "offense"][i] + their_avg[i] * left
+            mu.append(sign * (me - them))
+        sigma = np.sqrt(np.array(var)) + 0.5
+        opur = [purity(k) for k in kinds["offense"]]
+        dpur = [purity(k) for k in kinds["defense"]]
+        comp_l = [p == "F" for p in opur]
+        risk_l = [p in ("F", "S") and p == d for p, d in zip(opur, dpur, strict=True)]
+        mult = [r.multipliers[z[0]] for z in PLAYABLE]
+        cap = float(state.to_goal + 10)
+        # rows: 0 base; 1..N one more point in zone i; N+1..2N completion flag toggled
+        mu_rows = np.tile(np.array(mu), (2 * _N + 1, 1))
+        mu_rows[1 : _N + 1] += _EYE * (sign * DELTA)
+        comp_rows = np.tile(np.array(comp_l), (2 * _N + 1, 1))
+        comp_rows[_N + 1 :] ^= _EYE_BOOL
+        risk_rows = np.tile(np.array(risk_l), (2 * _N + 1, 1))
+        raw, gain, p_lead = soft_values(mu_rows, sigma, comp_rows, risk_rows, r.multipliers, cap)
+        vals = raw * sign
+        base = float(vals[0])
+        keep = 1.0
+        for i in range(_N):
+            if risk_l[i]:
+                keep *= float(p_lead[0, i])
+        keep_others = [keep / float(p_lead[0, i]) if risk_l[i] and p_lead[0, i] > 1e-9 else keep for i in range(_N)]
+        noise = [self.rng.random() * 1e-3 for _ in range(_N)]
+        weights = [
+            max(float(vals[1 + i]) - base, 0.0) / DELTA + BASE_WEIGHT * (mult[i] + 1) + noise[i] for i in range(_N)
+        ]
+        # what a zone's completion chance and turnover chance are worth (to this side)
+        comp_gain = [abs(float(vals[_N + 1 + i]) - base) if offense and opur[i] in (EMPTY, "F") else 0.0 for i in range(_N)]
+        risk_gain = [(float(gain[0]) + TURNOVER_YARDS) * keep_others[i] * (1.0 - float(p_lead[0, i])) for i in range(_N)]
+        commit = 1.0 if left == 1 else 0.4
+        bonus = {k: self._kind_bonus(k, offense, opur, dpur, comp_l, risk_l, comp_gain, risk_gain, commit) for k in "SAF"}
+        players = list(mine_roster)
+        hand = state.hands[seat]
+        strong, weak = r.strong_factor, r.weak_divisor
+        best_card: dict[tuple[int, int], str] = {}
+        matrix = []
+        for pi, name in enumerate(players):
+            effects = r.positions[mine_roster[name]].effects
+            cards = {c.code: c for c in hand[name]}
+            # (code, kind bonus row, value by region) per distinct card
+            options = [
+                (code, bonus[c.kind], {reg: _expected(c, eff, strong, weak) for reg, eff in effects.items()})
+                for code, c in cards.items()
+            ]
+            row = []
+            for i, z in enumerate(PLAYABLE):
+                w, reg = weights[i], z[0]
+                best, best_code = -1e18, ""
+                for code, brow, by_region in options:
+                    score = w * by_region[reg] + brow[i]
+                    if score > best:
+                        best, best_code = score, code
+                row.append(best)
+                best_card[pi, i] = best_code
+            matrix.append(row)
+        rows, cols = linear_sum_assignment(matrix, maximize=True)
+        plays = tuple(
+            CardPlay(players[pi], best_card[pi, zi], PLAYABLE[zi]) for pi, zi in zip(rows.tolist(), cols.tolist(), strict=True)
+        )
+        return Placement(plays)
+
+
+    @staticmethod
+    def _kind_bonus(
+        kind: str, offense: bool, opur: list[str], dpur: list[str], comp: list[bool], risk: list[bool],
+        comp_gain: list[float], risk_gain: list[float], commit: float,
+    ) -> list[float]:
+        """Per zone: what playing a card of ``kind`` there adds beyond its value - keeping or
+        breaking an all-Focus zone (completions) and an all-one-kind standoff (turnovers)."""
+        out = []
+        mine, theirs = (opur, dpur) if offense else (dpur, opur)
+        for i in range(_N):
+            keeps = mine[i] in (EMPTY, kind)
+            exposed = kind in ("F", "S") and keeps and theirs[i] in (EMPTY, kind)
+            share = commit if theirs[i] == kind else commit * 0.3
+            b = 0.0
+            if offense:
+                if kind == "F":
+                    b += comp_gain[i] * commit if keeps else 0.0
+                elif comp[i]:
+                    b -= comp_gain[i]
+                if exposed:
+                    b -= risk_gain[i] * share
+                elif risk[i]:
+                    b += risk_gain[i]
+            elif exposed:
+                b += risk_gain[i] * share
+            elif risk[i]:
+                b -= risk_gain[i]
+            out.append(b)
+        return out
+
+
+_AVG_CACHE: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[BrawlRules, list[float]]] = {}
+
+
+def average_card_cached(rules: BrawlRules, roster: tuple[tuple[str, str], ...]) -> list[float]:
+    key = (id(rules), roster)
+    hit = _AVG_CACHE.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_AVG_CACHE) > 256:
+            _AVG_CACHE.clear()
+        hit = _AVG_CACHE[key] = (rules, average_card(rules, dict(roster)))
+    return hit[1]
