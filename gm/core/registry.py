@@ -11,6 +11,7 @@ from gm.core.game import Game
 #: game id -> "module:attribute" of its Game instance (imported on first use).
 _BUILTIN: dict[str, str] = {
     "grid-football": "gm.games.grid_football:GAME",
+    "chess-football": "gm.games.chess_football:GAME",
     "gridmaster4": "gm.games.gridmaster4:GAME",
     "brawl": "gm.games.brawl:GAME",
     "quarterback": "gm.games.quarterback:GAME",

@@ -1,0 +1,61 @@
+"""The Chess-Football Hybrid: chess-like pieces on a 48 x 16 football field (``shared/seeds/004``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gm.core.actions import Action
+from gm.core.bots import Bot
+from gm.core.game import Game
+from gm.core.state import GameState
+from gm.core.tools import ToolSpec
+from gm.games.chess_football.actions import ACTION_TYPES, parse_action
+from gm.games.chess_football.board import render, status_line
+from gm.games.chess_football.engine import ChessFootballState
+from gm.games.chess_football.ruleids import RULES
+from gm.games.chess_football.rules import ChessFootballRules
+
+
+class ChessFootball(Game):
+    """Chess-Football Hybrid, official rules v2.0."""
+
+    id = "chess-football"
+    name = "Chess-Football Hybrid"
+    aliases = ("cf", "chessfootball", "chess")
+    seats = ("home", "away")
+    rules_model = ChessFootballRules
+    rules_index = RULES
+
+    def new_state(self, rules: Any = None, seed: int = 0) -> ChessFootballState:
+        return ChessFootballState(self.load_rules(rules), seed)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def action_types(self) -> Mapping[str, type[Action]]:
+        return ACTION_TYPES
+
+    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
+        assert isinstance(state, ChessFootballState)
+        return render(state, seat, full=full)
+
+    def status(self, state: GameState[Any], seat: str | None = None) -> str:
+        assert isinstance(state, ChessFootballState)
+        return status_line(state, seat)
+
+    def action_tools(self) -> list[ToolSpec]:
+        from gm.games.chess_football.tools import chess_football_tools
+
+        return chess_football_tools()
+
+    def bots(self) -> Mapping[str, Callable[..., Bot]]:
+        from gm.games.chess_football import bots
+
+        return bots.BOTS
+
+
+GAME = ChessFootball()
+ChessFootballState.game = GAME
+
+__all__ = ["GAME", "ChessFootball", "ChessFootballRules", "ChessFootballState"]

@@ -1,0 +1,602 @@
+"""The Chess-Football Hybrid rules engine: game flow around the downs.
+
+Phases: captain picks (simultaneous, secret) -> coin toss -> drives.  Every down:
+[4th down: punt or go for it] -> the snap (both teams submit a plan, secret until both
+are in; offense rows execute, then defense rows, then the ball moves) -> reaction turns
+(offense acts, ``done``; defense acts, ``done``; the ball moves) until a tackle,
+touchdown, safety, incomplete pass, interception or the whistle
+(``max_turns_per_down``).  Four possessions per team per half, then overtime.
+
+The down itself (pieces, movement, abilities, tackles, passes) lives in
+:mod:`gm.games.chess_football.field`.  ``home`` attacks toward row 48, ``away`` toward
+row 1 (ruling CF-R-ENDS).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from gm.core.actions import Action
+from gm.core.errors import IllegalActionError
+from gm.core.events import Event
+from gm.core.outcome import Outcome
+from gm.core.state import GameState
+from gm.games.chess_football.actions import (
+    BallChoice,
+    CaptainPick,
+    CoinCall,
+    Done,
+    FourthDown,
+    PieceAction,
+    Plan,
+    public_text,
+)
+from gm.games.chess_football.field import Field, Piece, col_letter, ev, parse_square, sq
+from gm.games.chess_football.rules import ChessFootballRules
+
+HOME, AWAY = "home", "away"
+SEATS = (HOME, AWAY)
+
+CAPTAINS = "captains"
+COIN_TOSS = "coin_toss"
+FOURTH_DOWN = "fourth_down"
+SNAP = "snap"
+OFFENSE_TURN = "offense_turn"
+DEFENSE_TURN = "defense_turn"
+GAME_OVER = "game_over"
+
+#: what each phase asks a seat to decide (the tool layer maps these to tools)
+DECISIONS = {
+    CAPTAINS: "captains",
+    COIN_TOSS: "coin_call",
+    FOURTH_DOWN: "fourth_down",
+    SNAP: "snap_plan",
+    OFFENSE_TURN: "turn",
+    DEFENSE_TURN: "turn",
+}
+_PHASE_RULE = {
+    CAPTAINS: "CF-R-CAPTAINS",
+    COIN_TOSS: "CF-COIN-TOSS",
+    FOURTH_DOWN: "CF-FOURTH-DOWN",
+    SNAP: "CF-SNAP",
+    OFFENSE_TURN: "CF-REACTION",
+    DEFENSE_TURN: "CF-REACTION",
+    GAME_OVER: "CORE-OVER",
+}
+_ACTION_DECISION = {
+    "captains": "captains", "coin_call": "coin_call", "fourth_down": "fourth_down", "plan": "snap_plan",
+    "move": "turn", "ability": "turn", "pass": "turn", "play_action": "turn", "ball_choice": "turn", "done": "turn",
+}
+
+
+def other(seat: str) -> str:
+    return AWAY if seat == HOME else HOME
+
+
+def ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+class ChessFootballState(GameState[ChessFootballRules]):
+    """State of one game of the Chess-Football Hybrid."""
+
+    seats = SEATS
+
+    # ----------------------------------------------------------------- setup
+    def _setup(self) -> None:
+        self.phase = CAPTAINS
+        self.pending: dict[str, Action] = {}
+        self.captains: dict[str, tuple[str, str]] = {}
+        self.toss_winner: str | None = None
+        self.period = 0  # 1, 2: halves; 3...: overtime periods
+        self.poss_used = {HOME: 0, AWAY: 0}
+        self.offense: str | None = None
+        self.down = 0
+        self.los = 0
+        self.fdl = 0
+        self.snap_no = 0
+        self.last_used: dict[tuple[str, str, str], int] = {}
+        self.score = {HOME: 0, AWAY: 0}
+        self.field: Field | None = None
+        self.last: dict[str, Any] = {}
+        self.drives = 0
+
+    # --------------------------------------------------------------- helpers
+    def direction(self, seat: str) -> int:
+        """+1 if ``seat`` attacks toward row 48 (home), -1 toward row 1 (away) - CF-R-ENDS."""
+        return 1 if seat == HOME else -1
+
+    @property
+    def defense(self) -> str | None:
+        return other(self.offense) if self.offense else None
+
+    def square_row(self, team: str, square: int) -> int:
+        """Row of square ``square`` counted from ``team``'s own goal line (CF-R-SQUARE8)."""
+        r = self.rules
+        return r.low_goal + square if self.direction(team) > 0 else r.high_goal - square
+
+    def yard_square(self, team: str, row: int) -> int:
+        """Inverse of :meth:`square_row`: squares from ``team``'s own goal line."""
+        r = self.rules
+        return row - r.low_goal if self.direction(team) > 0 else r.high_goal - row
+
+    def quota(self) -> int:
+        return self.rules.possessions_per_half if self.period <= 2 else self.rules.overtime_possessions
+
+    @property
+    def period_name(self) -> str:
+        if self.period <= 0:
+            return "pre-game"
+        if self.period <= 2:
+            return f"half {self.period}"
+        return "overtime" if self.rules.overtime_periods <= 1 else f"overtime {self.period - 2}"
+
+    def decision(self, seat: str) -> str | None:
+        """The kind of decision ``seat`` must make now (``None``: nothing)."""
+        if seat not in self.to_act():
+            return None
+        return DECISIONS.get(self.phase)
+
+    def goal_to_go(self) -> bool:
+        if not self.offense:
+            return False
+        d = self.direction(self.offense)
+        r = self.rules
+        return (self.fdl >= r.high_goal) if d > 0 else (self.fdl <= r.low_goal)
+
+    def to_go(self) -> int | None:
+        if not self.offense:
+            return None
+        if self.goal_to_go():
+            return abs(self.yard_square(other(self.offense), self.los))
+        return abs(self.fdl - self.los)
+
+    # ------------------------------------------------------------ turn model
+    def _to_act(self) -> tuple[str, ...]:
+        p = self.phase
+        if p in (CAPTAINS, SNAP):
+            return tuple(s for s in SEATS if s not in self.pending)
+        if p == COIN_TOSS:
+            return (self.rules.toss_caller,)
+        if p in (FOURTH_DOWN, OFFENSE_TURN):
+            assert self.offense
+            return (self.offense,)
+        if p == DEFENSE_TURN:
+            assert self.offense
+            return (other(self.offense),)
+        return ()
+
+    def _legal(self, seat: str) -> Iterator[Action]:
+        p = self.phase
+        r = self.rules
+        if p == CAPTAINS:
+            return iter([CaptainPick(o, d) for o in r.captain_roles("offense") for d in r.captain_roles("defense")])
+        if p == COIN_TOSS:
+            return iter((CoinCall("heads"), CoinCall("tails")))
+        if p == FOURTH_DOWN:
+            return iter((FourthDown("go"), FourthDown("punt")))
+        if p == SNAP:
+            return iter(self._plan_options(seat))
+        if p in (OFFENSE_TURN, DEFENSE_TURN):
+            assert self.field is not None
+            return iter(self.field.legal_actions(seat))
+        return iter(())
+
+    def _plan_options(self, seat: str) -> list[Action]:
+        """A bounded set of legal plans: holding, and every one-row plan (CF-R-PLAN-CHECK).
+
+        Longer plans are legal too (``_check`` simulates any plan exactly); this list only
+        offers the first rows."""
+        sim = self.plan_board(seat)
+        return [Plan(()), *(Plan((row,)) for row in sim.legal_rows(seat))]
+
+    def plan_board(self, seat: str) -> Field:
+        """A simulation board for building ``seat``'s snap plan (public information only)."""
+        assert self.field is not None
+        sim = self.field.clone(sim=True)
+        sim.start_phase(seat)
+        return sim
+
+    def _illegal(self, rule: str, reason: str, action: Action, seat: str) -> IllegalActionError:
+        """An :class:`IllegalActionError` with the legal alternatives (summarised during a down)."""
+        legal: list[str] = []
+        if seat in self.to_act():
+            if self.phase == SNAP:
+                legal = ["plan: hold", *(f"plan row - {line}" for line in self.plan_board(seat).legal_summary(seat))]
+            elif self.phase in (OFFENSE_TURN, DEFENSE_TURN):
+                assert self.field is not None
+                f = self.field
+                legal = ["done", *(str(a) for a in f.legal_actions(seat, limit=0) if isinstance(a, BallChoice)),
+                         *f.legal_summary(seat)]
+            else:
+                legal = [str(a) for a in self._legal(seat)]
+        return IllegalActionError(reason, rule=rule, input=str(action), legal=legal)
+
+    def _check(self, seat: str, action: Action) -> None:
+        p = self.phase
+        expected = DECISIONS.get(p)
+        if _ACTION_DECISION.get(action.type) != expected:
+            what = (expected or "nothing").replace("_", " ")
+            raise self._illegal(_PHASE_RULE[p], f"now is the time for: {what}", action, seat)
+        r = self.rules
+        if isinstance(action, CaptainPick):
+            for side, role in (("offense", action.offense), ("defense", action.defense)):
+                spec = r.captains.get(role)
+                if spec is None:
+                    rule = "CF-R-EIGHTH" if role in ("eighth", "8th", "unknown") else "CF-CAPTAIN"
+                    raise self._illegal(rule, f"there is no captain role {role!r}", action, seat)
+                if spec.side != side:
+                    raise self._illegal("CF-R-CAPTAINS", f"{spec.name} is a {spec.side} captain, not an {side} one"
+                                        if side == "offense" else f"{spec.name} is an {spec.side} captain, not a {side} one",
+                                        action, seat)
+            return
+        if isinstance(action, FourthDown) and self.down not in r.punt_downs:
+            raise self._illegal("CF-FOURTH-DOWN", f"punt or go is declared on 4th down; it is {ordinal(self.down)} down", action, seat)
+        if isinstance(action, Plan):
+            if len(action.rows) > r.plan_rows:
+                raise self._illegal("CF-PLAN", f"the planning board has {r.plan_rows} rows", action, seat)
+            sim = self.plan_board(seat)
+            for i, row in enumerate(action.rows, start=1):
+                try:
+                    sim.check(seat, row)
+                except IllegalActionError as exc:
+                    raise self._illegal(exc.rule, f"row {i} ({row}): {exc.reason}", action, seat) from None
+                sim.apply(seat, row)
+            return
+        if p in (OFFENSE_TURN, DEFENSE_TURN):
+            assert self.field is not None
+            try:
+                self.field.check(seat, action)
+            except IllegalActionError as exc:
+                raise self._illegal(exc.rule, exc.reason, action, seat) from None
+
+    # ------------------------------------------------------------------ apply
+    def _apply(self, seat: str, action: Action) -> list[Event]:
+        events: list[Event] = []
+        p = self.phase
+        if p == CAPTAINS:
+            self.pending[seat] = action
+            if len(self.pending) < len(SEATS):
+                events.append(ev("locked", "CF-R-CAPTAINS", "{seat} has named its captains", seat=seat))
+                return events
+            picks, self.pending = self.pending, {}
+            for s in SEATS:
+                pick = picks[s]
+                assert isinstance(pick, CaptainPick)
+                self.captains[s] = (pick.offense, pick.defense)
+            r = self.rules
+            events.append(ev("captains", "CF-CAPTAIN",
+                             "captains: home {ho} (offense) / {hd} (defense); away {ao} (offense) / {ad} (defense)",
+                             ho=r.captains[self.captains[HOME][0]].name, hd=r.captains[self.captains[HOME][1]].name,
+                             ao=r.captains[self.captains[AWAY][0]].name, ad=r.captains[self.captains[AWAY][1]].name))
+            self.last = {"kind": "captains", **{s: str(picks[s]) for s in SEATS}}
+            self.phase = COIN_TOSS
+        elif p == COIN_TOSS:
+            assert isinstance(action, CoinCall)
+            flip = self.rng.choice(("heads", "tails"))
+            self.toss_winner = seat if flip == action.call else other(seat)
+            events.append(ev("coin_toss", "CF-COIN-TOSS", "{caller} calls {call}; the coin shows {flip}: {winner} wins the toss "
+                             "and has the first possession", caller=seat, call=action.call, flip=flip, winner=self.toss_winner))
+            self.period = 1
+            self._start_drive(self.toss_winner, None, events)
+        elif p == FOURTH_DOWN:
+            assert isinstance(action, FourthDown) and self.offense
+            if action.choice == "punt":
+                events.append(ev("punt", "CF-FOURTH-DOWN", "{team} punts: {other} starts at its square {n}",
+                                 team=self.offense, other=other(self.offense), n=self.rules.drive_start_square))
+                events.append(ev("turnover", "CF-TURNOVERS", "turnover: punt", how="punt"))
+                self.last = {"kind": "punt", "team": self.offense}
+                self._end_possession(other(self.offense), None, events)
+            else:
+                events.append(ev("go_for_it", "CF-FOURTH-DOWN", "{team} goes for it on 4th down", team=self.offense))
+                self.phase = SNAP
+        elif p == SNAP:
+            self.pending[seat] = action
+            if len(self.pending) < len(SEATS):
+                events.append(ev("locked", "CF-SNAP", "{seat} has locked its snap plan", seat=seat))
+                return events
+            picks, self.pending = self.pending, {}
+            self._run_snap(picks, events)
+        elif p in (OFFENSE_TURN, DEFENSE_TURN):
+            self._turn_action(seat, action, events)
+        return events
+
+    # ------------------------------------------------------------ the down
+    def _start_drive(self, team: str, row: int | None, events: list[Event]) -> None:
+        r = self.rules
+        self.offense = team
+        self.poss_used[team] += 1
+        self.drives += 1
+        self.down = 1
+        self.los = row if row is not None else self.square_row(team, r.drive_start_square)
+        self.fdl = self.los + self.direction(team) * r.first_down_squares
+        events.append(ev("drive_start", "CF-DRIVE-START" if row is None else "CF-FOURTH-DOWN",
+                         "{team} ball ({period}, possession {n} of {q}): 1st & {togo} from row {row} (its square {square})",
+                         team=team, period=self.period_name, n=self.poss_used[team], q=self.quota(),
+                         togo=r.first_down_squares, row=self.los, square=self.yard_square(team, self.los)))
+        self._start_down(events)
+
+    def _lineup(self) -> tuple[dict[str, Piece], str]:
+        """Both teams set in their line-ups at the line of scrimmage (CF-R-LINEUP, CF-R-SPOT)."""
+        r = self.rules
+        off, de = self.offense, self.defense
+        assert off and de
+        d = self.direction(off)
+        pieces: dict[str, Piece] = {}
+        carrier = ""
+        for side, team, lineup, role in (
+            ("offense", off, r.offense_lineup, self.captains[off][0]),
+            ("defense", de, r.defense_lineup, self.captains[de][1]),
+        ):
+            sign = -d if side == "offense" else d
+            for s in lineup:
+                row = self.los + sign * s.depth
+                col = ord(s.column.upper()) - ord("A")
+                pieces[s.id] = Piece(s.id, team, side, s.kind, None, (col, row), s.position)
+                if side == "offense" and s.kind == "qb" and not carrier:
+                    carrier = s.id
+            c = r.captains[role]
+            slot = r.captain_slots[role]
+            row = self.los + sign * slot.depth
+            pieces[c.code] = Piece(c.code, team, side, c.base, role, (ord(slot.column.upper()) - ord("A"), row), slot.position)
+        return pieces, carrier
+
+    def _start_down(self, events: list[Event]) -> None:
+        assert self.offense and self.defense
+        self.snap_no += 1
+        pieces, carrier = self._lineup()
+        self.field = Field(
+            self.rules, offense=self.offense, defense=self.defense, off_dir=self.direction(self.offense),
+            los=self.los, fdl=self.fdl, pieces=pieces, carrier=carrier, snap_no=self.snap_no,
+            last_used=self.last_used, rng=self.rng,
+        )
+        self.field.events = events
+        togo = "goal" if self.goal_to_go() else str(self.to_go())
+        events.append(ev("down", "CF-FIRST-DOWN", "{down} & {togo} at row {los} ({team} ball)",
+                         down=ordinal(self.down), togo=togo, los=self.los, team=self.offense))
+        self.phase = FOURTH_DOWN if self.down in self.rules.punt_downs else SNAP
+
+    def _run_snap(self, picks: dict[str, Action], events: list[Event]) -> None:
+        f = self.field
+        assert f is not None and self.offense and self.defense
+        f.events = events
+        off, de = picks[self.offense], picks[self.defense]
+        assert isinstance(off, Plan) and isinstance(de, Plan)
+        self.last = {"kind": "snap", self.offense: off.public_text(), self.defense: de.public_text()}
+        events.append(ev("plans", "CF-SNAP", "the snap - {offense}: {oplan} | {defense}: {dplan}",
+                         offense=self.offense, oplan=off.public_text(), defense=self.defense, dplan=de.public_text()))
+        for team, plan in ((self.offense, off), (self.defense, de)):
+            f.start_phase(team)
+            for n, row in enumerate(plan.rows, start=1):
+                if f.result is not None:
+                    break
+                f.exec_row(team, row, n)
+            if f.result is not None:
+                break
+        f.ball_step()
+        self._end_turn(events)
+
+    def _turn_action(self, seat: str, action: Action, events: list[Event]) -> None:
+        f = self.field
+        assert f is not None
+        f.events = events
+        if isinstance(action, Done):
+            if self.phase == OFFENSE_TURN:
+                assert self.defense
+                events.append(ev("done", "CF-REACTION", "{team} is done; {other} moves", team=seat, other=self.defense))
+                f.start_phase(self.defense)
+                self.phase = DEFENSE_TURN
+            else:
+                events.append(ev("done", "CF-REACTION", "{team} is done; the ball moves", team=seat))
+                f.ball_step()
+                self._end_turn(events)
+            return
+        f.apply(seat, action)
+        if f.result is not None:
+            self._end_down(events)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        f = self.field
+        assert f is not None and self.offense
+        if f.result is None:
+            f.turn += 1
+            if f.turn > self.rules.max_turns_per_down:
+                f.turn -= 1
+                f.whistle()
+            else:
+                f.start_phase(self.offense)
+                self.phase = OFFENSE_TURN
+                events.append(ev("turn", "CF-REACTION", "turn {n} of {m}: {team} moves", n=f.turn,
+                                 m=self.rules.max_turns_per_down, team=self.offense))
+                return
+        self._end_down(events)
+
+    def _end_down(self, events: list[Event]) -> None:
+        f = self.field
+        assert f is not None and f.result is not None and self.offense and self.defense
+        r = self.rules
+        res = f.result
+        kind = res["kind"]
+        off, de = self.offense, self.defense
+        self.last = {**self.last, "down_result": kind}
+        if kind == "touchdown":
+            self.score[off] += r.touchdown_points
+            events.append(ev("score", "CF-TOUCHDOWN", "{team} +{n}: {home} {hs} - {as_} {away}", team=off,
+                             n=r.touchdown_points, home=HOME, hs=self.score[HOME], as_=self.score[AWAY], away=AWAY))
+            self._end_possession(de, None, events)
+        elif kind == "safety":
+            self.score[de] += r.safety_points
+            events.append(ev("score", "CF-SAFETY", "{team} +{n}: {home} {hs} - {as_} {away}", team=de,
+                             n=r.safety_points, home=HOME, hs=self.score[HOME], as_=self.score[AWAY], away=AWAY))
+            events.append(ev("turnover", "CF-R-SAFETY-RESTART", "after the safety {team} takes over at its square {n}",
+                             team=de, n=r.drive_start_square, how="safety"))
+            self._end_possession(de, None, events)
+        elif kind == "interception":
+            events.append(ev("turnover", "CF-R-INTERCEPT-SPOT", "turnover: interception - {team} takes over at its square {n}",
+                             team=de, n=r.drive_start_square, how="interception"))
+            self._end_possession(de, None, events)
+        else:
+            row = self.los if kind == "incomplete" else res["spot"][1]
+            self._spot(row, events)
+
+    def _spot(self, row: int, events: list[Event]) -> None:
+        assert self.offense and self.defense
+        r = self.rules
+        d = self.direction(self.offense)
+        gained = (row - self.los) * d
+        if (row - self.fdl) * d >= 0:
+            events.append(ev("first_down", "CF-FIRST-DOWN", "first down! ({gained:+d} rows; ball on row {row})", gained=gained, row=row))
+            self.down = 1
+            self.los = row
+            self.fdl = row + d * r.first_down_squares
+            self._start_down(events)
+            return
+        self.down += 1
+        if self.down > r.downs:
+            events.append(ev("turnover", "CF-FOURTH-DOWN", "turnover on downs: {team} takes over on row {row}",
+                             team=self.defense, row=row, how="downs"))
+            self._end_possession(self.defense, row, events)
+            return
+        events.append(ev("spot", "CF-LOS", "ball spotted on row {row} ({gained:+d} rows)", row=row, gained=gained))
+        self.los = row
+        self._start_down(events)
+
+    def _end_possession(self, nxt: str, row: int | None, events: list[Event]) -> None:
+        """A possession ended by a score or a turnover (CF-R-POSSESSION-END); next drive or period end."""
+        if self.poss_used[nxt] < self.quota():
+            self._start_drive(nxt, row, events)
+            return
+        self._end_period(events)
+
+    def _end_period(self, events: list[Event]) -> None:
+        r = self.rules
+        assert self.toss_winner
+        hs, as_ = self.score[HOME], self.score[AWAY]
+        if self.period == 1:
+            self.period = 2
+            self.poss_used = {HOME: 0, AWAY: 0}
+            first = other(self.toss_winner)
+            events.append(ev("halftime", "CF-R-HALF2", "halftime ({home} {hs} - {as_} {away}): {first} has the first possession",
+                             home=HOME, hs=hs, as_=as_, away=AWAY, first=first))
+            self._start_drive(first, None, events)
+            return
+        if hs != as_:
+            winner = HOME if hs > as_ else AWAY
+            rule = "CF-WIN" if self.period == 2 else "CF-OVERTIME"
+            self._finish(Outcome(winner, "more points" if self.period == 2 else "more points after overtime", rule,
+                                 dict(self.score)), events)
+            return
+        if self.period - 2 < r.overtime_periods:
+            self.period += 1
+            self.poss_used = {HOME: 0, AWAY: 0}
+            first = self.toss_winner if (self.period - 2) % 2 == 1 else other(self.toss_winner)
+            events.append(ev("overtime", "CF-OVERTIME", "tied {hs}-{as_}: overtime, {n} possession each; {first} first",
+                             hs=hs, as_=as_, n=r.overtime_possessions, first=first, also=["CF-R-HALF2"]))
+            self._start_drive(first, None, events)
+            return
+        self._finish(Outcome(None, "tied after overtime", "CF-R-OT-TIE", dict(self.score)), events)
+
+    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
+        self.outcome = outcome
+        self.phase = GAME_OVER
+        self.pending.clear()
+        events.append(ev("game_over", outcome.rule, "game over: {result}", result=str(outcome)))
+
+    # --------------------------------------------------------------- views
+    def sees_ball(self, seat: str | None) -> bool:
+        """May ``seat`` know who holds the ball?  Under play action only the offense may."""
+        f = self.field
+        return f is None or not f.hidden or (seat is not None and seat == self.offense)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything, including secret pending choices and the hidden ball (never shown to a seat)."""
+        out = self._public(True)
+        out["pending"] = {s: str(a) for s, a in self.pending.items()}
+        return out
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` may see: the other side's pending choice only as 'locked', the
+        hidden ball only to the offense."""
+        out = self._public(self.sees_ball(seat))
+        out["pending"] = {s: (str(a) if s == seat else "locked") for s, a in self.pending.items()}
+        return out
+
+    def _ball(self, knows: bool) -> dict[str, Any] | None:
+        f = self.field
+        if f is None or (self.outcome is not None and f.result is None):
+            return None
+        if f.hidden and f.pair and not knows:
+            return {"hidden": True, "candidates": list(f.pair)}
+        c = f.pieces.get(f.carrier)
+        if c is None:
+            return None
+        out: dict[str, Any] = {"carrier": c.id, "square": sq(c.sq), "position": c.pos}
+        if f.hidden and f.pair:
+            out["hidden"] = True
+            out["candidates"] = list(f.pair)
+        return out
+
+    def _public(self, knows: bool) -> dict[str, Any]:
+        f = self.field
+        pieces: list[dict[str, Any]] = []
+        if f is not None:
+            for p in sorted(f.pieces.values(), key=lambda q: (q.team != self.offense, f.rank(q), q.id)):
+                entry: dict[str, Any] = {"id": p.id, "team": p.team, "kind": p.kind_name, "square": sq(p.sq), "position": p.pos}
+                if f.acting == p.team and self.phase in (OFFENSE_TURN, DEFENSE_TURN):
+                    entry["movement_left"] = f.mp.get(p.id, 0)
+                flags = []
+                if p.id in f.wrapped:
+                    flags.append("wrapped")
+                if f.jammed(p):
+                    flags.append("jammed")
+                if f.immovable(p):
+                    flags.append("immovable")
+                if p.id in f.seal_until and f.seal_until[p.id] >= f.phase_idx:
+                    flags.append("sealing")
+                if flags:
+                    entry["flags"] = flags
+                pieces.append(entry)
+        return {
+            "phase": self.phase,
+            "period": self.period_name,
+            "possessions": dict(self.poss_used),
+            "possessions_per_team": self.quota() if self.period else self.rules.possessions_per_half,
+            "score": dict(self.score),
+            "offense": self.offense,
+            "defense": self.defense,
+            "attacking": {HOME: f"rows {self.rules.high_goal}-{self.rules.rows}", AWAY: f"rows 1-{self.rules.low_goal}"},
+            "down": self.down if self.offense else None,
+            "to_go": ("goal" if self.goal_to_go() else self.to_go()) if self.offense else None,
+            "line_of_scrimmage": self.los if self.offense else None,
+            "first_down_line": self.fdl if self.offense and not self.goal_to_go() else None,
+            "turn": f.turn if f is not None and self.phase in (SNAP, OFFENSE_TURN, DEFENSE_TURN) else None,
+            "max_turns": self.rules.max_turns_per_down,
+            "pass_declared": ({"passer": f.pass_decl[0], "receiver": f.pass_decl[1]} if f is not None and f.pass_decl else None),
+            "ball": self._ball(knows),
+            "pieces": pieces,
+            "captains": {s: {"offense": c[0], "defense": c[1]} for s, c in self.captains.items()},
+            "toss_winner": self.toss_winner,
+            "to_act": list(self.to_act()),
+            "last": dict(self.last),
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    # ------------------------------------------------------------ for bots/tools
+    def public_log(self, seat: str | None) -> list[list[str]]:
+        """The action log as ``seat`` may read it: other seats' secrets redacted."""
+        return [[m.seat, str(m.action) if m.seat == seat else public_text(m.action)] for m in self.log]
+
+
+__all__ = [
+    "AWAY",
+    "DECISIONS",
+    "HOME",
+    "SEATS",
+    "BallChoice",
+    "ChessFootballState",
+    "PieceAction",
+    "col_letter",
+    "other",
+    "parse_square",
+]

@@ -1,0 +1,145 @@
+"""Chess-Football action tools: one per kind of decision, in the game's own words.
+
+Argument names equal the fields of the action each tool makes (``move_piece`` ->
+:class:`Move`), so actions and tool calls convert both ways
+(:func:`gm.core.tools.call_for_action`).  The engine rejects what the rules do not allow
+now with a rule id and the legal alternatives.  One query is game-specific:
+``piece_options`` lists what one of your pieces may do (the full legal list of a turn is
+long).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
+
+from gm.core.errors import InvalidActionError
+from gm.core.tools import NoArgs, ToolArgs, ToolSpec, action_tool
+
+from .actions import Ability, BallChoice, CaptainPick, CoinCall, Done, FourthDown, Move, Pass, Plan, PlayAction
+
+if TYPE_CHECKING:
+    from gm.core.state import GameState
+
+PIECE = r"^[A-Za-z]{2}[0-9]?$"
+SQUARE = r"^[A-Za-z][0-9]{1,2}$"
+Position = Literal["C", "NW", "NE", "SW", "SE"]
+OffenseRole = Literal["scrambler", "deep_threat", "lead_blocker", "lineman"]
+DefenseRole = Literal["safety", "nickelback", "rusher"]
+
+
+class CaptainArgs(ToolArgs):
+    offense: OffenseRole = Field(description="your offensive captain: scrambler (QB), deep_threat (Fast), lead_blocker (Strong) or lineman (Heavy)")
+    defense: DefenseRole = Field(description="your defensive captain: safety (Fast), nickelback (Strong) or rusher (Heavy)")
+
+
+class CoinArgs(ToolArgs):
+    call: Literal["heads", "tails"] = Field(description="heads or tails")
+
+
+class FourthArgs(ToolArgs):
+    choice: Literal["punt", "go"] = Field(description="punt (opponent starts at its square 8) or go (go for it: fail = turnover at the spot)")
+
+
+class PlanArgs(ToolArgs):
+    rows: list[str] = Field(
+        max_length=20,
+        description="up to 7 rows in order, each one piece action, e.g. ['LB to H14 C', 'HV1 push HV3', 'FA1 to C20 NW', "
+        "'QB pass to FA1']; movement order captain, heavy, strong, fast, QB; [] = everybody holds",
+    )
+
+
+class MoveArgs(ToolArgs):
+    piece: str = Field(pattern=PIECE, description="your piece id, e.g. FA1, QB, SF")
+    to: str = Field(pattern=SQUARE, description="destination square, column letter + row, e.g. H20")
+    position: Position | None = Field(default=None, description="position in the square: C (default), NW, NE, SW or SE; "
+                                      "a defender on the ball carrier's position tackles it")
+    rush: bool | None = Field(default=None, description="Speed Rush: pass through squares with opponents (not Heavies), costs 1")
+    route: bool | None = Field(default=None, description="Route Running (Deep Threat): no direction-change cost")
+
+
+class AbilityArgs(ToolArgs):
+    piece: str = Field(pattern=PIECE, description="your piece using the ability")
+    ability: Literal["push", "chop_block", "chip_block", "retreat", "engage", "react", "juke", "jam", "seal", "impact", "anchor"] = Field(
+        description="push/chop_block/engage/impact: an adjacent opponent; chip_block/anchor: an adjacent Heavy teammate; "
+        "retreat: a square toward your QB; react/juke/jam/seal: no target")
+    target: str | None = Field(default=None, pattern=PIECE, description="the target piece id (for targeted abilities)")
+    to: str | None = Field(default=None, pattern=SQUARE, description="retreat only: the square")
+    position: Position | None = Field(default=None, description="retreat only: the position in the square")
+
+
+class PassArgs(ToolArgs):
+    receiver: str = Field(pattern=PIECE, description="the eligible teammate to throw to")
+    passer: str | None = Field(default=None, pattern=PIECE, description="the passer (default: the ball carrier)")
+
+
+class PlayActionArgs(ToolArgs):
+    partner: str = Field(pattern=PIECE, description="the adjacent non-Heavy teammate the QB fakes with")
+    holder: str = Field(pattern=PIECE, description="who secretly keeps the ball: the QB (fake) or the partner (hand-off)")
+
+
+class HolderArgs(ToolArgs):
+    holder: str = Field(pattern=PIECE, description="which of the play-action pair holds the hidden ball")
+
+
+class PieceArgs(ToolArgs):
+    piece: str = Field(pattern=PIECE, description="one of your pieces")
+
+
+def _plan(state: GameState[Any], seat: str, args: PlanArgs) -> Plan:
+    return Plan(tuple(args.rows))  # type: ignore[arg-type]
+
+
+def _piece_options(state: GameState[Any], seat: str | None, args: PieceArgs) -> dict[str, Any]:
+    from .engine import ChessFootballState
+
+    assert isinstance(state, ChessFootballState)
+    f = state.field
+    pid = args.piece.upper()
+    if seat is None or f is None:
+        raise InvalidActionError("ask for one of your own pieces during a down", rule="CF-TEAM", input=args.piece)
+    p = f.pieces.get(pid)
+    if p is None or p.team != seat:
+        mine = sorted(q.id for q in f.team_pieces(seat))
+        raise InvalidActionError("not one of your pieces on the field", rule="CF-TEAM", input=args.piece, legal=mine)
+    if state.phase == "snap" and seat in state.to_act():
+        board = state.plan_board(seat)
+        opts = board.piece_options(seat, pid)
+        left = board.mp.get(pid, 0)
+        note = "snap plan row options (planned from the board at the snap)"
+    elif state.decision(seat) == "turn":
+        opts = f.piece_options(seat, pid)
+        left = f.mp.get(pid, 0)
+        note = "options now"
+    else:
+        opts, left, note = [], 0, "nothing to do for this piece now"
+    return {"piece": pid, "square": f"{chr(ord('A') + p.sq[0])}{p.sq[1]}", "position": p.pos, "movement_left": left,
+            "note": note, "options": [str(a) for a in opts]}
+
+
+def chess_football_tools() -> list[ToolSpec]:
+    """The action tools (plus the piece_options query) of the Chess-Football Hybrid."""
+    return [
+        action_tool("choose_captains", "Secretly name your captains: one offensive role and one defensive role.",
+                    CaptainArgs, CaptainPick, ("captains",)),
+        action_tool("call_coin_toss", "Call the coin toss: heads or tails (the winner has the first possession).",
+                    CoinArgs, CoinCall, ("coin_call",)),
+        action_tool("fourth_down", "Offense on 4th down, before the snap: punt or go for it.", FourthArgs, FourthDown, ("fourth_down",)),
+        ToolSpec("submit_snap_plan", "Secretly lock your snap plan: up to 7 rows (order, piece, action); both plans are revealed "
+                 "together, offense rows run first, then defense rows.", PlanArgs, "action", _plan, ("snap_plan",), Plan.type),
+        action_tool("move_piece", "Reaction turn: move one of your pieces to a square and a position (C, NW, NE, SW, SE).",
+                    MoveArgs, Move, ("turn",)),
+        action_tool("use_ability", "Reaction turn: use a piece's ability (push, chop_block, chip_block, retreat, engage, react, "
+                    "juke, jam, seal, impact, anchor).", AbilityArgs, Ability, ("turn",)),
+        action_tool("pass_ball", "Offense: declare a pass to an eligible receiver; it is thrown (1d6 + modifiers) when the ball "
+                    "moves, after the defense has moved.", PassArgs, Pass, ("turn",)),
+        action_tool("play_action", "Offense: the QB fakes with an adjacent non-Heavy teammate; the ball is hidden from the "
+                    "defense; name who secretly holds it.", PlayActionArgs, PlayAction, ("turn",)),
+        action_tool("choose_ball_holder", "Offense under play action: secretly choose which of the pair holds the hidden ball.",
+                    HolderArgs, BallChoice, ("turn",)),
+        action_tool("end_turn", "End your side's part of the current turn (then the other side moves, or the ball moves).",
+                    NoArgs, Done, ("turn",)),
+        ToolSpec("piece_options", "What one of your pieces may do now (moves, abilities, passes), with its movement left.",
+                 PieceArgs, "query", _piece_options),
+    ]
