@@ -21,7 +21,8 @@ FORMS = ("place 37 at K12", "place K12", "K12")
 
 
 def _bad(reason: str, text: object, rule: str = "GM4-SYNTAX") -> InvalidActionError:
-    return InvalidActionError(reason, rule=rule, input=str(text), legal=FORMS)
+    quoted = str(text)
+    return InvalidActionError(reason, rule=rule, input=quoted if len(quoted) <= 200 else quoted[:197] + "...", legal=FORMS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,18 +63,27 @@ _FILLER = frozenset(
     orange magenta lime green aqua""".split()
 )
 _PASS = frozenset({"pass", "skip", "wait"})
-_NUMBER_MARK = re.compile(r"(?:#|\bno\.|\bnumber|\bnum\b|\btile)\s*(\d+)")
-_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
+_CANONICAL_FORM = re.compile(r"place (?:([1-9][0-9]{0,2}) at )?([A-Z][1-9][0-9]?)")
+_TILENUM = re.compile(r"tilenum([0-9]{1,6})")
+_COMPACT = re.compile(r"([a-z])([0-9]{1,2})")
+_REVERSED = re.compile(r"([0-9]{1,2})([a-z])")
+_DIGITS = re.compile(r"[0-9]{1,6}")
+_LETTER = re.compile(r"[a-z]")
+_PUNCT = re.compile(r"[,;:()\[\]{}'\"!?.=/\\-]")
+_NUMBER_MARK = re.compile(r"(?:#|\bno\.|\bnumber|\bnum\b|\btile)\s*([0-9]+)")
+_ORDINAL = re.compile(r"\b([0-9]+)(?:st|nd|rd|th)\b")
 
 
 def parse_action(text: str) -> Action:
     """Parse a placement (see ``FORMS``); tolerant of how players say it."""
     if not isinstance(text, str) or not text.strip():
         raise _bad("empty action", text)
+    if m := _CANONICAL_FORM.fullmatch(text):  # the text form itself: the fast path (replays)
+        return Place(m.group(2), int(m.group(1)) if m.group(1) else None)
     t = text.lower()
     t = _NUMBER_MARK.sub(r" tilenum\1 ", t)  # "#37", "tile 37", "number 37" name the tile number
     t = _ORDINAL.sub(r" tilenum\1 ", t)  # "my 37th tile"
-    t = re.sub(r"[,;:()\[\]{}'\"!?.=/\\-]", " ", t)
+    t = _PUNCT.sub(" ", t)
     toks = t.split()
     if not toks:
         raise _bad("empty action", text)
@@ -92,24 +102,24 @@ def parse_action(text: str) -> Action:
     while i < len(toks):
         w = toks[i]
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        if w == "row" and nxt.isdigit():
+        if w == "row" and _DIGITS.fullmatch(nxt):
             row_kw, i = int(nxt), i + 2
             continue
-        if w in ("column", "col") and re.fullmatch(r"[a-z]", nxt):
+        if w in ("column", "col") and _LETTER.fullmatch(nxt):
             col_kw, i = nxt, i + 2
             continue
         i += 1
-        if m := re.fullmatch(r"tilenum(\d+)", w):
+        if m := _TILENUM.fullmatch(w):
             explicit.append(int(m.group(1)))
-        elif m := re.fullmatch(r"([a-z])(\d{1,2})", w):
+        elif m := _COMPACT.fullmatch(w):
             cells.append(f"{m.group(1)}{m.group(2)}")
-        elif m := re.fullmatch(r"(\d{1,2})([a-z])", w):
+        elif m := _REVERSED.fullmatch(w):
             cells.append(f"{m.group(2)}{m.group(1)}")
-        elif w.isdigit():
+        elif _DIGITS.fullmatch(w):
             bare.append((pos, int(w)))
         elif w in _WORD_NUMBERS:
             bare.append((pos, _WORD_NUMBERS[w]))
-        elif re.fullmatch(r"[a-z]", w):
+        elif _LETTER.fullmatch(w):
             letters.append((pos, w))
         elif w in _FILLER or w in ("row", "column", "col"):
             continue

@@ -109,7 +109,7 @@ def render(state: GridMaster4State, seat: str | None = None, *, full: bool = Fal
                 letter = LETTERS[t[0]] if t[2] else LETTERS[t[0]].lower()
                 cells.append(f"{letter}{t[1]}".ljust(w) if full else letter)
         if full:
-            lines.append(f"{row + 1:>{lab}}  {' '.join(cells)}  {row + 1}")
+            lines.append(f"{row + 1:>{lab}}  {' '.join(cells)}  {row + 1:>{lab}}")
         else:
             lines.append(f"{row + 1:>{lab}} {' '.join(cells)}")
     lines.append(head.rstrip())

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-_CELL = re.compile(r"^([A-Za-z])\s*(\d{1,2})$")
+_CELL = re.compile(r"([A-Za-z]) ?([0-9]{1,2})")
 
 
 def cell_name(column: int, row: int) -> str:
@@ -28,7 +28,7 @@ def normalise_cell(text: str) -> str | None:
     """``"k12"``, ``"K 12"`` -> ``"K12"``; ``None`` if it is not written like a cell."""
     if text in CANONICAL:
         return text
-    m = _CELL.match(text.strip())
+    m = _CELL.fullmatch(text.strip())
     if not m:
         return None
     return f"{m.group(1).upper()}{int(m.group(2))}"

@@ -28,7 +28,7 @@ RULES: dict[str, str] = {
     "GM4-R-CELLS": "Cells are column letter + row number: columns A-T left to right, rows 1-20 bottom to top (A1 bottom-left)",
     "GM4-R-OWN-TILES": "A player builds only on their own active tiles",
     "GM4-R-DEACT-ANY": "A move makes active tiles of every colour inactive, not only the mover's",
-    "GM4-R-REACH": "'Within a legal move' means exactly one move away (3 orthogonally or 2 diagonally), not any nearer cell",
+    "GM4-R-REACH": "A tile 'within a legal move' is exactly one move away (3 orthogonally or 2 diagonally), not any nearer cell",
     "GM4-R-NO-DEACT-FREE": "First tiles and free placements make no tile inactive; only normal moves do",
     "GM4-R-BLOCK-CHECK": "A player is checked for moves when their normal turn starts; the engine declares the block, the player does not act",
     "GM4-R-BLOCKED-TILES": "A blocked player's tiles stay on the board (they fill cells and count for the largest tile) and all become inactive",
