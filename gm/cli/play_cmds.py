@@ -58,7 +58,6 @@ def play(
         players=dict(session.players),
         gm_version=__version__,
         referee=RefereeInfo(kind="offline"),
-        session=session.settings,
     )
     path = transcript_path(session, record)
     recorder = Recorder(header, path, append=bool(resume))

@@ -33,7 +33,7 @@ def replay(
         fail(f"no such file: {missing[0]}")
     if not files:
         fail("no transcripts (.jsonl) or scenarios (.md) found")
-    console = Console(stderr=as_json, highlight=False)
+    console = Console(stderr=as_json, highlight=False, soft_wrap=True)
     results = []
     with Progress(console=console, transient=True, disable=as_json) as progress:
         task = progress.add_task("replaying", total=len(files))

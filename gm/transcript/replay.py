@@ -44,7 +44,11 @@ MASK = "<masked>"
 
 
 class ReplayBot:
-    """Serves a seat's recorded moves in order."""
+    """Serves a seat's recorded moves in order.
+
+    Past the last recorded move it stands in the first legal action: a bot's pick is
+    recorded once it is public, so an unrecorded pick is one still secret when the
+    transcript ends, and a secret pick changes nothing anyone sees."""
 
     name = "replay"
 
@@ -52,9 +56,11 @@ class ReplayBot:
         self.moves = deque(moves)
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
-        if not self.moves:
-            raise StateError(f"the transcript has no further recorded move for bot seat {seat}")
-        return state.parse_action(self.moves.popleft())
+        if self.moves:
+            return state.parse_action(self.moves.popleft())
+        for action in state.legal_actions(seat):
+            return action
+        raise StateError(f"bot seat {seat} has no legal move")
 
 
 def normalise(result: dict[str, Any]) -> dict[str, Any]:
@@ -287,7 +293,7 @@ def replay_path(path: str | Path, *, update: bool = False) -> ReplayResult:
             return run_scenario(load_scenario(p))
         tr = Transcript.load(p)
     except StateError as exc:
-        return ReplayResult(source=str(p), game="?", entries=0, error=exc.message)
+        return ReplayResult(source=str(p), game="?", entries=0, error=exc.reason)
     res = replay(tr, source=str(p), update=update)
     if res.updated is not None:
         res.updated.save(p)
