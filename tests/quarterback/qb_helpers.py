@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import pytest
 
@@ -11,6 +12,7 @@ from gm.core import GameError, find_game
 from gm.games.quarterback.engine import QuarterbackState
 
 G = find_game("quarterback")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def side(qb: str | None = None, s: tuple[str, ...] = (), d: tuple[str, ...] = (), t: tuple[str, ...] = ()) -> dict[str, list[str]]:
@@ -56,3 +58,13 @@ def texts(events: list[Any]) -> str:
 
 def rules_of(events: list[Any]) -> set[str]:
     return {e.rule for e in events}
+
+
+def pins(*rule_ids: str) -> Callable[[F], F]:
+    """Mark the rule ids a test pins (the meta test checks that every id in RULES is pinned)."""
+
+    def mark(func: F) -> F:
+        func.rule_ids = rule_ids  # type: ignore[attr-defined]
+        return func
+
+    return mark

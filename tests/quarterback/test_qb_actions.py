@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from qb_helpers import G, at, game, rejected, side
+from qb_helpers import G, at, game, pins, rejected, side
 
 from gm.core import InvalidActionError
 from gm.core.tools import call_for_action, expected, parse_args
@@ -34,7 +34,8 @@ from gm.games.quarterback.actions import EndTurn, MovePiece, PassBall
         ("pass turn", "end"),
     ],
 )
-def test_parse_natural_phrasings(text: str, canonical: str) -> None:  # QB-R-NOTATION
+@pins("QB-R-NOTATION")
+def test_parse_natural_phrasings(text: str, canonical: str) -> None:
     action = G.parse_action(text)
     assert str(action) == canonical
     assert G.parse_action(str(action)) == action
@@ -42,7 +43,8 @@ def test_parse_natural_phrasings(text: str, canonical: str) -> None:  # QB-R-NOT
 
 
 @pytest.mark.parametrize("text", ["", "   ", "move C3-C5", "pass", "move T1", "move T1 to the moon", "move X1 C3", "fly away"])
-def test_parse_rejects_with_the_notation_rule(text: str) -> None:  # QB-R-NOTATION
+@pins("QB-R-NOTATION")
+def test_parse_rejects_with_the_notation_rule(text: str) -> None:
     with pytest.raises(InvalidActionError) as info:
         G.parse_action(text)
     assert info.value.rule == "QB-R-NOTATION" and info.value.legal
@@ -57,7 +59,8 @@ def test_json_forms() -> None:
         G.action_from_json({"type": "move", "piece": "T1", "to": "C55x"})
 
 
-def test_bare_destination_routes_and_bad_paths() -> None:  # QB-R-NOTATION
+@pins("QB-R-NOTATION")
+def test_bare_destination_routes_and_bad_paths() -> None:
     s = game(side("E-2", s=("C4",), t=("C3",)), side(t=("H8",)))
     s.apply("red", "move T1 C5")  # the straight way jumps S1: the engine goes round
     assert at(s, "red", "T1") == "C5"

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from qb_helpers import at, game, rejected, rules_of, side, texts
+from qb_helpers import at, game, pins, rejected, rules_of, side, texts
 
 
 # ------------------------------------------------------------------ offside
-def test_defending_triple_stays_on_rows_1_to_12() -> None:  # QB-OFFSIDE-TRIPLE
+@pins("QB-OFFSIDE-TRIPLE")
+def test_defending_triple_stays_on_rows_1_to_12() -> None:
     s = game(side("E-2"), side(t=("C2",)))
     s.apply("red", "end")
     rejected(s, "blue", "move T1 C2-C0", "QB-OFFSIDE-TRIPLE")
@@ -14,7 +15,8 @@ def test_defending_triple_stays_on_rows_1_to_12() -> None:  # QB-OFFSIDE-TRIPLE
     assert at(s, "blue", "T1") == "C1"
 
 
-def test_defending_double_and_single_stay_at_the_line_until_released() -> None:  # QB-OFFSIDE-LINE
+@pins("QB-OFFSIDE-LINE")
+def test_defending_double_and_single_stay_at_the_line_until_released() -> None:
     s = game(side("E-2", t=("A0",)), side(s=("E1",), d=("C1",)))
     s.apply("red", "move T1 A0-A3")  # a Triple over the line does not release the defense
     s.apply("red", "end")
@@ -32,13 +34,15 @@ def test_defending_double_and_single_stay_at_the_line_until_released() -> None: 
     assert (at(s, "blue", "D1"), at(s, "blue", "S1")) == ("C3", "E2")
 
 
-def test_quarterback_over_the_line_releases_the_defense() -> None:  # QB-OFFSIDE-LINE
+@pins("QB-OFFSIDE-LINE")
+def test_quarterback_over_the_line_releases_the_defense() -> None:
     s = game(side("E-2"), side(s=("A1",)))
     s.apply("red", "move QB E-2-E1")
     assert s.released
 
 
-def test_offside_ruling_release_lasts_and_pushed_defenders() -> None:  # QB-R-OFFSIDE
+@pins("QB-R-OFFSIDE")
+def test_offside_ruling_release_lasts_and_pushed_defenders() -> None:
     # a Double that steps over the line and straight back has still "moved over the line"
     s = game(side("E-2", d=("A0",)), side(d=("C1",)))
     s.apply("red", "move D1 A0-A1-A0")
@@ -55,7 +59,8 @@ def test_offside_ruling_release_lasts_and_pushed_defenders() -> None:  # QB-R-OF
 
 
 # ------------------------------------------------------------------ pushing
-def test_double_pushes_a_triple_in_its_direction() -> None:  # QB-PUSH
+@pins("QB-PUSH")
+def test_double_pushes_a_triple_in_its_direction() -> None:
     s = game(side("E-2", d=("C2",)), side(t=("C3",)))
     ev = s.apply("red", "move D1 C2-C3")
     assert (at(s, "red", "D1"), at(s, "blue", "T1")) == ("C3", "C4")
@@ -65,7 +70,8 @@ def test_double_pushes_a_triple_in_its_direction() -> None:  # QB-PUSH
     assert at(s, "blue", "T1") == "E4"
 
 
-def test_push_only_weaker_pieces() -> None:  # QB-PUSH
+@pins("QB-PUSH")
+def test_push_only_weaker_pieces() -> None:
     s = game(side("E-2", d=("C2",)), side(d=("C3",)))  # the attacking Double on row 2 released the defense
     rejected(s, "red", "move D1 C2-C3", "QB-PUSH")
     s = game(side("E-2", s=("C0",)), side(d=("C1",)))
@@ -75,13 +81,15 @@ def test_push_only_weaker_pieces() -> None:  # QB-PUSH
     rejected(s, "red", "move T1 C2-C3", "QB-PUSH")
 
 
-def test_push_is_one_step_of_the_move() -> None:  # QB-R-PUSH-STEP
+@pins("QB-R-PUSH-STEP")
+def test_push_is_one_step_of_the_move() -> None:
     s = game(side("E-2", d=("C2",)), side(t=("C3",)))
     s.apply("red", "move D1 C2-C4")  # pushes twice, one square each time
     assert (at(s, "red", "D1"), at(s, "blue", "T1")) == ("C4", "C5")
 
 
-def test_single_pushes_a_triple_by_moving_next_to_it() -> None:  # QB-PUSH-SINGLE
+@pins("QB-PUSH-SINGLE")
+def test_single_pushes_a_triple_by_moving_next_to_it() -> None:
     s = game(side("E-2", s=("C2",)), side(t=("E3",)))
     ev = s.apply("red", "move S1 C2-D2")  # the line D2 -> E3 goes up and right
     assert at(s, "blue", "T1") == "F4" and "QB-PUSH-SINGLE" in rules_of(ev)
@@ -91,7 +99,8 @@ def test_single_pushes_a_triple_by_moving_next_to_it() -> None:  # QB-PUSH-SINGL
     assert at(s, "blue", "T1") == "F3"
 
 
-def test_single_pushes_a_quarterback_without_the_ball() -> None:  # QB-PUSH-SINGLE
+@pins("QB-PUSH-SINGLE")
+def test_single_pushes_a_quarterback_without_the_ball() -> None:
     s = game(side("E-1", t=("A-1",)), side(s=("E1",)))
     s.apply("red", "pass to A-1")  # the Quarterback no longer has the ball
     s.apply("red", "end")
@@ -99,13 +108,15 @@ def test_single_pushes_a_quarterback_without_the_ball() -> None:  # QB-PUSH-SING
     assert at(s, "red", "QB") == "E-2" and "QB-PUSH-SINGLE" in rules_of(ev)
 
 
-def test_single_pushes_several_pieces_at_once() -> None:  # QB-R-PUSH-STEP
+@pins("QB-R-PUSH-STEP")
+def test_single_pushes_several_pieces_at_once() -> None:
     s = game(side("E-2", s=("E2",)), side(t=("D4", "F4")))
     s.apply("red", "move S1 E2-E3")
     assert (at(s, "blue", "T1"), at(s, "blue", "T2")) == ("C5", "G5")
 
 
-def test_push_limits() -> None:  # QB-PUSH-LIMIT
+@pins("QB-PUSH-LIMIT")
+def test_push_limits() -> None:
     s = game(side("E-2", d=("B3",)), side(t=("A3",)))
     rejected(s, "red", "move D1 B3-A3", "QB-PUSH-LIMIT")  # off the board
     s = game(side("E-2", d=("C2",)), side(t=("C3", "C4")))
@@ -114,14 +125,16 @@ def test_push_limits() -> None:  # QB-PUSH-LIMIT
     rejected(s, "red", "move D1 C2-C3", "QB-PUSH-LIMIT")  # next to the pusher's Single
 
 
-def test_single_cannot_move_next_to_an_unpushable_triple() -> None:  # QB-R-PUSH-BLOCKED
+@pins("QB-R-PUSH-BLOCKED")
+def test_single_cannot_move_next_to_an_unpushable_triple() -> None:
     s = game(side("E-2", s=("C2",)), side(t=("E3", "F4")))
     rejected(s, "red", "move S1 C2-D2", "QB-R-PUSH-BLOCKED")
     s = game(side("E-2", s=("G2",)), side(t=("I3",)))
     rejected(s, "red", "move S1 G2-H2", "QB-R-PUSH-BLOCKED")  # it would go off the board
 
 
-def test_ball_carrier_cannot_push() -> None:  # QB-PUSH-CARRIER
+@pins("QB-PUSH-CARRIER")
+def test_ball_carrier_cannot_push() -> None:
     s = game(side("C-1", d=("C1",)), side(t=("C2",)))
     s.apply("red", "pass to C1")
     rejected(s, "red", "move D1 C1-C2", "QB-PUSH-CARRIER")
@@ -131,7 +144,8 @@ def test_ball_carrier_cannot_push() -> None:  # QB-PUSH-CARRIER
 
 
 # ------------------------------------------------------------------ tackling
-def test_triple_tackles_a_double_carrier_row_plus_column() -> None:  # QB-TACKLE, QB-SCORE
+@pins("QB-TACKLE", "QB-SCORE")
+def test_triple_tackles_a_double_carrier_row_plus_column() -> None:
     s = game(side("E-2", d=("E2",)), side(t=("E5",)))
     s.apply("red", "pass to E2")
     s.apply("red", "end")
@@ -142,14 +156,16 @@ def test_triple_tackles_a_double_carrier_row_plus_column() -> None:  # QB-TACKLE
     assert s.attacker == "blue"  # the half is over
 
 
-def test_document_example_row_eight_column_four_scores_twelve() -> None:  # QB-SCORE
+@pins("QB-SCORE")
+def test_document_example_row_eight_column_four_scores_twelve() -> None:
     s = game(side("D8"), side(d=("D10",)))
     s.apply("red", "end")
     s.apply("blue", "move D1 D10-D8")  # a Double tackles the Quarterback
     assert s.results[0]["points"] == 12 == 8 + 4
 
 
-def test_double_tackles_triple_and_single_tackles_double() -> None:  # QB-TACKLE
+@pins("QB-TACKLE")
+def test_double_tackles_triple_and_single_tackles_double() -> None:
     s = game(side("E-2", d=("A1",), t=("E2",)), side(d=("E4",)))
     s.apply("red", "pass to E2")
     s.apply("red", "end")
@@ -167,7 +183,8 @@ def test_double_tackles_triple_and_single_tackles_double() -> None:  # QB-TACKLE
     assert s.results[0]["how"] == "tackle"
 
 
-def test_single_tackles_quarterback_by_moving_next_to_it() -> None:  # QB-TACKLE-SINGLE
+@pins("QB-TACKLE-SINGLE")
+def test_single_tackles_quarterback_by_moving_next_to_it() -> None:
     s = game(side("E1"), side(s=("E3",)))
     s.apply("red", "end")
     ev = s.apply("blue", "move S1 E3-E2")
@@ -175,7 +192,8 @@ def test_single_tackles_quarterback_by_moving_next_to_it() -> None:  # QB-TACKLE
     assert s.results[0]["square"] == "E1" and s.results[0]["points"] == 1 + 5
 
 
-def test_single_tackles_triple_carrier_by_moving_next_to_it() -> None:  # QB-TACKLE-SINGLE
+@pins("QB-TACKLE-SINGLE")
+def test_single_tackles_triple_carrier_by_moving_next_to_it() -> None:
     s = game(side("E-2", t=("E2",)), side(s=("F0",)))
     s.apply("red", "pass to E2")
     s.apply("red", "end")
@@ -183,7 +201,8 @@ def test_single_tackles_triple_carrier_by_moving_next_to_it() -> None:  # QB-TAC
     assert s.results[0]["how"] == "tackle" and s.results[0]["square"] == "E2"
 
 
-def test_tackle_pairs_ruling() -> None:  # QB-R-TACKLE-PAIRS
+@pins("QB-R-TACKLE-PAIRS")
+def test_tackle_pairs_ruling() -> None:
     # a Triple can't tackle a Triple or the Quarterback
     s = game(side("E-2", t=("E2",)), side(t=("E4",)))
     s.apply("red", "pass to E2")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from qb_helpers import G, at, game, rejected, rules_of, side, texts
+from qb_helpers import G, at, game, pins, rejected, rules_of, side, texts
 
 from gm.core import RulesetError
 from gm.games.quarterback.engine import game_points
@@ -20,7 +20,8 @@ def _whistle_half(s, seat_order=("red", "blue")) -> list:  # type: ignore[no-unt
     return events
 
 
-def test_two_halves_roles_swap_pieces_reset_attacker_first() -> None:  # QB-HALVES
+@pins("QB-HALVES")
+def test_two_halves_roles_swap_pieces_reset_attacker_first() -> None:
     s = game(side("E-2", t=("A0",)), side(t=("A8",)), max_rounds=1)
     s.apply("red", "move T1 A0-A3")
     s.apply("red", "end")
@@ -31,7 +32,8 @@ def test_two_halves_roles_swap_pieces_reset_attacker_first() -> None:  # QB-HALV
     assert at(s, "blue", "T1") == "A0" and at(s, "red", "T1") == "A8"  # set out afresh, roles swapped
 
 
-def test_whistle_scores_the_carrier_where_it_stands() -> None:  # QB-R-WHISTLE
+@pins("QB-R-WHISTLE")
+def test_whistle_scores_the_carrier_where_it_stands() -> None:
     s = game(side("E-2"), side(t=("A8",)), max_rounds=2)
     s.apply("red", "move QB E-2-E1")
     s.apply("red", "end")
@@ -44,7 +46,8 @@ def test_whistle_scores_the_carrier_where_it_stands() -> None:  # QB-R-WHISTLE
     assert s.results[0] == {"game": 1, "half": 1, "attacker": "red", "how": "whistle", "square": "E5", "points": 10, "rounds": 2}
 
 
-def test_whistle_with_a_loose_ball_scores_nothing() -> None:  # QB-R-WHISTLE
+@pins("QB-R-WHISTLE")
+def test_whistle_with_a_loose_ball_scores_nothing() -> None:
     s = game(side("E-2"), side(t=("A8",)), max_rounds=1)
     s.apply("red", "pass to E3")
     s.apply("red", "end")
@@ -53,7 +56,8 @@ def test_whistle_with_a_loose_ball_scores_nothing() -> None:  # QB-R-WHISTLE
     assert "scores nothing" in texts(ev)
 
 
-def test_game_winner_has_more_points() -> None:  # QB-WIN
+@pins("QB-WIN")
+def test_game_winner_has_more_points() -> None:
     s = game(side("E-2"), side(t=("A8",)), max_rounds=1)
     s.apply("red", "move QB E-2-E1")
     _whistle_half(s)
@@ -66,7 +70,8 @@ def test_game_winner_has_more_points() -> None:  # QB-WIN
     assert s.outcome is not None and s.outcome.is_draw
 
 
-def test_full_match_two_games_game_points() -> None:  # QB-MATCH, QB-R-FORMAT
+@pins("QB-MATCH", "QB-R-FORMAT")
+def test_full_match_two_games_game_points() -> None:
     s = G.new_state({"first_attacker": "blue", "max_rounds": 1})
     assert s.rules.format == "match" and s.order == ["blue", "red", "red", "blue"]
     attackers = []
@@ -82,7 +87,8 @@ def test_full_match_two_games_game_points() -> None:  # QB-MATCH, QB-R-FORMAT
     assert "3-1" in s.outcome.reason
 
 
-def test_match_outcomes_list_ruling() -> None:  # QB-R-MATCH-LIST
+@pins("QB-R-MATCH-LIST")
+def test_match_outcomes_list_ruling() -> None:
     w, d, lose = {"red": 9, "blue": 1}, {"red": 4, "blue": 4}, {"red": 1, "blue": 9}
     table = {
         (0, 0): (4, 0),  # win both
@@ -97,7 +103,8 @@ def test_match_outcomes_list_ruling() -> None:  # QB-R-MATCH-LIST
         assert game_points(games) == {"red": red, "blue": blue}
 
 
-def test_coin_toss_decides_who_attacks_first() -> None:  # QB-TOSS, QB-R-TOSS
+@pins("QB-TOSS", "QB-R-TOSS")
+def test_coin_toss_decides_who_attacks_first() -> None:
     firsts = {G.new_state(seed=seed).first_attacker for seed in range(12)}
     assert firsts == {"red", "blue"}
     s1, s2 = G.new_state(seed=5), G.new_state(seed=5)
@@ -106,7 +113,8 @@ def test_coin_toss_decides_who_attacks_first() -> None:  # QB-TOSS, QB-R-TOSS
     assert G.seats == ("red", "blue")
 
 
-def test_default_board_and_setup_rulings() -> None:  # QB-R-BOARD, QB-R-SETUP
+@pins("QB-R-BOARD", "QB-R-SETUP")
+def test_default_board_and_setup_rulings() -> None:
     s = G.new_state({"first_attacker": "red"})
     snap = s.snapshot()["pieces"]
     assert snap["red"] == {"QB": "E-2", "S1": "D0", "S2": "E0", "S3": "F0", "D1": "C0", "D2": "G0", "T1": "A0", "T2": "I0"}
@@ -114,7 +122,8 @@ def test_default_board_and_setup_rulings() -> None:  # QB-R-BOARD, QB-R-SETUP
     assert (s.rules.columns, s.rules.min_row, s.rules.field_rows) == (9, -2, 12)
 
 
-def test_column_points_and_unnumbered_rows() -> None:  # QB-R-COLUMNS, QB-SCORE
+@pins("QB-R-COLUMNS", "QB-SCORE")
+def test_column_points_and_unnumbered_rows() -> None:
     s = G.new_state()
     assert s.value((3, 8)) == 12  # D8: the document's example
     assert s.value((0, 0)) == 1 and s.value((8, 12)) == 21
@@ -123,7 +132,8 @@ def test_column_points_and_unnumbered_rows() -> None:  # QB-R-COLUMNS, QB-SCORE
     assert s.value((0, 3)) == 8
 
 
-def test_setup_from_a_toml_file(tmp_path: Path) -> None:  # QB-R-SETUP
+@pins("QB-R-SETUP")
+def test_setup_from_a_toml_file(tmp_path: Path) -> None:
     f = tmp_path / "printed.toml"
     f.write_text(
         'columns = 7\nfield_rows = 10\nback_rows = 1\nmax_rounds = 8\nformat = "game"\n'
@@ -152,13 +162,15 @@ def test_setup_from_a_toml_file(tmp_path: Path) -> None:  # QB-R-SETUP
         ({"moves": 3}, "Extra inputs"),
     ],
 )
-def test_setup_validation(data: dict, words: str) -> None:  # QB-R-SETUP
+@pins("QB-R-SETUP")
+def test_setup_validation(data: dict, words: str) -> None:
     with pytest.raises(RulesetError) as info:
         G.load_rules(data)
     assert words in info.value.reason
 
 
-def test_defending_quarterback_plays_as_a_triple() -> None:  # QB-R-DEFENSE-QB
+@pins("QB-R-DEFENSE-QB")
+def test_defending_quarterback_plays_as_a_triple() -> None:
     s = game(side("E-2", d=("E2",)), side("E5"))
     assert s.kind[("blue", "QB")] == "T"
     s.apply("red", "pass to E2")
@@ -175,7 +187,8 @@ def test_defending_quarterback_plays_as_a_triple() -> None:  # QB-R-DEFENSE-QB
         G.load_rules({"defense": {"quarterback": ["E0"]}})
 
 
-def test_strengths_are_the_documents() -> None:  # QB-STRENGTH
+@pins("QB-STRENGTH")
+def test_strengths_are_the_documents() -> None:
     r = G.default_rules()
     assert [r.strength(k) for k in "SDTQ"] == [3, 2, 1, 1]
     assert (r.single_moves, r.double_moves, r.triple_moves, r.quarterback_extra, r.attack_actions) == (1, 2, 3, 1, 2)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from qb_helpers import at, game, rejected, rules_of, side
+from qb_helpers import at, game, pins, rejected, rules_of, side
 
 
-def test_single_moves_one_square_in_any_direction() -> None:  # QB-MOVE-SINGLE
+@pins("QB-MOVE-SINGLE")
+def test_single_moves_one_square_in_any_direction() -> None:
     s = game(side("E-2", s=("C0",)), side(t=("H8",)))
     s.apply("red", "move S1 C0-B-1")
     assert at(s, "red", "S1") == "B-1"
@@ -13,7 +14,8 @@ def test_single_moves_one_square_in_any_direction() -> None:  # QB-MOVE-SINGLE
     rejected(s2, "red", "move S1 C0-C2", "QB-MOVE-SINGLE")
 
 
-def test_double_moves_one_or_two_squares() -> None:  # QB-MOVE-DOUBLE
+@pins("QB-MOVE-DOUBLE")
+def test_double_moves_one_or_two_squares() -> None:
     s = game(side("E-2", d=("C0", "G0")), side(t=("H8",)))
     rejected(s, "red", "move D1 C0-C3", "QB-MOVE-DOUBLE")
     s.apply("red", "move D1 C0-C-1")  # one square "and then if wanted another": the second is optional
@@ -22,28 +24,32 @@ def test_double_moves_one_or_two_squares() -> None:  # QB-MOVE-DOUBLE
     assert at(s, "red", "D1") == "D-2"
 
 
-def test_triple_moves_up_to_three_squares() -> None:  # QB-MOVE-TRIPLE
+@pins("QB-MOVE-TRIPLE")
+def test_triple_moves_up_to_three_squares() -> None:
     s = game(side("E-2", t=("A0",)), side(t=("H8",)))
     rejected(s, "red", "move T1 A0-A4", "QB-MOVE-TRIPLE")
     s.apply("red", "move T1 A0-A2-B3")
     assert at(s, "red", "T1") == "B3"
 
 
-def test_quarterback_behind_the_line_moves_as_a_triple() -> None:  # QB-MOVE-QB, QB-LOS
+@pins("QB-MOVE-QB", "QB-LOS")
+def test_quarterback_behind_the_line_moves_as_a_triple() -> None:
     s = game(side("E-2"), side(t=("H8",)))
     rejected(s, "red", "move QB E-2-E2", "QB-MOVE-QB")
     s.apply("red", "move QB E-2-E1")
     assert at(s, "red", "QB") == "E1"
 
 
-def test_quarterback_over_the_line_has_one_more_square() -> None:  # QB-MOVE-QB
+@pins("QB-MOVE-QB")
+def test_quarterback_over_the_line_has_one_more_square() -> None:
     s = game(side("E1"), side(t=("A8",)))
     rejected(s, "red", "move QB E1-E6", "QB-MOVE-QB")
     s.apply("red", "move QB E1-E5")
     assert at(s, "red", "QB") == "E5"
 
 
-def test_quarterback_allowance_depends_on_where_it_starts() -> None:  # QB-MOVE-QB
+@pins("QB-MOVE-QB")
+def test_quarterback_allowance_depends_on_where_it_starts() -> None:
     # starting on row 2 it may move 4 squares even though it ends behind the line
     s = game(side("E2"), side(t=("A8",)))
     s.apply("red", "move QB E2-E-2")
@@ -53,13 +59,15 @@ def test_quarterback_allowance_depends_on_where_it_starts() -> None:  # QB-MOVE-
     rejected(s, "red", "move QB E0-E4", "QB-MOVE-QB")
 
 
-def test_no_moving_onto_an_occupied_square() -> None:  # QB-OCCUPIED
+@pins("QB-OCCUPIED")
+def test_no_moving_onto_an_occupied_square() -> None:
     s = game(side("E-2", s=("C4",), t=("C3",)), side(t=("H8",)))
     err = rejected(s, "red", "move T1 C3-C4", "QB-OCCUPIED")
     assert "S1" in err.reason
 
 
-def test_no_jumping_over_a_piece() -> None:  # QB-JUMP
+@pins("QB-JUMP")
+def test_no_jumping_over_a_piece() -> None:
     s = game(side("E-2", s=("C4",), t=("C3",)), side(t=("H8",)))
     rejected(s, "red", "move T1 C3-C5", "QB-JUMP")
     # going round is fine
@@ -67,7 +75,8 @@ def test_no_jumping_over_a_piece() -> None:  # QB-JUMP
     assert at(s, "red", "T1") == "C5"
 
 
-def test_diagonal_blocked_by_equal_or_greater_strength() -> None:  # QB-DIAGONAL, QB-STRENGTH
+@pins("QB-DIAGONAL", "QB-STRENGTH")
+def test_diagonal_blocked_by_equal_or_greater_strength() -> None:
     # a Triple (1) can't move diagonally past a defending Triple (1)
     s = game(side("E-2", t=("C3",)), side(t=("C4",)))
     rejected(s, "red", "move T1 C3-D4", "QB-DIAGONAL")
@@ -83,7 +92,8 @@ def test_diagonal_blocked_by_equal_or_greater_strength() -> None:  # QB-DIAGONAL
     rejected(s, "red", "move S1 C0-D1", "QB-DIAGONAL")
 
 
-def test_diagonal_ruling_either_side_square_and_only_opposition() -> None:  # QB-R-DIAGONAL
+@pins("QB-R-DIAGONAL")
+def test_diagonal_ruling_either_side_square_and_only_opposition() -> None:
     # the blocker may be on either of the two squares the diagonal step passes
     s = game(side("E-2", t=("C3",)), side(t=("D3",)))
     rejected(s, "red", "move T1 C3-D4", "QB-DIAGONAL")
@@ -93,7 +103,8 @@ def test_diagonal_ruling_either_side_square_and_only_opposition() -> None:  # QB
     assert at(s, "red", "T1") == "D4"
 
 
-def test_triple_and_quarterback_never_next_to_an_opposition_single() -> None:  # QB-ADJACENT
+@pins("QB-ADJACENT")
+def test_triple_and_quarterback_never_next_to_an_opposition_single() -> None:
     s = game(side("E-2", t=("C3",)), side(s=("E1",)))
     rejected(s, "red", "move T1 C3-D2", "QB-ADJACENT")
     s.apply("red", "move T1 C3-D3")  # two squares from the Single: fine
@@ -101,7 +112,8 @@ def test_triple_and_quarterback_never_next_to_an_opposition_single() -> None:  #
     rejected(s, "red", "move QB C-1-D0", "QB-ADJACENT")
 
 
-def test_adjacency_ruling_own_singles_do_not_count() -> None:  # QB-R-ADJACENT
+@pins("QB-R-ADJACENT")
+def test_adjacency_ruling_own_singles_do_not_count() -> None:
     s = game(side("E-2", s=("D4",), t=("C3",)), side(t=("H8",)))
     s.apply("red", "move T1 C3-C4")  # next to its own Single
     assert at(s, "red", "T1") == "C4"
@@ -110,7 +122,8 @@ def test_adjacency_ruling_own_singles_do_not_count() -> None:  # QB-R-ADJACENT
     rejected(s, "red", "move T1 C3-D3-D2", "QB-ADJACENT")
 
 
-def test_attacker_moves_at_most_two_pieces() -> None:  # QB-TURN
+@pins("QB-TURN")
+def test_attacker_moves_at_most_two_pieces() -> None:
     s = game(side("E-2", s=("C0",), d=("G0",), t=("A0",)), side(t=("H8",)))
     s.apply("red", "move S1 C0-C-1")
     s.apply("red", "move D1 G0-G-1")  # one of its two squares
@@ -120,7 +133,8 @@ def test_attacker_moves_at_most_two_pieces() -> None:  # QB-TURN
     assert s.phase == "defend"
 
 
-def test_move_and_pass_or_pass_and_move_or_two_passes() -> None:  # QB-TURN
+@pins("QB-TURN")
+def test_move_and_pass_or_pass_and_move_or_two_passes() -> None:
     s = game(side("E-2", t=("A-2", "I-2")), side(t=("H8",)))
     s.apply("red", "move T1 A-2-B-2")
     s.apply("red", "pass to B-2")
@@ -134,14 +148,16 @@ def test_move_and_pass_or_pass_and_move_or_two_passes() -> None:  # QB-TURN
     assert s.phase == "defend" and "QB-R-END" in rules_of(ev)
 
 
-def test_a_piece_moves_in_one_uninterrupted_sequence() -> None:  # QB-SEQUENCE
+@pins("QB-SEQUENCE")
+def test_a_piece_moves_in_one_uninterrupted_sequence() -> None:
     s = game(side("E-2", d=("G0",), t=("A0",)), side(t=("H8",)))
     s.apply("red", "move T1 A0-A1")
     s.apply("red", "move D1 G0-G-1")
     rejected(s, "red", "move T1 A1-A2", "QB-SEQUENCE")
 
 
-def test_a_pass_does_not_interrupt_the_sequence() -> None:  # QB-SEQUENCE
+@pins("QB-SEQUENCE")
+def test_a_pass_does_not_interrupt_the_sequence() -> None:
     # the document's example: a Triple moves one square, the ball is passed, the Triple moves two more
     s = game(side("E-2", t=("A0",)), side(t=("H8",)))
     s.apply("red", "move T1 A0-A1")
@@ -150,7 +166,8 @@ def test_a_pass_does_not_interrupt_the_sequence() -> None:  # QB-SEQUENCE
     assert at(s, "red", "T1") == "A3" and s.phase == "defend"
 
 
-def test_end_turn_early_and_turn_ends_by_itself() -> None:  # QB-R-END
+@pins("QB-R-END")
+def test_end_turn_early_and_turn_ends_by_itself() -> None:
     s = game(side("E-2", d=("C0", "G0")), side(d=("C1",), t=("H8",)))
     s.apply("red", "end")  # nothing done at all
     assert s.phase == "defend" and s.to_act() == ("blue",)
@@ -162,7 +179,8 @@ def test_end_turn_early_and_turn_ends_by_itself() -> None:  # QB-R-END
     assert "QB-R-END" in rules_of(ev) and s.phase == "defend"
 
 
-def test_defender_moves_up_to_two_pieces() -> None:  # QB-R-DEFENSE-TURN
+@pins("QB-R-DEFENSE-TURN")
+def test_defender_moves_up_to_two_pieces() -> None:
     s = game(side("E-2"), side(s=("C1",), d=("G1",), t=("H8",)))
     s.apply("red", "end")
     s.apply("blue", "move S1 C1-B1")
@@ -173,7 +191,8 @@ def test_defender_moves_up_to_two_pieces() -> None:  # QB-R-DEFENSE-TURN
     assert s.phase == "attack"
 
 
-def test_off_the_board() -> None:  # QB-R-BOARD
+@pins("QB-R-BOARD")
+def test_off_the_board() -> None:
     s = game(side("E-2", t=("A0",)), side(t=("H8",)))
     rejected(s, "red", "move T1 A0-A-3", "QB-R-BOARD")
     rejected(s, "red", "move QB J0", "QB-R-BOARD")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from qb_helpers import at, game, rejected, rules_of, side, texts
+from qb_helpers import at, game, pins, rejected, rules_of, side, texts
 
 
-def test_pass_along_a_line_to_a_receiver_passer_stays() -> None:  # QB-PASS
+@pins("QB-PASS")
+def test_pass_along_a_line_to_a_receiver_passer_stays() -> None:
     s = game(side("E-2", t=("H1",)), side(t=("A8",)))
     ev = s.apply("red", "pass to H1")  # the diagonal E-2, F-1, G0, H1
     assert s.carrier == ("red", "T1") and at(s, "red", "QB") == "E-2"
@@ -15,7 +16,8 @@ def test_pass_along_a_line_to_a_receiver_passer_stays() -> None:  # QB-PASS
     rejected(s, "red", "pass to E-2", "QB-PASS")
 
 
-def test_only_the_quarterback_passes_forward_from_behind_the_line() -> None:  # QB-PASS-FORWARD, QB-LOS
+@pins("QB-PASS-FORWARD", "QB-LOS")
+def test_only_the_quarterback_passes_forward_from_behind_the_line() -> None:
     s = game(side("E-2", t=("E0",)), side(t=("A8",)))
     s.apply("red", "pass to E0")
     rejected(s, "red", "pass to E3", "QB-PASS-FORWARD")  # a Triple may not pass forward
@@ -25,7 +27,8 @@ def test_only_the_quarterback_passes_forward_from_behind_the_line() -> None:  # 
     rejected(s, "red", "pass to E5", "QB-PASS-FORWARD")  # from row 1: over the line
 
 
-def test_sideways_and_backward_passes_by_any_carrier_anywhere() -> None:  # QB-R-PASS
+@pins("QB-R-PASS")
+def test_sideways_and_backward_passes_by_any_carrier_anywhere() -> None:
     s = game(side("E-2", t=("E3", "H3")), side(t=("A8",)))
     s.apply("red", "pass to E3")
     s.apply("red", "pass to H3")  # a Triple over the line passes sideways
@@ -36,19 +39,22 @@ def test_sideways_and_backward_passes_by_any_carrier_anywhere() -> None:  # QB-R
     assert s.carrier == ("red", "T2")
 
 
-def test_receiver_must_be_the_attackers_own_piece() -> None:  # QB-R-PASS
+@pins("QB-R-PASS")
+def test_receiver_must_be_the_attackers_own_piece() -> None:
     s = game(side("E-2"), side(t=("E3",)))
     rejected(s, "red", "pass to E3", "QB-R-PASS")
 
 
-def test_line_of_pass_must_be_clear() -> None:  # QB-PASS-LINE
+@pins("QB-PASS-LINE")
+def test_line_of_pass_must_be_clear() -> None:
     s = game(side("E-2", t=("E3",)), side(t=("E2",)))
     rejected(s, "red", "pass to E3", "QB-PASS-LINE")
     s = game(side("E-2", s=("E0",), t=("E3",)), side(t=("A8",)))
     rejected(s, "red", "pass to E3", "QB-PASS-LINE")  # own pieces block it too
 
 
-def test_pass_to_an_empty_square_first_piece_to_reach_it() -> None:  # QB-PASS-LOOSE
+@pins("QB-PASS-LOOSE")
+def test_pass_to_an_empty_square_first_piece_to_reach_it() -> None:
     s = game(side("E-2", t=("B3",)), side(t=("A8",)))
     ev = s.apply("red", "pass to E4")
     assert s.carrier is None and s.loose == (4, 4) and "QB-PASS-LOOSE" in rules_of(ev)
@@ -57,7 +63,8 @@ def test_pass_to_an_empty_square_first_piece_to_reach_it() -> None:  # QB-PASS-L
     assert s.carrier == ("red", "T1") and "picks up the ball on E4" in texts(ev)
 
 
-def test_defender_reaching_a_loose_ball_intercepts() -> None:  # QB-INTERCEPT
+@pins("QB-INTERCEPT")
+def test_defender_reaching_a_loose_ball_intercepts() -> None:
     s = game(side("E-2"), side(t=("E6",)))
     s.apply("red", "pass to E4")
     s.apply("red", "end")
@@ -67,7 +74,8 @@ def test_defender_reaching_a_loose_ball_intercepts() -> None:  # QB-INTERCEPT
     assert s.attacker == "blue"
 
 
-def test_pickup_ruling_moving_through_and_pushed_onto() -> None:  # QB-R-PICKUP
+@pins("QB-R-PICKUP")
+def test_pickup_ruling_moving_through_and_pushed_onto() -> None:
     # an attacker moving through the ball's square picks it up and carries on
     s = game(side("E-2", t=("C3",)), side(t=("A8",)))
     s.apply("red", "pass to E3")
@@ -87,7 +95,8 @@ def test_pickup_ruling_moving_through_and_pushed_onto() -> None:  # QB-R-PICKUP
     assert "QB-INTERCEPT" in rules_of(ev) and s.results[0]["points"] == 0
 
 
-def test_ball_starts_with_the_quarterback_each_half() -> None:  # QB-BALL-START
+@pins("QB-BALL-START")
+def test_ball_starts_with_the_quarterback_each_half() -> None:
     s = game(side("E-2", t=("A-2",)), side(t=("A8",)), max_rounds=1)
     assert s.carrier == ("red", "QB")
     s.apply("red", "pass to A-2")

@@ -80,9 +80,11 @@ def _header(state: QuarterbackState, seat: str | None) -> list[str]:
         return [f"Quarter Back - {'match' if r.format == 'match' else 'game'} over: {state.outcome}"]
     games = len(state.order) // 2
     you = f" - you are {seat}" if seat in state.seats else ""
+    held = "released" if state.released else "held at row 1 until an attacking Double or the QB crosses"
     return [
         f"Quarter Back - game {state.game_no} of {games}, half {state.half_in_game} of 2, round {state.round} of {r.max_rounds}{you}",
         f"{state.attacker} attacks ^ toward row {r.field_rows} (UPPER CASE); {state.defender} defends (lower case)",
+        f"defending Doubles and Singles: {held}",
     ]
 
 

@@ -136,6 +136,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.results: list[dict[str, Any]] = []
         self._values = r.values
         self._sim: tuple[Action, Any] | None = None
+        self._zone_board: dict[Square, Piece] | None = None
+        self._zone_cache: dict[str, frozenset[Square]] = {}
         self._start_half(0)
 
     def _start_half(self, half: int) -> None:
@@ -157,6 +159,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 # ruling QB-R-DEFENSE-QB: a defending Quarterback plays as a Triple
                 self.kind[piece] = "T" if pid == "QB" and seat == self.defender else pid[0]
         self.strength = {p: r.strength(k if p[1] != "QB" else "Q") for p, k in self.kind.items()}
+        self._order = {seat: sorted((p for s, p in self.pos if s == seat), key=_pid_order) for seat in SEATS}
         self.carrier: Piece | None = (self.attacker, "QB")  # QB-BALL-START
         self.loose: Square | None = None
         self.released = False
@@ -412,12 +415,16 @@ class QuarterbackState(GameState[QuarterbackRules]):
         return Walk(piece, self.kind[piece], self.strength[piece], at, base, self.carrier, self.loose, self._zones())
 
     def _zones(self) -> dict[str, frozenset[Square]]:
-        """Squares next to each seat's Singles."""
-        zones: dict[str, set[Square]] = {RED: set(), BLUE: set()}
-        for p, (c, r) in self.pos.items():
-            if self.kind[p] == "S":
-                zones[p[0]].update((c + dc, r + dr) for dc, dr in DIRS)
-        return {k: frozenset(v) for k, v in zones.items()}
+        """Squares next to each seat's Singles (cached per board: every change makes a new board dict)."""
+        if self._zone_board is not self.board:
+            zones: dict[str, set[Square]] = {RED: set(), BLUE: set()}
+            for (c, r), p in self.board.items():
+                if self.kind[p] == "S":
+                    zones[p[0]].update([(c - 1, r - 1), (c, r - 1), (c + 1, r - 1), (c - 1, r), (c + 1, r),
+                                        (c - 1, r + 1), (c, r + 1), (c + 1, r + 1)])  # fmt: skip
+            self._zone_cache = {k: frozenset(v) for k, v in zones.items()}
+            self._zone_board = self.board
+        return self._zone_cache
 
     def walk(self, piece: Piece, steps: list[Square]) -> Walk:
         """Walk ``piece`` along unit ``steps``; raise :class:`Bad` at the first broken rule."""
@@ -585,7 +592,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
         return ()
 
     def _pieces_of(self, seat: str) -> list[str]:
-        return sorted((p for s, p in self.pos if s == seat), key=_pid_order)
+        """The seat's piece ids in a fixed order (QB, Singles, Doubles, Triples); pieces never leave the board."""
+        return self._order[seat]
 
     def _legal(self, seat: str) -> Iterator[Action]:
         for pid in self._pieces_of(seat):
@@ -610,6 +618,13 @@ class QuarterbackState(GameState[QuarterbackRules]):
         for path, w in self.reachable((seat, pid), limit):
             yield _move(pid, sq(path[-1]), _waypoints(start, path)), w
 
+    def _may_start(self, seat: str, pid: str) -> bool:
+        try:
+            self.steps_open(seat, pid)
+        except Bad:
+            return False
+        return True
+
     def _illegal(self, seat: str, action: Action, bad: Bad) -> IllegalActionError:
         return IllegalActionError(bad.reason, rule=bad.rule, input=str(action), legal=self.legal_summary(seat, action))
 
@@ -618,9 +633,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
         out: list[str] = []
         if isinstance(action, MovePiece) and (seat, action.piece) in self.pos:
             out += [str(a) for a in self.moves_of(seat, action.piece)][:40]
-        movers = [pid for pid in self._pieces_of(seat) if next(iter(self.moves_of(seat, pid)), None) is not None]
+        movers = [pid for pid in self._pieces_of(seat) if self._may_start(seat, pid)]
         if movers:
-            out.append(f"move <piece> <squares> - pieces that can move: {', '.join(movers)}")
+            out.append(f"move <piece> <squares> - pieces that may move now: {', '.join(movers)}")
         if seat == self.attacker and self.carrier is not None and self.budget_left() > 0:
             out += [f"pass to {sq(t)}" for t in self.pass_targets()]
         out.append("end")

@@ -22,6 +22,7 @@ unnumbered rows behind row 0 are written -1, -2, ...  Unknown fields are errors.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -35,6 +36,7 @@ MAX_PER_KIND = 9
 _SQUARE = re.compile(r"^([A-Za-z])(-?\d{1,2})$")
 
 
+@lru_cache(maxsize=4096)
 def parse_square(text: str) -> tuple[int, int]:
     """``"E-2"`` -> ``(4, -2)`` (column index from 0, printed row); no bounds check."""
     m = _SQUARE.match(text.strip())
@@ -43,6 +45,7 @@ def parse_square(text: str) -> tuple[int, int]:
     return ord(m.group(1).upper()) - ord("A"), int(m.group(2))
 
 
+@lru_cache(maxsize=4096)
 def square_name(square: tuple[int, int]) -> str:
     """``(4, -2)`` -> ``"E-2"``."""
     return f"{chr(ord('A') + square[0])}{square[1]}"
