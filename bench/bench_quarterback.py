@@ -1,0 +1,133 @@
+"""Quarter Back: engine speed and the default bot's win rate against random.
+
+* random-vs-random full matches (the default ruleset: two games, four halves) per second
+  and validated actions per second;
+* full legal-action lists per second (every distinct move of every piece, the passes, end);
+* the default bot against the random bot over seeded single games (``format = "game"``,
+  two halves each), the default bot's seat alternating; win rate with a Wilson 95%
+  confidence interval (a fair share is 50%), its points per half when attacking, games/s.
+
+``run(quick)`` returns rows ``{name, value, unit, note}``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+GAMES = 1000  # seeded games for the win rate (quick: QUICK_GAMES)
+QUICK_GAMES = 60
+MATCHES = 200  # random-vs-random matches for the speed figure (quick: QUICK_MATCHES)
+QUICK_MATCHES = 20
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _play(state: Any, bots: dict[str, Any]) -> int:
+    actions = 0
+    while not state.is_terminal:
+        seat = state.to_act()[0]
+        state.apply(seat, bots[seat].choose(state, seat))
+        actions += 1
+    return actions
+
+
+def _random_matches(n: int) -> tuple[float, int]:
+    from gm.core.registry import find_game
+    from gm.games.quarterback.bots import QuarterbackRandomBot
+
+    game = find_game("quarterback")
+    actions = 0
+    t = time.perf_counter()
+    for k in range(n):
+        s = game.new_state(None, k)
+        actions += _play(s, {seat: QuarterbackRandomBot(10 * k + i) for i, seat in enumerate(game.seats)})
+    return time.perf_counter() - t, actions
+
+
+def _legal_lists(n: int) -> tuple[float, int]:
+    """Seconds and total actions for ``n`` full legal lists along random play."""
+    from gm.core.registry import find_game
+    from gm.games.quarterback.bots import QuarterbackRandomBot
+
+    game = find_game("quarterback")
+    s = game.new_state({"format": "game"}, 1)
+    bot = QuarterbackRandomBot(1)
+    total = 0
+    t = 0.0
+    for _ in range(n):
+        if s.is_terminal:
+            s = game.new_state({"format": "game"}, total)
+        seat = s.to_act()[0]
+        t0 = time.perf_counter()
+        total += len(list(s._legal(seat)))
+        t += time.perf_counter() - t0
+        s.apply(seat, bot.choose(s, seat))
+    return t, total
+
+
+def _win_rate(n: int) -> dict[str, Any]:
+    from gm.core.registry import find_game
+    from gm.games.quarterback.bots import GreedyBot, QuarterbackRandomBot
+
+    game = find_game("quarterback")
+    rules = game.load_rules({"format": "game"})
+    wins = draws = 0
+    attack_points = defend_points = 0
+    t = time.perf_counter()
+    for k in range(n):
+        s = game.new_state(rules, 100_000 + k)
+        hero = game.seats[k % 2]
+        bots = {seat: GreedyBot(k) if seat == hero else QuarterbackRandomBot(10 * k + i) for i, seat in enumerate(game.seats)}
+        _play(s, bots)
+        assert s.outcome is not None
+        wins += s.outcome.winner == hero
+        draws += s.outcome.winner is None
+        for r in s.results:
+            if r["attacker"] == hero:
+                attack_points += r["points"]
+            else:
+                defend_points += r["points"]
+    return {"wins": wins, "draws": draws, "seconds": time.perf_counter() - t, "for": attack_points, "against": defend_points}
+
+
+def run(quick: bool = False) -> list[dict[str, Any]]:
+    n = QUICK_GAMES if quick else GAMES
+    m = QUICK_MATCHES if quick else MATCHES
+    out: list[dict[str, Any]] = []
+    dt, actions = _random_matches(m)
+    out.append({"name": "quarterback: random matches/s", "value": round(m / dt, 1), "unit": "matches/s",
+                "note": f"{m} random-vs-random full matches (4 halves), {actions / m:.0f} actions per match"})
+    out.append({"name": "quarterback: engine actions/s", "value": round(actions / dt), "unit": "actions/s",
+                "note": "validated apply with the random bot's walks"})
+    lists = 100 if quick else 1000
+    dt, total = _legal_lists(lists)
+    out.append({"name": "quarterback: full legal lists/s", "value": round(lists / dt), "unit": "lists/s",
+                "note": f"every distinct move of every piece, passes and end; {total / lists:.0f} actions per list"})
+    res = _win_rate(n)
+    lo, hi = wilson(res["wins"], n)
+    out.append({"name": "quarterback: default win rate vs random", "value": round(res["wins"] / n, 3), "unit": "rate",
+                "note": f"{res['wins']}/{n} games won, {res['draws']} drawn, 95% CI {lo:.3f}-{hi:.3f}, fair share 0.50, "
+                        "seat alternating, one game (two halves) each"})
+    out.append({"name": "quarterback: default points per half", "value": round(res["for"] / n, 2), "unit": "points",
+                "note": f"attacking, against random; random scores {res['against'] / n:.2f} against it"})
+    out.append({"name": "quarterback: default-vs-random games/s", "value": round(n / res["seconds"], 1), "unit": "games/s",
+                "note": "greedy one-ply default bot against the random bot"})
+    return out
+
+
+if __name__ == "__main__":
+    import sys
+
+    for row in run(quick="--quick" in sys.argv):
+        print(f"{row['name']:48} {row['value']:>10} {row['unit']:10} {row['note']}")
