@@ -49,6 +49,11 @@ class GridMaster4(Game):
 
         return gridmaster4_tools()
 
+    def export_context(self, rules: Any) -> dict[str, Any]:
+        from gm.games.gridmaster4.export import export_context
+
+        return export_context(self.load_rules(rules))
+
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.gridmaster4 import bots
 

@@ -366,17 +366,18 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         }
 
     def view(self, seat: str | None) -> dict[str, Any]:
-        """What ``seat`` sees: everything (no hidden information) plus its own cells to play."""
+        """What ``seat`` sees: everything (no hidden information), plus for a player a ``you``
+        block with its next tile and the cells it may place on.  A spectator's view is the
+        snapshot itself."""
         out = self.snapshot()
         if seat is None or seat not in self.order:
-            out["you"] = None
             return out
-        cells = self.placement_cells(seat)
         anywhere = self.phase == OPENING or (self.phase == FREE and seat in self.free_queue)
+        playing = seat in self.in_play
         out["you"] = {
             "seat": seat,
             "to_act": seat in self.to_act(),
-            "next_tile": self.next_tile(seat) if seat in self.in_play else None,
-            "cells": "any open cell" if anywhere and seat in self.in_play else [self.geo.names[c] for c in cells],
+            "next_tile": self.next_tile(seat) if playing else None,
+            "cells": "any open cell" if anywhere and playing else [self.geo.names[c] for c in self.placement_cells(seat)],
         }
         return out
