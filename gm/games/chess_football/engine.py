@@ -218,6 +218,9 @@ class ChessFootballState(GameState[ChessFootballRules]):
         expected = DECISIONS.get(p)
         if _ACTION_DECISION.get(action.type) != expected:
             what = (expected or "nothing").replace("_", " ")
+            if isinstance(action, FourthDown) and p != GAME_OVER:
+                raise self._illegal("CF-R-FOURTH", f"punt or go for it is declared before the snap on 4th down; now is the "
+                                    f"time for: {what}", action, seat)
             raise self._illegal(_PHASE_RULE[p], f"now is the time for: {what}", action, seat)
         r = self.rules
         if isinstance(action, CaptainPick):

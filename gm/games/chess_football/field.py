@@ -333,13 +333,14 @@ class Field:
             self.frozen.add(p.id)
 
     # ------------------------------------------------------------ reach
-    def reach(self, p: Piece, mp: int, *, rush: bool = False, route: bool = False) -> dict[Square, int]:
-        """Cheapest movement cost to every square ``p`` can end a move on (CF-R-STEP, CF-R-PASS-THROUGH)."""
+    def reach(self, p: Piece, mp: int, *, rush: bool = False, route: bool = False, ghost: bool = False) -> dict[Square, int]:
+        """Cheapest movement cost to every square ``p`` can end a move on (CF-R-STEP, CF-R-PASS-THROUGH);
+        ``ghost``: as if no piece blocked the way."""
         r = self.rules
         restricted = self.spec(p)[1] and not route
         block: set[Square] = set()
         for q in self.pieces.values():
-            if q.team != p.team and (not rush or q.heavy):
+            if q.team != p.team and (not rush or q.heavy) and not ghost:
                 block.add(q.sq)
         sealed: set[Square] = set()
         for nb in self.sealing():
@@ -540,8 +541,9 @@ class Field:
                 mp -= self._ability_ok(p, name, a)
         reach = self.reach(p, mp, rush=a.rush, route=a.route)
         if target not in reach:
-            free = self.reach(p, mp, rush=True, route=a.route)
-            if target in free and not a.rush:
+            if target in self.reach(p, mp, rush=a.rush, route=a.route, ghost=True):
+                if a.rush:
+                    raise self._err("CF-R-SPEED-RUSH", f"{p.id} cannot rush through to {a.to}: an opposing Heavy blocks the way", a)
                 raise self._err("CF-R-PASS-THROUGH", f"{p.id} cannot get through to {a.to}: opposing pieces block the way", a)
             rule = "CF-MOVE-RESTRICTED" if self.spec(p)[1] and not a.route else "CF-MOVEMENT"
             raise self._err(rule, f"{a.to} is out of reach for {p.id} ({mp} movement left)", a)

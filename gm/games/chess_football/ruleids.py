@@ -123,7 +123,7 @@ RULES: dict[str, str] = {
     "CF-R-SAFETY-RESTART": "A safety is a turnover: the scoring team takes over at its square 8",
     "CF-R-PA": "Play action: the QB carrying the ball declares it with an adjacent non-Heavy ally, once per down, before a pass; the holder is secret and may be re-chosen once per turn while hidden",
     "CF-R-PA-TACKLE": "While the ball is hidden a defender ending on the QB's or the fake's position wraps it up (no dice, nothing revealed); a wrapped piece is out of the down; the revealed holder wrapped = tackled",
-    "CF-R-TD": "Touchdown the moment the ball carrier stands in the opponent's end zone (a move, a push or a complete pass)",
+    "CF-R-TD": "Touchdown the moment the ball carrier stands in the opponent's end zone (after its move or a complete pass)",
     "CF-R-DOWN-LIMIT": "A down lasts at most 4 turns (snap + 3 reaction turns); then the whistle: the carrier is down where it stands",
     "CF-R-GOAL-TO-GO": "A first down line inside the end zone means goal to go",
     "CF-R-FOURTH": "On 4th down the offense declares punt or go for it before the snap",
