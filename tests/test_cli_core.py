@@ -149,7 +149,7 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     bad.write_text("kick_distance = 'far'\n")
     junk = tmp_path / "junk.jsonl"
     junk.write_text("not a session\n")
-    assert_one_line_error(*gm("new", "chess"))
+    assert_one_line_error(*gm("new", "no-such-game"))
     assert_one_line_error(*gm("new", "gf", "--rules", str(bad)))
     assert_one_line_error(*gm("new", "gf", "--rules", str(tmp_path / "missing.toml")))
     assert_one_line_error(*gm("new", "gf", "--away", "bot:nope"))

@@ -193,7 +193,7 @@ def test_corrupt_and_foreign_files_give_one_clear_error(tmp_path: Path) -> None:
         "text.jsonl": "hello world\n",
         "json.jsonl": '{"format": "something-else"}\n',
         "newer.jsonl": json.dumps({**json.loads(lines[0]), "version": 99}) + "\n",
-        "badgame.jsonl": json.dumps({**json.loads(lines[0]), "game": "chess"}) + "\n",
+        "badgame.jsonl": json.dumps({**json.loads(lines[0]), "game": "no-such-game"}) + "\n",
         "hash.jsonl": json.dumps({**json.loads(lines[0]), "rules_hash": "0" * 64}) + "\n",
         "middle.jsonl": lines[0] + "{broken\n" + "".join(lines[1:]),
         "illegal.jsonl": lines[0] + json.dumps({"seat": "home", "action": "play 4 red"}) + "\n",
