@@ -22,7 +22,7 @@ class Quarterback(Game):
 
     id = "quarterback"
     name = "Quarter Back"
-    aliases = ("qb", "quarter-back", "quarter back")
+    aliases = ("qb", "quarter-back")
     seats = ("red", "blue")
     rules_model = QuarterbackRules
     rules_index = RULES

@@ -158,7 +158,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 self.pos[piece] = square
                 # ruling QB-R-DEFENSE-QB: a defending Quarterback plays as a Triple
                 self.kind[piece] = "T" if pid == "QB" and seat == self.defender else pid[0]
-        self.strength = {p: r.strength(k if p[1] != "QB" else "Q") for p, k in self.kind.items()}
+        self.strength = {p: r.strength(k) for p, k in self.kind.items()}
         self._order = {seat: sorted((p for s, p in self.pos if s == seat), key=_pid_order) for seat in SEATS}
         self.carrier: Piece | None = (self.attacker, "QB")  # QB-BALL-START
         self.loose: Square | None = None
@@ -862,21 +862,6 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def view(self, seat: str | None) -> dict[str, Any]:
         """What ``seat`` may see: everything (there are no secret choices in Quarter Back)."""
         return self.snapshot()
-
-    # ---------------------------------------------------------- fast copy
-    def fork(self) -> QuarterbackState:
-        """An independent copy made without replaying (for bots' look-ahead)."""
-        new = QuarterbackState.__new__(QuarterbackState)
-        new.__dict__.update(self.__dict__)
-        new.log = list(self.log)
-        new.board = dict(self.board)
-        new.pos = dict(self.pos)
-        new.moved = list(self.moved)
-        new.points = [dict(p) for p in self.points]
-        new.game_points = dict(self.game_points)
-        new.results = list(self.results)
-        new._sim = None
-        return new
 
 
 def game_points(games: list[dict[str, int]], win: int = 2, draw: int = 1) -> dict[str, int]:
