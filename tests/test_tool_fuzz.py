@@ -60,7 +60,7 @@ def _snapshot(s: Session) -> tuple[Any, ...]:
     )
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10_000),
     warmup=st.integers(0, 60),

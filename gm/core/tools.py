@@ -114,7 +114,12 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
                     f"arguments must be a JSON object: {exc}", rule=ARGS_RULE, input=raw[:200], legal=_fields(model)
                 ) from None
     else:
-        data = raw
+        try:  # tool arguments are JSON values, whoever calls (tuples become lists, objects are refused)
+            data = json.loads(json.dumps(raw, allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise InvalidActionError(
+                f"arguments must be JSON values: {exc}", rule=ARGS_RULE, input=_quote(raw), legal=_fields(model)
+            ) from None
     if not isinstance(data, Mapping):
         raise InvalidActionError(
             f"arguments must be a JSON object, not {type(data).__name__}", rule=ARGS_RULE, input=_quote(data), legal=_fields(model)
@@ -159,7 +164,7 @@ def call_for_action(tools: Iterable[ToolSpec], action: Action) -> tuple[str, dic
     """The tool call (name, arguments) that makes ``action``; ``KeyError`` if no tool does."""
     for t in tools:
         if t.kind == "action" and t.produces == action.type:
-            data = action.to_json()
+            data = json.loads(json.dumps(action.to_json()))  # JSON values, as a model would send them
             data.pop("type", None)
             return t.name, {k: v for k, v in data.items() if k in t.args.model_fields}
     raise KeyError(action.type)
