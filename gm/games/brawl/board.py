@@ -19,6 +19,7 @@ LEGEND = (
     "result: won +margin, comp (completion), cut (led, not connected), INT, FUM, lost, tie"
 )
 _MIN_CELL = 18
+_LABEL = 10
 
 
 def _card(p: PlayedCard) -> str:
@@ -73,6 +74,8 @@ def _situation(state: BrawlState) -> str:
     else:
         text += f"{_ordinal(state.play_no)} & {distance} at {state.field_text(state.los)}"
         text += f" - play {state.play_no} of {state.plays_in_series}"
+        if state.going and state.first_score is not None:
+            text += f", going for it after {state.first_score.yards} yards"
     return text
 
 
@@ -101,7 +104,7 @@ def _hand_lines(state: BrawlState, seat: str | None) -> list[str]:
     if seat in SEATS and state.outcome is None:
         hand = state.hands[seat]
         unit = state.unit(seat)
-        cards = " | ".join(f"{p} {' '.join(c.code for c in cs) or '-'}" for p, cs in hand.items())
+        cards = " | ".join(f"{p} {' '.join(c.code for c in cs)}" for p, cs in hand.items() if cs) or "empty (all played)"
         lines.append(f"your hand ({seat} {unit}): {cards}")
         mine = state.pending.get(seat)
         if mine is not None:
@@ -126,7 +129,19 @@ def _last_line(state: BrawlState) -> list[str]:
     last = state.last
     if not last:
         return []
-    text = f"last series (round {last['round']}): {last['offense']} from {last['from']}: {last['yards']} yards, {last['result'].replace('_', ' ')}"
+    text = f"last series (round {last['round']}): {last['offense']} from {last['from']}"
+    score = last.get("score")
+    if score:
+        won = ", ".join(f"{z} +{m}" for z, m in score["won"].items())
+        if score["result"] in ("interception", "fumble"):
+            text += f": {score['result']} in {', '.join(score['interceptions'] or score['fumbles'])}"
+        elif score["result"] == "sack":
+            text += ": sacked"
+        elif won:
+            text += f": won {won} (x{score['multiplier']})"
+    text += f" - {last['yards']} yards, {last['result'].replace('_', ' ')}"
+    if last.get("went_for_it"):
+        text += " (went for it)"
     return [text]
 
 
@@ -141,19 +156,19 @@ def render(state: BrawlState, seat: str | None = None, *, full: bool = False) ->
         cells[z] = [f"O {off}".rstrip(), f"D {de}".rstrip(), zone_line(state, z)]
     cells[X_ZONE] = ["", "X", ""]
     width = max(_MIN_CELL, *(len(line) for c in cells.values() for line in c))
-    sep = "     +" + "+".join("-" * (width + 2) for _ in COLUMNS) + "+"
-    header = "      " + " ".join(f" {COLUMN_NAMES[c]:<{width}}" for c in COLUMNS).rstrip()
+    sep = " " * _LABEL + "+" + "+".join("-" * (width + 2) for _ in COLUMNS) + "+"
+    header = " " * (_LABEL + 1) + " ".join(f" {COLUMN_NAMES[c]:<{width}}" for c in COLUMNS).rstrip()
     title = f"brawl - {_situation(state)}"
     lines = [title, f"round {state.round}/{state.rules.rounds} | score {_score(state)} | offense {state.offense}, defense {state.defense}", header, sep]
     for region in REGIONS:
         mult = state.rules.multipliers[region]
         for i in range(3):
-            label = f"{region} {mult}x" if i == 0 else (REGION_NAMES[region][:4] if i == 1 else "")
+            label = REGION_NAMES[region] if i == 0 else (f"{region} {mult}x" if i == 1 else "")
             row = []
             for c in COLUMNS:
                 text = cells[region + c][i]
                 row.append(f" {text.center(width) if region + c == X_ZONE else text.ljust(width)} ")
-            lines.append(f"{label:<5}|" + "|".join(row) + "|")
+            lines.append(f"{label:<{_LABEL}}|" + "|".join(row) + "|")
         lines.append(sep)
     lines += _fourth_line(state) + _hand_lines(state, seat) + _last_line(state)
     lines.append(LEGEND)
@@ -170,6 +185,6 @@ def render_compact(state: BrawlState, seat: str | None = None) -> str:
     """A few lines: situation, every zone's totals and lead, the seat's hand."""
     lines = [status_line(state, seat)]
     zones = " | ".join(f"{z} {zone_line(state, z)}" for z in PLAYABLE)
-    lines.append(f"zones (offense v defense): {zones}")
+    lines.append(f"zones (offense v defense, then who leads): {zones}")
     lines += _fourth_line(state) + _hand_lines(state, seat) + _last_line(state)
     return "\n".join(lines)

@@ -99,6 +99,7 @@ class BrawlState(GameState[BrawlRules]):
         self.play_no = 0
         self.going = False
         self.series_score: SeriesScore | None = None  # the latest scoring of the current series
+        self.first_score: SeriesScore | None = None  # the score before going for it
         self.last: dict[str, Any] = {}  # the last finished series, for views
         self.history: list[dict[str, Any]] = []
         self.positions = {**r.offense, **r.defense}
@@ -325,7 +326,7 @@ class BrawlState(GameState[BrawlRules]):
         self.phase = PLAY
         self.play_no = 1
         self.going = False
-        self.series_score = None
+        self.series_score = self.first_score = None
         self.zones = {z: {OFFENSE: [], DEFENSE: []} for z in ZONES}
         self.hands = {HOME: {}, AWAY: {}}
         for seat in (self.offense, self.defense):
@@ -473,6 +474,7 @@ class BrawlState(GameState[BrawlRules]):
         else:
             self.going = True
             self.phase = PLAY
+            self.first_score, self.series_score = self.series_score, None  # rescored after the 4th play (BR-R-GO-RESCORE)
             self.play_no = r.series_cards + 1
             for seat in (off, de):
                 for name in self.roster(seat):
@@ -567,6 +569,7 @@ class BrawlState(GameState[BrawlRules]):
             "down": self.play_no if self.phase == PLAY else None,
             "to_go": min(r.first_down_yards, self.to_goal) if playing else None,
             "going_for_it": self.going,
+            "first_score": self.first_score.to_json() if self.going and self.first_score else None,
             "play": self.play_no if self.phase == PLAY else None,
             "plays_in_series": self.plays_in_series,
             "zones": zones,

@@ -186,7 +186,10 @@ class BrawlRules(_Strict):
     )
     strong_factor: int = Field(default=2, ge=1, le=10, description="a strong (S) region multiplies card values by this")
     weak_divisor: int = Field(default=2, ge=1, le=10, description="a weak (W) region divides card values by this, rounded down")
-    positions: dict[str, PositionSpec] = Field(default_factory=_default_positions)
+    positions: dict[str, PositionSpec] = Field(
+        default_factory=_default_positions,
+        description="position -> side, strong/weak regions and deck; a rules file names only what it changes",
+    )
     offense: dict[str, str] = Field(default_factory=_default_offense, description="offensive players: name -> position")
     defense: dict[str, str] = Field(default_factory=_default_defense, description="defensive players: name -> position")
     series_cards: int = Field(default=3, ge=1, le=6, description="cards each player draws per series = plays per series (BR-DRAW)")
@@ -213,6 +216,22 @@ class BrawlRules(_Strict):
     first_offense: Literal["toss", "home", "away"] = Field(
         default="toss", description="who has the ball first: a seeded coin toss, home or away (BR-R-FIRST)"
     )
+
+    @field_validator("positions", mode="before")
+    @classmethod
+    def _merge_positions(cls, v: object) -> object:
+        """A rules file names only the positions (and fields) it changes; the rest keep the defaults."""
+        if not isinstance(v, dict):
+            return v
+        out: dict[str, object] = {k: p.model_dump() for k, p in _default_positions().items()}
+        for name, spec in v.items():
+            if isinstance(spec, dict) and name in out:
+                base = out[name]
+                assert isinstance(base, dict)
+                out[name] = {**base, **spec}
+            else:
+                out[name] = spec
+        return out
 
     @model_validator(mode="after")
     def _consistent(self) -> BrawlRules:
