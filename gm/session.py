@@ -13,7 +13,9 @@ append-only JSON Lines file: a header line, then one line per accepted action,
 appended (one ``write`` of a whole line) before the call returns.  Killing the
 process at any moment loses nothing acknowledged; a torn last line (a write cut
 short) was never acknowledged and is dropped.  The live state is kept in memory and
-only a session that is opened again replays its log.
+only a session that is opened again replays its log.  Appends take an exclusive
+``flock``; a session object that finds records on disk it has not seen (another
+process moved) refuses the move, reloads and says so (``CORE-SESSION``).
 
 **Secret choices.**  When a seat moves while other seats still have to choose in the
 same round (simultaneous picks), that move stays hidden from the other seats until
@@ -441,9 +443,13 @@ class Session:
         return {s.index for s in self._open if s.seat != seat}
 
     def log(self, seat: str | None = None) -> list[list[str]]:
-        """The action log as ``seat`` may read it: other seats' unrevealed picks show as ``locked``."""
+        """The action log as ``seat`` may read it: other seats' unrevealed picks show as ``locked``,
+        their other moves in their public form (``Action.public_text``)."""
         hidden = self._hidden_from(seat)
-        return [[m.seat, "locked" if i in hidden else str(m.action)] for i, m in enumerate(self.state.log)]
+        return [
+            [m.seat, "locked" if i in hidden else str(m.action) if m.seat == seat else m.action.public_text()]
+            for i, m in enumerate(self.state.log)
+        ]
 
     def reveals(self) -> list[dict[str, Any]]:
         """Every revealed bot commitment so far (seat, log index, choice, nonce, commitment)."""

@@ -39,13 +39,13 @@ class PlayCallArgs(ToolArgs):
     play: int = Field(ge=1, le=9, description="play number: 1 Power/Sweep, 2 Interior Run, 3 Speed/Positioning, 4 Breakaway (from quarter 2)")
     colour: Literal["red", "black"] = Field(description="red (pass: air movement) or black (run: ground movement)")
     lateral: int | None = Field(
-        default=None, ge=0, le=10, description="offense only: columns of lateral movement (play 1 and 3 up to 3, play 4 up to 2, play 2 none); omit for none"
+        default=None, ge=0, le=10, description="offense only: columns of lateral movement (play 1 and 3 up to 3, play 4 up to 2, play 2 none); null or 0 for none"
     )
     direction: Literal["left", "right"] | None = Field(
         default=None, description="offense only: lateral direction, left (toward column A) or right (toward column T)"
     )
     timing: Literal["before", "after"] | None = Field(
-        default=None, description="offense only: lateral before (default) or after the forward movement"
+        default=None, description="offense only: lateral before (the default when null) or after the forward movement"
     )
 
 
