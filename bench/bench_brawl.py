@@ -1,0 +1,139 @@
+"""brawl: engine speed (games/s, actions/s) and the default bot's win rate against random.
+
+Games are full games of the default ruleset (20 series).  The win rate is one default bot
+against one random bot over seeded games, the default bot's seat alternating between home
+and away (a fair share is 50%), with a Wilson 95% confidence interval; draws count as not
+won.  ``run(quick)`` returns rows ``{name, value, unit, note}``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from typing import Any
+
+GAMES = 1000  # seeded games for the win rate (quick: QUICK_GAMES)
+QUICK_GAMES = 100
+SPEED_GAMES = 200  # random-vs-random games for the engine speed (quick: QUICK_SPEED_GAMES)
+QUICK_SPEED_GAMES = 40
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _play(state: Any, bots: dict[str, Any]) -> int:
+    """Play ``state`` to the end; return the number of actions."""
+    n = 0
+    while not state.is_terminal:
+        for seat in state.to_act():
+            state.apply(seat, bots[seat].choose(state, seat))
+            n += 1
+    return n
+
+
+def _random_games(n: int) -> tuple[float, int, Counter[str]]:
+    """Seconds, actions and series results of ``n`` random-vs-random games."""
+    from gm.core.registry import find_game
+    from gm.games.brawl.bots import RandomBot
+
+    game = find_game("brawl")
+    actions = 0
+    results: Counter[str] = Counter()
+    t = time.perf_counter()
+    for k in range(n):
+        s = game.new_state(None, k)
+        actions += _play(s, {seat: RandomBot(seed=10 * k + i) for i, seat in enumerate(game.seats)})
+        results.update(h["result"] for h in s.history)  # type: ignore[attr-defined]
+    return time.perf_counter() - t, actions, results
+
+
+def _win_rate(n: int) -> tuple[Counter[str], float, int, float]:
+    """Default against random: (results, seconds, actions, seconds spent in the default bot)."""
+    from gm.core.registry import find_game
+    from gm.games.brawl.bots import RandomBot
+    from gm.games.brawl.strategy import DefaultBot
+
+    game = find_game("brawl")
+    results: Counter[str] = Counter()
+    actions = 0
+    thinking = 0.0
+    t = time.perf_counter()
+    for k in range(n):
+        s = game.new_state(None, 70_000 + k)
+        hero = game.seats[k % 2]
+        default = DefaultBot(seed=k)
+        bots: dict[str, Any] = {seat: default if seat == hero else RandomBot(seed=10 * k + 1) for seat in game.seats}
+        while not s.is_terminal:
+            for seat in s.to_act():
+                t0 = time.perf_counter()
+                action = bots[seat].choose(s, seat)
+                if seat == hero:
+                    thinking += time.perf_counter() - t0
+                s.apply(seat, action)
+                actions += 1
+        assert s.outcome is not None
+        results[s.outcome.result(hero)] += 1
+    return results, time.perf_counter() - t, actions, thinking
+
+
+def _default_decisions(n: int) -> tuple[float, int]:
+    """Seconds and decisions of the default bot playing itself for ``n`` games."""
+    from gm.core.registry import find_game
+    from gm.games.brawl.strategy import DefaultBot
+
+    game = find_game("brawl")
+    decisions = 0
+    t = time.perf_counter()
+    for k in range(n):
+        s = game.new_state(None, 90_000 + k)
+        decisions += _play(s, {seat: DefaultBot(seed=k + i) for i, seat in enumerate(game.seats)})
+    return time.perf_counter() - t, decisions
+
+
+def run(quick: bool = False) -> list[dict[str, Any]]:
+    """The benchmark rows (``quick``: fewer games, for CI)."""
+    from gm.games.brawl.strategy import DefaultBot
+
+    DefaultBot(0)  # import scipy before timing
+    from scipy.optimize import linear_sum_assignment  # noqa: F401
+
+    rows: list[dict[str, Any]] = []
+    n_speed = QUICK_SPEED_GAMES if quick else SPEED_GAMES
+    secs, actions, results = _random_games(n_speed)
+    series = sum(results.values())
+    rows.append({"name": "brawl random games/s", "value": round(n_speed / secs, 1), "unit": "games/s",
+                 "note": f"{n_speed} full games (20 series), random vs random"})
+    rows.append({"name": "brawl actions/s", "value": round(actions / secs), "unit": "actions/s",
+                 "note": "validated placements and 4th-down choices applied, bot time included"})
+    share = ", ".join(f"{k} {v / series:.0%}" for k, v in results.most_common())
+    rows.append({"name": "brawl random series results", "value": series, "unit": "series", "note": share})
+
+    n = QUICK_GAMES if quick else GAMES
+    res, secs, actions, thinking = _win_rate(n)
+    lo, hi = wilson(res["win"], n)
+    rows.append({"name": "brawl default win rate vs random", "value": round(res["win"] / n, 3), "unit": "fraction",
+                 "note": f"{n} seeded games, seats alternating; 95% CI {lo:.3f}-{hi:.3f}; "
+                         f"{res['win']} won, {res['draw']} drawn, {res['loss']} lost"})
+    rows.append({"name": "brawl default vs random games/s", "value": round(n / secs, 1), "unit": "games/s",
+                 "note": f"{actions} actions; {thinking / secs:.0%} of the time in the default bot"})
+    n_self = 10 if quick else 50
+    secs, decisions = _default_decisions(n_self)
+    rows.append({"name": "brawl default decision time", "value": round(secs / decisions * 1000, 2), "unit": "ms",
+                 "note": f"default vs default, {n_self} games, {decisions} actions (engine time included)"})
+    return rows
+
+
+if __name__ == "__main__":
+    import sys
+
+    for row in run(quick="--quick" in sys.argv):
+        print(f"{row['name']:40} {row['value']:>10} {row['unit']:10} {row['note']}")
