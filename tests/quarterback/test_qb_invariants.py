@@ -82,15 +82,15 @@ def _random_game(rules: dict, seed: int, check_every: int) -> QuarterbackState:
 def test_thousands_of_random_games() -> None:  # guarantees they end
     games = 0
     for seed in range(GAMES):
-        rules = VARIANTS[seed % len(VARIANTS)]
-        s = _random_game(rules, seed, check_every=7)
+        s = _random_game(VARIANTS[seed % len(VARIANTS)], seed, check_every=7)
         games += 1
         assert s.outcome is not None and s.to_act() == ()
         assert list(s.legal_actions("red")) == [] and list(s.legal_actions("blue")) == []
-        if seed % 4 == 0:  # replays and round trips (the costly part) on every fourth game
-            data = s.to_json()
-            again = GameState.from_json(json.loads(json.dumps(data)))
-            assert again.snapshot() == s.snapshot() and again.to_json() == data
+        # the state is setup + seed + log: the JSON round trip replays the log to the same state
+        data = s.to_json()
+        again = GameState.from_json(json.loads(json.dumps(data)))
+        assert again.snapshot() == s.snapshot() and again.to_json() == data
+        if seed % 50 == 0:
             assert s.replay().snapshot() == s.snapshot()
     assert games == GAMES
 

@@ -13,6 +13,8 @@ def test_pass_along_a_line_to_a_receiver_passer_stays() -> None:
     assert "passes from E-2 to T1 on H1" in texts(ev)
     s = game(side("E-2", t=("H1",)), side(t=("A8",)))
     rejected(s, "red", "pass to F0", "QB-PASS")  # not a row, column or diagonal
+    err = rejected(s, "red", "pass to T1", "QB-R-BOARD")  # column T is off this board: a piece name?
+    assert "pass to H1" in err.reason
     rejected(s, "red", "pass to E-2", "QB-PASS")
 
 

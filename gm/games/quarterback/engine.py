@@ -556,7 +556,10 @@ class QuarterbackState(GameState[QuarterbackRules]):
             raise Bad("QB-TURN", f"this turn's {self.rules.attack_actions} actions are used ({self._turn_text()})")
         to = parse_square(action.to)
         if not self.on_board(to):
-            raise Bad("QB-R-BOARD", f"{sq(to)} is off the board")
+            hint = ""
+            if (seat, action.to) in self.pos:
+                hint = f" (to pass to your {action.to}, name its square: pass to {sq(self.pos[(seat, action.to)])})"
+            raise Bad("QB-R-BOARD", f"{sq(to)} is off the board{hint}")
         src = self.pos[self.carrier]
         dc, dr = to[0] - src[0], to[1] - src[1]
         if not (dc or dr):

@@ -50,7 +50,7 @@ RULES: dict[str, str] = {
     "QB-R-ADJACENT": "Adjacent means the eight surrounding squares; only opposition Singles restrict Triples and Quarterbacks",
     "QB-R-DIAGONAL": "A diagonal step passes the two squares beside it; an opposition piece of equal or greater strength on either blocks it",
     "QB-R-TACKLE-PAIRS": "Tackles onto the square: Triple on Double, Double on Triple/Quarterback/Single, Single on Double; the Quarterback counts as a Triple",
-    "QB-R-PUSH-STEP": "A push moves a piece one square as one step of the pusher's move, which may go on; a Single moving next to several pieces pushes each",
+    "QB-R-PUSH-STEP": "A push is one step of the pusher's move: it takes the pushed piece's square, the piece goes one square on; the move may go on",
     "QB-R-PUSH-BLOCKED": "No move into a piece that can't be pushed or tackled; a Single may not move next to a Triple or Quarterback it can't push away",
     "QB-R-OFFSIDE": "Offside binds every square a defender moves onto; a push may leave it offside; the release lasts for the rest of the half",
     "QB-R-PICKUP": "A piece reaching the loose ball (moving through its square or pushed onto it) picks it up; an attacker may move on with it",
