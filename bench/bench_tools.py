@@ -73,19 +73,29 @@ def _throughput(quick: bool) -> list[dict[str, Any]]:
     mem = _rate(total, time.perf_counter() - t0)
 
     with tempfile.TemporaryDirectory() as home:
+        longest = None
         t0 = time.perf_counter()
         for seed, seq in calls:
             s = Session.create(game, seed=seed, players=hot_seat, home=home)
             for seat, name, args in seq:
                 s.call(name, args, seat)
+            if longest is None or len(s.state.log) > len(longest.state.log):
+                longest = s
         disk = _rate(total, time.perf_counter() - t0)
-        paths = [s.path]
+        assert longest is not None and longest.path is not None
         t0 = time.perf_counter()
-        reopen_n = 20 if quick else 100
+        reopen_n = 10 if quick else 50
         for _ in range(reopen_n):
-            Session.open(paths[0])  # type: ignore[arg-type]
+            Session.open(longest.path)
         reopen_ms = (time.perf_counter() - t0) / reopen_n * 1000
-        moves_last = len(s.state.log)
+        moves_last = len(longest.state.log)
+        final = longest.state
+
+    n_r = 200 if quick else 1000
+    t0 = time.perf_counter()
+    for _ in range(n_r):
+        game.render(final, "home")
+    render_us = (time.perf_counter() - t0) / n_r * 1e6
 
     s = Session.create(game, seed=0, players=hot_seat, persist=False)
     n_q = 300 if quick else 2000
@@ -106,6 +116,8 @@ def _throughput(quick: bool) -> list[dict[str, Any]]:
         {"name": "tools.call_disk", "value": round(disk), "unit": "calls/s", "note": f"Session.call saved to an append-only file per call; {disk / raw:.2f}x raw"},
         {"name": "tools.query_status", "value": round(queries), "unit": "calls/s", "note": "get_status query (a seat's view)"},
         {"name": "tools.rejected_call", "value": round(rejected), "unit": "calls/s", "note": "malformed call answered with ok: false"},
+        {"name": "tools.render_window", "value": round(render_us), "unit": "us",
+         "note": f"the board window every action result carries (game.render); {render_us / (1e6 / mem):.0%} of a call"},
         {"name": "tools.session_open", "value": round(reopen_ms, 2), "unit": "ms", "note": f"Session.open replaying a {moves_last}-action log"},
     ]
 
