@@ -39,10 +39,9 @@ def opening(state: GridMaster4State, *cells: str) -> list[Event]:
 def fingerprint(state: GridMaster4State) -> bytes:
     """Every byte of the state (a rejected action must leave this unchanged).
 
-    The immutable parts (ruleset, board geometry) count by identity; the log by its texts."""
+    The immutable parts (ruleset, board geometry, logged moves) count by identity."""
     fields = {k: v for k, v in vars(state).items() if k not in ("rules", "geo", "log")}
-    log = [(m.seat, str(m.action)) for m in state.log]
-    return pickle.dumps((fields, log, id(state.rules), id(state.geo)))
+    return pickle.dumps((fields, [id(m) for m in state.log], id(state.rules), id(state.geo)))
 
 
 def rejects(state: GridMaster4State, seat: str, text: str, rule: str, kind: type[GameError] = IllegalActionError) -> GameError:

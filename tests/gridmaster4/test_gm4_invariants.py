@@ -102,7 +102,7 @@ def _play(s: GridMaster4State, rng: random.Random, probe_every: int) -> None:
         (seat,) = s.to_act()
         legal = list(s.legal_actions(seat))
         assert legal, "a seat to act always has a legal placement"
-        if step % probe_every == 0:
+        if step % probe_every == 3:
             assert len(legal) == len({a.cell for a in legal})
             _consistent(s)
             _probe(s, seat, rng, legal)

@@ -49,7 +49,7 @@ class Geometry:
         return self.names[i]
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=1024)
 def geometry(columns: int, rows: int, orthogonal: int, diagonal: int) -> Geometry:
     """The geometry of a ``columns`` x ``rows`` board with the given move distances."""
     o, d = orthogonal, diagonal
