@@ -6,6 +6,8 @@ import json
 
 import pytest
 from br_helpers import G, new, series
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from gm.core.errors import GameError, InvalidActionError
 from gm.core.tools import call_for_action, expected, parse_args, tool_index
@@ -135,3 +137,34 @@ def test_legal_actions_are_a_bounded_sample_and_all_legal() -> None:
         assert all(len(z) == 11 for z in zones_by_player.values())
     out = TOOLS["legal_actions"].handler(st, "home", parse_args(TOOLS["legal_actions"], {}))
     assert out["decision"] == "placement" and len(out["legal"]) == 11
+
+
+_WORDS = ["QB", "RB", "WR1", "CB2", "FS", "S3", "F2", "A1-4", "A2", "MM", "DL", "BM", "ld", "@", ":", "->", "to",
+          "punt", "field goal", "go for it", "strength", "agility 1-4", "focus", "deep", "left", "-", ",", "\n", "9", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hs.one_of(hs.text(max_size=40), hs.lists(hs.sampled_from(_WORDS), max_size=12).map(" ".join)))
+def test_the_parser_never_raises_anything_but_invalid_action(text: str) -> None:
+    """BR-SYNTAX: any text parses to an action whose text form parses back, or is one InvalidActionError."""
+    try:
+        a = parse_action(text)
+    except InvalidActionError as exc:
+        assert exc.rule == "BR-SYNTAX"
+        return
+    assert parse_action(str(a)) == a
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.dictionaries(hs.sampled_from(["type", "placements", "option", "x"]),
+                       hs.one_of(hs.none(), hs.text(max_size=8), hs.integers(), hs.sampled_from(["placement", "fourth_down", "punt"]),
+                                 hs.lists(hs.dictionaries(hs.sampled_from(["player", "card", "zone", "y"]),
+                                                          hs.one_of(hs.none(), hs.integers(), hs.sampled_from(_WORDS)), max_size=4),
+                                          max_size=3)),
+                       max_size=3))
+def test_json_actions_are_built_or_rejected_cleanly(data: dict) -> None:  # type: ignore[type-arg]
+    try:
+        a = G.action_from_json(data)
+    except InvalidActionError:
+        return
+    assert G.action_from_json(a.to_json()) == a and parse_action(str(a)) == a

@@ -151,9 +151,6 @@ class BrawlState(GameState[BrawlRules]):
     def to_goal(self) -> int:
         return self.rules.field_length - self.los
 
-    def zone_cards(self, zone: str, unit: str) -> list[PlayedCard]:
-        return self.zones[zone][unit]
-
     def zone_totals(self, zone: str) -> ZoneTotals:
         """Both sides' totals and card purity in ``zone`` (rolled values; unrolled count as 0)."""
         z = self.zones[zone]
@@ -329,10 +326,7 @@ class BrawlState(GameState[BrawlRules]):
         self.series_score = self.first_score = None
         self.zones = {z: {OFFENSE: [], DEFENSE: []} for z in ZONES}
         self.hands = {HOME: {}, AWAY: {}}
-        for seat in (self.offense, self.defense):
-            for name in self.roster(seat):
-                self.hands[seat][name] = []
-                self._draw(seat, name, r.series_cards, events)
+        self._draw_all(r.series_cards, events)
         togo = min(r.first_down_yards, self.to_goal)
         events.append(
             _ev("series", "BR-DRAW", "round {round}/{rounds}: {offense} ball, 1st & {togo} at {at}; every player draws {n}",
@@ -341,18 +335,32 @@ class BrawlState(GameState[BrawlRules]):
                 at=self.field_text(self.los), n=r.series_cards)
         )
 
-    def _draw(self, seat: str, player: str, n: int, events: list[Event]) -> None:
+    def _draw(self, seat: str, player: str, n: int) -> bool:
+        """Draw ``n`` cards; True if the draw pile ran out and the discards were reshuffled."""
         pile = self.piles[seat][player]
         hand = self.hands[seat][player]
+        shuffled = False
         for _ in range(n):
             if not pile:
                 discard = self.discards[seat][player]
                 pile.extend(discard)
                 discard.clear()
                 self.rng.shuffle(pile)
-                events.append(_ev("reshuffle", "BR-R-SHUFFLE", "{seat} {player} reshuffles its deck",
-                                  seat=seat, player=player))
+                shuffled = True
             hand.append(pile.pop())
+        return shuffled
+
+    def _draw_all(self, n: int, events: list[Event]) -> None:
+        """Every player on the field draws ``n`` (BR-DRAW / BR-GO); one event names the reshuffles."""
+        reshuffled = []
+        for seat in (self.offense, self.defense):
+            for name in self.roster(seat):
+                self.hands[seat].setdefault(name, [])
+                if self._draw(seat, name, n):
+                    reshuffled.append(f"{seat} {name}")
+        if reshuffled:
+            events.append(_ev("reshuffle", "BR-R-SHUFFLE", "reshuffled into new draw piles: {players}",
+                              players=", ".join(reshuffled)))
 
     def _reveal(self, picks: dict[str, Placement | FourthDown], events: list[Event]) -> None:
         r = self.rules
@@ -476,9 +484,7 @@ class BrawlState(GameState[BrawlRules]):
             self.phase = PLAY
             self.first_score, self.series_score = self.series_score, None  # rescored after the 4th play (BR-R-GO-RESCORE)
             self.play_no = r.series_cards + 1
-            for seat in (off, de):
-                for name in self.roster(seat):
-                    self._draw(seat, name, r.go_cards, events)
+            self._draw_all(r.go_cards, events)
             events.append(_ev("go_for_it", "BR-GO", "{offense} goes for it: every player draws {n} more; 4th down",
                               offense=off, n=r.go_cards, also=["BR-R-DOWN"]))
 
