@@ -18,6 +18,12 @@ class Action:
     __slots__ = ()
     type: ClassVar[str] = "action"
 
+    def public_text(self) -> str:
+        """What the other seats may read of this action once it is no longer a pending pick
+        (default: the text form).  An action that carries a lasting secret - who secretly
+        holds the ball - leaves it out here."""
+        return str(self)
+
     def to_json(self) -> dict[str, Any]:
         """JSON form: ``{"type": ..., **fields}``."""
         out: dict[str, Any] = {"type": self.type}

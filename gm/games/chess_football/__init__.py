@@ -22,7 +22,7 @@ class ChessFootball(Game):
 
     id = "chess-football"
     name = "Chess-Football Hybrid"
-    aliases = ("cf", "chessfootball", "chess")
+    aliases = ("cf", "chessfootball", "chess-football-hybrid")
     seats = ("home", "away")
     rules_model = ChessFootballRules
     rules_index = RULES

@@ -88,9 +88,6 @@ class PieceAction(Action):
     __slots__ = ()
     piece: str | None
 
-    def public_text(self) -> str:
-        return str(self)
-
 
 @dataclass(frozen=True, slots=True)
 class CaptainPick(Action):
@@ -107,9 +104,6 @@ class CaptainPick(Action):
     def __str__(self) -> str:
         return f"captains {self.offense} {self.defense}"
 
-    def public_text(self) -> str:
-        return str(self)
-
 
 @dataclass(frozen=True, slots=True)
 class CoinCall(Action):
@@ -125,9 +119,6 @@ class CoinCall(Action):
     def __str__(self) -> str:
         return self.call
 
-    def public_text(self) -> str:
-        return str(self)
-
 
 @dataclass(frozen=True, slots=True)
 class FourthDown(Action):
@@ -142,9 +133,6 @@ class FourthDown(Action):
 
     def __str__(self) -> str:
         return "punt" if self.choice == "punt" else "go for it"
-
-    def public_text(self) -> str:
-        return str(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,22 +236,24 @@ class Pass(PieceAction):
 @dataclass(frozen=True, slots=True)
 class PlayAction(PieceAction):
     """Play action by the ball carrier with an adjacent non-Heavy ally; ``holder`` (the
-    carrier or the partner) secretly keeps the ball."""
+    carrier or the partner) secretly keeps the ball (none named: the carrier keeps it).
+    In a snap plan no holder is named (plans are revealed in full): choose later with ``ball X``."""
 
     partner: str
-    holder: str
+    holder: str | None = None
     type: ClassVar[str] = "play_action"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "partner", _piece(self.partner, "partner"))
-        object.__setattr__(self, "holder", _piece(self.holder, "holder"))
+        if self.holder is not None:
+            object.__setattr__(self, "holder", _piece(self.holder, "holder"))
 
     @property
     def piece(self) -> str | None:  # type: ignore[override]
         return None
 
     def __str__(self) -> str:
-        return f"play action {self.partner} ball {self.holder}"
+        return f"play action {self.partner}" + (f" ball {self.holder}" if self.holder else "")
 
     def public_text(self) -> str:
         return f"play action {self.partner}"
@@ -293,9 +283,6 @@ class Done(Action):
     type: ClassVar[str] = "done"
 
     def __str__(self) -> str:
-        return "done"
-
-    def public_text(self) -> str:
         return "done"
 
 
@@ -349,6 +336,7 @@ ROW_FORMS = (
     "SF react",
     "QB pass to FA2",
     "play action FA1 ball FA1",
+    "play action FA1",
 )
 FORMS = (
     "captains deep_threat safety",
@@ -375,8 +363,7 @@ def _from_json(data: dict[str, Any]) -> Action:
 
 def public_text(action: Action) -> str:
     """What the other side may read of ``action`` (secret holders left out)."""
-    fn = getattr(action, "public_text", None)
-    return fn() if callable(fn) else str(action)
+    return action.public_text()
 
 
 # ---------------------------------------------------------------- parsing
@@ -518,15 +505,12 @@ def parse_action(text: str) -> Action:
     if "playaction" in toks:
         i = toks.index("playaction")
         rest = [t for t in toks[i + 1:] if t not in ("to", "fake", "holder", "holds", "keeps")]
-        if "ball" not in rest:
-            raise _bad("say who holds the ball: 'play action FA1 ball FA1' (hand-off) or 'play action FA1 ball QB' (fake)",
-                       text, FORMS)
-        j = rest.index("ball")
+        j = rest.index("ball") if "ball" in rest else len(rest)
         partner = [p for p in (_piece_tok(t) for t in rest[:j]) if p]
         holder = [p for p in (_piece_tok(t) for t in rest[j + 1:]) if p]
-        if len(partner) != 1 or len(holder) != 1:
-            raise _bad("play action reads 'play action FA1 ball FA1'", text, FORMS)
-        return PlayAction(partner[0], holder[0])
+        if len(partner) != 1 or len(holder) > 1 or (j < len(rest) and not holder):
+            raise _bad("play action reads 'play action FA1 ball FA1' (or 'play action FA1': the QB keeps it)", text, FORMS)
+        return PlayAction(partner[0], holder[0] if holder else None)
     if "pass" in toks or "throw" in toks or "throws" in toks or "passes" in toks:
         i = next(k for k, t in enumerate(toks) if t in ("pass", "throw", "throws", "passes"))
         before = [p for p in (_piece_tok(t) for t in toks[:i] if t != "move") if p]

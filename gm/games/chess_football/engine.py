@@ -30,6 +30,7 @@ from gm.games.chess_football.actions import (
     FourthDown,
     PieceAction,
     Plan,
+    PlayAction,
     public_text,
 )
 from gm.games.chess_football.field import Field, Piece, col_letter, ev, parse_square, sq
@@ -241,6 +242,10 @@ class ChessFootballState(GameState[ChessFootballRules]):
                 raise self._illegal("CF-PLAN", f"the planning board has {r.plan_rows} rows", action, seat)
             sim = self.plan_board(seat)
             for i, row in enumerate(action.rows, start=1):
+                if isinstance(row, PlayAction) and row.holder is not None:
+                    raise self._illegal("CF-R-PA", f"row {i} ({row}): a plan is revealed in full, so its play action names "
+                                        f"no holder ('play action {row.partner}'); choose the holder later with 'ball X'",
+                                        action, seat)
                 try:
                     sim.check(seat, row)
                 except IllegalActionError as exc:

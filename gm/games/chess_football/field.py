@@ -623,7 +623,7 @@ class Field:
             raise self._err("CF-PLAY-ACTION", f"play action needs a non-Heavy ally; {t.id} is a Heavy", a)
         if t.id in self.wrapped:
             raise self._err("CF-R-PA-TACKLE", f"{t.id} was wrapped up", a)
-        if a.holder not in (p.id, t.id):
+        if a.holder is not None and a.holder not in (p.id, t.id):
             raise self._err("CF-PA-RETURN", f"the ball stays with {p.id} or goes to {t.id}", a)
 
     # ------------------------------------------------------------ applying
@@ -668,7 +668,7 @@ class Field:
             self.pa_used = True
             self.hidden = True
             self.pair = (p.id, a.partner)
-            self.carrier = a.holder
+            self.carrier = a.holder or p.id
             self.events.append(ev("play_action", "CF-PLAY-ACTION",
                                   "play action: {qb} fakes with {partner} - the ball is hidden ({qb} or {partner})",
                                   qb=p.id, partner=a.partner))
@@ -1147,7 +1147,7 @@ class Field:
                     yield a2
             for t in sorted(self.team_pieces(team), key=lambda q: q.id):
                 if t.id != p.id and not t.heavy and cheb(t.sq, p.sq) <= 1:
-                    for h in (t.id, p.id):
+                    for h in ((None,) if self.sim else (t.id, p.id)):
                         a3 = PlayAction(t.id, h)
                         if self._try(team, a3):
                             yield a3
