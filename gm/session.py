@@ -343,9 +343,7 @@ class Session:
     def _replay_record(self, rec: Any) -> None:
         if not isinstance(rec, dict):
             raise TypeError("record is not an object")
-        if "retract" in rec:
-            self._take_back(str(rec["retract"]["seat"]))
-        elif "sealed" in rec:
+        if "sealed" in rec:
             sealed = rec["sealed"]
             seat, text = str(sealed["seat"]), str(sealed["action"])
             acting = self.state.to_act()
@@ -356,44 +354,6 @@ class Session:
             acting = self.state.to_act()
             self.state.apply(seat, text)
             self._note_move(seat, text, acting)
-
-    # ------------------------------------------------------------------- undo
-    def can_retract(self, seat: str) -> str | None:
-        """``None`` if ``seat`` may take back its last move, else why not.  Only a locked
-        pick nobody has seen may be taken back: the seat's own, the last move made, and
-        still secret (its round incomplete); anything revealed would leak information."""
-        log = self.state.log
-        if self.players.get(seat) != "human":
-            return f"{seat} is not a human seat"
-        if not log or log[-1].seat != seat:
-            return "only your own last move can be taken back, and it is not the last move made"
-        last = self._open[-1] if self._open else None
-        if last is None or last.index != len(log) - 1 or last.seat != seat:
-            return "that move is already public (its result has been shown), so taking it back would leak information"
-        return None
-
-    def retract(self, seat: str) -> str:
-        """Take back ``seat``'s locked, unrevealed pick (see :meth:`can_retract`); returns a message."""
-        why = self.can_retract(seat)
-        if why is not None:
-            return f"Cannot undo: {why}."
-        self._append([{"retract": {"seat": seat}}])
-        taken = self._take_back(seat)
-        return f"Taken back: {taken}. {seat}, choose again."
-
-    def _take_back(self, seat: str) -> str:
-        why = self.can_retract(seat)
-        if why is not None:
-            raise StateError(f"cannot take back {seat}'s move: {why}", rule=SESSION_RULE)
-        moves = self.state.log[:-1]
-        taken = str(self.state.log[-1].action)
-        fresh = self.game.new_state(self.state.rules, self.state.seed)
-        for m in moves:
-            fresh.apply(m.seat, m.action)
-        self.state = fresh
-        sec = self._open.pop()
-        self._secrets.remove(sec)
-        return taken
 
     # ------------------------------------------------------------ persistence
     def _append(self, records: list[dict[str, Any]]) -> None:
