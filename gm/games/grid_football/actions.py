@@ -8,8 +8,9 @@ back exactly: ``heads``, ``kick``, ``left yellow``, ``number 7``, ``punt``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar, Literal
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, ClassVar, Literal
 
 from gm.core.actions import Action
 from gm.core.errors import InvalidActionError
@@ -112,6 +113,7 @@ class PlayCall(Action):
     lateral: int = 0
     direction: str | None = None
     timing: str = "before"
+    _text: str = field(default="", init=False, repr=False, compare=False)  # the text form, made once
     type: ClassVar[str] = "play_call"
 
     def __post_init__(self) -> None:
@@ -129,6 +131,12 @@ class PlayCall(Action):
             object.__setattr__(self, "direction", None)
             if self.colour == "black":  # a run with no lateral moves the same either way
                 object.__setattr__(self, "timing", "before")
+        text = f"play {self.play} {self.colour}"
+        if self.lateral:
+            text += f" {self.lateral} {self.direction}"
+        if self.lateral or self.timing == "after":
+            text += f" {self.timing}"
+        object.__setattr__(self, "_text", text)
 
     @property
     def has_intent(self) -> bool:
@@ -136,12 +144,17 @@ class PlayCall(Action):
         return bool(self.lateral) or self.timing == "after"
 
     def __str__(self) -> str:
-        text = f"play {self.play} {self.colour}"
-        if self.lateral:
-            text += f" {self.lateral} {self.direction}"
-        if self.lateral or self.timing == "after":
-            text += f" {self.timing}"
-        return text
+        return self._text
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "play": self.play,
+            "colour": self.colour,
+            "lateral": self.lateral,
+            "direction": self.direction,
+            "timing": self.timing,
+        }
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -187,11 +200,18 @@ def parse_action(text: str) -> Action:
     else, never another error.
     """
     try:
+        if isinstance(text, str) and len(text) <= 64:
+            return _parse_cached(text)  # replaying a log parses the same few texts over and over
         return _parse(text)
     except InvalidActionError as exc:
         if exc.input == str(text):
             raise
         raise _bad(exc.reason, text, FORMS) from None  # a field's own check: quote the whole text
+
+
+@lru_cache(maxsize=1024)
+def _parse_cached(text: str) -> Action:
+    return _parse(text)  # actions are immutable values: sharing them is safe
 
 
 def _parse(text: str) -> Action:

@@ -9,7 +9,7 @@ Squares are ``(column index, row)`` with column 0 = ``A`` and rows 1..64.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -59,11 +59,19 @@ def col_letter(col: int) -> str:
     return chr(ord("A") + col)
 
 
+_SQ: dict[Square, str] = {}
+
+
 def sq(square: Square | None) -> str:
     """``(10, 20)`` -> ``"K20"``."""
     if square is None:
         return "-"
-    return f"{col_letter(square[0])}{square[1]}"
+    text = _SQ.get(square)
+    if text is None:
+        text = f"{col_letter(square[0])}{square[1]}"
+        if len(_SQ) < 4096:
+            _SQ[square] = text
+    return text
 
 
 def parse_square(text: str) -> Square:
@@ -74,12 +82,44 @@ def parse_square(text: str) -> Square:
     return ord(t[0]) - ord("A"), int(t[1:])
 
 
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
 def ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    return _ORDINALS.get(n) or f"{n}th"
+
+
+def _event_factory() -> Callable[[str, str, str, dict[str, Any]], Event]:
+    """A faster way to build an :class:`Event`: the frozen dataclass's ``__init__`` goes through
+    ``object.__setattr__`` once per field; writing the slots directly makes the same object at a
+    third of the cost (events are most of what a down allocates).  Falls back to the plain
+    constructor unless the result is indistinguishable from it."""
+    try:
+        new = Event.__new__
+        setters = [Event.__dict__[name].__set__ for name in ("kind", "rule", "template", "data")]
+        set_kind, set_rule, set_template, set_data = setters
+
+        def fast(kind: str, rule: str, template: str, data: dict[str, Any]) -> Event:
+            ev = new(Event)
+            set_kind(ev, kind)
+            set_rule(ev, rule)
+            set_template(ev, template)
+            set_data(ev, data)
+            return ev
+
+        probe, plain = fast("k", "r", "{x}", {"x": 1}), Event("k", "r", "{x}", {"x": 1})
+        if type(probe) is Event and probe == plain and repr(probe) == repr(plain) and probe.text == "1":
+            return fast
+    except (AttributeError, KeyError, TypeError):  # pragma: no cover - a different Event layout
+        pass
+    return Event  # pragma: no cover
+
+
+_event = _event_factory()
 
 
 def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
-    return Event(kind, rule, template, data)
+    return _event(kind, rule, template, data)
 
 
 class GridFootballState(GameState[GridFootballRules]):
@@ -104,10 +144,19 @@ class GridFootballState(GameState[GridFootballRules]):
         self.quarter_downs = 0
         self.score = {HOME: 0, AWAY: 0}
         self.pending: dict[str, Action] = {}
-        self.last: dict[str, Any] = {}  # the last revealed picks and result
         self.touchdowns = 0
+        # the last revealed picks and result, kept raw; ``last`` builds the dict on demand
+        self._last_kind: str | None = None
+        self._last_picks: tuple[tuple[str, Action], ...] = ()
+        self._last_result: tuple[str, Any] = ("", None)
+        self._last_numbers: dict[str, int] | None = None
+        # derived from the (immutable) ruleset once: the hot paths read these
         self._kick_cols = {p: ord(c.upper()) - ord("A") for p, c in r.kick_columns.items()}
         self._unlocked_q1 = sorted(n for n, s in r.plays.items() if s.unlock_quarter <= 1)
+        self._plays = dict(r.plays)
+        self._play_rule = {n: f"GF-PLAY-{n}" if f"GF-PLAY-{n}" in RULES else "GF-LOCK" for n in r.plays}
+        self._punt_downs = frozenset(r.punt_downs)
+        self._legal_plays: dict[tuple[int, bool, bool], tuple[Action, ...]] = {}
 
     # --------------------------------------------------------------- helpers
     def direction(self, seat: str) -> int:
@@ -117,6 +166,23 @@ class GridFootballState(GameState[GridFootballRules]):
     @property
     def defense(self) -> str | None:
         return other(self.offense) if self.offense else None
+
+    @property
+    def last(self) -> dict[str, Any]:
+        """The last revealed picks (text forms by seat) with their result and any number check."""
+        if self._last_kind is None:
+            return {}
+        out: dict[str, Any] = {"kind": self._last_kind}
+        for seat, action in self._last_picks:
+            out[seat] = str(action)
+        key, value = self._last_result
+        out[key] = value
+        if self._last_numbers is not None:
+            out["numbers"] = dict(self._last_numbers)
+        return out
+
+    def _reveal(self, kind: str, picks: tuple[tuple[str, Action], ...], result: tuple[str, Any]) -> None:
+        self._last_kind, self._last_picks, self._last_result, self._last_numbers = kind, picks, result, None
 
     def in_opp_end_zone(self, row: int, d: int) -> bool:
         return row >= self.rules.high_goal_line if d > 0 else row <= self.rules.low_goal_line
@@ -144,16 +210,22 @@ class GridFootballState(GameState[GridFootballRules]):
 
     # ------------------------------------------------------------ turn model
     def _to_act(self) -> tuple[str, ...]:
-        if self.phase == COIN_TOSS:
+        p = self.phase
+        if p in SIMULTANEOUS:
+            pending = self.pending
+            if not pending:
+                return SEATS
+            if len(pending) == 1:
+                return _AWAY_ONLY if HOME in pending else _HOME_ONLY
+            return ()
+        if p == COIN_TOSS:
             return (self.rules.toss_caller,)
-        if self.phase == KICK_CHOICE:
+        if p == KICK_CHOICE:
             assert self.toss_winner
             return (self.toss_winner,)
-        if self.phase == HALFTIME_CHOICE:
+        if p == HALFTIME_CHOICE:
             assert self.toss_winner
             return (other(self.toss_winner),)
-        if self.phase in SIMULTANEOUS:
-            return tuple(s for s in SEATS if s not in self.pending)
         return ()
 
     def _legal(self, seat: str) -> Iterator[Action]:
@@ -167,11 +239,18 @@ class GridFootballState(GameState[GridFootballRules]):
         if p in (RETURN_NUMBER, NUMBER_CHECK):
             return iter(_number_picks(self.rules.number_max))
         if p == PLAY:
-            offense = seat == self.offense
-            plays = tuple(self.plays_open())
-            caps = tuple(self.rules.plays[n].wrong.lateral if offense else 0 for n in plays)
-            return iter(_play_calls(plays, caps, offense, offense and self.down in self.rules.punt_downs))
+            return iter(self._play_legal(seat == self.offense))
         return iter(())
+
+    def _play_legal(self, offense: bool) -> tuple[Action, ...]:
+        """The legal play calls of the offense or the defense now (cached by quarter and down)."""
+        key = (self.quarter, offense, offense and self.down in self._punt_downs)
+        calls = self._legal_plays.get(key)
+        if calls is None:
+            plays = tuple(self.plays_open())
+            caps = tuple(self._plays[n].wrong.lateral if offense else 0 for n in plays)
+            calls = self._legal_plays[key] = _play_calls(plays, caps, offense, key[2])
+        return calls
 
     def _illegal(self, rule: str, reason: str, action: Action, seat: str) -> IllegalActionError:
         legal = [str(a) for a in self._legal(seat)]
@@ -191,6 +270,28 @@ class GridFootballState(GameState[GridFootballRules]):
         return out
 
     def _check(self, seat: str, action: Action) -> None:
+        # fast paths for the common legal actions; anything else gets the full check below
+        p = self.phase
+        if p == PLAY:
+            if isinstance(action, PlayCall):
+                spec = self._plays.get(action.play)
+                if (
+                    spec is not None
+                    and spec.unlock_quarter <= self.quarter
+                    and action.lateral <= spec.wrong.lateral
+                    and (seat == self.offense or not (action.lateral or action.timing == "after"))
+                ):
+                    return
+            elif isinstance(action, Punt) and seat == self.offense and self.down in self._punt_downs:
+                return
+        elif p in _NUMBER_PHASES:
+            if isinstance(action, NumberPick) and 1 <= action.number <= self.rules.number_max:
+                return
+        elif p in _KICK_PHASES and isinstance(action, KickPick):
+            return
+        self._full_check(seat, action)
+
+    def _full_check(self, seat: str, action: Action) -> None:
         p = self.phase
         expected = DECISIONS.get(p)
         if action.type != expected and not (p == PLAY and isinstance(action, Punt)):
@@ -232,7 +333,27 @@ class GridFootballState(GameState[GridFootballRules]):
     def _apply(self, seat: str, action: Action) -> list[Event]:
         events: list[Event] = []
         p = self.phase
-        if p == COIN_TOSS:
+        if p in SIMULTANEOUS:
+            pending = self.pending
+            pending[seat] = action
+            if p == PLAY and isinstance(action, Punt):
+                pending.clear()  # the defense's call (if any) is void and never revealed
+                events.append(_ev("punt_called", "GF-R-PUNT", "{offense} will punt", offense=seat))
+                self.kicker = seat
+                self.phase = PUNT
+            elif len(pending) < 2:
+                events.append(_event("locked", "GF-LOCK", "{seat} is locked in", {"seat": seat}))
+            else:
+                self.pending = {}
+                if p == PLAY:
+                    self._resolve_play(pending, events)
+                elif p == NUMBER_CHECK:
+                    self._resolve_number_check(pending, events)
+                elif p == RETURN_NUMBER:
+                    self._resolve_return_number(pending, events)
+                else:
+                    self._resolve_kick(pending, events)
+        elif p == COIN_TOSS:
             assert isinstance(action, CoinCall)
             flip = self.rng.choice(("heads", "tails"))
             self.toss_winner = seat if flip == action.call else other(seat)
@@ -241,32 +362,13 @@ class GridFootballState(GameState[GridFootballRules]):
                     caller=seat, call=action.call, flip=flip, winner=self.toss_winner)
             )
             self.phase = KICK_CHOICE
-        elif p in (KICK_CHOICE, HALFTIME_CHOICE):
-            assert isinstance(action, KickChoice)
+        else:
+            assert isinstance(action, KickChoice) and p in (KICK_CHOICE, HALFTIME_CHOICE)
             self.kicker = seat if action.choice == "kick" else other(seat)
             rule = "GF-TOSS" if p == KICK_CHOICE else "GF-TOSS-2H"
             events.append(_ev("kick_choice", rule, "{seat} chooses to {choice}: {kicker} kicks off",
                               seat=seat, choice=action.choice, kicker=self.kicker))
             self._start_kick(events)
-        else:
-            self.pending[seat] = action
-            if p == PLAY and isinstance(action, Punt):
-                self.pending.clear()  # the defense's call (if any) is void and never revealed
-                events.append(_ev("punt_called", "GF-R-PUNT", "{offense} will punt", offense=seat))
-                self.kicker = seat
-                self.phase = PUNT
-            elif len(self.pending) == len(SEATS):
-                picks, self.pending = self.pending, {}
-                if p in (KICKOFF, PUNT):
-                    self._resolve_kick(picks, events)
-                elif p == RETURN_NUMBER:
-                    self._resolve_return_number(picks, events)
-                elif p == PLAY:
-                    self._resolve_play(picks, events)
-                elif p == NUMBER_CHECK:
-                    self._resolve_number_check(picks, events)
-            else:
-                events.append(_ev("locked", "GF-LOCK", "{seat} is locked in", seat=seat))
         return events
 
     # ------------------------------------------------------------------ kicks
@@ -296,7 +398,7 @@ class GridFootballState(GameState[GridFootballRules]):
         spot: Square = (self._kick_cols[k.position], land)
         matches = (k.position == rcv.position) + (k.colour == rcv.colour)
         steps = r.return_steps[matches]
-        self.last = {"kind": "punt" if punt else "kickoff", kicker: str(k), receiver: str(rcv), "matches": matches}
+        self._reveal("punt" if punt else "kickoff", ((kicker, k), (receiver, rcv)), ("matches", matches))
         events.append(
             _ev("kick", "GF-R-PUNT" if punt else "GF-KICK-DIST",
                 "{kicker} {how} from row {start}: the ball comes down at {spot}",
@@ -329,7 +431,7 @@ class GridFootballState(GameState[GridFootballRules]):
         self._after_kick(receiver, events)
 
     def _after_kick(self, receiver: str, events: list[Event]) -> None:
-        was_punt = self.phase == PUNT or (self.phase == RETURN_NUMBER and self.last.get("kind") == "punt")
+        was_punt = self.phase == PUNT or (self.phase == RETURN_NUMBER and self._last_kind == "punt")
         self._new_series(receiver, events)
         if was_punt:
             self._count_down(events)
@@ -341,7 +443,7 @@ class GridFootballState(GameState[GridFootballRules]):
         a, b = picks[kicker], picks[receiver]
         assert isinstance(a, NumberPick) and isinstance(b, NumberPick)
         match = a.number == b.number
-        self.last["numbers"] = {kicker: a.number, receiver: b.number}
+        self._last_numbers = {kicker: a.number, receiver: b.number}
         events.append(
             _ev("number_reveal", "GF-KICK-NUMBER", "Numbers: {kicker} {a}, {receiver} {b} - {result}",
                 kicker=kicker, a=a.number, receiver=receiver, b=b.number, result="MATCH!" if match else "no match")
@@ -366,66 +468,79 @@ class GridFootballState(GameState[GridFootballRules]):
         )
 
     def _resolve_play(self, picks: dict[str, Action], events: list[Event]) -> None:
-        off_seat, def_seat = self.offense, self.defense
-        assert off_seat and def_seat and self.ball is not None
+        off_seat = self.offense
+        start = self.ball
+        assert off_seat is not None and start is not None
+        def_seat = AWAY if off_seat == HOME else HOME
         off, de = picks[off_seat], picks[def_seat]
         assert isinstance(off, PlayCall) and isinstance(de, PlayCall)
         pm, cm = off.play == de.play, off.colour == de.colour
         result = "play and colour match" if pm and cm else "colour match" if cm else "play match" if pm else "no match"
-        self.last = {"kind": "play", off_seat: str(off), def_seat: str(de), "result": result}
-        start = self.ball
-        d = self.direction(off_seat)
+        self._last_kind, self._last_picks = "play", ((off_seat, off), (def_seat, de))
+        self._last_result, self._last_numbers = ("result", result), None
+        d = 1 if off_seat == self.up_team else -1
         events.append(
-            _ev("play_reveal", "GF-LOCK", "{offense}: {ocall} / {defense}: {dcall} - {result}",
-                offense=off_seat, ocall=str(off), defense=def_seat, dcall=str(de), result=result)
+            _event("play_reveal", "GF-LOCK", "{offense}: {ocall} / {defense}: {dcall} - {result}",
+                  {"offense": off_seat, "ocall": str(off), "defense": def_seat, "dcall": str(de), "result": result})
         )
         if pm and cm:
             events.append(_ev("turnover", "GF-MATCH-BOTH", "play and colour match: immediate turnover at {at}", at=sq(start)))
             self._end_play(start, events, turnover=True)
             return
-        air_forward = off.colour == "red" and off.timing == "after"
+        red = off.colour == "red"
+        after = off.timing == "after"
+        r = self.rules
         if cm:
-            n = self.rules.colour_match_forward
+            n = r.colour_match_forward
             events.append(_ev("colour_match", "GF-MATCH-COLOUR", "colour match: exactly {n} forward, then a number check", n=n))
-            end, stop = self._segment(start, (0, d), n, d, air_forward, events)
-            if self._after_move(start, end, stop, events, rule="GF-R-COLOUR-TD"):
+            spot, how = self._segment(start, (0, d), n, d, red and after, events)
+            if self._after_move(start, spot, how, events, rule="GF-R-COLOUR-TD"):
                 return
-            self.ball = end
-            self.blocked.add(end)
-            events.append(_ev("blocked", "GF-BLOCK", "{at} is now blocked", at=sq(end)))
+            self.ball = spot
+            self.blocked.add(spot)
+            events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(spot)}))
             self.phase = NUMBER_CHECK
             return
-        spec = self.rules.plays[off.play]
+        spec = self._plays[off.play]
         res = spec.matched if pm else spec.wrong
-        bonus = self.rules.play_match_bonus if pm else self.rules.no_match_bonus
+        bonus = r.play_match_bonus if pm else r.no_match_bonus
         forward = res.forward + bonus
         lateral = min(off.lateral, res.lateral)
-        play_rule = f"GF-PLAY-{off.play}" if f"GF-PLAY-{off.play}" in RULES else "GF-LOCK"
         events.append(
-            _ev("play_result", "GF-MATCH-PLAY" if pm else "GF-MATCH-NONE",
-                "Play {play} ({name}), defense {how}: {base:+d} forward {bonus:+d} bonus = {total:+d}; lateral {lat}",
-                play=off.play, name=spec.name, how="matches" if pm else "wrong", base=res.forward, bonus=bonus,
-                total=forward, lat=f"{lateral} {off.direction}" if lateral else "none", also=[play_rule])
+            _event("play_result", "GF-MATCH-PLAY" if pm else "GF-MATCH-NONE",
+                  "Play {play} ({name}), defense {how}: {base:+d} forward {bonus:+d} bonus = {total:+d}; lateral {lat}",
+                  {"play": off.play, "name": spec.name, "how": "matches" if pm else "wrong", "base": res.forward,
+                   "bonus": bonus, "total": forward, "lat": f"{lateral} {off.direction}" if lateral else "none",
+                   "also": [self._play_rule[off.play]]})
         )
         if lateral < off.lateral:
             rule = "GF-LATERAL-MATCH" if pm and res.lateral else "GF-R-LATERAL-TABLE" if pm else "GF-R-LATERAL-CAP"
             events.append(_ev("lateral_cut", rule, "declared lateral {declared} cut to {lateral}",
                               declared=off.lateral, lateral=lateral))
-        lat_seg = ((-1 if off.direction == "left" else 1, 0), lateral)
-        fwd_seg = ((0, d if forward >= 0 else -d), abs(forward))
-        segs = [(lat_seg, off.colour == "red" and off.timing == "before"), (fwd_seg, air_forward)]
-        if off.timing == "after":
-            segs.reverse()
-        end, stop = start, None
-        for (vec, n), air in segs:
-            if n == 0:
-                continue
-            end, stop = self._segment(end, vec, n, d, air, events)
-            if stop in ("td", "incomplete"):
-                break
-        if self._after_move(start, end, stop, events, rule="GF-R-TD-STOP"):
+        # two legs, lateral and forward, in the declared order; Red flies the first leg (GF-MOVE-RED)
+        lat_vec = (-1 if off.direction == "left" else 1, 0)
+        fwd_vec = (0, d if forward >= 0 else -d)
+        if after:
+            first, first_n, second, second_n = fwd_vec, abs(forward), lat_vec, lateral
+        else:
+            first, first_n, second, second_n = lat_vec, lateral, fwd_vec, abs(forward)
+        end: Square = start
+        stop: str | None = None
+        if first_n:
+            end, stop = self._segment(end, first, first_n, d, red, events)
+        if second_n and stop != "td" and stop != "incomplete":
+            end, stop = self._segment(end, second, second_n, d, False, events)
+        if stop == "td" or stop == "incomplete":
+            self._after_move(start, end, stop, events, rule="GF-R-TD-STOP")
             return
-        self._end_play(end, events, turnover=False)
+        # the common ending, as _after_move + _end_play would do it (inlined: this is the hot path)
+        gained = (end[1] - start[1]) * d
+        events.append(_event("moved", "GF-DIRECTION", "ball {frm} -> {to} ({rows:+d} rows)",
+                             {"frm": sq(start), "to": sq(end), "rows": gained, "gained": gained}))
+        self.ball = end
+        self.blocked.add(end)
+        events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(end)}))
+        self._finish_down(events, turnover=False)
 
     def _after_move(self, start: Square, end: Square, stop: str | None, events: list[Event], rule: str) -> bool:
         """Report the move; handle touchdown/incomplete.  True if the down is fully resolved."""
@@ -438,13 +553,15 @@ class GridFootballState(GameState[GridFootballRules]):
                               at=sq(start)))
             self._end_play(start, events, turnover=False)
             return True
-        d = self.direction(self.offense)
-        events.append(_ev("moved", "GF-DIRECTION", "ball {frm} -> {to} ({rows:+d} rows)",
-                          frm=sq(start), to=sq(end), rows=(end[1] - start[1]) * d, gained=(end[1] - start[1]) * d))
+        gained = (end[1] - start[1]) * (1 if self.offense == self.up_team else -1)
+        events.append(_event("moved", "GF-DIRECTION", "ball {frm} -> {to} ({rows:+d} rows)",
+                            {"frm": sq(start), "to": sq(end), "rows": gained, "gained": gained}))
         return False
 
     def _segment(self, start: Square, vec: tuple[int, int], n: int, d: int, air: bool, events: list[Event]) -> tuple[Square, str | None]:
         end, stop = self._air(start, vec, n, d) if air else self._ground(start, vec, n, d)
+        if stop is None:
+            return end, stop
         if stop == "blocked":
             hit = (end[0] + vec[0], end[1] + vec[1])
             events.append(_ev("stopped", "GF-BLOCK", "ground movement stopped by the blocked square {at}", at=sq(hit)))
@@ -461,18 +578,29 @@ class GridFootballState(GameState[GridFootballRules]):
         zone (backward), or on entering the opponent's end zone (touchdown)."""
         c, row = start
         dc, dr = vec
-        cols, rows, blocked = self.rules.columns, self.rules.rows, self.blocked
+        r = self.rules
+        cols, rows, low, high, blocked = r.columns, r.rows, r.low_goal_line, r.high_goal_line, self.blocked
+        if dr == 0 and 1 <= row <= rows:  # lateral: only edges and blocks can stop it
+            for _ in range(n):
+                nc = c + dc
+                if not 0 <= nc < cols:
+                    return (c, row), "edge"
+                if (nc, row) in blocked:
+                    return (c, row), "blocked"
+                c = nc
+            return (c, row), None
         backward = dr == -d
+        forward = dr == d
         for _ in range(n):
             nc, nr = c + dc, row + dr
             if not (0 <= nc < cols and 1 <= nr <= rows):
                 return (c, row), "edge"
-            if backward and self.in_own_end_zone(nr, d):
+            if backward and (nr <= low if d > 0 else nr >= high):  # the own end zone
                 return (c, row), "own_end_zone"
             if (nc, nr) in blocked:
                 return (c, row), "blocked"
             c, row = nc, nr
-            if dr == d and self.in_opp_end_zone(row, d):
+            if forward and (row >= high if d > 0 else row <= low):  # the opponent's end zone
                 return (c, row), "td"
         return (c, row), None
 
@@ -504,42 +632,43 @@ class GridFootballState(GameState[GridFootballRules]):
         assert self.offense
         self.ball = end
         self.blocked.add(end)
-        events.append(_ev("blocked", "GF-BLOCK", "{at} is now blocked", at=sq(end)))
+        events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(end)}))
         self._finish_down(events, turnover=turnover)
 
     def _finish_down(self, events: list[Event], *, turnover: bool) -> None:
-        assert self.offense and self.ball
-        d = self.direction(self.offense)
+        offense, ball = self.offense, self.ball
+        assert offense and ball
         if turnover:
             events.append(_ev("turnover", "GF-TURNOVER", "turnover: {new} takes over at {at}, direction reverses",
-                              new=other(self.offense), at=sq(self.ball)))
-            self._new_series(other(self.offense), events)
-        elif (self.ball[1] - self.to_gain) * d >= 0:
+                              new=other(offense), at=sq(ball)))
+            self._new_series(other(offense), events)
+        elif (ball[1] - self.to_gain) * (1 if offense == self.up_team else -1) >= 0:
             events.append(_ev("first_down", "GF-FIRST-DOWN", "first down!"))
-            self._new_series(self.offense, events)
+            self._new_series(offense, events)
         else:
-            self.down += 1
-            if self.down > self.rules.downs:
-                events.append(_ev("turnover", "GF-R-DOWNS-FAIL", "turnover on downs at {at}", at=sq(self.ball)))
-                self._new_series(other(self.offense), events)
+            down = self.down = self.down + 1
+            if down > self.rules.downs:
+                events.append(_ev("turnover", "GF-R-DOWNS-FAIL", "turnover on downs at {at}", at=sq(ball)))
+                self._new_series(other(offense), events)
             else:
                 self.phase = PLAY
-                self.los = self.ball[1]  # each down is snapped from where the ball is
-                events.append(_ev("down", "GF-DOWNS", "{down} & {togo}", down=ordinal(self.down),
-                                  togo=abs(self.to_gain - self.ball[1])))
+                self.los = ball[1]  # each down is snapped from where the ball is
+                events.append(_event("down", "GF-DOWNS", "{down} & {togo}",
+                                     {"down": ordinal(down), "togo": abs(self.to_gain - ball[1])}))
         self._count_down(events)
 
     def _resolve_number_check(self, picks: dict[str, Action], events: list[Event]) -> None:
-        off_seat, def_seat = self.offense, self.defense
-        assert off_seat and def_seat
+        off_seat = self.offense
+        assert off_seat
+        def_seat = AWAY if off_seat == HOME else HOME
         a, b = picks[off_seat], picks[def_seat]
         assert isinstance(a, NumberPick) and isinstance(b, NumberPick)
         match = a.number == b.number
-        self.last["numbers"] = {off_seat: a.number, def_seat: b.number}
+        self._last_numbers = {off_seat: a.number, def_seat: b.number}
         events.append(
-            _ev("number_reveal", "GF-MATCH-COLOUR", "Numbers: {offense} {a}, {defense} {b} - {result}",
-                offense=off_seat, a=a.number, defense=def_seat, b=b.number,
-                result="MATCH: turnover!" if match else "no match")
+            _event("number_reveal", "GF-MATCH-COLOUR", "Numbers: {offense} {a}, {defense} {b} - {result}",
+                   {"offense": off_seat, "a": a.number, "defense": def_seat, "b": b.number,
+                    "result": "MATCH: turnover!" if match else "no match"})
         )
         self._finish_down(events, turnover=match)
 
@@ -597,7 +726,7 @@ class GridFootballState(GameState[GridFootballRules]):
         if r.win == "first_touchdown":
             self._finish(Outcome(team, "touchdown", "GF-WIN", dict(self.score)), events)
             return
-        counts = self.phase in (PLAY, NUMBER_CHECK) or self.last.get("kind") == "punt"
+        counts = self.phase in (PLAY, NUMBER_CHECK) or self._last_kind == "punt"
         self.kicker = team
         self._start_kick(events)
         events.append(_ev("kickoff_next", "GF-R-POINTS", "{team} kicks off", team=team))
@@ -654,11 +783,14 @@ class GridFootballState(GameState[GridFootballRules]):
             "toss_winner": self.toss_winner,
             "kicker": self.kicker,
             "to_act": list(self.to_act()),
-            "last": dict(self.last),
+            "last": self.last,
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
 
 
+_HOME_ONLY, _AWAY_ONLY = (HOME,), (AWAY,)
+_NUMBER_PHASES = frozenset({RETURN_NUMBER, NUMBER_CHECK})
+_KICK_PHASES = frozenset({KICKOFF, PUNT})
 _COIN_CALLS = (CoinCall("heads"), CoinCall("tails"))
 _KICK_CHOICES = (KickChoice("kick"), KickChoice("receive"))
 _KICK_PICKS = tuple(KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS)
