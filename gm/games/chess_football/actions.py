@@ -521,16 +521,28 @@ def parse_action(text: str) -> Action:
     return _parse_piece_action(toks, text)
 
 
+def _verb(word: str) -> str:
+    """``pushes`` -> ``push``, ``retreats`` -> ``retreat`` (ability words only)."""
+    for cut in (2, 1):
+        if word.endswith("es"[-cut:]) and word[:-cut] in WORD_ABILITIES:
+            return word[:-cut]
+    return word
+
+
 def _parse_piece_action(toks: list[str], text: str) -> PieceAction:
-    if toks and toks[0] in ("move", "run", "send"):
+    lead_rush = lead_route = False
+    while toks and toks[0] in ("move", "run", "send", "rush", "route"):
+        lead_rush = lead_rush or toks[0] == "rush"
+        lead_route = lead_route or toks[0] == "route"
         toks = toks[1:]
     if not toks:
         raise _bad("not a Chess-Football action", text, FORMS)
+    toks = [_verb(t) for t in toks]
     piece = _piece_tok(toks[0])
     if piece is None:
         raise _bad("start with the piece, e.g. 'FA1 to H20 NW' or 'HV1 push HV3'", text, FORMS)
     rest = toks[1:]
-    rush = route = False
+    rush, route = lead_rush, lead_route
     words = []
     for t in rest:
         if t in ("rush", "rushes"):

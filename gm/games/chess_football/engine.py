@@ -503,7 +503,8 @@ class ChessFootballState(GameState[ChessFootballRules]):
                              hs=hs, as_=as_, n=r.overtime_possessions, first=first, also=["CF-R-HALF2"]))
             self._start_drive(first, None, events)
             return
-        self._finish(Outcome(None, "tied after overtime", "CF-R-OT-TIE", dict(self.score)), events)
+        why = "tied after overtime" if self.period > 2 else "tied after regulation (no overtime in this ruleset)"
+        self._finish(Outcome(None, why, "CF-R-OT-TIE", dict(self.score)), events)
 
     def _finish(self, outcome: Outcome, events: list[Event]) -> None:
         self.outcome = outcome
