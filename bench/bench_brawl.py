@@ -85,18 +85,21 @@ def _win_rate(n: int) -> tuple[Counter[str], float, int, float]:
     return results, time.perf_counter() - t, actions, thinking
 
 
-def _default_decisions(n: int) -> tuple[float, int]:
-    """Seconds and decisions of the default bot playing itself for ``n`` games."""
+def _default_games(n: int) -> tuple[float, int, Counter[str], int]:
+    """The default bot playing itself for ``n`` games: seconds, actions, series results, points."""
     from gm.core.registry import find_game
     from gm.games.brawl.strategy import DefaultBot
 
     game = find_game("brawl")
-    decisions = 0
+    actions = points = 0
+    results: Counter[str] = Counter()
     t = time.perf_counter()
     for k in range(n):
         s = game.new_state(None, 90_000 + k)
-        decisions += _play(s, {seat: DefaultBot(seed=k + i) for i, seat in enumerate(game.seats)})
-    return time.perf_counter() - t, decisions
+        actions += _play(s, {seat: DefaultBot(seed=k + i) for i, seat in enumerate(game.seats)})
+        results.update(h["result"] for h in s.history)  # type: ignore[attr-defined]
+        points += sum(s.score.values())  # type: ignore[attr-defined]
+    return time.perf_counter() - t, actions, results, points
 
 
 def run(quick: bool = False) -> list[dict[str, Any]]:
@@ -126,9 +129,13 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
     rows.append({"name": "brawl default vs random games/s", "value": round(n / secs, 1), "unit": "games/s",
                  "note": f"{actions} actions; {thinking / secs:.0%} of the time in the default bot"})
     n_self = 10 if quick else 50
-    secs, decisions = _default_decisions(n_self)
+    secs, decisions, results, points = _default_games(n_self)
     rows.append({"name": "brawl default decision time", "value": round(secs / decisions * 1000, 2), "unit": "ms",
                  "note": f"default vs default, {n_self} games, {decisions} actions (engine time included)"})
+    series = sum(results.values())
+    share = ", ".join(f"{k} {v / series:.0%}" for k, v in results.most_common())
+    rows.append({"name": "brawl default series results", "value": round(points / (2 * n_self), 1), "unit": "points/team",
+                 "note": f"default vs default, {series} series: {share}"})
     return rows
 
 

@@ -96,4 +96,6 @@ def test_a_custom_series_length_and_go_cards() -> None:
     series(st, ({"QB": "F2@SM"}, {}), ({"QB": "F2@SM"}, {}))
     assert st.phase == "fourth_down"
     st.apply("home", "go for it")
-    assert all(len(h) == 2 for h in st.hands["home"].values()) and st.plays_in_series == 3
+    assert all(len(h) == 2 for h in st.hands["home"].values()) and st.plays_in_series == 4  # two more plays
+    series(st)
+    assert st.phase in ("play", "fourth_down") and st.round == 2  # the series was rescored after both

@@ -145,7 +145,7 @@ class BrawlState(GameState[BrawlRules]):
 
     @property
     def plays_in_series(self) -> int:
-        return self.rules.series_cards + (1 if self.going else 0)
+        return self.rules.series_cards + (self.rules.go_cards if self.going else 0)
 
     @property
     def to_goal(self) -> int:

@@ -193,7 +193,7 @@ class BrawlRules(_Strict):
     offense: dict[str, str] = Field(default_factory=_default_offense, description="offensive players: name -> position")
     defense: dict[str, str] = Field(default_factory=_default_defense, description="defensive players: name -> position")
     series_cards: int = Field(default=3, ge=1, le=6, description="cards each player draws per series = plays per series (BR-DRAW)")
-    go_cards: int = Field(default=1, ge=1, le=3, description="cards each player draws when going for it (BR-GO)")
+    go_cards: int = Field(default=1, ge=1, le=3, description="cards each player draws when going for it = extra plays (BR-GO)")
     first_down_yards: int = Field(default=10, ge=1, le=99)
     field_length: int = Field(default=100, ge=20, le=200, description="yards from goal line to goal line (BR-R-FIELD)")
     drive_start: int = Field(default=25, ge=1, description="a drive after a score or at the start begins this far from the own goal line")
