@@ -208,3 +208,16 @@ def test_points_mode_kick_return_touchdown_then_kickoff() -> None:
     assert s.quarter_downs == 0  # a kickoff return is not a down
     both(s, "center red", "center red", first_seat="away")
     assert s.offense == "home"
+
+
+@pytest.mark.rules("GF-R-POINTS", "GF-R-HALF", "GF-SWITCH")
+@pytest.mark.parametrize(
+    ("quarter", "after"),
+    [(1, ["touchdown", "quarter_end", "switch_ends", "kickoff_next"]), (2, ["touchdown", "quarter_end", "halftime"]),
+     (4, ["touchdown", "quarter_end", "game_over"])],
+)
+def test_points_mode_touchdown_on_the_last_down_of_a_quarter(quarter: int, after: list[str]) -> None:
+    s = at_down("K55", rules={"win": "points"}, quarter=quarter, quarter_downs=14)
+    ev = down(s, "play 1 black", "play 2 red")
+    assert kinds(ev)[kinds(ev).index("touchdown"):] == after  # no 'kicks off' when halftime or the end comes first
+    assert s.score["home"] == 7

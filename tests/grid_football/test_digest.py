@@ -13,7 +13,7 @@ from gf_helpers import new
 
 from gm.core import RandomBot
 
-DIGEST = "87229c2d7663084550de9fbf7d4910d846f05733ad1b956375721e930fd78616"
+DIGEST = "59335703b1f901fef25949541a7446e4d5c4decc2587aeb59f9c1892be75843e"
 
 
 def games_digest(n: int = 300) -> str:

@@ -207,8 +207,9 @@ def test_a_punt_is_allowed_only_on_4th_down_and_only_for_the_offense() -> None:
     assert "punt" in [str(a) for a in s.legal_actions("home")]
     assert "punt" not in [str(a) for a in s.legal_actions("away")]
     rejects(s, "away", "punt", "GF-DOWNS")
-    s.apply("home", "punt")
+    ev = s.apply("home", "punt")
     assert s.phase == "punt" and s.kicker == "home" and set(s.to_act()) == {"home", "away"}
+    assert first(ev, "punt_called").data["void"] == []  # the defense had not called yet
 
 
 @pytest.mark.rules("GF-R-PUNT", "GF-R-NEW-SERIES", "GF-R-DOWN-COUNT")
@@ -234,6 +235,7 @@ def test_a_punt_voids_the_defenses_locked_call_without_revealing_it() -> None:
     ev = s.apply("home", "punt")
     text = json.dumps([e.to_json() for e in ev]) + json.dumps(s.view("home")) + json.dumps(s.view(None))
     assert "play 3" not in text and s.pending == {}
+    assert first(ev, "punt_called").data["void"] == ["away"]  # which seat's secret call is void (for sessions)
     assert s.snapshot()["last"] == {}
     assert s.phase == "punt" and set(s.to_act()) == {"home", "away"}
 

@@ -337,8 +337,9 @@ class GridFootballState(GameState[GridFootballRules]):
             pending = self.pending
             pending[seat] = action
             if p == PLAY and isinstance(action, Punt):
+                void = sorted(s for s in pending if s != seat)
                 pending.clear()  # the defense's call (if any) is void and never revealed
-                events.append(_ev("punt_called", "GF-R-PUNT", "{offense} will punt", offense=seat))
+                events.append(_ev("punt_called", "GF-R-PUNT", "{offense} will punt", offense=seat, void=void))
                 self.kicker = seat
                 self.phase = PUNT
             elif len(pending) < 2:
@@ -729,9 +730,10 @@ class GridFootballState(GameState[GridFootballRules]):
         counts = self.phase in (PLAY, NUMBER_CHECK) or self._last_kind == "punt"
         self.kicker = team
         self._start_kick(events)
-        events.append(_ev("kickoff_next", "GF-R-POINTS", "{team} kicks off", team=team))
         if counts:
-            self._count_down(events)
+            self._count_down(events)  # may end the quarter: halftime or the end of the game come first
+        if self.phase == KICKOFF:
+            events.append(_ev("kickoff_next", "GF-R-POINTS", "{team} kicks off", team=team))
 
     def _end_regulation(self, events: list[Event]) -> None:
         s = self.score
