@@ -46,6 +46,7 @@ from gm import __version__
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.errors import GameError, InvalidActionError, StateError
+from gm.core.events import Event
 from gm.core.game import Game, ruleset_hash
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec, expected, parse_args, tool_index, unknown_tool
@@ -114,6 +115,7 @@ class _Secret:
     nonce: str | None = None  # set for a bot's committed pick
     digest: str | None = None
     revealed: bool = False
+    voided: bool = False  # cancelled by the engine: never revealed
 
     def reveal(self) -> dict[str, Any]:
         return {"choice": self.choice, "nonce": self.nonce, "commitment": self.digest, "verified": verify(
@@ -343,17 +345,57 @@ class Session:
     def _replay_record(self, rec: Any) -> None:
         if not isinstance(rec, dict):
             raise TypeError("record is not an object")
-        if "sealed" in rec:
+        if "retract" in rec:
+            self._take_back(str(rec["retract"]["seat"]))
+        elif "sealed" in rec:
             sealed = rec["sealed"]
             seat, text = str(sealed["seat"]), str(sealed["action"])
             acting = self.state.to_act()
-            self.state.apply(seat, text)
-            self._note_move(seat, text, acting, nonce=str(sealed["nonce"]), digest=str(sealed["commitment"]))
+            events = self.state.apply(seat, text)
+            self._note_move(seat, text, acting, events, nonce=str(sealed["nonce"]), digest=str(sealed["commitment"]))
         else:
             seat, text = str(rec["seat"]), str(rec["action"])
             acting = self.state.to_act()
-            self.state.apply(seat, text)
-            self._note_move(seat, text, acting)
+            events = self.state.apply(seat, text)
+            self._note_move(seat, text, acting, events)
+
+    # ------------------------------------------------------------------- undo
+    def can_retract(self, seat: str) -> str | None:
+        """``None`` if ``seat`` may take back its last move, else why not.  Only a locked
+        pick nobody has seen may be taken back: the seat's own, the last move made, and
+        still secret (its round incomplete); anything revealed would leak information."""
+        log = self.state.log
+        if self.players.get(seat) != "human":
+            return f"{seat} is not a human seat"
+        if not log or log[-1].seat != seat:
+            return "only your own last move can be taken back, and it is not the last move made"
+        last = self._open[-1] if self._open else None
+        if last is None or last.index != len(log) - 1 or last.seat != seat:
+            return "that move is already public (its result has been shown), so taking it back would leak information"
+        return None
+
+    def retract(self, seat: str) -> str:
+        """Take back ``seat``'s locked, unrevealed pick (see :meth:`can_retract`); returns a message."""
+        why = self.can_retract(seat)
+        if why is not None:
+            return f"Cannot undo: {why}."
+        self._append([{"retract": {"seat": seat}}])
+        taken = self._take_back(seat)
+        return f"Taken back: {taken}. {seat}, choose again."
+
+    def _take_back(self, seat: str) -> str:
+        why = self.can_retract(seat)
+        if why is not None:
+            raise StateError(f"cannot take back {seat}'s move: {why}", rule=SESSION_RULE)
+        moves = self.state.log[:-1]
+        taken = str(self.state.log[-1].action)
+        fresh = self.game.new_state(self.state.rules, self.state.seed)
+        for m in moves:
+            fresh.apply(m.seat, m.action)
+        self.state = fresh
+        sec = self._open.pop()
+        self._secrets.remove(sec)
+        return taken
 
     # ------------------------------------------------------------ persistence
     def _append(self, records: list[dict[str, Any]]) -> None:
@@ -417,9 +459,24 @@ class Session:
         return _derive(self.nonce_seed, "nonce", seat, len(self.state.log))[:32]
 
     # --------------------------------------------------------- secret rounds
-    def _note_move(self, seat: str, text: str, acting: tuple[str, ...], *, nonce: str | None = None, digest: str | None = None) -> None:
+    def _note_move(
+        self,
+        seat: str,
+        text: str,
+        acting: tuple[str, ...],
+        events: list[Event],
+        *,
+        nonce: str | None = None,
+        digest: str | None = None,
+    ) -> None:
         """Bookkeeping after an accepted move: open a secret if others of the round must
-        still choose; reveal secrets whose round is complete."""
+        still choose; reveal secrets whose round is complete; drop, unrevealed, the picks
+        the engine voided (its events list them under ``void``, e.g. a call a punt cancels)."""
+        void = {str(v) for e in events for v in e.data.get("void", ())}
+        if void:
+            for sec in self._open:
+                sec.voided = sec.seat in void
+            self._open = [s for s in self._open if not s.voided]
         revealed = []
         for sec in self._open:
             sec.waiting.discard(seat)
@@ -442,12 +499,19 @@ class Session:
     def _hidden_from(self, seat: str | None) -> set[int]:
         return {s.index for s in self._open if s.seat != seat}
 
+    def _voided_for(self, seat: str | None) -> set[int]:
+        return {s.index for s in self._secrets if s.voided and s.seat != seat}
+
     def log(self, seat: str | None = None) -> list[list[str]]:
         """The action log as ``seat`` may read it: other seats' unrevealed picks show as ``locked``,
-        their other moves in their public form (``Action.public_text``)."""
-        hidden = self._hidden_from(seat)
+        picks the engine voided as ``voided`` (for good), other moves in their public form
+        (``Action.public_text``)."""
+        hidden, voided = self._hidden_from(seat), self._voided_for(seat)
         return [
-            [m.seat, "locked" if i in hidden else str(m.action) if m.seat == seat else m.action.public_text()]
+            [
+                m.seat,
+                "locked" if i in hidden else "voided" if i in voided else str(m.action) if m.seat == seat else m.action.public_text(),
+            ]
             for i, m in enumerate(self.state.log)
         ]
 
@@ -482,10 +546,10 @@ class Session:
                 nonce = self._nonce(seat)
                 digest = commitment(text, nonce)
                 rec: dict[str, Any] = {"sealed": {"seat": seat, "action": text, "nonce": nonce, "commitment": digest}}
-                self._note_move(seat, text, acting, nonce=nonce, digest=digest)
+                self._note_move(seat, text, acting, events, nonce=nonce, digest=digest)
             else:
                 rec = {"seat": seat, "action": text}
-                self._note_move(seat, text, acting)
+                self._note_move(seat, text, acting, events)
             try:
                 self._append([rec])
             except (OSError, StateError) as exc:
@@ -544,7 +608,7 @@ class Session:
         events = self.state.apply(seat, action)
         text = str(action)
         self._just_revealed = []
-        self._note_move(seat, text, acting)
+        self._note_move(seat, text, acting, events)
         try:
             self._append([{"seat": seat, "action": text}])
         except SessionConflict as exc:

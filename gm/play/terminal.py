@@ -135,7 +135,7 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
         if turn.control == "undo":
             term.say(_undo(session, seat))
             continue
-        if secret and turn.accepted and session.state.to_act():
+        if secret and turn.accepted and _still_secret(session):
             term.say(f"{seat} is locked in. Pass the keyboard.")  # never echo a hot-seat secret
             continue
         term.say(turn.narration)
@@ -149,16 +149,22 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
     return _summary(session, term, ended)
 
 
+def _still_secret(session: Session) -> bool:
+    """Whether the last move made is still a locked, unrevealed pick."""
+    log = session.log(None)
+    return bool(log) and log[-1][1] == "locked"
+
+
 def _round_open(session: Session, seat: str) -> bool:
     """Whether another seat has a locked, unrevealed pick in the current round."""
     return any(text == "locked" for who, text in session.log(seat) if who != seat)
 
 
 def _undo(session: Session, seat: str) -> str:
-    undo = getattr(session, "retract", None)
-    if undo is None:
-        return "Undo is not available."
-    return str(undo(seat))
+    """Take back the last locked pick if nobody has seen it (at one keyboard: whoever made it)."""
+    log = session.state.log
+    target = log[-1].seat if log and session.can_retract(log[-1].seat) is None else seat
+    return session.retract(target)
 
 
 def _show_position(session: Session, term: Terminal, seat: str | None, recorder: Recorder | None) -> str:

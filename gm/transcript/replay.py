@@ -41,14 +41,16 @@ if TYPE_CHECKING:
     from gm.session import Session
 
 MASK = "<masked>"
+VOIDED = "voided"
 
 
 class ReplayBot:
     """Serves a seat's recorded moves in order.
 
-    Past the last recorded move it stands in the first legal action: a bot's pick is
-    recorded once it is public, so an unrecorded pick is one still secret when the
-    transcript ends, and a secret pick changes nothing anyone sees."""
+    For a pick the engine voided unseen (recorded as ``voided``) and past the last
+    recorded move it stands in the first legal action: a bot's pick is recorded once it
+    is public, so an unrecorded pick is one still secret when the transcript ends, and a
+    secret pick changes nothing anyone sees."""
 
     name = "replay"
 
@@ -56,10 +58,19 @@ class ReplayBot:
         self.moves = deque(moves)
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
-        if self.moves:
-            return state.parse_action(self.moves.popleft())
-        for action in state.legal_actions(seat):
-            return action
+        text = self.moves.popleft() if self.moves else VOIDED
+        if text != VOIDED:
+            return state.parse_action(text)
+        # a stand-in must itself stay secret: the round stays open, only this seat done
+        waiting = set(state.to_act()) - {seat}
+        legal = list(state.legal_actions(seat))
+        for action in legal:
+            trial = state.copy()
+            trial.apply(seat, action)
+            if waiting and set(trial.to_act()) == waiting:
+                return action
+        if legal:
+            return legal[0]
         raise StateError(f"bot seat {seat} has no legal move")
 
 
@@ -238,8 +249,18 @@ def make_referee(kind: str, tr: Transcript) -> Referee | None:
     return factory(tr) if factory else None
 
 
+def _llm_replay(tr: Transcript) -> Referee:
+    from gm.referee.llm.replay import replay_referee
+
+    return replay_referee(tr)
+
+
 #: referee kinds that can be replayed offline from recorded model responses: kind -> factory
-REPLAY_REFEREES: dict[str, Callable[[Transcript], Referee]] = {}
+REPLAY_REFEREES: dict[str, Callable[[Transcript], Referee]] = {
+    "openai": _llm_replay,
+    "openai-responses": _llm_replay,
+    "anthropic": _llm_replay,
+}
 
 
 def referee_replay(tr: Transcript) -> Divergence | None:

@@ -133,7 +133,7 @@ def test_import_rejects_a_changed_token_in_one_line(tmp_path: Path) -> None:
 
 def test_export_errors_are_one_line(tmp_path: Path) -> None:
     assert "unknown export" in _err("export", "poster")
-    assert "CORE-GAME" in _err("export", "rules", "--game", "chess")
+    assert "CORE-GAME" in _err("export", "rules", "--game", "tiddlywinks")
     state_file = tmp_path / "g.json"
     state_file.write_text(json.dumps(random_state(1, 10).to_json()))
     toml = tmp_path / "r.toml"

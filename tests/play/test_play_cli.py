@@ -125,3 +125,14 @@ def test_transcript_lines_are_valid_json(gm_home: Path) -> None:
     sid = _session_id(res.output)
     for line in (gm_home / "transcripts" / f"{sid}.jsonl").read_text().splitlines():
         json.loads(line)
+
+
+def test_hot_seat_shows_each_round_once_both_have_picked(gm_home: Path) -> None:
+    lines = "heads\nkick\nleft red\nright green\n1\n2\nplay 1 red\nplay 2 black\nquit\n"
+    res = CliRunner().invoke(app, ["play", "--seed", "1", "--opponent", "human"], input=lines)
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "Kick picks: away right green, home left red - 0 match(es)" in out
+    assert "Numbers:" in out
+    assert "home: play 1 red / away: play 2 black" in out
+    assert out.count("is locked in. Pass the keyboard.") == 3  # only the first pick of each round
