@@ -1,21 +1,37 @@
-"""The game-agnostic core: actions, states, errors, events, outcomes, registry."""
+"""The game-agnostic core: actions, states, errors, events, outcomes, registry.
 
-from gm.core.actions import Action, Move
-from gm.core.bots import Bot, RandomBot
-from gm.core.errors import (
-    ActionError,
-    GameError,
-    IllegalActionError,
-    InvalidActionError,
-    RulesetError,
-    StateError,
-    UnknownGameError,
-)
-from gm.core.events import Event
-from gm.core.game import Game, ruleset_hash
-from gm.core.outcome import Outcome
-from gm.core.registry import all_games, find_game, game_ids, register_game
-from gm.core.state import GameState, LegalActions
+Names are imported on first use (PEP 562), so ``import gm.core.errors`` – what the
+command line needs at start-up – does not pull in pydantic and the rest.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "Action": "actions",
+    "Move": "actions",
+    "Bot": "bots",
+    "RandomBot": "bots",
+    "ActionError": "errors",
+    "GameError": "errors",
+    "IllegalActionError": "errors",
+    "InvalidActionError": "errors",
+    "RulesetError": "errors",
+    "StateError": "errors",
+    "UnknownGameError": "errors",
+    "Event": "events",
+    "Game": "game",
+    "ruleset_hash": "game",
+    "Outcome": "outcome",
+    "all_games": "registry",
+    "find_game": "registry",
+    "game_ids": "registry",
+    "register_game": "registry",
+    "GameState": "state",
+    "LegalActions": "state",
+}
 
 __all__ = [
     "Action",
@@ -40,3 +56,31 @@ __all__ = [
     "register_game",
     "ruleset_hash",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gm.core' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"gm.core.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from gm.core.actions import Action, Move
+    from gm.core.bots import Bot, RandomBot
+    from gm.core.errors import (
+        ActionError,
+        GameError,
+        IllegalActionError,
+        InvalidActionError,
+        RulesetError,
+        StateError,
+        UnknownGameError,
+    )
+    from gm.core.events import Event
+    from gm.core.game import Game, ruleset_hash
+    from gm.core.outcome import Outcome
+    from gm.core.registry import all_games, find_game, game_ids, register_game
+    from gm.core.state import GameState, LegalActions
