@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from gm.cli.base import app, errors_to_exit, fail
+
+if TYPE_CHECKING:
+    from gm.referee.base import Referee
 
 
 @app.command()
@@ -20,18 +24,22 @@ def play(
     rules: Path | None = typer.Option(None, "--rules", help="TOML rules file"),
     resume: str | None = typer.Option(None, "--resume", help="continue a saved session (id, prefix or path)"),
     record: Path | None = typer.Option(None, "--record", help="transcript file (default: next to the session)"),
-    referee: str = typer.Option("offline", "--referee", help="offline (no API key needed)"),
+    referee: str = typer.Option("offline", "--referee", help="offline (no API key needed), openai or anthropic"),
+    model: str | None = typer.Option(None, "--model", help="model name for an LLM referee (default: GM_OPENAI_MODEL / GM_ANTHROPIC_MODEL or a small model)"),
+    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible server for --referee openai, e.g. http://localhost:11434/v1 (Ollama)"),
+    api: str = typer.Option("chat", "--api", help="openai only: chat (Chat Completions, any compatible server) or responses"),
 ) -> None:
-    """Play a game in the terminal: against the built-in bot, or two people at one keyboard."""
+    """Play a game in the terminal: against the built-in bot, or two people at one keyboard.
+
+    With --referee openai or anthropic a language model referees: it reads what you type and
+    acts through the game's tools (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)."""
     from gm.core.registry import find_game
     from gm.play.terminal import Terminal, play_game, transcript_path
-    from gm.referee.offline import OfflineReferee
     from gm.session import Session
     from gm.transcript.format import Header, RefereeInfo
     from gm.transcript.recorder import Recorder
 
-    if referee != "offline":
-        fail(f"unknown referee {referee!r}; choose: offline")
+    ref = _make_referee(referee, model, base_url, api)
     if resume:
         session = Session.open(resume)
     else:
@@ -57,12 +65,39 @@ def play(
         seed=st.seed,
         players=dict(session.players),
         gm_version=__version__,
-        referee=RefereeInfo(kind="offline"),
+        referee=RefereeInfo(kind=ref.kind, model=ref.model),
     )
     path = transcript_path(session, record)
     recorder = Recorder(header, path, append=bool(resume))
-    summary = play_game(session, OfflineReferee(), Terminal(), recorder)
+    summary = play_game(session, ref, Terminal(), recorder)
     if path:
         typer.echo(f"Transcript: {path}")
     if summary.ended in ("bot error", "stuck"):
         raise typer.Exit(1)
+
+
+def _make_referee(referee: str, model: str | None, base_url: str | None, api: str) -> Referee:
+    """The referee for ``--referee``; without an API key, say how to set one and offer the offline referee."""
+    import sys
+
+    from gm.referee.offline import OfflineReferee
+
+    name = referee.strip().lower()
+    if name == "offline":
+        return OfflineReferee()
+    if name not in ("openai", "anthropic"):
+        fail(f"unknown referee {referee!r}; choose: offline, openai, anthropic")
+    if api not in ("chat", "responses"):
+        fail(f"--api is chat or responses, not {api!r}")
+    if name == "anthropic" and (base_url or api != "chat"):
+        fail("--base-url and --api are for --referee openai")
+    if base_url and not model:
+        fail("--base-url needs --model: the model name the server knows (e.g. llama3.1 for Ollama)")
+    from gm.referee.llm import MissingKeyError, build_referee
+
+    try:
+        return build_referee(name, model=model, base_url=base_url, api=api)
+    except MissingKeyError as exc:
+        if sys.stdin.isatty() and typer.confirm(f"{exc.help}.\nPlay with the offline referee instead?", default=True):
+            return OfflineReferee()
+        fail(f"{exc.help}; or play with --referee offline")

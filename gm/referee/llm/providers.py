@@ -1,0 +1,338 @@
+"""Provider adapters: the neutral :class:`Request` in each API's wire format, and back.
+
+Three APIs, one shape each:
+
+- ``openai`` – Chat Completions with strict function tools (OpenAI and any
+  OpenAI-compatible server via ``base_url``: Ollama, llama.cpp, vLLM, LM Studio);
+- ``openai-responses`` – the Responses API (stateless: ``store=False``, the whole
+  turn is sent each time);
+- ``anthropic`` – Messages with tool use, ``is_error`` tool results and prompt
+  caching (``cache_control``) on the tools and the system prompt.
+
+Payload builders and reply parsers are pure functions over JSON (no SDK import), so
+a transcript's recorded responses replay without any SDK and a benchmark can size
+the exact payloads.  The live adapters import their SDK lazily, call it through
+its own client (retries and timeouts are the SDK's), record ``model_dump()`` of the
+response and parse that dump, so a live reply and a replayed one take the same path.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, Protocol
+
+from gm.core.schemas import to_anthropic, to_openai, to_openai_responses
+from gm.core.tools import ToolSpec
+from gm.referee.llm.types import (
+    AssistantTurn,
+    LLMError,
+    MissingKeyError,
+    Reply,
+    Request,
+    ToolUse,
+    Usage,
+    UserText,
+)
+
+KINDS = ("openai", "openai-responses", "anthropic")
+DEFAULT_MODELS = {"openai": "gpt-5.4-mini", "openai-responses": "gpt-5.4-mini", "anthropic": "claude-haiku-4-5"}
+MODEL_ENV = {"openai": "GM_OPENAI_MODEL", "openai-responses": "GM_OPENAI_MODEL", "anthropic": "GM_ANTHROPIC_MODEL"}
+KEY_ENV = {"openai": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+#: Anthropic requires a cap on output tokens; narration is a few sentences
+MAX_OUTPUT_TOKENS = 1024
+
+
+class Provider(Protocol):
+    """Sends one request to a model and returns its reply (raises :class:`LLMError`)."""
+
+    kind: str
+    model: str
+
+    def complete(self, request: Request) -> Reply: ...
+
+
+# ------------------------------------------------------------------ payloads
+@lru_cache(maxsize=32)
+def tool_schemas(kind: str, tools: tuple[ToolSpec, ...]) -> list[dict[str, Any]]:
+    """The tools in ``kind``'s format, computed once per tool list (the SDKs do not
+    mutate them; nobody else may either).  Anthropic's last tool carries a cache breakpoint."""
+    if kind == "openai":
+        return to_openai(tools)
+    if kind == "openai-responses":
+        return to_openai_responses(tools)
+    out = copy.deepcopy(to_anthropic(tools))
+    if out:
+        out[-1]["cache_control"] = {"type": "ephemeral"}
+    return out
+
+
+def _args_text(arguments: str | dict[str, Any] | None) -> str:
+    if isinstance(arguments, str):
+        return arguments
+    return json.dumps(arguments if arguments is not None else {}, separators=(",", ":"))
+
+
+def chat_payload(model: str, request: Request) -> dict[str, Any]:
+    """Chat Completions ``create`` arguments."""
+    messages: list[dict[str, Any]] = [{"role": "system", "content": request.system}]
+    for item in request.messages:
+        if isinstance(item, UserText):
+            messages.append({"role": "user", "content": item.text})
+        elif isinstance(item, AssistantTurn):
+            msg: dict[str, Any] = {"role": "assistant", "content": item.text or None}
+            if item.tool_uses:
+                msg["tool_calls"] = [
+                    {"id": u.id, "type": "function", "function": {"name": u.name, "arguments": _args_text(u.arguments)}}
+                    for u in item.tool_uses
+                ]
+            messages.append(msg)
+        else:
+            messages.extend({"role": "tool", "tool_call_id": o.id, "content": o.content} for o in item.outputs)
+    return {"model": model, "messages": messages, "tools": tool_schemas("openai", tuple(request.tools))}
+
+
+def responses_payload(model: str, request: Request) -> dict[str, Any]:
+    """Responses API ``create`` arguments (stateless: nothing stored server-side)."""
+    items: list[dict[str, Any]] = []
+    for item in request.messages:
+        if isinstance(item, UserText):
+            items.append({"role": "user", "content": item.text})
+        elif isinstance(item, AssistantTurn):
+            if item.text:
+                items.append({"role": "assistant", "content": item.text})
+            items.extend(
+                {"type": "function_call", "call_id": u.id, "name": u.name, "arguments": _args_text(u.arguments)}
+                for u in item.tool_uses
+            )
+        else:
+            items.extend({"type": "function_call_output", "call_id": o.id, "output": o.content} for o in item.outputs)
+    return {
+        "model": model,
+        "instructions": request.system,
+        "input": items,
+        "tools": tool_schemas("openai-responses", tuple(request.tools)),
+        "store": False,
+    }
+
+
+def anthropic_payload(model: str, request: Request) -> dict[str, Any]:
+    """Messages ``create`` arguments; the tools and the system prompt carry cache breakpoints."""
+    messages: list[dict[str, Any]] = []
+
+    def add(role: str, blocks: list[dict[str, Any]]) -> None:
+        if messages and messages[-1]["role"] == role:  # roles alternate: merge
+            messages[-1]["content"].extend(blocks)
+        else:
+            messages.append({"role": role, "content": blocks})
+
+    for item in request.messages:
+        if isinstance(item, UserText):
+            add("user", [{"type": "text", "text": item.text}])
+        elif isinstance(item, AssistantTurn):
+            blocks: list[dict[str, Any]] = [{"type": "text", "text": item.text}] if item.text else []
+            for u in item.tool_uses:
+                args = u.arguments if isinstance(u.arguments, dict) else _loads_object(u.arguments)
+                blocks.append({"type": "tool_use", "id": u.id, "name": u.name, "input": args})
+            add("assistant", blocks or [{"type": "text", "text": "(no reply)"}])
+        else:
+            add("user", [
+                {"type": "tool_result", "tool_use_id": o.id, "content": o.content, "is_error": o.is_error}
+                for o in item.outputs
+            ])
+    return {
+        "model": model,
+        "max_tokens": MAX_OUTPUT_TOKENS,
+        "system": [{"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}],
+        "tools": tool_schemas("anthropic", tuple(request.tools)),
+        "messages": messages,
+    }
+
+
+def _loads_object(text: str | None) -> dict[str, Any]:
+    try:
+        data = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+PAYLOADS: dict[str, Callable[[str, Request], dict[str, Any]]] = {
+    "openai": chat_payload,
+    "openai-responses": responses_payload,
+    "anthropic": anthropic_payload,
+}
+
+
+# ------------------------------------------------------------------- parsers
+def _int(x: Any) -> int | None:
+    return x if isinstance(x, int) and not isinstance(x, bool) else None
+
+
+def parse_chat(raw: dict[str, Any]) -> Reply:
+    """A Chat Completions response (as ``model_dump()``) -> :class:`Reply`."""
+    try:
+        choice = raw["choices"][0]
+        msg = choice.get("message") or {}
+        uses = tuple(
+            ToolUse(str(tc.get("id") or f"call_{i}"), str(tc["function"]["name"]), tc["function"].get("arguments"))
+            for i, tc in enumerate(msg.get("tool_calls") or [])
+        )
+        text = msg.get("content") or ""
+        stop = choice.get("finish_reason")
+    except (KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise LLMError(f"unexpected Chat Completions response ({exc!r})", kind="bad_response") from None
+    usage = raw.get("usage") or {}
+    details = usage.get("prompt_tokens_details") or {}
+    return Reply(
+        str(text),
+        uses,
+        Usage(_int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens")), _int(details.get("cached_tokens"))),
+        raw,
+        stop,
+    )
+
+
+def parse_responses(raw: dict[str, Any]) -> Reply:
+    """A Responses API response (as ``model_dump()``) -> :class:`Reply`."""
+    texts: list[str] = []
+    uses: list[ToolUse] = []
+    try:
+        for item in raw.get("output") or []:
+            kind = item.get("type")
+            if kind == "message":
+                texts.extend(str(c.get("text") or "") for c in item.get("content") or [] if c.get("type") == "output_text")
+            elif kind == "function_call":
+                uses.append(ToolUse(str(item.get("call_id") or item.get("id")), str(item["name"]), item.get("arguments")))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise LLMError(f"unexpected Responses API response ({exc!r})", kind="bad_response") from None
+    usage = raw.get("usage") or {}
+    details = usage.get("input_tokens_details") or {}
+    return Reply(
+        "\n".join(t for t in texts if t),
+        tuple(uses),
+        Usage(_int(usage.get("input_tokens")), _int(usage.get("output_tokens")), _int(details.get("cached_tokens"))),
+        raw,
+        raw.get("status"),
+    )
+
+
+def parse_anthropic(raw: dict[str, Any]) -> Reply:
+    """A Messages response (as ``model_dump()``) -> :class:`Reply`; usage input counts cached tokens too."""
+    texts: list[str] = []
+    uses: list[ToolUse] = []
+    try:
+        for block in raw.get("content") or []:
+            if block.get("type") == "text":
+                texts.append(str(block.get("text") or ""))
+            elif block.get("type") == "tool_use":
+                uses.append(ToolUse(str(block["id"]), str(block["name"]), block.get("input")))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise LLMError(f"unexpected Messages response ({exc!r})", kind="bad_response") from None
+    u = raw.get("usage") or {}
+    fresh, read, made = _int(u.get("input_tokens")), _int(u.get("cache_read_input_tokens")), _int(u.get("cache_creation_input_tokens"))
+    total = None if fresh is None else fresh + (read or 0) + (made or 0)
+    return Reply("\n".join(t for t in texts if t), tuple(uses), Usage(total, _int(u.get("output_tokens")), read, made), raw, raw.get("stop_reason"))
+
+
+PARSERS: dict[str, Callable[[dict[str, Any]], Reply]] = {
+    "openai": parse_chat,
+    "openai-responses": parse_responses,
+    "anthropic": parse_anthropic,
+}
+
+
+# ------------------------------------------------------------- live adapters
+def _sdk_name(kind: str) -> str:
+    return "anthropic" if kind == "anthropic" else "openai"
+
+
+def make_client(
+    kind: str,
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    timeout: float = 60.0,
+    max_retries: int = 2,
+    http_client: Any = None,
+) -> Any:
+    """The SDK client for ``kind``; raises :class:`MissingKeyError` without a key (a
+    ``base_url`` server needs none: a placeholder is sent, as Ollama and co. accept)."""
+    env = KEY_ENV[kind]
+    key = api_key or os.environ.get(env)
+    if not key:
+        if kind != "anthropic" and (base_url or os.environ.get("OPENAI_BASE_URL")):
+            key = "not-needed"
+        else:
+            raise MissingKeyError(_sdk_name(kind), env)
+    if kind == "anthropic":
+        import anthropic
+
+        return anthropic.Anthropic(api_key=key, base_url=base_url, timeout=timeout, max_retries=max_retries, http_client=http_client)
+    import openai
+
+    return openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=max_retries, http_client=http_client)
+
+
+class SDKProvider:
+    """A live provider: builds the payload, calls the SDK, parses the dumped response."""
+
+    def __init__(self, kind: str, model: str, client: Any) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"unknown provider kind {kind!r}; kinds: {', '.join(KINDS)}")
+        self.kind = kind
+        self.model = model
+        self.client = client
+        #: the last payload sent (for tests and measurements)
+        self.last_payload: dict[str, Any] | None = None
+
+    def complete(self, request: Request) -> Reply:
+        payload = PAYLOADS[self.kind](self.model, request)
+        self.last_payload = payload
+        try:
+            if self.kind == "openai":
+                resp = self.client.chat.completions.create(**payload)
+            elif self.kind == "openai-responses":
+                resp = self.client.responses.create(**payload)
+            else:
+                resp = self.client.messages.create(**payload)
+        except Exception as exc:
+            raise translate_error(self.kind, exc) from None
+        try:
+            raw = resp.model_dump(mode="json")
+        except Exception as exc:  # a compatible server that answered something odd
+            raise LLMError(f"unreadable response: {exc}", kind="bad_response") from None
+        return PARSERS[self.kind](raw)
+
+
+def translate_error(kind: str, exc: Exception) -> LLMError:
+    """An SDK exception (after the SDK's own retries) as one clear :class:`LLMError`."""
+    import importlib
+
+    sdk = importlib.import_module(_sdk_name(kind))
+    name = type(exc).__name__
+    if isinstance(exc, sdk.APITimeoutError):
+        return LLMError("the model did not answer in time (timed out, after retries)", kind="timeout")
+    if isinstance(exc, sdk.APIConnectionError):
+        return LLMError(f"cannot reach the model server ({exc})", kind="connection")
+    if isinstance(exc, sdk.RateLimitError):
+        return LLMError("the model provider is rate limiting us (429, after retries)", kind="rate_limit", status=429)
+    if isinstance(exc, sdk.AuthenticationError | sdk.PermissionDeniedError):
+        return LLMError(f"the API key was refused ({exc.status_code})", kind="auth", status=exc.status_code)
+    if isinstance(exc, sdk.APIStatusError):
+        return LLMError(f"the model server answered {exc.status_code} ({_short(exc)})", kind="status", status=exc.status_code)
+    if isinstance(exc, sdk.APIError):
+        return LLMError(f"model API error: {_short(exc)}", kind="error")
+    return LLMError(f"model call failed: {name}: {exc}", kind="error")
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc).replace("\n", " ")
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def resolve_model(kind: str, model: str | None) -> str:
+    return model or os.environ.get(MODEL_ENV[kind]) or DEFAULT_MODELS[kind]

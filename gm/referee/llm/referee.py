@@ -1,0 +1,451 @@
+"""The LLM referee: player message -> model -> tool calls -> engine -> results -> model -> narration.
+
+One loop for every provider (:mod:`gm.referee.llm.providers` adapts the wire
+formats).  For each player message:
+
+1. Table talk that needs no model (``quit``, ``undo``, ``board``, ``full board``,
+   ``score``, ``help``) is answered at once through the tools, as the offline
+   referee does.
+2. Otherwise the model gets the system prompt (rendered from the ruleset), the
+   tools of the game, a short recent history (the last few player messages and
+   the narrations the player saw – never old tool traffic) and a *state block*
+   (status line, the decision due, the latest public moves) followed by the
+   player's words.  The engine holds the state, so the request stays the same size
+   all game long.
+3. Every tool call the model makes goes through ``session.call`` for the
+   referee's seat (the model never picks the seat), is recorded, and its result
+   goes back to the model in a compact form (``ok: false`` results carry the rule
+   id, the reason and the legal options).  Calls per turn are capped; after
+   ``max_failures`` rejected calls in a row the referee stops and asks the player
+   to rephrase.
+4. The final text is the narration.  Anything board-like is cut out (gm prints the
+   engine's board), and :func:`gm.referee.llm.check.check` compares its squares,
+   rows, downs, scores and outcomes with the turn's engine events: on a
+   contradiction the turn is flagged and the player sees the engine's version.
+   A text-only reply to what reads as a move gets one reminder that nothing
+   happened until a tool is called.
+
+Hidden information: a bot's pick is made and committed by the session before the
+player's message is handled, and the model sees only what the player's seat may
+see (results and views of that seat, no commitment hashes), so no request holds a
+secret before its reveal.
+
+Every model response is recorded as an ``llm_response`` entry (the SDK's
+``model_dump()``; a failed request as ``{"gm_error": ...}``) with a ``usage`` entry,
+so a transcript replays offline through :class:`gm.referee.llm.replay.ReplayProvider`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gm.core.errors import GameError
+from gm.referee.base import RefereeTurn, ToolCallRecord
+from gm.referee.llm.check import Facts, build_facts, check, strip_boards
+from gm.referee.llm.prompts import rules_summary, session_system_prompt
+from gm.referee.llm.types import (
+    AssistantTurn,
+    Item,
+    LLMError,
+    Reply,
+    Request,
+    ToolOutput,
+    ToolOutputs,
+    ToolUse,
+    UserText,
+)
+from gm.referee.offline import _BOARD, _FULL, _HELP, _QUIT, _STATUS, _UNDO, OfflineReferee, _clean
+
+if TYPE_CHECKING:
+    from gm.core.tools import ToolSpec
+    from gm.referee.llm.providers import Provider
+    from gm.session import Session
+    from gm.transcript.recorder import Recorder
+
+#: generic queries the model does not need: gm prints the board and status itself,
+#: and every request carries the status in its state block
+HIDDEN_TOOLS = frozenset({"get_board", "get_status"})
+CAP_RULE = "GM-REFEREE-CAP"
+NUDGE = (
+    "[gm] You called no tool, so nothing happened in the game. If the player stated a decision, "
+    "call its tool now; otherwise reply without describing any result."
+)
+
+
+def model_tools(session: Session) -> list[ToolSpec]:
+    """The tools offered to the model (every call is made for the referee's seat)."""
+    return [t for t in session.tools if t.name not in HIDDEN_TOOLS]
+
+
+def _cap(items: Any, n: int) -> list[str]:
+    items = [str(x) for x in items or []]
+    return items if len(items) <= n else [*items[:n], f"... {len(items) - n} more"]
+
+
+def _expected_text(expected: Any) -> str:
+    parts = []
+    for e in expected or []:
+        if isinstance(e, Mapping):
+            decision = str(e.get("decision") or "move").replace("_", " ")
+            parts.append(f"{e.get('seat')}: {decision} ({', '.join(e.get('tools') or [])})")
+    return "; ".join(parts) or "nobody"
+
+
+def for_model(result: Mapping[str, Any], *, legal_cap: int = 24) -> str:
+    """A tool result as the model sees it: compact JSON, no board, no commitment hashes."""
+    out: dict[str, Any]
+    if not result.get("ok"):
+        err = result.get("error") or {}
+        out = {
+            "ok": False,
+            "rule": err.get("rule"),
+            "reason": err.get("reason"),
+            "input": err.get("input"),
+            "legal": _cap(err.get("legal"), legal_cap),
+            "status": result.get("status"),
+        }
+    elif result.get("kind") == "action":
+        reveal = result.get("reveal") or {}
+        out = {
+            "ok": True,
+            "action": result.get("action"),
+            "events": result.get("narration"),
+            "revealed": {s: r.get("choice") for s, r in reveal.items() if isinstance(r, Mapping)},
+            "status": result.get("status"),
+            "next": _expected_text(result.get("expected")),
+            "outcome": result.get("outcome"),
+        }
+    else:
+        skip = {"tool", "kind", "seat", "commitments", "expected"}
+        out = {k: v for k, v in result.items() if k not in skip}
+        if isinstance(out.get("legal"), list):
+            out["legal"] = _cap(out["legal"], 60)
+    return json.dumps({k: v for k, v in out.items() if v not in (None, {}, [])}, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_block(session: Session, seat: str, *, moves: int = 4) -> str:
+    """The current state as the seat may see it: status, the decision due, latest public moves."""
+    st = session.state
+    lines = [f"[state for {seat}] {session.game.status(st, seat)}"]
+    exp = session.expected()
+    mine = [e for e in exp if e.get("seat") == seat]
+    if mine:
+        lines.append(f"{seat} decides now: {_expected_text(mine)}")
+    elif st.is_terminal:
+        lines.append("The game is over.")
+    else:
+        lines.append(f"Not {seat}'s move; waiting for {_expected_text(exp)}")
+    locked = [who for who, text in session.log(seat) if text == "locked"]
+    if locked:
+        lines.append(f"{', '.join(sorted(set(locked)))} has locked a secret pick (hidden until the round is complete)")
+    log = session.log(seat)[-moves:]
+    if log:
+        lines.append("Latest moves: " + "; ".join(f"{who}: {text}" for who, text in log))
+    return "\n".join(lines)
+
+
+@dataclass
+class _Exchange:
+    player: str
+    narration: str
+    kinds: frozenset[str]
+
+
+class LLMReferee:
+    """A referee whose words come from a model and whose every effect goes through the tools."""
+
+    def __init__(
+        self,
+        provider: Provider,
+        *,
+        kind: str | None = None,
+        max_tool_calls: int = 6,
+        max_failures: int = 3,
+        history_turns: int = 3,
+        history_chars: int = 300,
+        check_narration: bool = True,
+    ) -> None:
+        self.provider = provider
+        self.kind = kind or provider.kind
+        self.model: str | None = provider.model
+        self.max_tool_calls = max_tool_calls
+        self.max_failures = max_failures
+        self.history_turns = history_turns
+        self.history_chars = history_chars
+        self.check_narration = check_narration
+        self._history: dict[str, deque[_Exchange]] = {}
+        self._system: dict[tuple[str, str], str] = {}
+        #: requests made in the last handled turn (for tests and measurements)
+        self.last_requests: list[Request] = []
+
+    # ------------------------------------------------------------------ API
+    def handle(self, session: Session, seat: str, text: str, recorder: Recorder | None = None) -> RefereeTurn:
+        """Handle one message from ``seat``; every effect goes through ``session.call``."""
+        turn = RefereeTurn(seat=seat, text=text)
+        if recorder:
+            recorder.player(seat, text)
+        if not self._table_talk(session, turn, seat, recorder):
+            self._converse(session, turn, seat, recorder)
+        if recorder and turn.narration:
+            recorder.narration(turn.narration, seat=seat, flags=list(turn.flags))
+        return turn
+
+    # ----------------------------------------------------------- table talk
+    def _table_talk(self, session: Session, turn: RefereeTurn, seat: str, recorder: Recorder | None) -> bool:
+        words = _clean(turn.text)
+        if words in _QUIT:
+            turn.control = "quit"
+            turn.narration = "Game saved. Goodbye!"
+        elif words in _UNDO:
+            turn.control = "undo"
+        elif words in _HELP or not words:
+            turn.narration = self.help_text(session, seat)
+        elif words in _FULL or words in _BOARD:
+            res = self._call(session, turn, "get_board", {"full": words in _FULL}, seat, recorder)
+            turn.board = res.get("board")
+        elif words in _STATUS:
+            res = self._call(session, turn, "get_status", {}, seat, recorder)
+            turn.narration = str(res.get("status", ""))
+        else:
+            return False
+        return True
+
+    def help_text(self, session: Session, seat: str) -> str:
+        return (
+            f"You are playing {session.game.name} as {seat}, refereed by {self.kind} ({self.model}). "
+            "Say what you want in plain words: your call or pick ('heads', 'play 1 red, 2 right before', 'left yellow', "
+            "'7'), or a question ('what can I do?', 'how do colour matches work?').\n"
+            "Answered by gm itself: 'board', 'full board', 'score', 'undo', 'help', 'quit'."
+        )
+
+    # ------------------------------------------------------------ the loop
+    def _converse(self, session: Session, turn: RefereeTurn, seat: str, recorder: Recorder | None) -> None:
+        before_status = session.game.status(session.state, seat)
+        before_view = self._view(session, seat)
+        request = Request(self._system_prompt(session, seat), model_tools(session), self._history_items(seat))
+        request.messages.append(UserText(f"{state_block(session, seat)}\n[{seat} says]\n{turn.text}"))
+        self.last_requests = []
+        results: list[dict[str, Any]] = []
+        failures = 0
+        calls = 0
+        nudged = False
+        narration: str | None = None
+        last_error: dict[str, Any] | None = None
+        max_requests = self.max_tool_calls + 2
+        for _ in range(max_requests):
+            try:
+                reply = self._ask(request, recorder)
+            except LLMError as exc:
+                turn.flags.append(f"llm-error: {exc.kind}: {exc.message}")
+                narration = self._engine_version(session, turn, seat) if turn.calls else ""
+                narration = (narration + "\n" if narration else "") + self._failure_text(session, turn, exc)
+                break
+            request.messages.append(AssistantTurn(reply.text, reply.tool_uses))
+            if not reply.tool_uses:
+                if not nudged and not turn.accepted and self._skipped_tool(session, seat, turn, reply.text):
+                    nudged = True
+                    turn.flags.append("no-tool-call: reminded the model that nothing happened")
+                    request.messages.append(UserText(NUDGE))
+                    continue
+                narration = reply.text
+                break
+            outputs = []
+            for use in reply.tool_uses:
+                if calls >= self.max_tool_calls:
+                    outputs.append(ToolOutput(use.id, use.name, json.dumps({
+                        "ok": False, "rule": CAP_RULE, "reason": f"at most {self.max_tool_calls} tool calls per player message",
+                    }), True))
+                    if not any(f.startswith("tool-cap") for f in turn.flags):
+                        turn.flags.append(f"tool-cap: more than {self.max_tool_calls} tool calls asked for")
+                    continue
+                calls += 1
+                result = self._call(session, turn, use.name, _args(use), seat, recorder)
+                results.append(result)
+                if result.get("ok"):
+                    failures = 0
+                    if result.get("kind") == "action" or use.name == "get_board":
+                        turn.board = result.get("board") or turn.board
+                else:
+                    failures += 1
+                    last_error = result
+                outputs.append(ToolOutput(use.id, use.name, for_model(result), not result.get("ok")))
+            request.messages.append(ToolOutputs(tuple(outputs)))
+            if failures >= self.max_failures:
+                turn.flags.append(f"rephrase: {failures} rejected tool calls in a row")
+                narration = self._rephrase(session, seat, last_error)
+                break
+            if calls >= self.max_tool_calls and any(o.is_error and CAP_RULE in o.content for o in outputs):
+                narration = ""
+                break
+        if narration is None:  # the request budget ran out
+            turn.flags.append("no-narration: request budget used up")
+            narration = ""
+        self._finish(session, turn, seat, narration, results, before_status, before_view)
+
+    def _ask(self, request: Request, recorder: Recorder | None) -> Reply:
+        snapshot = Request(request.system, request.tools, list(request.messages))
+        self.last_requests.append(snapshot)
+        try:
+            reply = self.provider.complete(snapshot)
+        except LLMError as exc:
+            if recorder:
+                recorder.llm_response(self.kind, {"gm_error": exc.to_json()})
+            raise
+        if recorder:
+            recorder.llm_response(self.kind, reply.raw)
+            u = reply.usage
+            recorder.usage(u.input_tokens, u.output_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens)
+        return reply
+
+    def _skipped_tool(self, session: Session, seat: str, turn: RefereeTurn, text: str) -> bool:
+        """A text-only reply where a tool call was due: the player's words read as a move of
+        theirs, or the reply describes results that did not happen."""
+        if session.state.is_terminal:
+            return False
+        if seat in session.state.to_act() and OfflineReferee.read_action(session.game, turn.text) is not None:
+            return True
+        return bool(self.check_narration and check(strip_boards(text)[0], self._facts(session, seat, turn, [], "", {})))
+
+    # ----------------------------------------------------------- narration
+    def _finish(
+        self,
+        session: Session,
+        turn: RefereeTurn,
+        seat: str,
+        narration: str,
+        results: list[dict[str, Any]],
+        before_status: str,
+        before_view: dict[str, Any],
+    ) -> None:
+        if any(f.startswith("llm-error") for f in turn.flags):
+            text = narration  # already the engine's version plus what went wrong
+        else:
+            text, stripped = strip_boards(narration)
+            if stripped:
+                turn.flags.append("board-removed: the model drew a board; gm prints the engine's")
+            findings = check(text, self._facts(session, seat, turn, results, before_status, before_view)) if (
+                self.check_narration and text
+            ) else []
+            if findings:
+                turn.flags.extend(f"narration-check: {f}" for f in findings)
+                turn.flags.append(f"model-narration: {text}")
+                text = (
+                    "(The referee's account did not match the game engine; here is the engine's.)\n"
+                    + self._engine_version(session, turn, seat)
+                )
+            elif not text:
+                text = self._engine_version(session, turn, seat)
+        turn.narration = text.strip()
+        kinds = frozenset(
+            str(ev.get("kind"))
+            for c in turn.calls
+            if c.ok and c.result.get("kind") == "action"
+            for ev in c.result.get("events") or []
+            if isinstance(ev, Mapping)
+        )
+        hist = self._history.setdefault(seat, deque(maxlen=max(1, self.history_turns)))
+        hist.append(_Exchange(turn.text, turn.narration, kinds))
+
+    def _facts(
+        self,
+        session: Session,
+        seat: str,
+        turn: RefereeTurn,
+        results: list[dict[str, Any]],
+        before_status: str,
+        before_view: dict[str, Any],
+    ) -> Facts:
+        recent = [k for ex in list(self._history.get(seat, ()))[-2:] for k in ex.kinds]
+        statuses = [s for s in (before_status, session.game.status(session.state, seat)) if s]
+        views = [v for v in (before_view, self._view(session, seat)) if v]
+        return build_facts(
+            results=results or [c.result for c in turn.calls],
+            statuses=statuses,
+            views=views,
+            rules_text=rules_summary(session.game, session.state.rules, seat, dict(session.players)),
+            recent_kinds=recent,
+            seats=session.game.seats,
+            over=session.state.is_terminal,
+        )
+
+    @staticmethod
+    def _view(session: Session, seat: str) -> dict[str, Any]:
+        try:
+            return session.view(seat)
+        except GameError:
+            return {}
+
+    def _engine_version(self, session: Session, turn: RefereeTurn, seat: str) -> str:
+        """The turn in the engine's words: accepted actions' events, else the last rejection,
+        else 'nothing happened' and the status."""
+        done = [c.result for c in turn.calls if c.ok and c.result.get("kind") == "action"]
+        if done:
+            return "\n".join(OfflineReferee.narrate(r) for r in done)
+        failed = [c.result for c in turn.calls if not c.ok]
+        if failed:
+            return OfflineReferee.narrate(failed[-1])
+        return f"Nothing happened in the game. {session.game.status(session.state, seat)}"
+
+    def _rephrase(self, session: Session, seat: str, error: dict[str, Any] | None) -> str:
+        err = (error or {}).get("error") or {}
+        why = f" [{err.get('rule', '?')}] {err.get('reason', 'rejected')}." if err else ""
+        legal = [str(a) for a in session.state.legal_actions(seat)]
+        options = f" Right now you can say, for example: {', '.join(legal[:6])}{' ...' if len(legal) > 6 else ''}." if legal else ""
+        return f"I couldn't turn that into a move the rules allow.{why} Could you rephrase?{options}"
+
+    def _failure_text(self, session: Session, turn: RefereeTurn, exc: LLMError) -> str:
+        made = " Your move was made (see above)." if turn.accepted else " Nothing changed in the game."
+        return (
+            f"The referee model is not answering: {exc.message}.{made} The game is saved; type your message again, "
+            f"or continue without a model: gm play --resume {session.id} --referee offline"
+        )
+
+    # ------------------------------------------------------------- plumbing
+    def _system_prompt(self, session: Session, seat: str) -> str:
+        key = (session.id, seat)
+        if key not in self._system:
+            self._system[key] = session_system_prompt(session, seat)
+        return self._system[key]
+
+    def _history_items(self, seat: str) -> list[Item]:
+        items: list[Item] = []
+        for ex in self._history.get(seat, ()):
+            items.append(UserText(f"[{seat} says]\n{_clip(ex.player, self.history_chars)}"))
+            items.append(AssistantTurn(_clip(ex.narration, self.history_chars) or "(no reply)"))
+        return items
+
+    @staticmethod
+    def _call(
+        session: Session, turn: RefereeTurn, tool: str, args: Any, seat: str, recorder: Recorder | None
+    ) -> dict[str, Any]:
+        call_id = recorder.tool_call(seat, tool, args) if recorder else ""
+        try:
+            result = session.call(tool, args, seat)
+        except GameError as exc:  # session.call never raises; belt and braces
+            result = {"ok": False, "error": exc.to_json()}
+        if recorder:
+            recorder.tool_result(call_id, result)
+            recorder.sync_bot_moves(session)
+        turn.calls.append(ToolCallRecord(tool, args if isinstance(args, dict) else {"_raw": args}, seat, result))
+        return result
+
+
+def _args(use: ToolUse) -> dict[str, Any] | str | None:
+    """The call's arguments as recorded: a dict when they are a JSON object, else the raw text."""
+    a = use.arguments
+    if isinstance(a, str):
+        try:
+            data = json.loads(a) if a.strip() else {}
+        except ValueError:
+            return a
+        return data if isinstance(data, dict) else a
+    return a
+
+
+def _clip(text: str, n: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 3] + "..."
