@@ -154,7 +154,7 @@ def call(
 @errors_to_exit
 def show(
     session: str = typer.Argument(..., help="session id, id prefix or file path"),
-    full: bool = typer.Option(False, "--full", help="the whole board instead of a window around the ball"),
+    full: bool = typer.Option(False, "--full", help="the whole board instead of the compact view"),
     as_json: bool = typer.Option(False, "--json", help="the seat's view of the state as JSON"),
     as_: str | None = typer.Option(None, "--as", help="whose view (default: the only human side, else a spectator)"),
 ) -> None:

@@ -190,12 +190,12 @@ def expected(state: GameState[Any], tools: Sequence[ToolSpec], players: Mapping[
 
 # ------------------------------------------------------------- generic queries
 class BoardArgs(ToolArgs):
-    full: bool = Field(default=False, description="true for the whole board, false for a compact window around the ball")
+    full: bool = Field(default=False, description="true for the whole board, false for the compact view around the action")
 
 
 class RulesArgs(ToolArgs):
     topic: str | None = Field(
-        default=None, max_length=200, description="a rule id (e.g. GF-BLOCK) or a word to search for; empty lists all rule ids"
+        default=None, max_length=200, description="a rule id or a word to search for; empty lists all rule ids"
     )
 
 
@@ -234,8 +234,8 @@ def _rules(state: GameState[Any], seat: str | None, args: RulesArgs) -> dict[str
 def generic_queries() -> list[ToolSpec]:
     """The query tools every game has."""
     return [
-        ToolSpec("get_board", "Show the board as ASCII (a window around the ball, or the full board) with the status line.", BoardArgs, "query", _board),
-        ToolSpec("get_status", "Game status: clock, score, down and distance, whose move, and the last revealed result.", NoArgs, "query", _status),
+        ToolSpec("get_board", "Show the board as ASCII (the compact view around the action, or the full board) with the status line.", BoardArgs, "query", _board),
+        ToolSpec("get_status", "Game status: score, clock, whose move, and what was last revealed, as this side may see it.", NoArgs, "query", _status),
         ToolSpec("legal_actions", "What the calling side may do right now, as action texts.", NoArgs, "query", _legal),
-        ToolSpec("get_rules", "Look up rules by rule id or keyword (e.g. 'blocked', 'GF-PLAY4-LOCK').", RulesArgs, "query", _rules),
+        ToolSpec("get_rules", "Look up the game's rules by rule id or keyword; each answer names its rule id.", RulesArgs, "query", _rules),
     ]
