@@ -105,11 +105,11 @@ def test_the_parser_only_ever_raises_invalid_action(text: str) -> None:
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-20, 20) | st.floats(allow_nan=False) | st.sampled_from(["left", "red", "1", "after"]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-    max_leaves=6,
+    max_leaves=4,
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     st.sampled_from(["coin_call", "kick_choice", "kick_pick", "number_pick", "punt", "play_call", "nope"]),
     st.dictionaries(

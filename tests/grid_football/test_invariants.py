@@ -12,8 +12,8 @@ from gm.core import RandomBot
 from gm.games.grid_football.engine import GridFootballState, other
 
 Square = tuple[int, int]
-GAMES_PER_CHUNK = 300  # 4 chunks: 1,200 first-touchdown games
-POINTS_GAMES = 60  # full four-quarter games
+GAMES_PER_CHUNK = 500  # 4 chunks: 2,000 first-touchdown games
+POINTS_GAMES = 80  # full four-quarter games
 
 
 def _total_downs(s: GridFootballState) -> int:
@@ -55,9 +55,11 @@ def _check_step(s: GridFootballState, before: dict[str, Any], events: list[Any],
         m = r.low_goal_line + r.high_goal_line
         mirrored = {(c, m - row) for c, row in now}
         assert old <= mirrored and len(now) - len(old) in (0, 1)
+        added = now
     else:
         assert old <= now and len(now) - len(old) in (0, 1)
-    assert all(first <= row <= last for _, row in now)
+        added = now - old
+    assert all(first <= row <= last for _, row in added)  # blocked squares are all in the field of play
     # the clock
     assert 1 <= s.quarter <= r.quarters and s.quarter >= before["quarter"]
     assert 0 <= s.quarter_downs <= r.downs_per_quarter
@@ -73,10 +75,11 @@ def _check_step(s: GridFootballState, before: dict[str, Any], events: list[Any],
         assert s.ball is not None
         assert (s.to_gain - s.ball[1]) * d > 0, "the line to gain is ahead of the ball"
     # hidden choices
-    for seat in ("home", "away"):
-        pending = s.view(seat)["pending"] if s.pending else {}
-        if other(seat) in s.pending:
-            assert pending[other(seat)] == "locked"
+    if s.pending:
+        (seat,) = s.pending  # one seat has locked: its pick is hidden from the other (and spectators)
+        assert s.view(other(seat))["pending"] == {seat: "locked"}
+        assert s.view(None)["pending"] == {seat: "locked"}
+        assert s.view(seat)["pending"] == {seat: str(s.pending[seat])}
     # whose move
     acting = s.to_act()
     if s.outcome is None:

@@ -45,7 +45,7 @@ def situations(draw: st.DrawFn) -> tuple[GridFootballState, PlayCall, PlayCall]:
     return s, off, de
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(situations())
 def test_movement_obeys_blocks_edges_and_distances(case: tuple[GridFootballState, PlayCall, PlayCall]) -> None:
     s, off, de = case
