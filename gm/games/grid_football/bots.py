@@ -1,9 +1,938 @@
-"""Grid Football bot strategies (placeholder registry; strategies are filled in below)."""
+"""Grid Football bots: ``random``, ``default``, ``adaptive`` and ``constant`` / ``always-P-COLOUR``.
+
+How the ``default`` bot plays
+-----------------------------
+Every down is a simultaneous one-shot game: the offense picks a play and a colour (plus a
+lateral intent), the defense a play and a colour.  The bot plays the mixed-strategy
+equilibrium of that matrix game (``scipy.optimize.linprog``).  A cell's payoff is the
+offense's *win probability* after the down, read from a :class:`ValueModel` built from the
+ruleset (never from hard-coded numbers):
+
+* ``V(x, down, to_go)`` is the chance that the team in possession at ``x`` rows from the
+  goal scores the first touchdown.  It is the fixed point of the game itself - every
+  down the same play x colour game, played at equilibrium - computed by Shapley value
+  iteration over the blocks-free, clock-free game.  In that game the colours are
+  symmetric, so each down reduces to a play-guessing game ``a_p - delta_p [p == q]``
+  whose equilibrium has a closed form (water filling; checked against ``linprog`` in
+  the tests).
+* So the payoff values rows gained (a better ``x``), first downs (reaching the line to
+  gain resets the downs), touchdowns (1), turnovers (play + colour match: the opponent's
+  ``V`` from the same spot; a colour match: ``1/number_max`` of that on the number check;
+  a failed 4th down), and punts (the opponent's value after the punt and return, with the
+  return number check's touchdown chance).
+
+At the table the bot builds the real matrix for the current board: for each play x colour
+it simulates every lateral intent with the engine's own movement helpers
+(``state._ground`` / ``state._air``, pure functions of the public board) against the
+wrong / matched / colour-match outcomes, keeps the best intent (blocked squares, red
+passes overshooting the end zone, board edges all count), adds ``punt`` as a row when it
+is legal, and solves.  The defense solves the same public game and plays its side.
+Kick and number picks are matching games whose equilibrium is uniform; kick or receive
+follows the simulated kickoff value.
+
+Bots never look at another seat's pending pick: they read only public fields, the board
+and ``state.view(seat)``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+import json
+import math
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from gm.core.actions import Action
 from gm.core.bots import Bot, RandomBot
+from gm.games.grid_football.actions import CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
+from gm.games.grid_football.rules import KICK_COLOURS, PLAY_COLOURS, POSITIONS, GridFootballRules
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+if TYPE_CHECKING:
+    from gm.core.state import GameState
+    from gm.games.grid_football.engine import GridFootballState
+
+Square = tuple[int, int]
+
+#: probability of 2 / 1 / 0 matches on a kick when both sides pick uniformly
+_P_POS = 1 / len(POSITIONS)
+_P_COL = 1 / len(KICK_COLOURS)
+KICK_MATCH_P = {
+    2: _P_POS * _P_COL,
+    1: _P_POS * (1 - _P_COL) + (1 - _P_POS) * _P_COL,
+    0: (1 - _P_POS) * (1 - _P_COL),
+}
+
+
+# =============================================================== the value model
+class ValueModel:
+    """Win probability of the team in possession, from the ruleset and the plays open.
+
+    ``x`` counts rows to the opponent's goal line (1 = next to it, ``G - 1`` = next to the
+    own end zone, where ``G`` is the distance between the goal lines); ``t`` is rows to the
+    line to gain.  A turnover at ``x`` gives the opponent the ball at ``G - x``.
+    """
+
+    def __init__(self, rules: GridFootballRules, plays: Sequence[int]) -> None:
+        r = rules
+        self.rules = r
+        self.plays = tuple(plays)
+        self.G = r.high_goal_line - r.low_goal_line
+        self.F, self.D, self.N = r.first_down_rows, r.downs, r.number_max
+        self.wrong = {p: r.plays[p].wrong.forward + r.no_match_bonus for p in self.plays}
+        self.matched = {p: r.plays[p].matched.forward + r.play_match_bonus for p in self.plays}
+        self.cm = r.colour_match_forward
+        max_loss = max(0, -min([*self.wrong.values(), *self.matched.values(), self.cm]))
+        self.T = max(self.F, self.F + (self.D - 1) * max_loss)
+        gains = [*self.wrong.values(), *self.matched.values(), self.cm]
+        #: rows a down can move the ball forward / backward at most
+        self.reach = (max(0, *gains), max(0, *(-g for g in gains)))
+        #: identifies the model in cache keys
+        self.key = next(_MODEL_IDS)
+        self.V: list[float] = []
+        self.sweeps = 0
+        self._solve()
+
+    # ------------------------------------------------------------- lookups
+    def idx(self, x: int, d: int, t: int) -> int:
+        x = max(1, min(x, self.G - 1))
+        return (x * (self.D + 2) + d) * (self.T + 1) + max(1, min(t, x, self.T))
+
+    def value(self, x: int, d: int, t: int) -> float:
+        """Win probability with the ball at ``x``, ``d``-th down and ``t`` to go."""
+        if x <= 0:
+            return 1.0
+        return self.V[self.idx(x, d, t)]
+
+    def first_and_ten(self, x: int) -> float:
+        """Win probability with a fresh series at ``x``."""
+        return self.value(x, 1, self.F)
+
+    def turnover(self, x: int) -> float:
+        """The offense's win probability after losing the ball at ``x``."""
+        return 1.0 - self.first_and_ten(self.G - x)
+
+    def after_down(self, x: int, d: int, t: int, x_new: int) -> float:
+        """Win probability after a completed down that moved the ball from ``x`` to ``x_new``."""
+        if x_new <= 0:
+            return 1.0
+        x_new = min(x_new, self.G - 1)
+        t_new = t - (x - x_new)
+        if t_new <= 0:
+            return self.first_and_ten(x_new)
+        if d >= self.D:
+            return self.turnover(x_new)
+        return self.value(x_new, d + 1, t_new)
+
+    def after_colour_match(self, x: int, d: int, t: int, x_new: int) -> float:
+        """A colour match moved the ball to ``x_new``; then a number check (1/N turnover)."""
+        if x_new <= 0:
+            return 1.0
+        q = 1.0 / self.N
+        return (1 - q) * self.after_down(x, d, t, x_new) + q * self.turnover(min(x_new, self.G - 1))
+
+    def punt_returns(self, x: int) -> list[tuple[float, int, float]]:
+        """A punt from ``x`` on an open board, kick picks uniform: ``(probability, receiver's x,
+        chance of a return touchdown)`` per number of matches (receiver's x <= 0: touchdown)."""
+        r = self.rules
+        depth = min(r.rows - r.high_goal_line, r.low_goal_line - 1)  # rows behind the goal line
+        landing = self.G - max(x - r.punt_distance, -depth)  # in the receiver's rows-to-goal
+        return [
+            (p, min(landing - r.return_steps[m], self.G - 1), 1.0 / self.N if m == 0 else 0.0)
+            for m, p in KICK_MATCH_P.items()
+        ]
+
+    def punt(self, x: int) -> float:
+        """The offense's win probability if it punts from ``x`` (open board)."""
+        recv = 0.0
+        for p, xo, q in self.punt_returns(x):
+            recv += p * (1.0 if xo <= 0 else q + (1 - q) * self.first_and_ten(xo))
+        return 1.0 - recv
+
+    def bucket(self, x: int, t: int) -> tuple[int, int]:
+        """Situation buckets for caching equilibria: exact near the goal and the line to gain,
+        in threes (x) and twos (t) further away."""
+        near = 2 * self.F
+        if x > near:
+            x = min(self.G - 1, near + 3 * ((x - near - 1) // 3) + 2)
+        t = min(t, x)
+        if t > self.F:
+            t = min(x, self.F + 2 * ((t - self.F - 1) // 2) + 1)
+        return x, t
+
+    # ------------------------------------------------------------- solving
+    def _solve(self) -> None:
+        import numpy as np
+
+        G, D, N, T, F = self.G, self.D, self.N, self.T, self.F
+        r = self.rules
+        size = G * (D + 2) * (T + 1)
+        states = [(x, d, t) for x in range(1, G) for d in range(1, D + 1) for t in range(1, min(x, T) + 1)]
+        S = len(states)
+        Lin = tuple[float, list[tuple[float, int]]]  # c + sum(w * V[i])
+
+        def fresh(x: int) -> Lin:
+            return 0.0, [(1.0, self.idx(x, 1, F))]
+
+        def lost(x: int) -> Lin:
+            return 1.0, [(-1.0, self.idx(G - x, 1, F))]
+
+        def cont(x: int, d: int, t: int, g: int) -> Lin:
+            xn = min(x - g, G - 1)
+            if xn <= 0:
+                return 1.0, []
+            tn = t - (x - xn)
+            if tn <= 0:
+                return fresh(xn)
+            if d >= D:
+                return lost(xn)
+            return 0.0, [(1.0, self.idx(xn, d + 1, tn))]
+
+        def colour(x: int, d: int, t: int) -> Lin:
+            xn = min(x - self.cm, G - 1)
+            if xn <= 0:
+                return 1.0, []
+            (c1, t1), (c2, t2), q = cont(x, d, t, self.cm), lost(xn), 1.0 / N
+            return (1 - q) * c1 + q * c2, [(w * (1 - q), i) for w, i in t1] + [(w * q, i) for w, i in t2]
+
+        def punt(x: int) -> Lin:
+            c, terms = 1.0, []
+            for pr, xo, q in self.punt_returns(x):
+                if xo <= 0:
+                    c -= pr
+                else:
+                    c -= pr * q
+                    terms.append((-pr * (1 - q), self.idx(xo, 1, F)))
+            return c, terms
+
+        def pack(items: list[Lin]) -> tuple[Any, Any, Any]:
+            c = np.zeros(S)
+            w = np.zeros((S, 3))
+            ix = np.zeros((S, 3), dtype=np.int64)
+            for s, (cc, terms) in enumerate(items):
+                c[s] = cc
+                for j, (ww, ii) in enumerate(terms):
+                    w[s, j], ix[s, j] = ww, ii
+            return c, w, ix
+
+        wrong = [pack([cont(x, d, t, self.wrong[p]) for x, d, t in states]) for p in self.plays]
+        matched = [pack([cont(x, d, t, self.matched[p]) for x, d, t in states]) for p in self.plays]
+        cm = pack([colour(x, d, t) for x, d, t in states])
+        to = pack([lost(x) for x, _, _ in states])
+        pu = pack([punt(x) for x, _, _ in states])
+        puntable = np.array([d in r.punt_downs for _, d, _ in states])
+        sidx = np.array([self.idx(x, d, t) for x, d, t in states])
+        V = np.full(size, 0.5)
+
+        def ev(p: tuple[Any, Any, Any]) -> Any:
+            c, w, ix = p
+            return c + (w * V[ix]).sum(axis=1)
+
+        for _ in range(5000):  # Shapley value iteration; converges in a few dozen sweeps
+            self.sweeps += 1
+            cmv, tov = ev(cm), ev(to)
+            a = 0.5 * (cmv[:, None] + np.stack([ev(p) for p in wrong], axis=1))
+            b = 0.5 * (tov[:, None] + np.stack([ev(p) for p in matched], axis=1))
+            game = guessing_game_values(a, a - b)
+            new = np.where(puntable, np.maximum(game, ev(pu)), game)
+            delta = float(np.abs(new - V[sidx]).max()) if S else 0.0
+            V[sidx] = new
+            if delta < 1e-9:
+                break
+        self.V = [float(v) for v in V]
+
+
+def guessing_game_values(a: Any, delta: Any) -> Any:
+    """Values of guessing games, vectorised: the row player picks ``p`` and gets ``a[p]``,
+    less ``delta[p]`` if the column player guesses ``p`` too (``delta > 0``).
+
+    The column player spreads ``y_p = (a_p - v) / delta_p`` over the rows worth more than
+    the value ``v`` (water filling); the row player mixes ``x_p ~ 1 / delta_p`` over them.
+    ``a`` and ``delta`` are ``(states, plays)`` arrays; returns ``(states,)``.
+    """
+    import numpy as np
+
+    delta = np.maximum(delta, 1e-12)
+    order = np.argsort(-a, axis=1)
+    a_s = np.take_along_axis(a, order, 1)
+    d_s = np.take_along_axis(delta, order, 1)
+    v_m = (np.cumsum(a_s / d_s, 1) - 1) / np.cumsum(1 / d_s, 1)
+    ok = a_s > v_m
+    ok[:, 0] = True
+    k = a.shape[1]
+    m = k - 1 - np.argmax(ok[:, ::-1], axis=1)
+    return v_m[np.arange(a.shape[0]), m]
+
+
+_MODELS: dict[tuple[str, tuple[int, ...]], ValueModel] = {}
+_MODEL_IDS = itertools.count()
+_RULES_TEXT: dict[int, tuple[GridFootballRules, str]] = {}
+
+
+def value_model(rules: GridFootballRules, plays: Sequence[int]) -> ValueModel:
+    """The value model of a ruleset with these plays open (cached per ruleset content)."""
+    seen = _RULES_TEXT.get(id(rules))
+    if seen is None or seen[0] is not rules:
+        if len(_RULES_TEXT) > 64:
+            _RULES_TEXT.clear()
+        seen = _RULES_TEXT[id(rules)] = (rules, json.dumps(rules.model_dump(mode="json"), sort_keys=True))
+    key = (seen[1], tuple(plays))
+    model = _MODELS.get(key)
+    if model is None:
+        if len(_MODELS) > 16:
+            _MODELS.clear()
+            _PLAY_GAMES.clear()
+        model = _MODELS[key] = ValueModel(rules, plays)
+    return model
+
+
+# ============================================================== matrix games
+@dataclass(frozen=True, slots=True)
+class MatrixGame:
+    """A zero-sum game: the row player maximises ``payoff``; ``x`` / ``y`` are the
+    equilibrium mixes of rows / columns and ``value`` the row player's equilibrium value."""
+
+    rows: tuple[Action, ...]
+    cols: tuple[Action, ...]
+    payoff: tuple[tuple[float, ...], ...]
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+    value: float
+
+
+_LP_CACHE: dict[tuple[tuple[float, ...], ...], tuple[tuple[float, ...], tuple[float, ...], float]] = {}
+
+
+def solve_matrix_game(payoff: Sequence[Sequence[float]]) -> tuple[tuple[float, ...], tuple[float, ...], float]:
+    """Equilibrium ``(x, y, value)`` of a zero-sum matrix game (rows maximise), by ``linprog``.
+
+    Identical rows (columns) are merged before solving and share their weight equally
+    afterwards, so symmetric options (e.g. red and black on an open board) are mixed evenly.
+    Results are cached by the (rounded) matrix.
+    """
+    key = tuple(tuple(round(v, 12) for v in row) for row in payoff)
+    hit = _LP_CACHE.get(key)
+    if hit is not None:
+        return hit
+    col_lines = list(zip(*key, strict=True))
+    cols = list(dict.fromkeys(col_lines))
+    first = [col_lines.index(c) for c in cols]
+    row_lines = [tuple(line[j] for j in first) for line in key]
+    rows = list(dict.fromkeys(row_lines))
+    m, n = len(rows), len(cols)
+    if m == 1 or n == 1:
+        # one effective option on a side: pure best response of the other
+        xs = [1.0] if m == 1 else [0.0] * m
+        ys = [1.0] if n == 1 else [0.0] * n
+        if m == 1:
+            j = min(range(n), key=lambda j: cols[j][0])
+            ys = [float(i == j) for i in range(n)]
+            value = cols[j][0]
+        else:
+            i = max(range(m), key=lambda i: rows[i][0])
+            xs = [float(k == i) for k in range(m)]
+            value = rows[i][0]
+    else:
+        import numpy as np
+        from scipy.optimize import linprog
+
+        A = np.array(rows, dtype=float)
+        c = np.zeros(m + 1)
+        c[-1] = -1.0
+        res = linprog(
+            c,
+            A_ub=np.hstack([-A.T, np.ones((n, 1))]),
+            b_ub=np.zeros(n),
+            A_eq=np.hstack([np.ones((1, m)), np.zeros((1, 1))]),
+            b_eq=[1.0],
+            bounds=[(0, None)] * m + [(None, None)],
+            method="highs",
+        )
+        if res.status != 0:  # pragma: no cover - HiGHS solves every bounded game
+            raise RuntimeError(f"linprog failed: {res.message}")
+        xs = _normalise([max(0.0, float(v)) for v in res.x[:m]])
+        ys = _normalise([max(0.0, -float(v)) for v in res.ineqlin.marginals])
+        value = float(res.x[-1])
+    x_full = _spread(row_lines, rows, xs)
+    y_full = _spread(col_lines, cols, ys)
+    out = (x_full, y_full, value)
+    if len(_LP_CACHE) > 50_000:
+        _LP_CACHE.clear()
+    _LP_CACHE[key] = out
+    return out
+
+
+def _normalise(p: list[float]) -> list[float]:
+    s = sum(p)
+    return [v / s for v in p] if s > 0 else [1.0 / len(p)] * len(p)
+
+
+def _spread(lines: Sequence[tuple[float, ...]], unique: list[tuple[float, ...]], probs: list[float]) -> tuple[float, ...]:
+    """Share each unique line's probability equally among its duplicates."""
+    count: dict[tuple[float, ...], int] = {}
+    for line in lines:
+        count[line] = count.get(line, 0) + 1
+    weight = dict(zip(unique, probs, strict=True))
+    return tuple(weight[line] / count[line] for line in lines)
+
+
+def sample(rng: random.Random, probs: Sequence[float]) -> int:
+    """Index drawn from a probability vector."""
+    u, acc = rng.random(), 0.0
+    for i, p in enumerate(probs):
+        acc += p
+        if u < acc:
+            return i
+    return max(range(len(probs)), key=lambda i: probs[i])
+
+
+# ============================================================ board reading
+def rows_to_goal(state: GridFootballState, row: int, d: int) -> int:
+    """Rows from ``row`` to the goal line a team moving in direction ``d`` attacks."""
+    r = state.rules
+    return r.high_goal_line - row if d > 0 else row - r.low_goal_line
+
+
+def _move(state: GridFootballState, start: Square, vec: tuple[int, int], n: int, d: int, air: bool) -> tuple[Square, str | None]:
+    return state._air(start, vec, n, d) if air else state._ground(start, vec, n, d)
+
+
+def simulate_play(
+    state: GridFootballState, start: Square, d: int, forward: int, lateral: int, call: PlayCall
+) -> tuple[Square, str | None]:
+    """Where the ball ends for ``call`` moving ``forward`` rows and ``lateral`` columns
+    (the engine's own order and air/ground rules).  Stop ``td``/``incomplete`` or ``None``."""
+    segs: list[tuple[tuple[int, int], int, bool]] = [
+        ((-1 if call.direction == "left" else 1, 0), lateral, call.colour == "red" and call.timing == "before"),
+        ((0, d if forward >= 0 else -d), abs(forward), call.colour == "red" and call.timing == "after"),
+    ]
+    if call.timing == "after":
+        segs.reverse()
+    end, stop = start, None
+    for vec, n, air in segs:
+        if n == 0:
+            continue
+        end, stop = _move(state, end, vec, n, d, air)
+        if stop in ("td", "incomplete"):
+            break
+    return end, stop
+
+
+def _intents(play: int, colour: str, cap: int) -> Iterator[PlayCall]:
+    yield PlayCall(play, colour)
+    if colour == "red":
+        yield PlayCall(play, colour, timing="after")
+    for n in range(1, cap + 1):
+        for side in ("left", "right"):
+            for timing in ("before", "after"):
+                yield PlayCall(play, colour, n, side, timing)
+
+
+class Situation:
+    """The public facts of a down, and the value model that prices it."""
+
+    def __init__(self, state: GridFootballState) -> None:
+        assert state.offense is not None and state.ball is not None
+        self.state = state
+        self.offense = state.offense
+        self.d = state.direction(state.offense)
+        self.ball: Square = state.ball
+        self.x = rows_to_goal(state, state.ball[1], self.d)
+        self.t = min((state.to_gain - state.ball[1]) * self.d, self.x)
+        self.down = state.down
+        self.plays = tuple(state.plays_open())
+        self.model = value_model(state.rules, self.plays)
+        self.can_punt = state.down in state.rules.punt_downs
+
+    def value_at(self, end: Square, stop: str | None, how: str) -> float:
+        """The offense's win probability if the down ends at ``end`` (``how``: ``play`` or ``colour`` match)."""
+        m = self.model
+        if stop == "td":
+            return 1.0
+        if stop == "incomplete":
+            end = self.ball
+        x_new = rows_to_goal(self.state, end[1], self.d)
+        if how == "colour":
+            return m.after_colour_match(self.x, self.down, self.t, x_new)
+        return m.after_down(self.x, self.down, self.t, x_new)
+
+    def column_free(self) -> bool:
+        """No blocked square in the ball's column within reach of any play (going straight is then best)."""
+        m, blocked = self.model, self.state.blocked
+        if not blocked:
+            return True
+        c, row = self.ball
+        ahead, behind = m.reach
+        return not any((c, row + self.d * i) in blocked for i in range(-behind, ahead + 1) if i)
+
+
+_PLAY_GAMES: dict[tuple[Any, ...], MatrixGame] = {}
+
+
+def play_game(state: GridFootballState) -> MatrixGame:
+    """The down's matrix game on an open board: rows = offense calls (plus ``punt`` when
+    legal), columns = defense calls, payoff = the offense's win probability.
+
+    Cached per situation (plays open, down, rows to the goal and to go, bucketed far
+    from the goal); the offense then fits its lateral intent to the real board
+    (:func:`fit_intent`)."""
+    sit = Situation(state)
+    m = sit.model
+    x, t = m.bucket(sit.x, sit.t)
+    key = (m.key, x, sit.down, t)
+    game = _PLAY_GAMES.get(key)
+    if game is not None:
+        return game
+    d, r = sit.down, state.rules
+    cols = tuple(PlayCall(q, c) for q in sit.plays for c in PLAY_COLOURS)
+    turnover = m.turnover(x)
+    cm = m.after_colour_match(x, d, t, x - m.cm)
+    rows: list[Action] = []
+    payoff: list[tuple[float, ...]] = []
+    for p in sit.plays:
+        wrong, matched = m.after_down(x, d, t, x - m.wrong[p]), m.after_down(x, d, t, x - m.matched[p])
+        for c in PLAY_COLOURS:
+            rows.append(PlayCall(p, c))
+            payoff.append(
+                tuple(
+                    (turnover if c == dc.colour else matched) if p == dc.play else (cm if c == dc.colour else wrong)
+                    for dc in cols
+                )
+            )
+    if d in r.punt_downs:
+        rows.append(Punt())
+        payoff.append(tuple(m.punt(x) for _ in cols))
+    xs, ys, v = solve_matrix_game(payoff)
+    game = MatrixGame(tuple(rows), cols, tuple(payoff), xs, ys, v)
+    if len(_PLAY_GAMES) > 50_000:
+        _PLAY_GAMES.clear()
+    _PLAY_GAMES[key] = game
+    return game
+
+
+def fit_intent(state: GridFootballState, call: PlayCall, game: MatrixGame) -> PlayCall:
+    """The lateral intent for ``call`` that does best on the real board.
+
+    Every candidate (0..cap columns, left/right, before/after) is simulated with the
+    engine's movement helpers for the defense-wrong, play-matched and colour-matched
+    outcomes, weighted by how often the defense's equilibrium mix produces each.  On an
+    open column the straight call is best and is returned as is."""
+    sit = Situation(state)
+    if sit.column_free():
+        return call
+    st, r = sit.state, state.rules
+    spec = r.plays[call.play]
+    fw = spec.wrong.forward + r.no_match_bonus
+    fm = spec.matched.forward + r.play_match_bonus
+    p_play = sum(y for dc, y in zip(game.cols, game.y, strict=True) if isinstance(dc, PlayCall) and dc.play == call.play)
+    p_both = sum(
+        y for dc, y in zip(game.cols, game.y, strict=True)
+        if isinstance(dc, PlayCall) and dc.play == call.play and dc.colour == call.colour
+    )
+    p_colour = sum(y for dc, y in zip(game.cols, game.y, strict=True) if isinstance(dc, PlayCall) and dc.colour == call.colour) - p_both
+    w_wrong, w_matched = 1.0 - p_play - p_colour, p_play - p_both
+    best: tuple[float, PlayCall] | None = None
+    cm_cache: dict[bool, float] = {}
+    for cand in _intents(call.play, call.colour, spec.wrong.lateral):
+        end, stop = simulate_play(st, sit.ball, sit.d, fw, min(cand.lateral, spec.wrong.lateral), cand)
+        vw = sit.value_at(end, stop, "play")
+        end_m, stop_m = simulate_play(st, sit.ball, sit.d, fm, min(cand.lateral, spec.matched.lateral), cand)
+        vm = sit.value_at(end_m, stop_m, "play")
+        air = cand.colour == "red" and cand.timing == "after"
+        if air not in cm_cache:
+            end_c, stop_c = _move(st, sit.ball, (0, sit.d), r.colour_match_forward, sit.d, air)
+            cm_cache[air] = sit.value_at(end_c, stop_c, "colour")
+        score = w_wrong * vw + w_matched * vm + p_colour * cm_cache[air]
+        # tie-breaks: a landing column open ahead, then little lateral, then "before"
+        if stop not in ("td", "incomplete"):
+            score += 1e-6 * _open_ahead(st, end, sit.d, max(fw, 1))
+        score -= 1e-8 * cand.lateral + (1e-9 if cand.timing == "after" else 0.0)
+        if best is None or score > best[0]:
+            best = (score, cand)
+    assert best is not None
+    return best[1]
+
+
+def _open_ahead(state: GridFootballState, sq: Square, d: int, reach: int) -> int:
+    c, row = sq
+    n = 0
+    for i in range(1, reach + 1):
+        if (c, row + d * i) in state.blocked:
+            break
+        n += 1
+    return n
+
+
+# ================================================================ kicks
+def _kick_return(
+    state: GridFootballState, kicker: str, start_row: int, distance: int, position: str, steps: int
+) -> tuple[Square, bool]:
+    """Where a kick's return ends (``True``: a return touchdown), as the engine resolves it."""
+    r = state.rules
+    dk = state.direction(kicker)
+    land = max(1, min(r.rows, start_row + dk * distance))
+    spot = (ord(r.kick_columns[position].upper()) - ord("A"), land)
+    dr = -dk
+    end, stop = state._ground(spot, (0, dr), steps, dr)
+    if stop == "td":
+        return end, True
+    if state.in_own_end_zone(end[1], dr):
+        end = (end[0], r.high_goal_line - 1 if dr < 0 else r.low_goal_line + 1)
+    return end, False
+
+
+def kick_matrix(state: GridFootballState, kicker: str, punt: bool, model: ValueModel) -> list[list[float]]:
+    """Receiver's win probability for every (receiver pick, kicker pick) of a kick."""
+    r = state.rules
+    dk = state.direction(kicker)
+    if punt:
+        assert state.ball is not None
+        start, dist = state.ball[1], r.punt_distance
+    else:
+        start, dist = state.own_goal_line(dk), r.kick_distance
+    q = 1.0 / r.number_max
+    cache: dict[tuple[str, int], float] = {}
+    for pos in POSITIONS:
+        for matches in (0, 1, 2):
+            end, td = _kick_return(state, kicker, start, dist, pos, r.return_steps[matches])
+            v = 1.0 if td else model.first_and_ten(rows_to_goal(state, end[1], -dk))
+            cache[pos, matches] = q + (1 - q) * v if matches == 0 and not td else v
+    picks = [KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS]
+    return [
+        [cache[k.position, (rp.position == k.position) + (rp.colour == k.colour)] for k in picks] for rp in picks
+    ]
+
+
+def receive_value(state: GridFootballState, kicker: str, punt: bool, model: ValueModel) -> float:
+    """The receiver's win probability when both sides pick kicks uniformly (the equilibrium)."""
+    mat = kick_matrix(state, kicker, punt, model)
+    return sum(map(sum, mat)) / (len(mat) * len(mat[0]))
+
+
+def punt_value_for(state: GridFootballState, offense: str, model: ValueModel) -> float:
+    """The offense's win probability if it punts now."""
+    return 1.0 - receive_value(state, offense, True, model)
+
+
+KICK_PICKS: tuple[KickPick, ...] = tuple(KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS)
+
+
+# ================================================================= the bots
+def _gf(state: GameState[Any]) -> GridFootballState:
+    from gm.games.grid_football.engine import GridFootballState
+
+    if not isinstance(state, GridFootballState):
+        raise TypeError("a Grid Football bot needs a Grid Football state")
+    return state
+
+
+class DefaultBot:
+    """Plays the equilibrium of each down's play x colour game (see the module docstring)."""
+
+    name = "default"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState[Any], seat: str) -> Action:
+        st = _gf(state)
+        decision = st.decision(seat)
+        if decision == "coin_call":
+            return CoinCall(self.rng.choice(("heads", "tails")))
+        if decision == "kick_choice":
+            return self._kick_choice(st, seat)
+        if decision == "kick_pick":
+            return self._kick_pick(st, seat)
+        if decision == "number_pick":
+            return self._number_pick(st, seat)
+        if decision == "play_call":
+            return self._play_call(st, seat)
+        raise ValueError(f"{seat} has no decision to make now")
+
+    # ----------------------------------------------------------- decisions
+    def _model(self, st: GridFootballState) -> ValueModel:
+        return value_model(st.rules, st.plays_open())
+
+    def _kick_choice(self, st: GridFootballState, seat: str) -> Action:
+        from gm.games.grid_football.engine import other
+
+        # receiving = the other side kicks
+        recv = receive_value(st, other(seat), False, self._model(st))
+        return KickChoice("receive" if recv >= 0.5 else "kick")
+
+    def _kick_pick(self, st: GridFootballState, seat: str) -> Action:
+        return KICK_PICKS[self.rng.randrange(len(KICK_PICKS))]
+
+    def _number_pick(self, st: GridFootballState, seat: str) -> Action:
+        return NumberPick(self.rng.randint(1, st.rules.number_max))
+
+    def _play_call(self, st: GridFootballState, seat: str) -> Action:
+        game = play_game(st)
+        if seat != st.offense:
+            return game.cols[self._pick(st, seat, game, rows=False)]
+        call = game.rows[self._pick(st, seat, game, rows=True)]
+        return fit_intent(st, call, game) if isinstance(call, PlayCall) else call
+
+    def _pick(self, st: GridFootballState, seat: str, game: MatrixGame, *, rows: bool) -> int:
+        return sample(self.rng, game.x if rows else game.y)
+
+
+def _play_key(action: Action) -> tuple[int, str] | None:
+    return (action.play, action.colour) if isinstance(action, PlayCall) else None
+
+
+class AdaptiveBot(DefaultBot):
+    """Learns the opponent's revealed play/colour (and number, kick) habits and best-responds,
+    trusting the estimate more as the sample grows; plays the equilibrium otherwise.
+
+    Only revealed information is used: ``state.view(seat)["last"]`` after each resolution.
+    """
+
+    name = "adaptive"
+    prior = 6.0  # pseudo-observations of equilibrium play in the estimate
+    decay = 0.97  # older observations fade (a human may change habits)
+    min_gain = 0.002  # exploit only when it gains this much win probability
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.counts: dict[str, dict[Any, float]] = {}
+        self._sent: tuple[str, str, str] | None = None  # (kind, role, my text) awaiting its reveal
+
+    # ---------------------------------------------------------- observing
+    def _observe(self, st: GridFootballState, seat: str) -> None:
+        from gm.games.grid_football.engine import other
+
+        sent, self._sent = self._sent, None
+        if sent is None:
+            return
+        kind, role, mine = sent
+        last = st.view(seat)["last"]
+        opp = other(seat)
+        if kind == "play" and last.get("kind") == "play" and last.get(seat) == mine and opp in last:
+            self._count(f"play:{role}", _play_key(st.parse_action(last[opp])))
+        elif kind == "kick" and last.get("kind") in ("kickoff", "punt") and last.get(seat) == mine and opp in last:
+            opp_pick = st.parse_action(last[opp])
+            self._count(f"kick:{role}", opp_pick)
+        elif kind == "number":
+            numbers = last.get("numbers") or {}
+            if str(numbers.get(seat)) == mine and opp in numbers:
+                self._count(f"number:{role}", int(numbers[opp]))
+
+    def _count(self, context: str, key: Any) -> None:
+        if key is None:
+            return
+        table = self.counts.setdefault(context, {})
+        for k in table:
+            table[k] *= self.decay
+        table[key] = table.get(key, 0.0) + 1.0
+
+    def _estimate(self, context: str, keys: Sequence[Any], prior: Sequence[float]) -> tuple[list[float], float]:
+        """Posterior mean of the opponent's mix over ``keys`` and the effective sample size."""
+        table = self.counts.get(context, {})
+        obs = [table.get(k, 0.0) for k in keys]
+        n = sum(obs)
+        est = [(o + self.prior * p) / (n + self.prior) for o, p in zip(obs, prior, strict=True)]
+        return est, n
+
+    def _blend(self, best: int, gain: float, n: float, eq: Sequence[float]) -> int:
+        if gain > self.min_gain and self.rng.random() < n / (n + self.prior):
+            return best
+        return sample(self.rng, eq)
+
+    # ---------------------------------------------------------- decisions
+    def choose(self, state: GameState[Any], seat: str) -> Action:
+        st = _gf(state)
+        self._observe(st, seat)
+        action = super().choose(st, seat)
+        if isinstance(action, PlayCall):
+            role = "defense" if seat == st.offense else "offense"  # the opponent's role
+            self._sent = ("play", role, str(action))
+        elif isinstance(action, KickPick):
+            role = "receiver" if seat == st.kicker else "kicker"
+            self._sent = ("kick", role, str(action))
+        elif isinstance(action, NumberPick):
+            role = "defense" if st.phase == "number_check" and seat == st.offense else (
+                "offense" if st.phase == "number_check" else "receiver" if seat == st.kicker else "kicker"
+            )
+            self._sent = ("number", role, str(action.number))
+        return action
+
+    def _pick(self, st: GridFootballState, seat: str, game: MatrixGame, *, rows: bool) -> int:
+        # the opponent plays the other side of the matrix
+        opp_actions = game.cols if rows else game.rows
+        opp_eq = game.y if rows else game.x
+        keys = [_play_key(a) or "punt" for a in opp_actions]
+        # several rows can share a (play, colour) key: spread the key's estimate over them
+        uniq = list(dict.fromkeys(keys))
+        prior = [sum(p for k2, p in zip(keys, opp_eq, strict=True) if k2 == k) for k in uniq]
+        role = "defense" if rows else "offense"
+        est_u, n = self._estimate(f"play:{role}", uniq, prior)
+        share = {k: est_u[i] for i, k in enumerate(uniq)}
+        mult = {k: keys.count(k) for k in uniq}
+        est = [share[k] / mult[k] for k in keys]
+        A = game.payoff
+        if rows:
+            vals = [sum(A[i][j] * est[j] for j in range(len(est))) for i in range(len(A))]
+            eq_val = sum(game.x[i] * vals[i] for i in range(len(vals)))
+            best = max(range(len(vals)), key=lambda i: vals[i])
+            return self._blend(best, vals[best] - eq_val, n, game.x)
+        vals = [sum(A[i][j] * est[i] for i in range(len(est))) for j in range(len(A[0]))]
+        eq_val = sum(game.y[j] * vals[j] for j in range(len(vals)))
+        best = min(range(len(vals)), key=lambda j: vals[j])
+        return self._blend(best, eq_val - vals[best], n, game.y)
+
+    def _number_pick(self, st: GridFootballState, seat: str) -> Action:
+        nmax = st.rules.number_max
+        if st.phase == "number_check":
+            want_match, role = seat == st.defense, "offense" if seat == st.defense else "defense"
+        else:
+            want_match, role = seat != st.kicker, "kicker" if seat != st.kicker else "receiver"
+        keys = list(range(1, nmax + 1))
+        est, n = self._estimate(f"number:{role}", keys, [1.0 / nmax] * nmax)
+        target = max(est) if want_match else min(est)
+        ties = [k for k, p in zip(keys, est, strict=True) if p == target]
+        best = self.rng.choice(ties) - 1
+        gain = abs(target - 1.0 / nmax)
+        return NumberPick(keys[self._blend(best, gain, n, [1.0 / nmax] * nmax)])
+
+    def _kick_pick(self, st: GridFootballState, seat: str) -> Action:
+        kicker = st.kicker
+        assert kicker is not None
+        mat = kick_matrix(st, kicker, st.phase == "punt", self._model(st))  # [receiver pick][kicker pick]
+        uniform = [1.0 / len(KICK_PICKS)] * len(KICK_PICKS)
+        i_receive = seat != kicker
+        role = "kicker" if i_receive else "receiver"
+        est, n = self._estimate(f"kick:{role}", KICK_PICKS, uniform)
+        if i_receive:
+            vals = [sum(mat[i][j] * est[j] for j in range(len(est))) for i in range(len(mat))]
+            eq_val = sum(vals) / len(vals)
+            best = max(range(len(vals)), key=lambda i: vals[i])
+            gain = vals[best] - eq_val
+        else:
+            vals = [sum(mat[i][j] * est[i] for i in range(len(est))) for j in range(len(mat))]
+            eq_val = sum(vals) / len(vals)
+            best = min(range(len(vals)), key=lambda j: vals[j])
+            gain = eq_val - vals[best]
+        return KICK_PICKS[self._blend(best, gain, n, uniform)]
+
+
+class ConstantBot:
+    """A predictable player: always calls the same play and colour (default ``play 1 red``),
+    never punts, and picks everything else at random.  Models a predictable human."""
+
+    def __init__(self, seed: int = 0, play: int = 1, colour: str = "red") -> None:
+        if colour not in PLAY_COLOURS:
+            raise ValueError(f"colour must be one of {', '.join(PLAY_COLOURS)}")
+        self.rng = random.Random(seed)
+        self.play, self.colour = play, colour
+        self.name = f"always-{play}-{colour}"
+
+    def choose(self, state: GameState[Any], seat: str) -> Action:
+        st = _gf(state)
+        if st.decision(seat) == "play_call":
+            open_plays = st.plays_open()
+            play = self.play if self.play in open_plays else open_plays[0]
+            return PlayCall(play, self.colour)
+        return self.rng.choice(list(st.legal_actions(seat)))
+
+
+# ============================================================== registry
+class BotRegistry(Mapping[str, Callable[..., Bot]]):
+    """Bot factories by name.  Besides the listed names it accepts ``always-P-COLOUR``
+    (e.g. ``always-4-black``): a :class:`ConstantBot` with that call."""
+
+    def __init__(self, named: Mapping[str, Callable[..., Bot]]) -> None:
+        self._named = dict(named)
+
+    def __getitem__(self, key: str) -> Callable[..., Bot]:
+        if key in self._named:
+            return self._named[key]
+        parsed = _parse_always(key)
+        if parsed is None:
+            raise KeyError(key)
+        play, colour = parsed
+
+        def factory(seed: int = 0) -> Bot:
+            return ConstantBot(seed=seed, play=play, colour=colour)
+
+        return factory
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and (key in self._named or _parse_always(key) is not None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._named)
+
+    def __len__(self) -> int:
+        return len(self._named)
+
+
+def _parse_always(key: str) -> tuple[int, str] | None:
+    parts = key.split("-")
+    if len(parts) == 3 and parts[0] in ("always", "constant") and parts[1].isdigit() and parts[2] in PLAY_COLOURS:
+        return int(parts[1]), parts[2]
+    return None
+
+
+BOTS: Mapping[str, Callable[..., Bot]] = BotRegistry(
+    {
+        "default": DefaultBot,
+        "random": RandomBot,
+        "adaptive": AdaptiveBot,
+        "constant": ConstantBot,
+        "always": ConstantBot,
+    }
+)
+
+
+# =========================================================== playing games
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How one bot-vs-bot game went: the winner (``None``: draw) and how many downs it took."""
+
+    winner: str | None
+    downs: int
+
+
+def play_bots(bots: Mapping[str, Bot], seed: int = 0, rules: GridFootballRules | None = None) -> GameResult:
+    """Play one full game between ``bots`` (seat -> bot) and return the result."""
+    from gm.games.grid_football import GAME
+
+    state = GAME.new_state(rules, seed)
+    downs = 0
+    while not state.is_terminal:
+        seat = state.to_act()[0]
+        for ev in state.apply(seat, bots[seat].choose(state, seat)):
+            if ev.kind in ("play_reveal", "punt_called"):
+                downs += 1
+    assert state.outcome is not None
+    return GameResult(state.outcome.winner, downs)
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return mid - half, mid + half
+
+
+__all__ = [
+    "BOTS",
+    "AdaptiveBot",
+    "ConstantBot",
+    "DefaultBot",
+    "GameResult",
+    "MatrixGame",
+    "ValueModel",
+    "play_bots",
+    "play_game",
+    "solve_matrix_game",
+    "value_model",
+    "wilson",
+]
+
