@@ -163,84 +163,83 @@ class ValueModel:
 
     # ------------------------------------------------------------- solving
     def _solve(self) -> None:
+        """Shapley value iteration: ``V <- value of the down game priced with V`` until it
+        stops moving.  Each outcome is an affine form ``c + sum(w * V[i])`` per state."""
         import numpy as np
 
-        G, D, N, T, F = self.G, self.D, self.N, self.T, self.F
-        r = self.rules
-        size = G * (D + 2) * (T + 1)
-        states = [(x, d, t) for x in range(1, G) for d in range(1, D + 1) for t in range(1, min(x, T) + 1)]
+        G, D, T, F = self.G, self.D, self.T, self.F
+        q = 1.0 / self.N
+        states = np.array(
+            [(x, d, t) for x in range(1, G) for d in range(1, D + 1) for t in range(1, min(x, T) + 1)], dtype=np.int64
+        ).reshape(-1, 3)
+        X, Dn, Tn = states[:, 0], states[:, 1], states[:, 2]
         S = len(states)
-        Lin = tuple[float, list[tuple[float, int]]]  # c + sum(w * V[i])
 
-        def fresh(x: int) -> Lin:
-            return 0.0, [(1.0, self.idx(x, 1, F))]
+        def idx(x: Any, d: Any, t: Any) -> Any:
+            x = np.clip(x, 1, G - 1)
+            return (x * (D + 2) + d) * (T + 1) + np.clip(np.minimum(t, np.minimum(x, T)), 1, None)
 
-        def lost(x: int) -> Lin:
-            return 1.0, [(-1.0, self.idx(G - x, 1, F))]
+        Form = tuple[Any, Any, Any]  # c (S,), w (S, terms), i (S, terms)
 
-        def cont(x: int, d: int, t: int, g: int) -> Lin:
-            xn = min(x - g, G - 1)
-            if xn <= 0:
-                return 1.0, []
-            tn = t - (x - xn)
-            if tn <= 0:
-                return fresh(xn)
-            if d >= D:
-                return lost(xn)
-            return 0.0, [(1.0, self.idx(xn, d + 1, tn))]
+        def lost(x: Any) -> Form:
+            return np.ones(S), -np.ones((S, 1)), idx(G - x, 1, F)[:, None]
 
-        def colour(x: int, d: int, t: int) -> Lin:
-            xn = min(x - self.cm, G - 1)
-            if xn <= 0:
-                return 1.0, []
-            (c1, t1), (c2, t2), q = cont(x, d, t, self.cm), lost(xn), 1.0 / N
-            return (1 - q) * c1 + q * c2, [(w * (1 - q), i) for w, i in t1] + [(w * q, i) for w, i in t2]
+        def cont(g: int) -> Form:
+            xn = np.minimum(X - g, G - 1)
+            td = xn <= 0
+            tn = Tn - (X - xn)
+            fd = ~td & (tn <= 0)
+            lo = ~td & ~fd & (Dn >= D)
+            c = (td | lo).astype(float)
+            w = np.where(td, 0.0, np.where(lo, -1.0, 1.0))[:, None]
+            i = np.where(fd, idx(xn, 1, F), np.where(lo, idx(G - xn, 1, F), idx(xn, Dn + 1, tn)))[:, None]
+            return c, w, i
 
-        def punt(x: int) -> Lin:
-            c, terms = 1.0, []
-            for pr, xo, q in self.punt_returns(x):
-                if xo <= 0:
-                    c -= pr
-                else:
-                    c -= pr * q
-                    terms.append((-pr * (1 - q), self.idx(xo, 1, F)))
-            return c, terms
+        def colour() -> Form:
+            xn = np.minimum(X - self.cm, G - 1)
+            td = (xn <= 0)[:, None]
+            c1, w1, i1 = cont(self.cm)
+            c2, w2, i2 = lost(xn)
+            c = np.where(td[:, 0], 1.0, (1 - q) * c1 + q * c2)
+            w = np.where(td, 0.0, np.hstack([(1 - q) * w1, q * w2]))
+            return c, w, np.hstack([i1, i2])
 
-        def pack(items: list[Lin]) -> tuple[Any, Any, Any]:
-            c = np.zeros(S)
-            w = np.zeros((S, 3))
-            ix = np.zeros((S, 3), dtype=np.int64)
-            for s, (cc, terms) in enumerate(items):
-                c[s] = cc
-                for j, (ww, ii) in enumerate(terms):
-                    w[s, j], ix[s, j] = ww, ii
-            return c, w, ix
+        def punt() -> Form:
+            cs, ws, iss = np.ones(S), [], []
+            rets = [self.punt_returns(int(x)) for x in range(1, G)]  # per x, same for every d, t
+            for j in range(len(KICK_MATCH_P)):
+                pr = np.array([r[j][0] for r in rets])[X - 1]
+                xo = np.array([r[j][1] for r in rets])[X - 1]
+                qq = np.array([r[j][2] for r in rets])[X - 1]
+                td = xo <= 0
+                cs = cs - np.where(td, pr, pr * qq)
+                ws.append(np.where(td, 0.0, -pr * (1 - qq)))
+                iss.append(idx(xo, 1, F))
+            return cs, np.stack(ws, 1), np.stack(iss, 1)
 
-        wrong = [pack([cont(x, d, t, self.wrong[p]) for x, d, t in states]) for p in self.plays]
-        matched = [pack([cont(x, d, t, self.matched[p]) for x, d, t in states]) for p in self.plays]
-        cm = pack([colour(x, d, t) for x, d, t in states])
-        to = pack([lost(x) for x, _, _ in states])
-        pu = pack([punt(x) for x, _, _ in states])
-        puntable = np.array([d in r.punt_downs for _, d, _ in states])
-        sidx = np.array([self.idx(x, d, t) for x, d, t in states])
-        V = np.full(size, 0.5)
+        wrong = [cont(self.wrong[p]) for p in self.plays]
+        matched = [cont(self.matched[p]) for p in self.plays]
+        cm, to, pu = colour(), lost(X), punt()
+        puntable = np.isin(Dn, list(self.rules.punt_downs))
+        sidx = idx(X, Dn, Tn)
+        V = np.full(G * (D + 2) * (T + 1), 0.5)
 
-        def ev(p: tuple[Any, Any, Any]) -> Any:
-            c, w, ix = p
-            return c + (w * V[ix]).sum(axis=1)
+        def ev(f: Form) -> Any:
+            c, w, i = f
+            return c + (w * V[i]).sum(axis=1)
 
-        for _ in range(5000):  # Shapley value iteration; converges in a few dozen sweeps
+        for _ in range(5000):  # converges in a few dozen sweeps
             self.sweeps += 1
             cmv, tov = ev(cm), ev(to)
-            a = 0.5 * (cmv[:, None] + np.stack([ev(p) for p in wrong], axis=1))
-            b = 0.5 * (tov[:, None] + np.stack([ev(p) for p in matched], axis=1))
+            a = 0.5 * (cmv[:, None] + np.stack([ev(f) for f in wrong], axis=1))
+            b = 0.5 * (tov[:, None] + np.stack([ev(f) for f in matched], axis=1))
             game = guessing_game_values(a, a - b)
             new = np.where(puntable, np.maximum(game, ev(pu)), game)
             delta = float(np.abs(new - V[sidx]).max()) if S else 0.0
             V[sidx] = new
-            if delta < 1e-9:
+            if delta < 1e-10:
                 break
-        self.V = [float(v) for v in V]
+        self.V = V.tolist()
 
 
 def guessing_game_values(a: Any, delta: Any) -> Any:

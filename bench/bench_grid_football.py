@@ -1,0 +1,132 @@
+"""Grid Football: engine speed and bot strength, on one core.
+
+* random vs random full games per second and downs (resolved play calls and punts) per
+  second, bot time included;
+* seeded matches between bot strategies, the first bot's seat alternating home/away
+  (game ``i`` uses seed ``base + i``).  A match reports the first bot's *score*: wins plus
+  half the draws, over games (0.5 = even), with a 95% Wilson interval; the note gives
+  wins-draws-losses and the time spent in the first bot per decision;
+* how long the default bot's value model takes to build (once per ruleset and plays open).
+
+``run(quick)`` returns rows ``{name, value, unit, note}`` for ``python -m bench``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from bench import row, wilson
+
+SPEED_GAMES = (1000, 100)  # (full, quick)
+#: (first bot, second bot, games full, games quick, seed base)
+MATCHES = (
+    ("default", "random", 2000, 200, 100_000),
+    ("adaptive", "always-1-red", 1000, 100, 200_000),
+    ("default", "always-1-red", 500, 60, 300_000),
+    ("default", "adaptive", 500, 60, 400_000),
+    ("adaptive", "random", 500, 60, 500_000),
+)
+
+
+@dataclass
+class MatchResult:
+    """Wins, draws and losses of the first bot, and what the games cost."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    downs: int = 0
+    seconds: float = 0.0
+    decisions: int = 0
+    thinking: float = 0.0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+
+def play_match(first: str, second: str, games: int, base: int = 0) -> MatchResult:
+    """``games`` seeded games of bot ``first`` against bot ``second``, seats alternating."""
+    from gm.games.grid_football import GAME
+
+    res = MatchResult()
+    t0 = time.perf_counter()
+    for i in range(games):
+        hero, villain = ("home", "away") if i % 2 == 0 else ("away", "home")
+        bots = {hero: GAME.make_bot(first, seed=2 * (base + i)), villain: GAME.make_bot(second, seed=2 * (base + i) + 1)}
+        state = GAME.new_state(None, base + i)
+        while not state.is_terminal:
+            seat = state.to_act()[0]
+            if seat == hero:
+                t = time.perf_counter()
+                action = bots[seat].choose(state, seat)
+                res.thinking += time.perf_counter() - t
+                res.decisions += 1
+            else:
+                action = bots[seat].choose(state, seat)
+            for ev in state.apply(seat, action):
+                if ev.kind in ("play_reveal", "punt_called"):
+                    res.downs += 1
+        assert state.outcome is not None
+        result = state.outcome.result(hero)
+        res.wins += result == "win"
+        res.draws += result == "draw"
+        res.losses += result == "loss"
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _speed(quick: bool) -> list[dict[str, Any]]:
+    n = SPEED_GAMES[1] if quick else SPEED_GAMES[0]
+    play_match("random", "random", 5, base=9_000_000)  # warm up imports and caches
+    res = play_match("random", "random", n, base=0)
+    actions_note = f"{n} seeded games, {res.downs / n:.1f} downs/game, bot time included"
+    return [
+        row("random vs random games/s", round(res.games / res.seconds, 1), "games/s", actions_note),
+        row("random vs random downs/s", round(res.downs / res.seconds), "downs/s", "resolved play calls and punts"),
+    ]
+
+
+def _model_build() -> dict[str, Any]:
+    from gm.games.grid_football.bots import ValueModel
+    from gm.games.grid_football.rules import GridFootballRules
+
+    rules = GridFootballRules()
+    ValueModel(rules, (1, 2, 3))  # numpy import, warm-up
+    t = time.perf_counter()
+    model = ValueModel(rules, tuple(rules.plays))
+    ms = (time.perf_counter() - t) * 1000
+    return row("default value model build", round(ms, 1), "ms", f"Shapley iteration, {model.sweeps} sweeps, once per ruleset")
+
+
+def _match_row(first: str, second: str, n: int, base: int) -> dict[str, Any]:
+    res = play_match(first, second, n, base)
+    lo, hi = wilson(res.wins + 0.5 * res.draws, res.games)
+    per_decision = res.thinking / res.decisions * 1000 if res.decisions else 0.0
+    note = (
+        f"95% CI {lo:.3f}-{hi:.3f}; {res.wins}-{res.draws}-{res.losses} W-D-L in {n} seeded games, seats alternating; "
+        f"{res.games / res.seconds:.1f} games/s, {first} {per_decision:.2f} ms/decision"
+    )
+    return row(f"{first} vs {second} score", round(res.score, 3), "score", note)
+
+
+def run(quick: bool = False) -> list[dict[str, Any]]:
+    """The benchmark rows (``quick``: fewer games)."""
+    rows = _speed(quick)
+    rows.append(_model_build())
+    for first, second, full, small, base in MATCHES:
+        rows.append(_match_row(first, second, small if quick else full, base))
+    return rows
+
+
+if __name__ == "__main__":
+    import sys
+
+    for r in run(quick="--quick" in sys.argv):
+        print(f"{r['name']:36} {r['value']:>10} {r['unit']:8} {r['note']}")
