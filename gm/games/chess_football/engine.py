@@ -503,7 +503,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
                              hs=hs, as_=as_, n=r.overtime_possessions, first=first, also=["CF-R-HALF2"]))
             self._start_drive(first, None, events)
             return
-        why = "tied after overtime" if self.period > 2 else "tied after regulation (no overtime in this ruleset)"
+        why = "tied after overtime" if self.period > 2 else "tied after regulation, no overtime in this ruleset"
         self._finish(Outcome(None, why, "CF-R-OT-TIE", dict(self.score)), events)
 
     def _finish(self, outcome: Outcome, events: list[Event]) -> None:

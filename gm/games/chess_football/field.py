@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from gm.core.errors import IllegalActionError
@@ -58,14 +59,21 @@ def col_letter(col: int) -> str:
     return chr(ord("A") + col)
 
 
+@lru_cache(maxsize=4096)
+def _sq(square: Square) -> str:
+    return f"{col_letter(square[0])}{square[1]}"
+
+
 def sq(square: Square | None) -> str:
     """``(7, 12)`` -> ``"H12"``."""
     if square is None:
         return "-"
-    return f"{col_letter(square[0])}{square[1]}"
+    return _sq(square)
 
 
+@lru_cache(maxsize=4096)
 def parse_square(text: str) -> Square:
+    """``"H12"`` -> ``(7, 12)`` (no bounds check)."""
     t = text.strip().upper()
     return ord(t[0]) - ord("A"), int(t[1:])
 
@@ -169,6 +177,7 @@ class Field:
         self.immovable_until: dict[str, int] = {}
         self.result: dict[str, Any] | None = None
         self.events: list[Event] = []
+        self._bc: dict[tuple[str, bool, bool], tuple[frozenset[Square], frozenset[Square]]] = {}
         r = rules
         self._rank = {name: i for i, name in enumerate(r.movement_order)}
         for p in pieces.values():
@@ -187,6 +196,7 @@ class Field:
         f.used = {k: set(v) for k, v in self.used.items()}
         f.result = dict(self.result) if self.result else None
         f.events = []
+        f._bc = {}
         f.sim = sim
         if sim:
             f.rng = None
@@ -289,8 +299,13 @@ class Field:
         return (self.carrier,)
 
     # ------------------------------------------------------------ phases
+    def touch(self) -> None:
+        """Forget cached board facts (call after moving pieces by hand)."""
+        self._bc.clear()
+
     def start_phase(self, team: str) -> None:
         """Begin ``team``'s part of the current turn: movement allowances for its pieces."""
+        self._bc.clear()
         self.phase_idx += 1
         self.acting = team
         self.moved = set()
@@ -337,16 +352,18 @@ class Field:
         """Cheapest movement cost to every square ``p`` can end a move on (CF-R-STEP, CF-R-PASS-THROUGH);
         ``ghost``: as if no piece blocked the way."""
         r = self.rules
-        restricted = self.spec(p)[1] and not route
-        block: set[Square] = set()
-        for q in self.pieces.values():
-            if q.team != p.team and (not rush or q.heavy) and not ghost:
-                block.add(q.sq)
-        sealed: set[Square] = set()
-        for nb in self.sealing():
-            if nb.team != p.team:
-                c0, r0 = nb.sq
-                sealed.update((c0 + dc, r0 + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1))
+        restricted = p.spec[1] and not route
+        ck = (p.team, rush, ghost)
+        got = self._bc.get(ck)
+        if got is None:
+            blocked = frozenset(q.sq for q in self.pieces.values() if q.team != p.team and (not rush or q.heavy) and not ghost)
+            seals: set[Square] = set()
+            for nb in self.sealing():
+                if nb.team != p.team:
+                    c0, r0 = nb.sq
+                    seals.update((c0 + dc, r0 + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1))
+            got = self._bc[ck] = (blocked, frozenset(seals))
+        block, sealed = got
         key = (p.sq, mp, restricted, frozenset(block), frozenset(sealed), r.columns, r.rows, r.direction_change_cost, r.seal_cost)
         hit = _REACH_CACHE.get(key)
         if hit is not None:
@@ -356,7 +373,7 @@ class Field:
         best = _REACH_CACHE[key] = self._reach(p.sq, mp, restricted, block, sealed)
         return best
 
-    def _reach(self, start: Square, mp: int, restricted: bool, block: set[Square], sealed: set[Square]) -> dict[Square, int]:
+    def _reach(self, start: Square, mp: int, restricted: bool, block: frozenset[Square], sealed: frozenset[Square]) -> dict[Square, int]:
         """Bucket-queue Dijkstra over squares (and the last direction, for restricted pieces)."""
         r = self.rules
         nb = _neighbours(r.columns, r.rows)
@@ -629,6 +646,12 @@ class Field:
     # ------------------------------------------------------------ applying
     def apply(self, team: str, a: object) -> None:
         """Carry out a checked action (events go to ``self.events``)."""
+        try:
+            self._apply(team, a)
+        finally:
+            self._bc.clear()
+
+    def _apply(self, team: str, a: object) -> None:
         if isinstance(a, Done):
             return
         if isinstance(a, BallChoice):

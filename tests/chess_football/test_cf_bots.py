@@ -1,0 +1,71 @@
+"""Bots: the default bot beats random, random games end, and no bot reads hidden information."""
+
+from __future__ import annotations
+
+import pytest
+from cf_helpers import G, new, reaction, start
+
+from gm.games.chess_football.bots import BOTS, DefaultBot, RandomBot
+from gm.games.chess_football.engine import ChessFootballState
+
+SHORT = {"possessions_per_half": 1, "overtime_periods": 0}
+
+
+def play(rules: dict[str, object] | None, seed: int, home: str, away: str) -> ChessFootballState:
+    s = new(rules, seed)
+    bots = {"home": BOTS[home](seed=seed * 3 + 1), "away": BOTS[away](seed=seed * 3 + 2)}
+    while not s.is_terminal:
+        assert len(s.log) < 20_000
+        seat = s.to_act()[0]
+        s.apply(seat, bots[seat].choose(s, seat))
+    return s
+
+
+def test_both_strategies_are_registered() -> None:
+    assert set(G.bots()) == {"random", "default"}
+    assert G.make_bot("default", seed=1).name == "default" and G.make_bot("bot:random").name == "random"
+
+
+def test_the_default_bot_beats_random() -> None:
+    wins = 0
+    for seed in range(6):
+        dflt = "home" if seed % 2 == 0 else "away"
+        s = play(SHORT, seed, "default" if dflt == "home" else "random", "default" if dflt == "away" else "random")
+        assert s.outcome is not None
+        wins += s.outcome.winner == dflt
+    assert wins >= 5
+
+
+@pytest.mark.rules("CF-R-DOWN-LIMIT", "CF-POSSESSIONS")
+def test_a_full_random_game_ends() -> None:
+    s = play(None, 7, "random", "random")
+    assert s.outcome is not None and s.drives >= 16
+
+
+@pytest.mark.rules("CF-SNAP", "CF-R-CAPTAINS")
+def test_bots_ignore_the_other_sides_locked_pick() -> None:
+    for bot in (RandomBot, DefaultBot):
+        picks = []
+        for home_pick in ("captains deep_threat safety", "captains lineman rusher"):
+            s = new(seed=2)
+            s.apply("home", home_pick)
+            picks.append(str(bot(seed=9).choose(s, "away")))
+        assert picks[0] == picks[1]
+        plans = []
+        for offense_plan in ("plan: hold", "plan: DT to L15 C; HV1 push HV3; QB pass to DT"):
+            s = start(seed=2)
+            s.apply("home", offense_plan)
+            plans.append(str(bot(seed=9).choose(s, "away")))
+        assert plans[0] == plans[1]
+
+
+@pytest.mark.rules("CF-PLAY-ACTION")
+def test_bots_ignore_the_hidden_holder() -> None:
+    for bot in (RandomBot, DefaultBot):
+        choices = []
+        for holder in ("QB", "ST1"):
+            s = reaction(start())
+            s.apply("home", f"play action ST1 ball {holder}")
+            s.apply("home", "done")
+            choices.append([str(bot(seed=k).choose(s, "away")) for k in range(8)])
+        assert choices[0] == choices[1]
