@@ -1,0 +1,141 @@
+"""Chess-Football Hybrid: engine speed and the default bot's win rate against random.
+
+* random-vs-random full games (the default ruleset: 4 possessions per team per half,
+  overtime when tied) per second, and validated actions per second;
+* bounded legal-action lists per second (one free position per reachable square, tackle
+  and collision spots, abilities, passes, play action) and snap-plan checks per second;
+* the default bot against the random bot over seeded full games, the default bot's seat
+  alternating: win rate with a Wilson 95% confidence interval (a fair share is 50%), points
+  for and against per game, games/s.
+
+``run(quick)`` returns rows ``{name, value, unit, note}``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+GAMES = 1000  # seeded default-vs-random games for the win rate (quick: QUICK_GAMES)
+QUICK_GAMES = 40
+MATCHES = 100  # random-vs-random games for the speed figure (quick: QUICK_MATCHES)
+QUICK_MATCHES = 10
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _play(state: Any, bots: dict[str, Any]) -> int:
+    actions = 0
+    while not state.is_terminal:
+        seat = state.to_act()[0]
+        state.apply(seat, bots[seat].choose(state, seat))
+        actions += 1
+    return actions
+
+
+def _random_games(n: int) -> tuple[float, int]:
+    from gm.core.registry import find_game
+    from gm.games.chess_football.bots import RandomBot
+
+    game = find_game("chess-football")
+    actions = 0
+    t = time.perf_counter()
+    for k in range(n):
+        s = game.new_state(None, k)
+        actions += _play(s, {seat: RandomBot(10 * k + i) for i, seat in enumerate(game.seats)})
+    return time.perf_counter() - t, actions
+
+
+def _legal_lists(n: int) -> tuple[float, int, float, int]:
+    """Seconds and total actions for ``n`` legal lists along random play; seconds and count of plan checks."""
+    from gm.core.registry import find_game
+    from gm.games.chess_football.bots import RandomBot
+    from gm.games.chess_football.engine import ChessFootballState
+
+    game = find_game("chess-football")
+    s = game.new_state(None, 1)
+    bot = RandomBot(1)
+    total = plans = 0
+    t_lists = t_plans = 0.0
+    for k in range(n):
+        if s.is_terminal:
+            s = game.new_state(None, k)
+        assert isinstance(s, ChessFootballState)
+        seat = s.to_act()[0]
+        t0 = time.perf_counter()
+        total += len(list(s._legal(seat)))
+        t_lists += time.perf_counter() - t0
+        action = bot.choose(s, seat)
+        if s.phase == "snap":
+            t0 = time.perf_counter()
+            s.validate(seat, action)
+            t_plans += time.perf_counter() - t0
+            plans += 1
+        s.apply(seat, action)
+    return t_lists, total, t_plans, plans
+
+
+def _win_rate(n: int) -> dict[str, Any]:
+    from gm.core.registry import find_game
+    from gm.games.chess_football.bots import DefaultBot, RandomBot
+
+    game = find_game("chess-football")
+    rules = game.default_rules()
+    wins = draws = points_for = points_against = actions = 0
+    t = time.perf_counter()
+    for k in range(n):
+        s = game.new_state(rules, 100_000 + k)
+        hero = game.seats[k % 2]
+        bots = {seat: DefaultBot(k) if seat == hero else RandomBot(10 * k + i) for i, seat in enumerate(game.seats)}
+        actions += _play(s, bots)
+        assert s.outcome is not None
+        wins += s.outcome.winner == hero
+        draws += s.outcome.winner is None
+        points_for += s.score[hero]
+        points_against += s.score[game.seats[1 - k % 2]]
+    return {"wins": wins, "draws": draws, "seconds": time.perf_counter() - t, "for": points_for,
+            "against": points_against, "actions": actions}
+
+
+def run(quick: bool = False) -> list[dict[str, Any]]:
+    n = QUICK_GAMES if quick else GAMES
+    m = QUICK_MATCHES if quick else MATCHES
+    out: list[dict[str, Any]] = []
+    dt, actions = _random_games(m)
+    out.append({"name": "chess_football: random games/s", "value": round(m / dt, 2), "unit": "games/s",
+                "note": f"{m} random-vs-random full games (4 possessions a team per half), {actions / m:.0f} actions per game"})
+    out.append({"name": "chess_football: engine actions/s", "value": round(actions / dt), "unit": "actions/s",
+                "note": "validated apply with the random bot's sampled moves and plans"})
+    lists = 200 if quick else 2000
+    t_lists, total, t_plans, plans = _legal_lists(lists)
+    out.append({"name": "chess_football: legal lists/s", "value": round(lists / t_lists), "unit": "lists/s",
+                "note": f"bounded legal-action lists along random play, {total / lists:.0f} actions per list"})
+    out.append({"name": "chess_football: snap plan checks/s", "value": round(plans / t_plans) if t_plans else 0,
+                "unit": "checks/s", "note": f"{plans} random snap plans simulated row by row on the board at the snap"})
+    res = _win_rate(n)
+    lo, hi = wilson(res["wins"], n)
+    out.append({"name": "chess_football: default win rate vs random", "value": round(res["wins"] / n, 3), "unit": "rate",
+                "note": f"{res['wins']}/{n} full games won, {res['draws']} drawn, 95% CI {lo:.3f}-{hi:.3f}, fair share 0.50, "
+                        "seat alternating"})
+    out.append({"name": "chess_football: default points per game", "value": round(res["for"] / n, 2), "unit": "points",
+                "note": f"against random; random scores {res['against'] / n:.2f} against it"})
+    out.append({"name": "chess_football: default-vs-random games/s", "value": round(n / res["seconds"], 2), "unit": "games/s",
+                "note": f"full games, {res['actions'] / n:.0f} actions per game"})
+    return out
+
+
+if __name__ == "__main__":
+    import sys
+
+    for row in run(quick="--quick" in sys.argv):
+        print(f"{row['name']:48} {row['value']:>10} {row['unit']:10} {row['note']}")
