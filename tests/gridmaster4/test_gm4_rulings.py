@@ -38,8 +38,9 @@ def test_players_build_only_on_their_own_active_tiles() -> None:
     s = new()
     opening(s, "K10", "C3", "T20", "T1")
     assert "C6" not in cells(s, "orange")  # C6 is one of magenta's moves, not orange's
-    err = rejects(s, "orange", "place C6", "GM4-MOVE")
-    assert "active tile of orange (K10)" in err.reason
+    err = rejects(s, "orange", "place C6", "GM4-R-OWN-TILES")
+    assert "active tile of orange (K10)" in err.reason and "one move from magenta 1 at C3" in err.reason
+    rejects(s, "orange", "place C5", "GM4-MOVE")  # nobody's move
     anyone = new(build_from="any")
     opening(anyone, "K10", "C3", "T20", "T1")
     assert "C6" in cells(anyone, "orange")

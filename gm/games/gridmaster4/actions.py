@@ -37,7 +37,11 @@ class Place(Action):
         if not isinstance(self.cell, str) or self.cell not in CANONICAL:
             cell = normalise_cell(self.cell) if isinstance(self.cell, str) else None
             if cell is None:
-                raise _bad("a cell is a column letter and a row number, e.g. K12", self.cell, rule="GM4-R-CELLS")
+                raise _bad(
+                    "a cell is a column letter and a row number from 1, e.g. K12 (A1 is the bottom-left cell)",
+                    self.cell,
+                    rule="GM4-R-CELLS",
+                )
             object.__setattr__(self, "cell", cell)
         n = self.number
         if n is not None and (type(n) is not int or n < 1):
@@ -161,6 +165,9 @@ def _pick_cell(
     if len(paired) != 1:
         if letters and not paired:
             raise _bad(f"column {letters[-1][1].upper()} but no row number", text)
+        if not letters and len(bare) >= 2:  # "11, 12": coordinates as numbers
+            raise _bad("a cell is named by its column letter and row number, e.g. K12 (A1 is the bottom-left cell), "
+                       "not by two numbers", text, rule="GM4-R-CELLS")
         raise _bad("name one cell: a column letter and a row number, e.g. K12", text)
     letter, chosen = paired[0]
     assert chosen is not None

@@ -22,7 +22,7 @@ from gm.core.outcome import Outcome
 from gm.core.state import GameState
 from gm.games.gridmaster4.actions import Place
 from gm.games.gridmaster4.grid import Geometry, geometry
-from gm.games.gridmaster4.rules import COLOURS, SEATS, GridMaster4Rules
+from gm.games.gridmaster4.rules import COLOURS, LETTERS, SEATS, GridMaster4Rules
 
 # phases
 OPENING = "opening"
@@ -61,6 +61,7 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         self.placed_at: dict[str, int] = dict.fromkeys(self.order, 0)  # move number of each seat's last tile
         self.in_play: list[str] = list(self.order)
         self.blocked: list[str] = []  # in the order they were blocked
+        self.alone_since: int | None = None  # the tile count when only one player was left (GM4-R-LAST)
         self.phase = OPENING
         self.current: str | None = self.order[0]
         self.free_queue: list[str] = []
@@ -194,13 +195,24 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         if self.phase == PLAY and cell not in self.move_cells(seat):
             o, d = r.orthogonal, r.diagonal
             tiles = ", ".join(self.geo.names[c] for c in self.builders(seat))
-            raise IllegalActionError(
+            reason = (
                 f"{action.cell} is not exactly {o} cells up/down/left/right or {d} diagonally "
-                f"from an active tile of {seat} ({tiles})",
-                rule="GM4-MOVE",
-                input=str(action),
-                legal=self._legal_texts(seat),
+                f"from an active tile of {seat} ({tiles})"
             )
+            rule = "GM4-MOVE"
+            others = self._other_builders(seat, cell)
+            if others:  # one move from another colour's active tile: the ruling decides
+                reason += f"; it is one move from {others}, but a player builds only on their own active tiles"
+                rule = "GM4-R-OWN-TILES"
+            raise IllegalActionError(reason, rule=rule, input=str(action), legal=self._legal_texts(seat))
+
+    def _other_builders(self, seat: str, cell: int) -> str:
+        """Other colours' active tiles one move from ``cell`` (only when players build on their own)."""
+        if self.rules.build_from != "own":
+            return ""
+        return ", ".join(
+            self.describe(u) for u in self.geo.reach[cell] if self.active[u] and SEATS[self.owner[u]] != seat
+        )
 
     # ------------------------------------------------------------------ apply
     def _apply(self, seat: str, action: Action) -> list[Event]:
@@ -217,8 +229,8 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         self.score[seat] = n
         self.placed_at[seat] = self.moves
         rule = {OPENING: "GM4-FIRST", FREE: "GM4-FREE", PLAY: "GM4-MOVE"}[phase]
-        also = ["GM4-SCORE"] + (["GM4-R-FREE-TILE"] if phase == FREE else [])
-        events.append(_ev("placed", rule, "{seat} places {number} at {cell}", seat=seat, number=n, cell=action.cell, also=also))
+        events.append(_ev("placed", rule, "{seat} places {number} at {cell}", seat=seat, number=n, cell=action.cell,
+                          also=self._placed_rules(seat, cell, phase)))
         self.last = {"seat": seat, "number": n, "cell": action.cell, "deactivated": []}
         if phase == PLAY:
             self._deactivate(seat, cell, events)
@@ -228,6 +240,27 @@ class GridMaster4State(GameState[GridMaster4Rules]):
             return events
         self._advance(seat, events)
         return events
+
+    def _placed_rules(self, seat: str, cell: int, phase: str) -> list[str]:
+        """The rules besides the phase's own that decided a placement just made on ``cell``."""
+        also = ["GM4-OPEN", "GM4-ACTIVE", "GM4-SCORE"]
+        reach = self.geo.reach
+        if phase != OPENING:
+            also.append("GM4-NEXT")
+        if phase == FREE:
+            also.append("GM4-R-FREE-TILE")
+        if phase == PLAY:
+            if self.rules.build_from == "own":
+                also.append("GM4-R-OWN-TILES")
+            # the edge cut this player's options, or the cell was reachable from two active tiles
+            builders = [c for c in self.builders(seat) if c != cell]
+            if any(len(reach[c]) < 8 for c in builders) or sum(cell in reach[c] for c in builders) > 1:
+                also.append("GM4-EDGE")
+        elif any(self.active[u] for u in reach[cell]):  # a normal move here would have made them inactive
+            also.append("GM4-R-NO-DEACT-FREE")
+        if len(self.in_play) == 1 and len(self.order) > 1:
+            also.append("GM4-R-LAST")
+        return also
 
     def _deactivate(self, seat: str, cell: int, events: list[Event]) -> None:
         """Make inactive every active tile one move from the new tile (GM4-DEACTIVATE, GM4-R-REACH)."""
@@ -243,8 +276,13 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         if hit:
             tiles = [self.describe(u) for u in hit]
             self.last["deactivated"] = tiles
+            also = ["GM4-R-REACH", "GM4-R-INACTIVE-SHOW"]
+            if any(self.owner[u] != si for u in hit):
+                also.append("GM4-R-DEACT-ANY")
             events.append(_ev("deactivated", "GM4-DEACTIVATE", "now inactive: {tiles}", tiles=", ".join(tiles),
-                              cells=[self.geo.names[u] for u in hit], also=["GM4-R-REACH", "GM4-R-DEACT-ANY"]))
+                              cells=[self.geo.names[u] for u in hit],
+                              shown=[f"{LETTERS[SEATS[self.owner[u]]].lower()}{self.number[u]}" for u in hit],
+                              also=also))
 
     def _next_after(self, seat: str) -> str:
         """The next seat still in play after ``seat`` in turn order (``seat`` may be out already)."""
@@ -262,7 +300,8 @@ class GridMaster4State(GameState[GridMaster4Rules]):
             if all(self.score[s] > 0 for s in self.order):
                 self.phase = PLAY
                 self.current = self.order[0]
-                events.append(_ev("play_begins", "GM4-TURN", "normal play begins: {seat} to move", seat=self.current))
+                events.append(_ev("play_begins", "GM4-TURN", "normal play begins: {seat} to move", seat=self.current,
+                                  also=["GM4-PLAYERS", "GM4-R-SEATS"]))
             else:
                 self.current = self._next_after(seat)
         elif self.phase == FREE:
@@ -273,7 +312,7 @@ class GridMaster4State(GameState[GridMaster4Rules]):
                 self.phase = PLAY
                 self.current = self.free_start if self.free_start in self.in_play else self._next_after(seat)
                 events.append(_ev("play_resumes", "GM4-R-FREE-ORDER", "normal play resumes: {seat} to move",
-                                  seat=self.current))
+                                  seat=self.current, also=["GM4-FREE"] + (["GM4-R-LAST"] if len(self.in_play) == 1 else [])))
         else:
             self.current = self._next_after(seat)
         self._settle(events)
@@ -293,6 +332,8 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         """Remove ``seat`` from play; its tiles stay, all inactive (GM4-R-BLOCKED-TILES); start a free round."""
         self.in_play.remove(seat)
         self.blocked.append(seat)
+        if len(self.in_play) == 1 and len(self.order) > 1:
+            self.alone_since = self.moves
         for c in self.actives[seat]:
             self.active[c] = False
         self.actives[seat].clear()
@@ -309,7 +350,8 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         self.phase = FREE
         self.current = start
         events.append(_ev("free_round", "GM4-FREE", "free placements, one tile each in any open cell: {order}",
-                          order=", ".join(self.free_queue), also=["GM4-R-FREE-ORDER"]))
+                          order=", ".join(self.free_queue),
+                          also=["GM4-R-FREE-ORDER"] + (["GM4-R-LAST"] if len(self.in_play) == 1 else [])))
 
     def _end_all_blocked(self, events: list[Event]) -> None:
         """Everybody is blocked: the largest tile on the board wins (GM4-WIN-BLOCKED, GM4-R-TIE)."""
@@ -322,14 +364,18 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         else:
             reason = f"all players blocked; largest tile {best}"
             rule = "GM4-WIN-BLOCKED"
-        self._finish(Outcome(winner, reason, rule, dict(self.score)), events)
+        also = ["GM4-WIN-BLOCKED"] if rule == "GM4-R-TIE" else []
+        self._finish(Outcome(winner, reason, rule, dict(self.score)), events, also)
 
-    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
+    def _finish(self, outcome: Outcome, events: list[Event], also: list[str] | None = None) -> None:
+        also = list(also or [])
+        if self.alone_since is not None and self.moves > self.alone_since:
+            also.append("GM4-R-LAST")  # the last player left played on alone to the end
         self.outcome = outcome
         self.phase = OVER
         self.current = None
         self.free_queue = []
-        events.append(_ev("game_over", outcome.rule, "game over: {result}", result=str(outcome)))
+        events.append(_ev("game_over", outcome.rule, "game over: {result}", result=str(outcome), also=also))
 
     # --------------------------------------------------------------- views
     def snapshot(self) -> dict[str, Any]:

@@ -74,8 +74,8 @@ class Walk:
     """One piece's move in progress: the board without the mover, where the mover is, the ball."""
 
     __slots__ = (
-        "at", "base", "carrier", "end", "end_at", "kind", "log", "loose", "opp", "piece", "pushed", "shared", "strength",
-        "zones",
+        "at", "base", "carrier", "end", "end_at", "kind", "log", "loose", "opp", "past_weaker", "piece", "pushed", "shared",
+        "strength", "zones",
     )  # fmt: skip
 
     def __init__(self, piece: Piece, kind: str, strength: int, at: Square, base: dict[Square, Piece],
@@ -95,12 +95,14 @@ class Walk:
         self.end_at: Square | None = None
         self.pushed: dict[Piece, Square] = {}
         self.log: list[Event] = []
+        #: a diagonal step passed a weaker opposition piece (QB-DIAGONAL was checked and allowed it)
+        self.past_weaker = False
 
     def fork(self) -> Walk:
         w = Walk.__new__(Walk)
         w.piece, w.opp, w.kind, w.strength, w.at = self.piece, self.opp, self.kind, self.strength, self.at
         w.base, w.shared, w.carrier, w.loose, w.zones = self.base, True, self.carrier, self.loose, self.zones
-        w.end, w.end_at = self.end, self.end_at
+        w.end, w.end_at, w.past_weaker = self.end, self.end_at, self.past_weaker
         w.pushed = dict(self.pushed) if self.pushed else {}
         w.log = list(self.log) if self.log else []
         return w
@@ -267,12 +269,14 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if dc and dr:  # QB-DIAGONAL / ruling QB-R-DIAGONAL
             for side in ((tc, row), (c, tr)):
                 p = base.get(side)
-                if p is not None and p[0] == w.opp and strength[p] >= w.strength:
-                    raise Bad(
-                        "QB-DIAGONAL",
-                        f"{pid} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
-                        f"(strength {strength[p]} against {w.strength})",
-                    )
+                if p is not None and p[0] == w.opp:
+                    if strength[p] >= w.strength:
+                        raise Bad(
+                            "QB-DIAGONAL",
+                            f"{pid} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
+                            f"(strength {strength[p]} against {w.strength})",
+                        )
+                    w.past_weaker = True
         kind = w.kind
         defending = w.piece[0] == self.defender
         if defending:
@@ -301,7 +305,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
                     )
                 w.end, w.end_at = "tackle", to  # the tackler stays beside the carrier on the board
                 w.log.append(_ev("tackle", "QB-TACKLE", "{tackler} moves onto {carrier} on {at}: tackled!",
-                                 tackler=self.describe(w.piece), carrier=self.describe(occ), at=sq(to)))
+                                 tackler=self.describe(w.piece), carrier=self.describe(occ), at=sq(to),
+                                 also=["QB-R-TACKLE-PAIRS", "QB-OCCUPIED"]))
                 return
             if has_ball:
                 raise Bad("QB-PUSH-CARRIER", f"the ball carrier can't push: {pid} can't move onto {occ[1]} on {sq(to)}")
@@ -355,10 +360,20 @@ class QuarterbackState(GameState[QuarterbackRules]):
         del base[frm]
         base[target] = piece
         w.pushed[piece] = target
+        also = ["QB-STRENGTH", "QB-R-PUSH-STEP", "QB-PUSH-LIMIT"]
+        if rule == "QB-PUSH-SINGLE":
+            also.append("QB-R-ADJACENT")
+        if piece[0] == self.defender and self._offside(piece, target):
+            also.append("QB-R-OFFSIDE")  # a push may leave a defender offside
         w.log.append(_ev("push", rule, "{pusher} pushes {pushed} from {frm} to {to}",
-                         pusher=w.piece[1], pushed=self.describe(piece), frm=sq(frm), to=sq(target)))
+                         pusher=w.piece[1], pushed=self.describe(piece), frm=sq(frm), to=sq(target), also=also))
         if w.loose == target:
             self._pick_up(w, piece, target)
+
+    def _offside(self, piece: Piece, square: Square) -> bool:
+        """Whether a defending ``piece`` on ``square`` stands offside (QB-OFFSIDE-TRIPLE, QB-OFFSIDE-LINE)."""
+        k = self.kind[piece]
+        return (k == "T" and square[1] < 1) or (k in "SD" and square[1] >= 2 and not self.released)
 
     def _pick_up(self, w: Walk, piece: Piece, at: Square) -> None:
         """``piece`` reaches the loose ball (QB-PASS-LOOSE, ruling QB-R-PICKUP)."""
@@ -366,11 +381,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if piece[0] == self.defender:
             w.end, w.end_at = "intercept", at
             w.log.append(_ev("intercept", "QB-INTERCEPT", "{piece} picks up the ball on {at}: intercepted!",
-                             piece=self.describe(piece), at=sq(at)))
+                             piece=self.describe(piece), at=sq(at), also=["QB-PASS-LOOSE", "QB-R-PICKUP"]))
         else:
             w.carrier = piece
             w.log.append(_ev("pick_up", "QB-PASS-LOOSE", "{piece} picks up the ball on {at}",
-                             piece=self.describe(piece), at=sq(at)))
+                             piece=self.describe(piece), at=sq(at), also=["QB-R-PICKUP"]))
 
     def _single_reach(self, w: Walk, at: Square, has_ball: bool) -> None:
         """A Single arrives next to opposition Triples/Quarterbacks: tackle the carrier or push them away."""
@@ -384,7 +399,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 if p == w.carrier:  # QB-TACKLE-SINGLE
                     w.end, w.end_at = "tackle", n
                     w.log.append(_ev("tackle", "QB-TACKLE-SINGLE", "{tackler} moves next to {carrier} on {at}: tackled!",
-                                     tackler=self.describe(w.piece), carrier=self.describe(p), at=sq(n)))
+                                     tackler=self.describe(w.piece), carrier=self.describe(p), at=sq(n),
+                                     also=["QB-R-ADJACENT"]))
                     return
                 hits.append((p, n))
         if not hits:
@@ -628,6 +644,25 @@ class QuarterbackState(GameState[QuarterbackRules]):
             return False
         return True
 
+    def validate(self, seat: str, action: Action | str) -> Action:
+        """As the core, but a seat out of turn hears why it is the other side's turn, by rule."""
+        if seat in self.seats and self.outcome is None and seat not in self._to_act():
+            parsed = self.parse_action(action) if isinstance(action, str) else action
+            raise self._turn_error(seat, parsed)
+        return super().validate(seat, action)
+
+    def _turn_error(self, seat: str, action: Action) -> IllegalActionError:
+        who = self._to_act()[0]
+        if self.phase == DEFEND:
+            rule, reason = "QB-R-DEFENSE-TURN", f"{who} (defending) is on turn: {seat} has had its turn; the sides alternate"
+        elif not self.log:
+            rule, reason = "QB-TOSS", f"{who} won the coin toss and attacks first: {seat} defends and moves after {who}'s turn"
+        elif self.round == 1 and not self.moved and not self.passes:
+            rule, reason = "QB-HALVES", f"{who} attacks this half and the attacker moves first"
+        else:
+            rule, reason = "QB-TURN", f"it is {who}'s turn (attacking): {seat} defends and moves after it"
+        return IllegalActionError(reason, rule=rule, input=str(action), legal=["wait for " + who])
+
     def _illegal(self, seat: str, action: Action, bad: Bad) -> IllegalActionError:
         return IllegalActionError(bad.reason, rule=bad.rule, input=str(action), legal=self.legal_summary(seat, action))
 
@@ -659,6 +694,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
     # ------------------------------------------------------------------ apply
     def _apply(self, seat: str, action: Action) -> list[Event]:
         events: list[Event] = []
+        if not self.log:  # the match's first action: the toss decided who makes it
+            events.append(_ev("kickoff", "QB-TOSS", "{seat} won the coin toss and attacks first", seat=seat,
+                              also=["QB-R-TOSS", "QB-HALVES", "QB-BALL-START"]))
         sim = self._sim if self._sim is not None and self._sim[0] is action else None
         self._sim = None
         if isinstance(action, MovePiece):
@@ -674,9 +712,31 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self._end_turn(events)
         return events
 
+    def _move_rules(self, piece: Piece, start: Square, steps: list[Square], w: Walk, continuing: bool) -> list[str]:
+        """The rules besides the piece's movement rule that decided this move."""
+        also: list[str] = []
+        kind = self.kind[piece]
+        if continuing:
+            also.append("QB-SEQUENCE")  # the piece goes on with its one sequence (a pass may come between)
+        if piece[1] == "QB" and piece[0] == self.defender:
+            also.append("QB-R-DEFENSE-QB")
+        if kind == "Q" and start[1] >= 1 and not continuing:
+            also.append("QB-LOS")  # starting over the line earns the extra square
+        if len(steps) > 1:
+            also.append("QB-JUMP")  # every square on the way was free: no jumping over a piece
+        if w.past_weaker:
+            also += ["QB-DIAGONAL", "QB-R-DIAGONAL"]
+        if piece[0] == self.defender:
+            if kind in "SD" and not self.released:
+                also.append("QB-OFFSIDE-LINE")  # held at row 1 while it moved
+            elif kind == "T" and any(row == 1 for _, row in steps):
+                also.append("QB-OFFSIDE-TRIPLE")  # on the line: no further back
+        return also
+
     def _commit_move(self, piece: Piece, steps: list[Square], w: Walk, events: list[Event]) -> None:
         pid = piece[1]
         start = self.pos[piece]
+        also = self._move_rules(piece, start, steps, w, pid == self.active)
         if pid == self.active:
             self.active_left -= len(steps)
         else:
@@ -693,7 +753,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self.pos[p] = t
         self.carrier, self.loose = w.carrier, w.loose
         events.append(_ev("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
-                          piece=self.describe(piece), path="-".join(sq(s) for s in [start, *steps]), seat=piece[0]))
+                          piece=self.describe(piece), path="-".join(sq(s) for s in [start, *steps]), seat=piece[0],
+                          also=also))
         events.extend(w.log)
         if w.end:
             assert w.end_at is not None
@@ -712,14 +773,19 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.passes += 1
         forward = to[1] > frm[1]
         rule = "QB-PASS-FORWARD" if forward else "QB-PASS"
+        also = ["QB-R-PASS"]
+        if forward:
+            also.append("QB-LOS")  # thrown from behind the line
+        if max(abs(to[0] - frm[0]), abs(to[1] - frm[1])) > 1:
+            also.append("QB-PASS-LINE")  # the squares between were free
         if receiver is not None:
             self.carrier, self.loose = receiver, None
             events.append(_ev("pass", rule, "{passer} passes from {frm} to {receiver} on {to}",
-                              passer=self.describe(passer), frm=sq(frm), receiver=receiver[1], to=sq(to)))
+                              passer=self.describe(passer), frm=sq(frm), receiver=receiver[1], to=sq(to), also=also))
         else:
             self.carrier, self.loose = None, to
             events.append(_ev("pass", "QB-PASS-LOOSE", "{passer} passes from {frm} to the empty square {to}: the ball lies loose",
-                              passer=self.describe(passer), frm=sq(frm), to=sq(to)))
+                              passer=self.describe(passer), frm=sq(frm), to=sq(to), also=[rule, *also]))
         self._maybe_end_turn(events)
 
     def _check_release(self, events: list[Event]) -> None:
@@ -736,13 +802,15 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self.released = True  # ruling QB-R-OFFSIDE: for the rest of the half
             events.append(_ev("released", "QB-OFFSIDE-LINE",
                               "{piece} has moved over the line: defending Doubles and Singles may now go beyond row 1",
-                              piece=self.describe(piece)))
+                              piece=self.describe(piece), also=["QB-LOS", "QB-R-OFFSIDE"]))
 
     def _maybe_end_turn(self, events: list[Event]) -> None:
         """Ruling QB-R-END: the turn ends by itself when no action is left."""
         if self.budget_left() <= 0 and (self.active is None or self.active_left <= 0):
+            attacking = self.phase == ATTACK
             events.append(_ev("turn_done", "QB-R-END", "{seat}'s turn is complete",
-                              seat=self.attacker if self.phase == ATTACK else self.defender))
+                              seat=self.attacker if attacking else self.defender,
+                              also=["QB-TURN" if attacking else "QB-R-DEFENSE-TURN"]))
             self._end_turn(events)
 
     def _end_turn(self, events: list[Event]) -> None:
@@ -776,14 +844,15 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.results.append(result)
         if how == "tackle":
             events.append(_ev("score", "QB-SCORE", "tackled on {at}: {attacker} scores {points} (row + column)",
-                              at=sq(at), attacker=attacker, points=points))
+                              at=sq(at), attacker=attacker, points=points, also=["QB-R-COLUMNS"]))
         elif how == "intercept":
             events.append(_ev("score", "QB-INTERCEPT", "intercepted on {at}: {attacker} scores nothing",
                               at=sq(at), attacker=attacker, points=0))
         elif self.carrier is not None:
             events.append(_ev("score", "QB-R-WHISTLE",
                               "the whistle after {rounds} rounds: the carrier is held on {at}, {attacker} scores {points}",
-                              rounds=self.round, at=sq(at), attacker=attacker, points=points))
+                              rounds=self.round, at=sq(at), attacker=attacker, points=points,
+                              also=["QB-SCORE", "QB-R-COLUMNS"]))
         else:
             events.append(_ev("score", "QB-R-WHISTLE",
                               "the whistle after {rounds} rounds with the ball loose on {at}: {attacker} scores nothing",
@@ -793,8 +862,12 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if self.half + 1 < len(self.order):
             nxt = self.half + 1
             self._start_half(nxt)
+            also = ["QB-R-SETUP", "QB-BALL-START"]
+            if nxt % 2 == 0:
+                also.append("QB-MATCH")  # game two's first attacker defended first in game one
             events.append(_ev("half_start", "QB-HALVES", "game {game}, half {half}: {attacker} attacks, {defender} defends",
-                              game=nxt // 2 + 1, half=nxt % 2 + 1, attacker=self.attacker, defender=self.defender))
+                              game=nxt // 2 + 1, half=nxt % 2 + 1, attacker=self.attacker, defender=self.defender,
+                              also=also))
         else:
             self._finish(events)
 
@@ -820,8 +893,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.outcome = outcome
         self.phase = OVER
         self._reset_turn()
+        also = ["QB-R-FORMAT"] + (["QB-R-MATCH-LIST"] if self.rules.format == "match" else [])
         events.append(_ev("match_over", outcome.rule, "{what} over: {result}",
-                          what="game" if self.rules.format == "game" else "match", result=str(outcome)))
+                          what="game" if self.rules.format == "game" else "match", result=str(outcome), also=also))
 
     # --------------------------------------------------------------- views
     def snapshot(self) -> dict[str, Any]:
