@@ -69,6 +69,12 @@ def play(
     )
     path = transcript_path(session, record)
     recorder = Recorder(header, path, append=bool(resume))
+    old = recorder.transcript.header.referee
+    if path and (old.kind, old.model) != (ref.kind, ref.model):
+        # resumed under another referee: the transcript still replays against the engine,
+        # but no single referee can re-run all of its messages
+        recorder.transcript.header.referee = RefereeInfo(kind="mixed", model=None)
+        recorder.transcript.save(path)
     summary = play_game(session, ref, Terminal(), recorder)
     if path:
         typer.echo(f"Transcript: {path}")
@@ -76,10 +82,14 @@ def play(
         raise typer.Exit(1)
 
 
-def _make_referee(referee: str, model: str | None, base_url: str | None, api: str) -> Referee:
-    """The referee for ``--referee``; without an API key, say how to set one and offer the offline referee."""
+def _interactive() -> bool:
     import sys
 
+    return sys.stdin.isatty()
+
+
+def _make_referee(referee: str, model: str | None, base_url: str | None, api: str) -> Referee:
+    """The referee for ``--referee``; without an API key, say how to set one and offer the offline referee."""
     from gm.referee.offline import OfflineReferee
 
     name = referee.strip().lower()
@@ -98,6 +108,6 @@ def _make_referee(referee: str, model: str | None, base_url: str | None, api: st
     try:
         return build_referee(name, model=model, base_url=base_url, api=api)
     except MissingKeyError as exc:
-        if sys.stdin.isatty() and typer.confirm(f"{exc.help}.\nPlay with the offline referee instead?", default=True):
+        if _interactive() and typer.confirm(f"{exc.help}.\nPlay with the offline referee instead?", default=True):
             return OfflineReferee()
         fail(f"{exc.help}; or play with --referee offline")

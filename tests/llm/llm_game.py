@@ -108,14 +108,14 @@ def play(
 CORPUS_GAMES: list[tuple[str, str, int, dict[str, Any], dict[int, str], str]] = [
     (
         "llm_openai_chat_full_game.jsonl", "openai", 3, {"win": "points"},
-        {2: "malformed", 5: "unknown_tool", 8: "skip_tool", 11: "contradict", 14: "injection", 17: "rate_limit",
-         20: "wrong_type", 23: "legal_first", 40: "illegal"},
+        {2: "malformed", 4: "illegal", 5: "unknown_tool", 8: "skip_tool", 11: "contradict", 14: "injection",
+         17: "rate_limit", 20: "wrong_type", 23: "legal_first"},
         "OpenAI Chat Completions, scripted model: a full points game with faults (malformed JSON, unknown tool, "
         "skipped tool, contradicting narration, prompt injection, 429s, wrong types, play 4 in Q1)",
     ),
     (
-        "llm_anthropic_game.jsonl", "anthropic", 8, {},
-        {1: "wrong_type", 4: "contradict", 6: "injection", 9: "unknown_tool"},
+        "llm_anthropic_game.jsonl", "anthropic", 6, {},
+        {1: "wrong_type", 4: "contradict", 6: "injection", 9: "unknown_tool", 12: "malformed"},
         "Anthropic Messages, scripted model: first touchdown wins, with faults",
     ),
     (

@@ -22,8 +22,9 @@ formats).  For each player message:
    engine's board), and :func:`gm.referee.llm.check.check` compares its squares,
    rows, downs, scores and outcomes with the turn's engine events: on a
    contradiction the turn is flagged and the player sees the engine's version.
-   A text-only reply to what reads as a move gets one reminder that nothing
-   happened until a tool is called.
+   A text-only reply (no tool called this turn) to what reads as a move, or one
+   that describes results, gets one reminder that nothing happened until a tool
+   is called.
 
 Hidden information: a bot's pick is made and committed by the session before the
 player's message is handled, and the model sees only what the player's seat may
@@ -246,7 +247,7 @@ class LLMReferee:
                 break
             request.messages.append(AssistantTurn(reply.text, reply.tool_uses))
             if not reply.tool_uses:
-                if not nudged and not turn.accepted and self._skipped_tool(session, seat, turn, reply.text):
+                if not nudged and not turn.calls and self._skipped_tool(session, seat, turn, reply.text):
                     nudged = True
                     turn.flags.append("no-tool-call: reminded the model that nothing happened")
                     request.messages.append(UserText(NUDGE))
@@ -347,8 +348,9 @@ class LLMReferee:
             for ev in c.result.get("events") or []
             if isinstance(ev, Mapping)
         )
-        hist = self._history.setdefault(seat, deque(maxlen=max(1, self.history_turns)))
-        hist.append(_Exchange(turn.text, turn.narration, kinds))
+        if not any(f.startswith("llm-error") for f in turn.flags):  # a failed turn is not worth remembering
+            hist = self._history.setdefault(seat, deque(maxlen=max(1, self.history_turns)))
+            hist.append(_Exchange(turn.text, turn.narration, kinds))
 
     def _facts(
         self,
