@@ -208,3 +208,15 @@ def test_the_well_behaved_brain_plays_through_several_turns() -> None:
             break
         turn = t.say(text)
         assert turn.accepted and turn.flags == [], (turn.narration, turn.flags)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_empty_reply_is_never_sent_back_empty(kind: str) -> None:
+    t = table(kind, [Say(""), Call([play2(kind)]), Say("")])
+    turn = t.say("play 2 black")
+    assert turn.accepted
+    # the engine's words stand in for the missing narration
+    assert turn.narration.startswith(turn.calls[0].result["narration"][0])
+    second = json.dumps(t.bodies()[1])
+    assert '"content": null' not in second.replace('"content": null, "tool_calls"', "")
+    assert '"text": ""' not in second

@@ -83,7 +83,8 @@ def chat_payload(model: str, request: Request) -> dict[str, Any]:
         if isinstance(item, UserText):
             messages.append({"role": "user", "content": item.text})
         elif isinstance(item, AssistantTurn):
-            msg: dict[str, Any] = {"role": "assistant", "content": item.text or None}
+            # content may be null only next to tool calls
+            msg: dict[str, Any] = {"role": "assistant", "content": item.text or (None if item.tool_uses else "(no reply)")}
             if item.tool_uses:
                 msg["tool_calls"] = [
                     {"id": u.id, "type": "function", "function": {"name": u.name, "arguments": _args_text(u.arguments)}}
