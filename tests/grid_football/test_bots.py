@@ -25,10 +25,10 @@ from gm.games.grid_football.bots import (
     ConstantBot,
     DefaultBot,
     MatrixGame,
+    down_game,
     fit_intent,
     guessing_game_values,
     play_bots,
-    play_game,
     receive_value,
     simulate_play,
     solve_matrix_game,
@@ -234,7 +234,7 @@ SITUATIONS = [
 @pytest.mark.parametrize("kw", SITUATIONS)
 def test_the_down_game_is_solved_to_an_equilibrium(kw: dict[str, Any]) -> None:
     s = at_down(**kw)
-    game = play_game(s)
+    game = down_game(s)
     assert_equilibrium(game)
     assert len(game.cols) == 2 * len(s.plays_open())
     assert any(isinstance(r, Punt) for r in game.rows) == (s.down in s.rules.punt_downs)
@@ -251,7 +251,7 @@ def test_value_model_is_the_fixed_point_of_the_down_game(quarter: int) -> None:
             s = at_down(f"K{row}", down=down, to_gain=row + togo, quarter=quarter)
             m = value_model(s.rules, s.plays_open())
             x = s.rules.high_goal_line - row
-            assert play_game(s).value == pytest.approx(m.value(x, down, togo), abs=1e-6)
+            assert down_game(s).value == pytest.approx(m.value(x, down, togo), abs=1e-6)
             checked += 1
     assert checked == 16
 
@@ -289,7 +289,7 @@ def test_payoffs_follow_the_ruleset() -> None:
     def guarded(game: MatrixGame, play: int) -> float:
         return sum(p for a, p in zip(game.cols, game.y, strict=True) if isinstance(a, PlayCall) and a.play == play)
 
-    g0, g1 = play_game(base), play_game(strong)
+    g0, g1 = down_game(base), down_game(strong)
     assert guarded(g1, 2) > guarded(g0, 2) + 0.1
     assert g1.value > g0.value
     assert value_model(strong.rules, (1, 2, 3)).wrong[2] == 11  # 9 + the no-match bonus
@@ -297,9 +297,9 @@ def test_payoffs_follow_the_ruleset() -> None:
 
 # ----------------------------------------------------------------- decisions
 def test_punts_on_4th_and_long_deep_in_own_territory_but_not_near_the_goal() -> None:
-    deep = play_game(at_down("K8", down=4, to_gain=18))
+    deep = down_game(at_down("K8", down=4, to_gain=18))
     assert dict(zip(map(str, deep.rows), deep.x, strict=True))["punt"] > 0.99
-    near = play_game(at_down("K56", down=4, to_gain=57))
+    near = down_game(at_down("K56", down=4, to_gain=57))
     assert dict(zip(map(str, near.rows), near.x, strict=True))["punt"] == 0.0
     bot = DefaultBot(seed=1)
     assert isinstance(bot.choose(at_down("K8", down=4, to_gain=18), "home"), Punt)
@@ -338,7 +338,7 @@ def test_kick_and_number_picks_are_uniform() -> None:
 def test_lateral_intent_avoids_a_blocked_column() -> None:
     """A run straight ahead would be stopped: the bot steps around the block first."""
     s = at_down("K20", blocked=["K22", "K23", "K24"])
-    game = play_game(s)
+    game = down_game(s)
     call = fit_intent(s, PlayCall(1, "black"), game)
     assert call.lateral > 0 and call.timing == "before"
     end, stop = simulate_play(s, s.ball or (0, 0), 1, 6, call.lateral, call)
@@ -352,7 +352,7 @@ def test_a_pass_does_not_overshoot_the_end_zone() -> None:
     """Red 'after' flies: from row 58 a +7 gain would overshoot row 64 (incomplete), so the
     bot keeps the forward move on the ground, which scores on entering the end zone."""
     s = at_down("K58", down=1, to_gain=64, quarter=2, blocked=["K57"])
-    call = fit_intent(s, PlayCall(4, "red"), play_game(s))
+    call = fit_intent(s, PlayCall(4, "red"), down_game(s))
     _, stop = simulate_play(s, parse_square("K58"), 1, 7, min(call.lateral, 2), call)
     assert stop == "td"
 

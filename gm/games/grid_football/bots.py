@@ -1,34 +1,42 @@
 """Grid Football bots: ``random``, ``default``, ``adaptive`` and ``constant`` / ``always-P-COLOUR``.
 
-How the ``default`` bot plays
------------------------------
+``default`` - the equilibrium player
+------------------------------------
 Every down is a simultaneous one-shot game: the offense picks a play and a colour (plus a
 lateral intent), the defense a play and a colour.  The bot plays the mixed-strategy
-equilibrium of that matrix game (``scipy.optimize.linprog``).  A cell's payoff is the
-offense's *win probability* after the down, read from a :class:`ValueModel` built from the
-ruleset (never from hard-coded numbers):
+equilibrium of that matrix game, solved with ``scipy.optimize.linprog`` and cached per
+situation (plays open, down, rows to go, rows to the goal; bucketed far from the goal and
+the line to gain).  A cell's payoff is the offense's *win probability* after the down,
+read from a :class:`ValueModel` derived from the ruleset (no hard-coded numbers):
 
-* ``V(x, down, to_go)`` is the chance that the team in possession at ``x`` rows from the
-  goal scores the first touchdown.  It is the fixed point of the game itself - every
-  down the same play x colour game, played at equilibrium - computed by Shapley value
-  iteration over the blocks-free, clock-free game.  In that game the colours are
+* ``V(x, down, to_go)``: the chance that the team with the ball ``x`` rows from the goal
+  scores the first touchdown.  It is the fixed point of the down game itself, computed by
+  Shapley value iteration on an open board without a clock.  There the colours are
   symmetric, so each down reduces to a play-guessing game ``a_p - delta_p [p == q]``
-  whose equilibrium has a closed form (water filling; checked against ``linprog`` in
-  the tests).
-* So the payoff values rows gained (a better ``x``), first downs (reaching the line to
-  gain resets the downs), touchdowns (1), turnovers (play + colour match: the opponent's
-  ``V`` from the same spot; a colour match: ``1/number_max`` of that on the number check;
-  a failed 4th down), and punts (the opponent's value after the punt and return, with the
-  return number check's touchdown chance).
+  whose value has a closed form (water filling; the tests check it against ``linprog``
+  and check that ``V`` is the equilibrium value of the down game priced with ``V``).
+* Through ``V`` the payoff values rows gained, first downs (reaching the line to gain
+  resets the downs), touchdowns (1), turnovers (play + colour match: one minus the
+  opponent's ``V`` from the same spot; a colour match: that with chance ``1/number_max``
+  on the number check; a failed 4th down) and punts (one minus the receiver's value after
+  the punt and return, including the return number check's touchdown chance).  ``punt``
+  is a row of the game on punting downs, so the bot punts when going for it is worth less.
 
-At the table the bot builds the real matrix for the current board: for each play x colour
-it simulates every lateral intent with the engine's own movement helpers
-(``state._ground`` / ``state._air``, pure functions of the public board) against the
-wrong / matched / colour-match outcomes, keeps the best intent (blocked squares, red
-passes overshooting the end zone, board edges all count), adds ``punt`` as a row when it
-is legal, and solves.  The defense solves the same public game and plays its side.
-Kick and number picks are matching games whose equilibrium is uniform; kick or receive
-follows the simulated kickoff value.
+The rows are the play calls going straight ahead; the offense then fits the lateral
+intent of the call it drew to the real board (:func:`fit_intent`): every candidate
+(columns, left/right, before/after) is simulated with the engine's own movement helpers
+(``state._ground`` / ``state._air``, pure functions of the public board) for the
+defense-wrong, play-match and colour-match outcomes, weighted by the defense's
+equilibrium mix - so blocked squares, red passes overshooting the end zone and the board
+edges all count.  The defense plays its side of the same public game.  Kick and number
+picks are matching games whose equilibrium is uniform; kick or receive follows the
+simulated kickoff value (with the default rules kicking is worth more: a receiver deep in
+its own half risks handing over a short field).
+
+``adaptive`` counts the opponent's *revealed* calls (``state.view(seat)["last"]``), kick
+picks and numbers, and best-responds to the estimate once it is worth it, trusting it more
+as the sample grows (equilibrium play otherwise).  ``constant`` always calls one play and
+colour: a predictable human for the benchmarks.
 
 Bots never look at another seat's pending pick: they read only public fields, the board
 and ``state.view(seat)``.
@@ -38,7 +46,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -320,18 +327,12 @@ def solve_matrix_game(payoff: Sequence[Sequence[float]]) -> tuple[tuple[float, .
     row_lines = [tuple(line[j] for j in first) for line in key]
     rows = list(dict.fromkeys(row_lines))
     m, n = len(rows), len(cols)
-    if m == 1 or n == 1:
-        # one effective option on a side: pure best response of the other
-        xs = [1.0] if m == 1 else [0.0] * m
-        ys = [1.0] if n == 1 else [0.0] * n
-        if m == 1:
-            j = min(range(n), key=lambda j: cols[j][0])
-            ys = [float(i == j) for i in range(n)]
-            value = cols[j][0]
-        else:
-            i = max(range(m), key=lambda i: rows[i][0])
-            xs = [float(k == i) for k in range(m)]
-            value = rows[i][0]
+    if m == 1:  # one effective row: the column player's best reply
+        j = min(range(n), key=lambda j: cols[j][0])
+        xs, ys, value = [1.0], [float(k == j) for k in range(n)], cols[j][0]
+    elif n == 1:  # one effective column: the row player's best reply
+        i = max(range(m), key=lambda i: rows[i][0])
+        xs, ys, value = [float(k == i) for k in range(m)], [1.0], rows[i][0]
     else:
         import numpy as np
         from scipy.optimize import linprog
@@ -469,7 +470,7 @@ class Situation:
 _PLAY_GAMES: dict[tuple[Any, ...], MatrixGame] = {}
 
 
-def play_game(state: GridFootballState) -> MatrixGame:
+def down_game(state: GridFootballState) -> MatrixGame:
     """The down's matrix game on an open board: rows = offense calls (plus ``punt`` when
     legal), columns = defense calls, payoff = the offense's win probability.
 
@@ -667,7 +668,7 @@ class DefaultBot:
         return NumberPick(self.rng.randint(1, st.rules.number_max))
 
     def _play_call(self, st: GridFootballState, seat: str) -> Action:
-        game = play_game(st)
+        game = down_game(st)
         if seat != st.offense:
             return game.cols[self._pick(st, seat, game, rows=False)]
         call = game.rows[self._pick(st, seat, game, rows=True)]
@@ -909,17 +910,6 @@ def play_bots(bots: Mapping[str, Bot], seed: int = 0, rules: GridFootballRules |
     return GameResult(state.outcome.winner, downs)
 
 
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return mid - half, mid + half
-
-
 __all__ = [
     "BOTS",
     "AdaptiveBot",
@@ -928,10 +918,13 @@ __all__ = [
     "GameResult",
     "MatrixGame",
     "ValueModel",
+    "down_game",
+    "fit_intent",
+    "guessing_game_values",
     "play_bots",
-    "play_game",
+    "receive_value",
+    "simulate_play",
     "solve_matrix_game",
     "value_model",
-    "wilson",
 ]
 
