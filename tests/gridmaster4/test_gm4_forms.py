@@ -43,6 +43,11 @@ NATURAL = [
     ("place tile one at B2", Place("B2", 1)),
     ("Orange places 2 at T20!", Place("T20", 2)),
     ("Move to n13", Place("N13")),
+    ("how about K12?", Place("K12")),
+    ("K12 I think", Place("K12")),
+    ("I'd like D 5", Place("D5")),
+    ("I'm going with M12", Place("M12")),
+    ("ok, maybe J9", Place("J9")),
 ]
 
 

@@ -64,6 +64,8 @@ _FILLER = frozenset(
     tile tiles piece my our the next new at on in onto into to of ill will want would like let me we it its here
     there and please now then cell square space spot position pos location coordinate coordinates target build
     builds building with from number num no nr
+    how about think guess maybe perhaps say lets ok okay yes yeah alright um uh so just choose pick take try going
+    gonna goes ll im id ive
     orange magenta lime green aqua""".split()
 )
 _PASS = frozenset({"pass", "skip", "wait"})

@@ -90,24 +90,37 @@ class EndTurn(Action):
 ACTION_TYPES: dict[str, type[Action]] = {c.type: c for c in (MovePiece, PassBall, EndTurn)}
 
 _NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+_ORDINALS = {"first": "1", "1st": "1", "second": "2", "2nd": "2", "third": "3", "3rd": "3", "fourth": "4", "4th": "4"}
 _KINDS = {"single": "S", "double": "D", "triple": "T"}
 _QB_WORDS = {"qb", "quarterback", "quarter-back", "q"}
-_END_WORDS = {"end", "done", "finish", "finished", "skip", "stop", "over", "pass-turn"}
-_PASS_WORDS = {"pass", "passes", "throw", "throws", "lob", "lobs", "toss", "tosses"}
-_MOVE_WORDS = {"move", "moves", "go", "goes", "run", "runs", "step", "steps", "walk", "walks", "rush", "rushes", "push", "pushes"}
+_END_WORDS = {"end", "done", "finish", "finished", "skip", "stop", "over", "pass-turn", "ends"}
+#: whole messages that end the turn ("I'm done", "that's it", "no more moves")
+_END_PHRASE = re.compile(
+    r"^(?:(?:i|we)(?: am| m| are| re)? )?(?:done|finished|through)(?: now| for now| here)?$"
+    r"|^(?:that s|thats|that is) (?:it|all)$|^no more(?: moves| actions)?$|^nothing (?:more|else)$"
+)
+_PASS_WORDS = {"pass", "passes", "throw", "throws", "lob", "lobs", "toss", "tosses", "handoff", "hands"}
+_MOVE_WORDS = {
+    "move", "moves", "go", "goes", "run", "runs", "step", "steps", "walk", "walks", "rush", "rushes", "push", "pushes",
+    "tackle", "tackles", "take", "takes", "advance", "advances", "charge", "charges", "block", "blocks", "drop", "drops",
+    "retreat", "retreats", "send", "sends", "bring", "brings",
+}  # fmt: skip
 _FILLER = {
     "the", "a", "my", "your", "ball", "turn", "please", "to", "from", "via", "then", "and", "through", "with", "it",
     "square", "on", "onto", "into", "up", "i", "will", "ll", "now", "piece", "of", "that's", "all", "is", "at",
+    "let", "lets", "let's", "want", "like", "would", "d", "off", "toward", "towards", "receiver", "by",
 }  # fmt: skip
+_VIA = {"via", "through", "by"}
 _SQ_TOKEN = re.compile(r"[a-z]-?\d{1,2}")
 _PATH_TOKEN = re.compile(r"[a-z]-?\d{1,2}(?:-?[a-z]-?\d{1,2})*")
 
 
 def _words(text: str) -> list[str]:
-    t = text.strip().lower()
+    t = text.strip().lower().replace("\u2212", "-")  # a typographic minus
     for arrow in ("->", "=>", "→", "—", "–", ">"):
         t = t.replace(arrow, " ")
-    t = t.replace("pass turn", "pass-turn").replace("quarter back", "quarterback")
+    t = t.replace("pass turn", "pass-turn").replace("quarter back", "quarterback").replace("hand off", "handoff")
+    t = re.sub(r"\b([a-z])\s*minus\s*(\d)", r"\1-\2", t)  # "E minus 1"
     t = re.sub(r"[,;:!?()\[\]{}\"'`]", " ", t)
     t = re.sub(r"\.(\s|$)", r" ", t)
     t = re.sub(r"\s-\s", " ", t)
@@ -130,6 +143,8 @@ def _piece(words: list[str]) -> tuple[str | None, list[str]]:
     w = words[0]
     if w in _QB_WORDS:
         return "QB", words[1:]
+    if w in _ORDINALS and len(words) > 1 and words[1].rstrip("s") in _KINDS:  # "the first double"
+        return _KINDS[words[1].rstrip("s")] + _ORDINALS[w], words[2:]
     if re.fullmatch(r"[sdt][1-9]", w):
         return w.upper(), words[1:]
     kind = _KINDS.get(w.rstrip("s"))
@@ -148,13 +163,16 @@ def parse_action(text: str) -> Action:
     if not isinstance(text, str) or not text.strip():
         raise _bad("empty action", text)
     words = _words(text)
-    core = [w for w in words if w not in _FILLER]
+    if _END_PHRASE.match(" ".join(words)):
+        return EndTurn()
+    core = [w for w in words if w not in _FILLER or w in _VIA]
     if core and all(w in _END_WORDS for w in core):
         return EndTurn()
     # "pass to E7", "QB passes to E7", "throw the ball to E7"
     pass_at = next((i for i, w in enumerate(core) if w in _PASS_WORDS), None)
     if pass_at is not None:
-        rest = core[pass_at + 1 :]
+        # "pass to D2 (the double)": words naming the receiver's kind add nothing to its square
+        rest = [w for w in core[pass_at + 1 :] if w not in _VIA and w.rstrip("s") not in _KINDS and w not in _QB_WORDS]
         if not rest:
             raise _bad("a pass names the square it goes to: pass to E7 (or 'end' to end the turn)", text)
         squares = _squares(rest, text)
@@ -167,6 +185,11 @@ def parse_action(text: str) -> Action:
     if piece is None:
         raise _bad("name the piece first: move T1 C3-C5, move QB E1", text)
     rest = [w for w in rest if w not in _MOVE_WORDS]
+    # "D1 to D2 via C1": the squares after "via" come before the destination named ahead of them
+    cut = next((i for i, w in enumerate(rest) if w in _VIA), None)
+    if cut is not None:
+        before, after = rest[:cut], [w for w in rest[cut + 1 :] if w not in _VIA]
+        rest = [*before[:-1], *after, *before[-1:]] if before and after else before + after
     if not rest:
         raise _bad(f"say where {piece} goes: move {piece} E1", text)
     squares = _squares(rest, text)
