@@ -100,7 +100,7 @@ def test_react_gives_the_safety_one_more_once_per_four_downs() -> None:
 def test_jam_blocks_the_abilities_of_every_adjacent_opponent() -> None:
     s = defense_turn(reaction(start(away=("lead_blocker", "nickelback"))), NB="H12 NE")
     events = s.apply("away", "NB jam")
-    assert "HV1, QB, ST1" in events[-1].text
+    assert "HV1, HV2, QB, ST1" in events[-1].text
     s.apply("away", "done")
     rejects(s, "home", "QB pass to FA1", "CF-JAM")
     rejects(s, "home", "ST1 engage NB", "CF-JAM")
@@ -122,7 +122,7 @@ def test_a_rusher_pushed_by_a_heavy_swims_past() -> None:
     s = reaction(start())
     events = s.apply("home", "HV2 push RU")
     assert "swim" in kinds(events)
-    assert at(s, "HV2") == "I13 C" and at(s, "RU") == "J12 C"
+    assert at(s, "HV2") == "H13 C" and at(s, "RU") == "I12 C"
     defense_turn(s)
     assert field(s).mp["RU"] == 1  # Swim cost 1
 
@@ -147,9 +147,9 @@ def test_route_running_ignores_the_direction_cost() -> None:
 
 @pytest.mark.rules("CF-IMPACT", "CF-R-IMPACT")
 def test_impact_slows_and_pushes_back_but_the_hitter_stays() -> None:
-    s = reaction(start(home=("lead_blocker", "safety")), HV3="I11")
+    s = reaction(start(home=("lead_blocker", "safety")), HV3="I9")
     s.apply("home", "LB impact HV3")
-    assert at(s, "HV3") == "I12 C" and at(s, "LB") == "H10 C"
+    assert at(s, "HV3") == "I10 C" and at(s, "LB") == "H10 C"
     defense_turn(s)
     assert field(s).mp["HV3"] == 0
 
@@ -169,10 +169,10 @@ def test_anchor_boosts_a_heavy_and_makes_the_lineman_immovable() -> None:
     f = field(s)
     assert f.mp["LM"] == 0 and f.mp["HV2"] == 2
     s.apply("home", "done")
-    rejects(s, "away", "RU push LM", "CF-R-ANCHOR")
+    rejects(s, "away", "HV4 push LM", "CF-R-ANCHOR")
     dice(s)  # no roll
-    events = s.apply("away", "HV4 to I12 C")
-    assert "collision" in kinds(events) and at(s, "HV4") == "J13 C" and at(s, "LM") == "I12 C"
+    events = s.apply("away", "HV4 to J12 C")
+    assert "collision" in kinds(events) and at(s, "HV4") == "I13 C" and at(s, "LM") == "J12 C"
 
 
 @pytest.mark.rules("CF-ONCE-4", "CF-R-ONCE-4")

@@ -34,7 +34,7 @@ def _away_offense() -> tuple[ChessFootballState, str]:
 def _mid_down() -> tuple[ChessFootballState, str]:
     s = start()
     snap(s, "plan: DT to L15 C; HV1 push HV3; FA1 to F15 C", "plan: RU to I12 NE; FA3 to C13 NW")
-    s.apply("home", "ST1 to I12 C")
+    s.apply("home", "ST1 to J12 C")
     return s, "home"
 
 

@@ -117,8 +117,8 @@ def test_one_move_and_each_ability_once_per_turn() -> None:
 def test_retreat_two_squares_toward_the_own_qb_for_one() -> None:
     s = reaction(start(), HV1="G14")
     rejects(s, "home", "HV1 retreat to G16 C", "CF-RETREAT")  # away from the QB
-    s.apply("home", "HV1 retreat to H12 NW")  # G14 -> H13 -> H12: 2 squares
-    assert at(s, "HV1") == "H12 NW" and field(s).mp["HV1"] == 0
+    s.apply("home", "HV1 retreat to G12 C")  # G14 -> F13 -> G12: 2 squares, each closer to H11
+    assert at(s, "HV1") == "G12 C" and field(s).mp["HV1"] == 0
     d = defense_turn(reaction(start()))
     rejects(d, "away", "HV3 retreat to G14 C", "CF-R-RETREAT")  # the defense has no QB
 

@@ -121,6 +121,7 @@ def test_the_pass_is_thrown_after_the_defense_moved_so_a_sack_stops_it() -> None
     s = reaction(start())
     s.apply("home", "QB pass to FA1")
     s.apply("home", "done")
+    place(s, RU="J12")
     dice(s)  # no roll happens
     events = s.apply("away", "RU to H11 C")
     assert "sack" in kinds(events) and "pass" not in kinds(events)
@@ -150,13 +151,13 @@ def test_who_may_catch() -> None:
 
 @pytest.mark.rules("CF-INELIGIBLE", "CF-R-BLOCKING-CAPTAINS")
 def test_ineligible_receivers_stay_within_one_row_of_the_line_before_the_pass() -> None:
-    s = reaction(start(home=("lead_blocker", "safety")), LB="A13", FA1="C15")
+    s = reaction(start(home=("lead_blocker", "safety")), LB="A13", FA1="C15", ST1="E12")
     rejects(s, "home", "LB to A14 C", "CF-INELIGIBLE")
-    rejects(s, "home", "ST1 to H14 C", "CF-INELIGIBLE")
-    s.apply("home", "ST1 to H13 C")
+    rejects(s, "home", "ST1 to E14 C", "CF-INELIGIBLE")
+    s.apply("home", "ST1 to E13 C")
     s.apply("home", "QB pass to FA1")
     _throw(s, 6)
-    s.apply("home", "ST1 to H14 C")  # after the pass
+    s.apply("home", "ST1 to E15 C")  # after the pass
     t = reaction(start(), DT="L13")
     t.apply("home", "DT to L16 C")  # the Deep Threat is eligible
 

@@ -72,7 +72,7 @@ def test_a_pass_reveals_the_ball() -> None:
 @pytest.mark.rules("CF-R-PA-TACKLE", "CF-PA-COUNTER", "CF-SACK")
 def test_wrapping_up_one_keeps_the_secret_both_default_to_the_qb() -> None:
     for holder in ("QB", "ST1"):
-        s = defense_turn(hidden(holder), FA3="F11")
+        s = defense_turn(hidden(holder), FA3="F11", RU="J12")
         events = s.apply("away", "RU to H11 C")  # the QB's position
         assert kinds(events)[-1] == "wrap" and s.phase == "defense_turn"
         assert field(s).hidden and at(s, "RU") == "H11 NW"
@@ -83,13 +83,13 @@ def test_wrapping_up_one_keeps_the_secret_both_default_to_the_qb() -> None:
 
 @pytest.mark.rules("CF-R-PA-TACKLE")
 def test_a_wrapped_piece_is_out_of_the_down_and_a_wrapped_holder_is_tackled_when_revealed() -> None:
-    s = defense_turn(hidden("QB"))
+    s = defense_turn(hidden("QB"), RU="J12")
     s.apply("away", "RU to H11 C")
     s.apply("away", "done")
     rejects(s, "home", "QB to H10 C", "CF-R-PA-TACKLE")
     events = s.apply("home", "ST1 to H13 C")  # the pair separates: the QB had it - and is wrapped up
     assert "reveal_tackle" in kinds(events) and s.down == 2
-    t = defense_turn(hidden("ST1"))
+    t = defense_turn(hidden("ST1"), RU="J12")
     t.apply("away", "RU to H11 C")
     t.apply("away", "done")
     t.apply("home", "ST1 to I13 C")  # the holder runs free
@@ -137,7 +137,7 @@ def test_the_defense_never_learns_the_holder_before_the_reveal() -> None:
     assert "QB@" in G.render(a, "home") and "ST1@" in G.render(b, "home")
     assert "QB?" in G.render(a, "away") and "st1?" not in G.render(a, "away") and "ST1?" in G.render(a, "away")
     for s in (a, b):
-        defense_turn(s)
+        defense_turn(s, RU="J12")
     assert _defense_sees(a) == _defense_sees(b)
     for s in (a, b):
         s.apply("away", "RU to H11 C")  # wrap one of them: still nothing given away

@@ -40,8 +40,8 @@ def test_seven_pieces_a_side_in_the_line_up_and_the_qb_has_the_ball() -> None:
     f = field(s)
     home = {p.id: at(s, p.id) for p in f.team_pieces("home")}
     away = {p.id: at(s, p.id) for p in f.team_pieces("away")}
-    assert home == {"HV1": "G12 C", "HV2": "J12 C", "ST1": "H12 C", "QB": "H11 C", "FA1": "C12 C", "FA2": "N12 C", "DT": "L12 C"}
-    assert away == {"HV3": "G13 C", "HV4": "J13 C", "ST3": "F14 C", "ST4": "K14 C", "FA3": "C14 C", "FA4": "N14 C", "RU": "I13 C"}
+    assert home == {"HV1": "G12 C", "HV2": "I12 C", "ST1": "H12 C", "QB": "H11 C", "FA1": "C12 C", "FA2": "N12 C", "DT": "L12 C"}
+    assert away == {"HV3": "G13 C", "HV4": "I13 C", "ST3": "F14 C", "ST4": "K14 C", "FA3": "C14 C", "FA4": "N14 C", "RU": "H13 C"}
     assert f.carrier == "QB" and s.view("away")["ball"] == {"carrier": "QB", "square": "H11", "position": "C"}
     snap(s)
     rejects(s, "home", "HV3 to G14 C", "CF-TEAM")  # not your piece

@@ -32,8 +32,8 @@ def test_the_carrier_moving_onto_a_defender_collides() -> None:
 
 @pytest.mark.rules("CF-SACK")
 def test_a_tackle_behind_the_line_is_a_sack() -> None:
-    s = defense_turn(reaction(start()))
-    events = s.apply("away", "RU to H11 C")  # I13 -> I12 -> H11, the QB's position
+    s = defense_turn(reaction(start()), RU="J12")
+    events = s.apply("away", "RU to H11 C")  # J12 -> I11 -> H11, the QB's position
     assert "sack" in kinds(events) and "a sack" in texts(events)
     assert s.down == 2 and s.los == 11 and s.fdl == 16
 

@@ -108,7 +108,7 @@ def _captains() -> dict[str, CaptainSpec]:
 def _offense_lineup() -> list[PieceSlot]:
     return [
         PieceSlot(id="HV1", kind="heavy", column="G", depth=0),
-        PieceSlot(id="HV2", kind="heavy", column="J", depth=0),
+        PieceSlot(id="HV2", kind="heavy", column="I", depth=0),
         PieceSlot(id="ST1", kind="strong", column="H", depth=0),
         PieceSlot(id="QB", kind="qb", column="H", depth=1),
         PieceSlot(id="FA1", kind="fast", column="C", depth=0),
@@ -119,7 +119,7 @@ def _offense_lineup() -> list[PieceSlot]:
 def _defense_lineup() -> list[PieceSlot]:
     return [
         PieceSlot(id="HV3", kind="heavy", column="G", depth=1),
-        PieceSlot(id="HV4", kind="heavy", column="J", depth=1),
+        PieceSlot(id="HV4", kind="heavy", column="I", depth=1),
         PieceSlot(id="ST3", kind="strong", column="F", depth=2),
         PieceSlot(id="ST4", kind="strong", column="K", depth=2),
         PieceSlot(id="FA3", kind="fast", column="C", depth=2),
@@ -130,12 +130,12 @@ def _defense_lineup() -> list[PieceSlot]:
 def _captain_slots() -> dict[str, Slot]:
     return {
         "safety": Slot(column="H", depth=4),
-        "nickelback": Slot(column="I", depth=2),
-        "rusher": Slot(column="I", depth=1),
+        "nickelback": Slot(column="J", depth=2),
+        "rusher": Slot(column="H", depth=1),
         "scrambler": Slot(column="I", depth=2),
         "deep_threat": Slot(column="L", depth=0),
         "lead_blocker": Slot(column="H", depth=2),
-        "lineman": Slot(column="I", depth=0),
+        "lineman": Slot(column="J", depth=0),
     }
 
 
