@@ -26,6 +26,15 @@ class ChessFootball(Game):
     seats = ("home", "away")
     rules_model = ChessFootballRules
     rules_index = RULES
+    move_examples = (
+        "captains deep_threat safety",
+        "plan: HV1 push HV3; FA1 to C15 NW; QB pass to FA1",
+        "FA1 to H20 NW",
+        "HV1 push HV3",
+        "QB pass to FA2",
+        "play action ST1 ball ST1",
+        "done",
+    )
 
     def new_state(self, rules: Any = None, seed: int = 0) -> ChessFootballState:
         return ChessFootballState(self.load_rules(rules), seed)
