@@ -129,3 +129,16 @@ def test_heavy_captains_count_as_heavies() -> None:
     rejects(s, "home", "HV1 chip ST1", "CF-CHIP")
     s.apply("home", "HV2 chip LM")  # J12 next to I12; LM already acted? no: captain rank is lower
     assert field(s).mod.get("LM") == 1 or field(s).mp["LM"] == 3
+
+
+@pytest.mark.rules("CF-R-STEP", "CF-MOVE-RESTRICTED", "CF-R-PASS-THROUGH")
+def test_restricted_path_templates_agree_with_the_search() -> None:
+    import random
+
+    f = field(start())
+    rng = random.Random(7)
+    for _ in range(500):
+        origin = (rng.randrange(16), rng.randrange(1, 49))
+        block = frozenset((rng.randrange(16), rng.randrange(1, 49)) for _ in range(rng.randrange(0, 40))) - {origin}
+        mp = rng.randrange(0, 6)
+        assert f._reach(origin, mp, True, block, frozenset()) == f._search(origin, mp, True, block, frozenset())

@@ -42,6 +42,29 @@ _REACH_CACHE: dict[tuple[Any, ...], dict[Square, int]] = {}
 _NEIGHBOURS: dict[tuple[int, int], dict[Square, tuple[tuple[int, Square], ...]]] = {}
 
 
+@lru_cache(maxsize=32)
+def _paths(mp: int, dcc: int) -> tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]:
+    """Every king-step path a restricted piece can afford with ``mp``, as (dx, dy, cost,
+    intermediate squares), cheapest first: a destination is reached at the cost of its first
+    path whose intermediate squares are free."""
+    out: list[tuple[int, int, int, tuple[tuple[int, int], ...]]] = []
+
+    def walk(x: int, y: int, d: int, cost: int, inter: tuple[tuple[int, int], ...]) -> None:
+        for i, (dx, dy) in enumerate(DIRS):
+            nc = cost + 1 + (dcc if d >= 0 and i != d else 0)
+            if nc > mp:
+                continue
+            nx, ny = x + dx, y + dy
+            if (nx, ny) == (0, 0):
+                continue
+            out.append((nx, ny, nc, inter))
+            walk(nx, ny, i, nc, (*inter, (nx, ny)))
+
+    walk(0, 0, -1, 0, ())
+    out.sort(key=lambda t: t[2])
+    return tuple(out)
+
+
 def _neighbours(cols: int, rows: int) -> dict[Square, tuple[tuple[int, Square], ...]]:
     got = _NEIGHBOURS.get((cols, rows))
     if got is None:
@@ -374,6 +397,26 @@ class Field:
         return best
 
     def _reach(self, start: Square, mp: int, restricted: bool, block: frozenset[Square], sealed: frozenset[Square]) -> dict[Square, int]:
+        """Cheapest costs: path templates for restricted pieces (exact, see :func:`_paths`), else the search."""
+        r = self.rules
+        if restricted and not sealed and 0 < mp <= 5:
+            cols, rows = r.columns, r.rows
+            sx, sy = start
+            best: dict[Square, int] = {start: 0}
+            for dx, dy, cost, inter in _paths(mp, r.direction_change_cost):
+                dest = (sx + dx, sy + dy)
+                if dest in best or not (0 <= dest[0] < cols and 1 <= dest[1] <= rows):
+                    continue
+                for ix, iy in inter:
+                    q = (sx + ix, sy + iy)
+                    if q in block or not (0 <= q[0] < cols and 1 <= q[1] <= rows):
+                        break
+                else:
+                    best[dest] = cost
+            return best
+        return self._search(start, mp, restricted, block, sealed)
+
+    def _search(self, start: Square, mp: int, restricted: bool, block: frozenset[Square], sealed: frozenset[Square]) -> dict[Square, int]:
         """Bucket-queue Dijkstra over squares (and the last direction, for restricted pieces)."""
         r = self.rules
         nb = _neighbours(r.columns, r.rows)
