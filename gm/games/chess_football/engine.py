@@ -8,7 +8,13 @@ touchdown, safety, incomplete pass, interception or the whistle
 (``max_turns_per_down``).  Four possessions per team per half, then overtime.
 
 The down itself (pieces, movement, abilities, tackles, passes) lives in
-:mod:`gm.games.chess_football.field`.  ``home`` attacks toward row 48, ``away`` toward
+:mod:`gm.games.chess_football.field`.
+
+Legal actions are a bounded list (the full space - every position of every square, every
+plan of up to 7 rows - is huge): in a reaction turn ``done``, each piece's move to every
+reachable square on one free position plus the positions opponents hold there, every
+ability with each target, passes, play action and ball choices; at the snap ``plan: hold``
+and every one-row plan.  ``_check`` decides any action exactly.  ``home`` attacks toward row 48, ``away`` toward
 row 1 (ruling CF-R-ENDS).
 """
 
