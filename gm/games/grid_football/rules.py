@@ -36,6 +36,11 @@ class PlaySpec(_Strict):
 
 
 def _default_plays() -> dict[int, PlaySpec]:
+    # PlaySpec is frozen: every ruleset may share the same four specs (a new dict each time)
+    return dict(_DEFAULT_PLAYS)
+
+
+def _make_default_plays() -> dict[int, PlaySpec]:
     return {
         1: PlaySpec(name="Power/Sweep", wrong=PlayResult(forward=4, lateral=3), matched=PlayResult(forward=0, lateral=2)),
         2: PlaySpec(name="Interior Run", wrong=PlayResult(forward=2, lateral=0), matched=PlayResult(forward=-2, lateral=0)),
@@ -49,6 +54,9 @@ def _default_plays() -> dict[int, PlaySpec]:
             unlock_quarter=2,
         ),
     }
+
+
+_DEFAULT_PLAYS = _make_default_plays()
 
 
 class GridFootballRules(_Strict):
@@ -92,9 +100,8 @@ class GridFootballRules(_Strict):
             raise ValueError("goal lines must satisfy 1 <= low_goal_line < high_goal_line <= rows")
         if self.high_goal_line - self.low_goal_line < 3:
             raise ValueError("goal lines leave no field of play")
-        letters = [chr(ord("A") + i) for i in range(self.columns)]
         for pos, col in self.kick_columns.items():
-            if col.upper() not in letters:
+            if len(col) != 1 or not 0 <= ord(col.upper()) - ord("A") < self.columns:
                 raise ValueError(f"kick_columns.{pos}: column {col!r} is not on a board of {self.columns} columns")
         if set(self.kick_columns) != set(POSITIONS):
             raise ValueError("kick_columns needs left, center and right")
