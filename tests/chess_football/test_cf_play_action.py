@@ -176,3 +176,17 @@ def test_tool_results_for_the_defense_do_not_show_the_holder() -> None:
         results.append(json.dumps(seen, sort_keys=True))
         assert f"ball {holder}" not in results[-1]
     assert results[0] == results[1]
+
+
+@pytest.mark.rules("CF-R-PA", "CF-PA-RETURN")
+def test_a_plan_names_no_holder_the_offense_chooses_later() -> None:
+    s = start()
+    rejects(s, "home", "plan: play action ST1 ball ST1", "CF-R-PA")
+    s.apply("home", "plan: play action ST1")
+    s.apply("away", "plan: hold")
+    f = field(s)
+    assert f.hidden and f.carrier == "QB" and s.view("away")["ball"] == {"hidden": True, "candidates": ["QB", "ST1"]}
+    assert "play action ST1" in s.last["home"] and "ball" not in s.last["home"]
+    s.apply("home", "ball ST1")  # the hand-off, secretly
+    assert f.carrier == "ST1" and s.view("away")["ball"] == {"hidden": True, "candidates": ["QB", "ST1"]}
+    assert s.public_log("away")[-1] == ["home", "ball choice"]

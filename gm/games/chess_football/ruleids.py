@@ -121,7 +121,7 @@ RULES: dict[str, str] = {
     "CF-R-INCOMPLETE": "An incomplete pass ends the down; the ball goes back to the line of scrimmage",
     "CF-R-INTERCEPT-SPOT": "After an interception the intercepting team starts its drive at its square 8",
     "CF-R-SAFETY-RESTART": "A safety is a turnover: the scoring team takes over at its square 8",
-    "CF-R-PA": "Play action: the QB carrying the ball declares it with an adjacent non-Heavy ally, once per down, before a pass; the holder is secret and may be re-chosen once per turn while hidden",
+    "CF-R-PA": "Play action: the QB carrying the ball declares it with an adjacent non-Heavy ally, once per down, before a pass; the holder is secret (none in a snap plan: the QB keeps it) and may be re-chosen once per turn while hidden",
     "CF-R-PA-TACKLE": "While the ball is hidden a defender ending on the QB's or the fake's position wraps it up (no dice, nothing revealed); a wrapped piece is out of the down; the revealed holder wrapped = tackled",
     "CF-R-TD": "Touchdown the moment the ball carrier stands in the opponent's end zone (after its move or a complete pass)",
     "CF-R-DOWN-LIMIT": "A down lasts at most 4 turns (snap + 3 reaction turns); then the whistle: the carrier is down where it stands",
