@@ -190,7 +190,8 @@ def test_a_coin_toss_decides_who_has_the_ball_first() -> None:
     firsts = {new(seed=s, first_offense="toss").offense for s in range(20)}
     assert firsts == {"home", "away"}
     st = new(seed=4, first_offense="toss")
-    assert st.setup_events[0].rule == "BR-R-FIRST" and st.offense in st.setup_events[0].text
+    toss = next(e for e in st.setup_events if e.kind == "toss")
+    assert toss.rule == "BR-R-FIRST" and st.offense in toss.text
     assert new(seed=4, first_offense="toss").offense == st.offense
     assert new(first_offense="away").offense == "away"
 

@@ -106,10 +106,12 @@ def test_play_cards_tool_rejects_bad_arguments_with_a_rule_id() -> None:
         with pytest.raises(GameError) as exc:
             spec.handler(st, "home", parse_args(spec, raw))
         assert exc.value.rule == "CORE-ARGS"
-    parsed = parse_args(spec, {"placements": [{"player": "QB", "card": "F3", "zone": "nowhere"}]})
-    with pytest.raises(InvalidActionError) as exc:
-        spec.handler(st, "home", parsed)
-    assert exc.value.rule == "BR-SYNTAX"
+    for bad, rule in (({"zone": "nowhere"}, "BR-GRID"), ({"card": "F2-4"}, "BR-CARDS"), ({"card": "X3"}, "BR-CARDS"),
+                      ({"player": "qb!"}, "BR-SYNTAX")):
+        parsed = parse_args(spec, {"placements": [{"player": "QB", "card": "F3", "zone": "MM", **bad}]})
+        with pytest.raises(InvalidActionError) as exc:
+            spec.handler(st, "home", parsed)
+        assert exc.value.rule == rule
 
 
 def test_get_zone_query_shows_what_the_caller_may_see() -> None:

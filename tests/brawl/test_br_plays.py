@@ -33,7 +33,13 @@ def test_both_sides_lock_in_secret_and_the_first_waits() -> None:
     text = placement(st, "home", {})
     deal(st, "home", {p: ["A0"] for p in st.roster("home")})
     events = st.apply("home", text)
-    assert [e.rule for e in events] == ["BR-SECRET"]
+    # the first move's result also reports what the setup decided: the decks and the first draw
+    assert [e.rule for e in events] == ["BR-R-SHUFFLE", "BR-DRAW", "BR-SECRET"]
+    deal(st, "away", {p: ["A0"] for p in st.roster("away")})
+    assert [e.rule for e in st.apply("away", placement(st, "away", {}))][:1] == ["BR-REVEAL"]
+    st = new()
+    deal(st, "home", {p: ["A0"] for p in st.roster("home")})
+    assert [e.rule for e in st.apply("home", text)][-1] == "BR-SECRET"
     assert st.to_act() == ("away",)
     assert st.view("away")["pending"] == {"home": "locked"}
     assert st.view("home")["pending"] == {"home": str(st.parse_action(text))}
@@ -42,16 +48,16 @@ def test_both_sides_lock_in_secret_and_the_first_waits() -> None:
 
 
 def test_every_player_plays_exactly_one_card() -> None:
-    """BR-PLACE: missing, unknown, doubled and wrong-side players are rejected."""
+    """BR-PLACE: missing and doubled players are rejected; BR-R-ROSTER: unknown and wrong-side players."""
     st = new()
     full = placement(st, "home", {})
     deal(st, "home", {p: ["A0"] for p in st.roster("home")})
     missing = " ".join(e for e in full.split() if not e.startswith("QB:"))
     err = _reject(st, "home", missing, "BR-PLACE")
     assert "missing: QB" in err.reason and any(line.startswith("QB:") for line in err.legal)
-    _reject(st, "home", full.replace("QB:", "MLB:"), "BR-PLACE")  # a defender on offense
+    _reject(st, "home", full.replace("QB:", "MLB:"), "BR-R-ROSTER")  # a defender on offense
     _reject(st, "home", full.replace("RB:", "QB:"), "BR-PLACE")  # QB twice, no RB
-    _reject(st, "home", full + " XX:A0@BM", "BR-PLACE")
+    _reject(st, "home", full + " XX:A0@BM", "BR-R-ROSTER")
 
 
 def test_a_player_plays_a_card_it_holds() -> None:

@@ -27,9 +27,12 @@ from gm.core.errors import InvalidActionError
 from gm.games.brawl.rules import PARSER_WORDS, ZONE_INDEX, ZONES, is_card_code, parse_card
 
 SYNTAX_RULE = "BR-SYNTAX"
+#: a zone the grid does not have, a card that is not one of the three kinds (tool arguments)
+GRID_RULE, CARDS_RULE = "BR-GRID", "BR-CARDS"
 FOURTH_OPTIONS = ("punt", "field_goal", "go_for_it")
 _FOURTH_TEXT = {"punt": "punt", "field_goal": "field goal", "go_for_it": "go for it"}
 
+KINDS_FORMS = ("S3 (Strength: a flat value)", "A1-4 (Agility: a range, rolled)", "F2 (Focus: a flat value)")
 FORMS = (
     "QB:F3@MM RB:A1-4@SM WR1:F2@DL ... (one PLAYER:CARD@ZONE per player; zones DL DM DR ML MM MR SL SM SR BL BR)",
     "punt",
@@ -42,15 +45,15 @@ _ZONE_ALIASES = {c + r: r + c for r in "DMSB" for c in "LMR"} | {z: z for z in Z
 _PLAYER_RE = re.compile(r"^[A-Z][A-Z0-9]{0,9}$")
 
 
-def _bad(reason: str, text: object, legal: Iterable[str] = FORMS) -> InvalidActionError:
-    return InvalidActionError(reason, rule=SYNTAX_RULE, input=str(text), legal=tuple(legal))
+def _bad(reason: str, text: object, legal: Iterable[str] = FORMS, rule: str = SYNTAX_RULE) -> InvalidActionError:
+    return InvalidActionError(reason, rule=rule, input=str(text), legal=tuple(legal))
 
 
 def norm_zone(text: str) -> str:
     """A zone code in canonical region + column form; raises :class:`InvalidActionError`."""
     z = _ZONE_ALIASES.get(str(text).strip().upper())
     if z is None:
-        raise _bad("not a zone; zones are DL DM DR ML MM MR SL SM SR BL BR (BM is the X)", text, ZONES)
+        raise _bad("not a zone; zones are DL DM DR ML MM MR SL SM SR BL BR (BM is the X)", text, ZONES, GRID_RULE)
     return z
 
 
@@ -73,7 +76,7 @@ class CardPlay:
             try:
                 card = parse_card(card).code
             except ValueError as exc:
-                raise _bad(str(exc), card) from None
+                raise _bad(str(exc), card, KINDS_FORMS, CARDS_RULE) from None
         if not isinstance(self.zone, str):
             raise _bad("a zone is a code like DL or SM", self.zone, ZONES)
         object.__setattr__(self, "player", player)

@@ -27,7 +27,7 @@ from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
 from gm.games.brawl.actions import CardPlay, FourthDown, Placement
-from gm.games.brawl.rules import BACKFIELD, PLAYABLE, X_ZONE, ZONES, BrawlRules, Card, parse_card
+from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, ZONES, BrawlRules, Card, parse_card
 from gm.games.brawl.scoring import SeriesScore, ZoneTotals, purity, score_series
 
 HOME, AWAY = "home", "away"
@@ -113,7 +113,10 @@ class BrawlState(GameState[BrawlRules]):
                 self.rng.shuffle(pile)
                 self.piles[seat][name] = pile
                 self.discards[seat][name] = []
-        events: list[Event] = []
+        events: list[Event] = [
+            _ev("decks", "BR-R-SHUFFLE", "{n} decks (one per player, from the ruleset) are shuffled",
+                n=sum(len(r.offense) + len(r.defense) for _ in SEATS), also=["BR-R-DECKS", "BR-R-DECKBUILD"])
+        ]
         if r.first_offense == "toss":
             first = self.rng.choice(SEATS)
             events.append(_ev("toss", "BR-R-FIRST", "coin toss: {seat} has the ball first", seat=first))
@@ -122,6 +125,8 @@ class BrawlState(GameState[BrawlRules]):
         self.offense = first
         self.los = r.drive_start
         self._start_series(events)
+        #: what setup decided (the decks, the toss, the first draw); reported with the first move's events,
+        #: the first result anyone sees
         self.setup_events = events
 
     # --------------------------------------------------------------- helpers
@@ -266,7 +271,7 @@ class BrawlState(GameState[BrawlRules]):
         for cp in action.placements:
             if cp.player not in roster:
                 raise self._illegal(
-                    "BR-PLACE", f"{cp.player} is not on the field; the {unit} is {', '.join(roster)}", action, seat
+                    "BR-R-ROSTER", f"{cp.player} is not on the field; the {unit} is {', '.join(roster)}", action, seat
                 )
             if cp.player in seen:
                 raise self._illegal("BR-PLACE", f"{cp.player} plays more than one card", action, seat)
@@ -298,7 +303,7 @@ class BrawlState(GameState[BrawlRules]):
 
     # ------------------------------------------------------------------ apply
     def _apply(self, seat: str, action: Action) -> list[Event]:
-        events: list[Event] = []
+        events: list[Event] = [] if self.log else list(self.setup_events)
         if isinstance(action, FourthDown):
             self._fourth_down(action, events)
             return events
@@ -332,7 +337,7 @@ class BrawlState(GameState[BrawlRules]):
             _ev("series", "BR-DRAW", "round {round}/{rounds}: {offense} ball, 1st & {togo} at {at}; every player draws {n}",
                 round=self.round, rounds=r.rounds, offense=self.offense,
                 togo="goal" if togo == self.to_goal and togo < r.first_down_yards else togo,
-                at=self.field_text(self.los), n=r.series_cards)
+                at=self.field_text(self.los), n=r.series_cards, also=["BR-TEAMS", "BR-R-HANDS", "BR-R-FIELD"])
         )
 
     def _draw(self, seat: str, player: str, n: int) -> bool:
@@ -360,11 +365,13 @@ class BrawlState(GameState[BrawlRules]):
                     reshuffled.append(f"{seat} {name}")
         if reshuffled:
             events.append(_ev("reshuffle", "BR-R-SHUFFLE", "reshuffled into new draw piles: {players}",
-                              players=", ".join(reshuffled)))
+                              players=", ".join(reshuffled), also=["BR-R-DECKBUILD"]))
 
     def _reveal(self, picks: dict[str, Placement | FourthDown], events: list[Event]) -> None:
         r = self.rules
         shown: dict[str, str] = {}
+        effects: set[str] = set()
+        unnamed = False
         for seat in (self.offense, self.defense):
             action = picks[seat]
             assert isinstance(action, Placement)
@@ -381,17 +388,29 @@ class BrawlState(GameState[BrawlRules]):
                 value = None if card.rolled else r.modify(card.lo, eff)
                 self.zones[cp.zone][unit].append(PlayedCard(cp.player, pos, card, self.play_no, eff, value))
                 parts.append(f"{cp.player}:{code}@{cp.zone}")
+                effects.add(eff)
+                unnamed = unnamed or cp.card is None
             shown[seat] = " ".join(parts)
+        also = []
+        if effects - {"-"}:  # the position table gave some card a strong or weak effect
+            also += ["BR-POSITION", "BR-R-TABLE"]
+            also += ["BR-STRONG"] if "S" in effects else []
+            also += ["BR-WEAK"] if "W" in effects else []
+        if unnamed:
+            also.append("BR-R-CARD")
+        if self.play_no < self.plays_in_series:
+            also.append("BR-REPEAT")
         events.append(
             _ev("reveal", "BR-REVEAL", "play {play} revealed - {offense} (offense): {ocards} / {defense} (defense): {dcards}",
                 play=self.play_no, offense=self.offense, ocards=shown[self.offense],
-                defense=self.defense, dcards=shown[self.defense])
+                defense=self.defense, dcards=shown[self.defense], also=also)
         )
 
     def _roll(self, events: list[Event]) -> None:
         """BR-AGILITY-ROLL: roll every unrolled Agility card, zone by zone."""
         r = self.rules
         rolls = []
+        modified = False
         for z in ZONES:
             for unit in UNITS:
                 for p in self.zones[z][unit]:
@@ -399,18 +418,22 @@ class BrawlState(GameState[BrawlRules]):
                         p.roll = self.rng.randint(p.card.lo, p.card.hi)
                         p.value = r.modify(p.roll, p.effect)
                         mod = "" if p.effect == "-" else f" ({'x' if p.effect == 'S' else '/'}{r.strong_factor if p.effect == 'S' else r.weak_divisor} = {p.value})"
+                        modified = modified or p.effect != "-"
                         rolls.append(f"{p.player} {p.card.code}@{z} rolls {p.roll}{mod}")
         if rolls:
-            events.append(_ev("agility", "BR-AGILITY-ROLL", "Agility rolls: {rolls}", rolls="; ".join(rolls)))
+            also = ["BR-R-AGILITY"] + (["BR-R-AGILITY-MOD"] if modified else [])
+            events.append(_ev("agility", "BR-AGILITY-ROLL", "Agility rolls: {rolls}", rolls="; ".join(rolls), also=also))
 
     def _score(self, events: list[Event]) -> None:
         r = self.rules
-        s = score_series({z: self.zone_totals(z) for z in PLAYABLE}, r.multipliers, r.turnovers)
+        totals = {z: self.zone_totals(z) for z in PLAYABLE}
+        s = score_series(totals, r.multipliers, r.turnovers)
         self.series_score = s
         off, de = self.offense, self.defense
+        notes = _score_notes(s, totals, self.going)
         if s.won:
             zones = ", ".join(f"{z} +{m}" + (" (completion)" if z in s.completions else "") for z, m in s.won.items())
-            events.append(_ev("zones", "BR-WIN-ZONE", "{offense} wins {zones}", offense=off, zones=zones))
+            events.append(_ev("zones", "BR-WIN-ZONE", "{offense} wins {zones}", offense=off, zones=zones, also=notes.won))
         if s.unconnected:
             events.append(_ev("unconnected", "BR-ADJ", "{offense} leads {zones} but cannot connect them to the X",
                               offense=off, zones=", ".join(s.unconnected)))
@@ -419,21 +442,21 @@ class BrawlState(GameState[BrawlRules]):
             what = "INTERCEPTION" if s.result == "interception" else "FUMBLE"
             events.append(_ev(s.result, s.rule, "{what}! {defense} wins {zone} on {alone} alone: {defense} takes over",
                               what=what, defense=de, zone=zone,
-                              alone="Focus" if s.result == "interception" else "Strength", also=["BR-R-PRIORITY"]))
+                              alone="Focus" if s.result == "interception" else "Strength", also=notes.turnover))
             self._end_series(events, s.result, de, r.field_length - self.los, "BR-R-TURNOVER")
             return
         if s.sack:
             events.append(_ev("sack", "BR-SACK", "SACK! {defense} wins the Backfield ({zones}): no zones count",
-                              defense=de, zones=", ".join(BACKFIELD)))
+                              defense=de, zones=", ".join(BACKFIELD), also=notes.sack))
         else:
             events.append(_ev("yards", "BR-YARDS", "{offense} gains {yards} yards ({margin} x{mult})",
-                              offense=off, yards=s.yards, margin=s.margin, mult=s.multiplier))
+                              offense=off, yards=s.yards, margin=s.margin, mult=s.multiplier, also=notes.yards))
         yards = s.yards
         spot = self.los + yards
         if spot >= r.field_length:
             self.score[off] += r.touchdown_points
             events.append(_ev("touchdown", "BR-TD", "TOUCHDOWN {offense}! (+{pts})", offense=off, pts=r.touchdown_points,
-                              also=["BR-R-SCORE"]))
+                              also=["BR-R-SCORE", "BR-R-FIELD"]))
             self._end_series(events, "touchdown", de, r.drive_start, "BR-R-SCORE")
         elif yards >= r.first_down_yards:
             events.append(_ev("first_down", "BR-FIRST-DOWN", "first down {offense} at {at}", offense=off, at=self.field_text(spot)))
@@ -447,7 +470,8 @@ class BrawlState(GameState[BrawlRules]):
             events.append(
                 _ev("fourth_down", "BR-FOURTH", "{yards} yards is short of a first down: ball at {at}; {offense} chooses {options}",
                     yards=yards, at=self.field_text(spot), offense=off,
-                    options="punt, field goal or go for it" if fg is not None else "punt or go for it", also=["BR-R-SPOT"])
+                    options="punt, field goal or go for it" if fg is not None else "punt or go for it",
+                    also=["BR-R-SPOT", "BR-R-FOURTH-WHO"])
             )
 
     def _fourth_down(self, action: FourthDown, events: list[Event]) -> None:
@@ -473,7 +497,7 @@ class BrawlState(GameState[BrawlRules]):
             good = roll <= chance
             events.append(_ev("field_goal", "BR-R-FIELD-GOAL", "{offense} tries a {dist}-yard field goal ({chance}%): rolls {roll} - {res}",
                               offense=off, dist=dist, chance=chance, roll=roll, res="GOOD" if good else "no good",
-                              also=["BR-FIELD-GOAL"]))
+                              also=["BR-FIELD-GOAL", "BR-R-SCORE"] if good else ["BR-FIELD-GOAL"]))
             if good:
                 self.score[off] += r.field_goal_points
                 self._end_series(events, "field_goal", de, r.drive_start, "BR-R-SCORE")
@@ -486,7 +510,7 @@ class BrawlState(GameState[BrawlRules]):
             self.play_no = r.series_cards + 1
             self._draw_all(r.go_cards, events)
             events.append(_ev("go_for_it", "BR-GO", "{offense} goes for it: every player draws {n} more; 4th down",
-                              offense=off, n=r.go_cards, also=["BR-R-DOWN"]))
+                              offense=off, n=r.go_cards, also=["BR-R-DOWN", "BR-R-HANDS"]))
 
     def _end_series(self, events: list[Event], result: str, next_offense: str, spot: int, rule: str) -> None:
         r = self.rules
@@ -516,7 +540,7 @@ class BrawlState(GameState[BrawlRules]):
         self.los = max(1, min(r.field_length - 1, spot))
         if next_offense != self.last["offense"]:
             events.append(_ev("possession", rule, "{offense} takes over at {at}", offense=next_offense,
-                              at=self.field_text(self.los)))
+                              at=self.field_text(self.los), also=["BR-R-SEATS"]))
         self._start_series(events)
 
     def _finish(self, events: list[Event]) -> None:
@@ -594,3 +618,51 @@ class BrawlState(GameState[BrawlRules]):
                 "field_goal": {"distance": dist, "chance": r.field_goal_chance(dist)},
             }
         return out
+
+
+@dataclass(slots=True)
+class _Notes:
+    """The extra rule ids a series' scoring events cite (``also``): the rules that decided something."""
+
+    won: list[str]
+    turnover: list[str]
+    sack: list[str]
+    yards: list[str]
+
+
+def _score_notes(s: SeriesScore, totals: dict[str, ZoneTotals], going: bool) -> _Notes:
+    """Which rules beyond each event's own decided this scoring (nothing is cited that did not apply)."""
+    both = [z for z, t in totals.items() if t.offense_kind and t.defense_kind]
+    one_sided = [z for z, t in totals.items() if bool(t.offense_kind) != bool(t.defense_kind)]
+    ties = [z for z in both if totals[z].offense == totals[z].defense]
+    # a defense win on Focus/Strength alone that took no ball: the offense's cards there were not all of
+    # that kind (BR-R-TURNOVER-ZONE), or it had none there (BR-R-EMPTY)
+    spared = [z for z in s.lost if totals[z].defense_kind in ("F", "S") and z not in s.interceptions + s.fumbles]
+    spared_rules = (["BR-R-TURNOVER-ZONE"] if any(totals[z].offense_kind for z in spared) else []) + (
+        ["BR-R-EMPTY"] if any(not totals[z].offense_kind for z in spared) else []
+    )
+    rescore = ["BR-R-GO-RESCORE"] if going else []
+    # zones that count only through a completion (BR-R-CHAIN): not reachable from the X over led zones alone
+    led = set(s.won) | set(s.unconnected)
+    reach = {z for z in ADJACENT[X_ZONE] if z in led}
+    todo = list(reach)
+    while todo:
+        for n in ADJACENT[todo.pop()]:
+            if n in led and n not in reach:
+                reach.add(n)
+                todo.append(n)
+    won: list[str] = []
+    if any(z not in s.completions for z in s.won):
+        won.append("BR-ADJ")
+    if s.completions:
+        won += ["BR-COMPLETION", "BR-R-ALONE"]
+    if any(z not in reach for z in s.won if z not in s.completions):
+        won.append("BR-R-CHAIN")
+    yards = (["BR-MARGIN"] if s.won else []) + (["BR-R-TIE"] if ties else [])
+    yards += [r for r in spared_rules if r != "BR-R-EMPTY"] + (["BR-R-EMPTY"] if one_sided else [])
+    return _Notes(
+        won=won,
+        turnover=["BR-R-PRIORITY", "BR-R-ALONE", "BR-R-TURNOVER-ZONE", *rescore],
+        sack=["BR-R-SACK", "BR-R-PRIORITY", *spared_rules, *rescore],
+        yards=yards + rescore,
+    )
