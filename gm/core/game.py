@@ -48,6 +48,8 @@ class Game(ABC):
     rules_model: ClassVar[type[BaseModel]]
     #: rule id -> one-line title; every rule id the engine can name is here.
     rules_index: ClassVar[Mapping[str, str]] = {}
+    #: a few ways a player may state a move, in the game's words (shown in the offline referee's help)
+    move_examples: ClassVar[tuple[str, ...]] = ()
 
     # ----------------------------------------------------------------- rules
     def default_rules(self) -> Any:

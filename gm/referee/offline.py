@@ -1,8 +1,9 @@
 """The offline referee: deterministic, no LLM, no network.
 
-It reads what a player types – moves in the game's own words ("Play 1, Red, 2
-right before", "1 red 2R before", "p3 black", "left yellow", "kick", "heads",
-"7", "punt") and table talk ("board", "full board", "score", "what can I do?",
+It reads what a player types – moves in the game's own words (Grid Football's
+"Play 1, Red, 2 right before", "p3 black", "kick"; GridMaster4's "tile on K12";
+each game lists a few as ``Game.move_examples``) and table talk ("board", "full
+board", "score", "what can I do?",
 "rules blocked squares", "help", "undo", "quit") – turns it into calls of the
 game's tools through ``session.call`` (never into engine calls), and narrates the
 results in short sentences.  Move phrasing is understood by the game's own
@@ -57,9 +58,19 @@ def _clean(text: str) -> str:
     return re.sub(r"\s+", " ", t).strip().rstrip("?").strip()
 
 
+def _json_value(value: Any) -> Any:
+    """``value`` as JSON has it: tuples become lists (what a recorded call's arguments read back as)."""
+    if isinstance(value, list | tuple):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json_value(v) for k, v in value.items()}
+    return value
+
+
 def tool_call_for(game: Game, state: GameState[Any], seat: str, action: Action) -> tuple[str, dict[str, Any]] | None:
-    """The action tool call that makes ``action`` for ``seat`` (checked through the tool's own handler)."""
-    data = {k: v for k, v in action.to_json().items() if k != "type"}
+    """The action tool call that makes ``action`` for ``seat`` (checked through the tool's own handler);
+    its arguments are JSON values, as a recording reads them back."""
+    data = {k: _json_value(v) for k, v in action.to_json().items() if k != "type"}
     for tool in game.action_tools():
         fields = tool.args.model_fields
         if any(f.is_required() and name not in data for name, f in fields.items()):
@@ -125,9 +136,10 @@ class OfflineReferee:
     # ----------------------------------------------------------------- moves
     def _move(self, session: Session, turn: RefereeTurn, text: str, seat: str, recorder: Recorder | None) -> None:
         game, state = session.game, session.state
-        action = self.read_action(game, text)
+        action, why = self._read(game, text)
         if action is None:
-            turn.narration = f"I couldn't read {text.strip()!r} as a move. " + self._forms(session, seat)
+            because = f": {why.reason}" if why is not None and why.reason else ""
+            turn.narration = f"I couldn't read {text.strip()!r} as a move{because}. " + self._forms(session, seat)
             return
         call = tool_call_for(game, state, seat, action)
         if call is None:
@@ -142,17 +154,22 @@ class OfflineReferee:
     @staticmethod
     def read_action(game: Game, text: str) -> Action | None:
         """The move in ``text`` via the game's parser, retrying without filler words."""
+        return OfflineReferee._read(game, text)[0]
+
+    @staticmethod
+    def _read(game: Game, text: str) -> tuple[Action | None, InvalidActionError | None]:
+        """The move in ``text``, or ``None`` and the parser's objection to the text as typed."""
         try:
-            return game.parse_action(text)
-        except InvalidActionError:
-            pass
+            return game.parse_action(text), None
+        except InvalidActionError as exc:
+            first = exc
         kept = [w for w in _clean(text).split() if w not in FILLER]
         if not kept:
-            return None
+            return None, first
         try:
-            return game.parse_action(" ".join(kept))
+            return game.parse_action(" ".join(kept)), None
         except InvalidActionError:
-            return None
+            return None, first
 
     # ------------------------------------------------------------- narration
     @staticmethod
@@ -189,12 +206,13 @@ class OfflineReferee:
         return f"Right now you can say, for example: {sample} (or 'what can I do?' for the full list, 'help' for more)."
 
     def help_text(self, session: Session, seat: str) -> str:
+        game = session.game
+        examples = ", ".join(f"'{e}'" for e in game.move_examples)
         return (
-            f"You are playing {session.game.name} as {seat}. Type your move in the game's words, "
-            "e.g. 'Play 1, Red, 2 right before', '1 red 2R before', 'p3 black', 'play 4 pass 1 left after', "
-            "'left yellow', 'kick' / 'receive', 'heads' / 'tails', '7' (a number pick), 'punt'.\n"
-            "Table talk: 'board', 'full board', 'score', 'what can I do?', 'rules <word>', 'undo' (only a locked pick "
-            "nobody has seen yet), 'help', 'quit'.\n" + self._forms(session, seat)
+            f"You are playing {game.name} as {seat}. Type your move in the game's words"
+            + (f", e.g. {examples}" if examples else "")
+            + ".\nTable talk: 'board', 'full board', 'score', 'what can I do?', 'rules <word>', 'undo' (only a locked "
+            "pick nobody has seen yet), 'help', 'quit'.\n" + self._forms(session, seat)
         )
 
     # --------------------------------------------------------------- plumbing

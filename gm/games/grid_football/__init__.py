@@ -26,6 +26,10 @@ class GridFootball(Game):
     seats = ("home", "away")
     rules_model = GridFootballRules
     rules_index = RULES
+    move_examples = (
+        "Play 1, Red, 2 right before", "1 red 2R before", "p3 black", "play 4 pass 1 left after", "left yellow",
+        "kick", "receive", "heads", "tails", "7", "punt",
+    )  # fmt: skip
 
     def new_state(self, rules: Any = None, seed: int = 0) -> GridFootballState:
         return GridFootballState(self.load_rules(rules), seed)

@@ -26,6 +26,7 @@ class GridMaster4(Game):
     seats = SEATS
     rules_model = GridMaster4Rules
     rules_index = RULES
+    move_examples = ("place 37 at K12", "place K12", "K12", "tile on k12", "row 12 column K")
 
     def new_state(self, rules: Any = None, seed: int = 0) -> GridMaster4State:
         return GridMaster4State(self.load_rules(rules), seed)

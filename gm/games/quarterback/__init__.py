@@ -26,6 +26,10 @@ class Quarterback(Game):
     seats = ("red", "blue")
     rules_model = QuarterbackRules
     rules_index = RULES
+    move_examples = (
+        "move T1 C3-C5", "T1 from C3 to C5", "move the quarterback to E1", "D1 to D2 via C1", "pass to E7",
+        "throw to E7", "end", "I'm done",
+    )  # fmt: skip
 
     def new_state(self, rules: Any = None, seed: int = 0) -> QuarterbackState:
         return QuarterbackState(self.load_rules(rules), seed)
