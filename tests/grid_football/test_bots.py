@@ -24,6 +24,7 @@ from gm.games.grid_football.bots import (
     AdaptiveBot,
     ConstantBot,
     DefaultBot,
+    Habits,
     MatrixGame,
     down_game,
     fit_intent,
@@ -362,8 +363,58 @@ def test_adaptive_learns_only_revealed_calls() -> None:
     bot = AdaptiveBot(seed=1)
     res = play_bots({"home": bot, "away": ConstantBot(seed=2, play=3, colour="black")}, seed=4)
     assert res.downs > 0
-    seen = {k for table in ("play:offense", "play:defense") for k in bot.counts.get(table, {})}
+    seen = {k for role in ("offense", "defense") for k in bot.habits[f"play:{role}"].counts}
     assert seen == {(3, "black")}
+
+
+def test_habits_learn_frequencies_and_sequences() -> None:
+    keys = [(p, c) for p in (1, 2, 3) for c in ("red", "black")]
+    uniform = [1 / 6] * 6
+    steady = Habits()
+    for _ in range(8):
+        steady.observe((2, "black"), keys)
+    est, n = steady.predict(keys, uniform)
+    assert steady.trusted and n > 6 and max(est) == est[keys.index((2, "black"))] > 0.5
+    cycle = [(1, "red"), (2, "black"), (3, "red")]
+    cycler = Habits()
+    for i in range(30):
+        cycler.observe(cycle[i % 3], keys)  # the last one seen is (3, red): (1, red) comes next
+    est, _ = cycler.predict(keys, uniform)
+    assert cycler.follow_skill > 0 and cycler.trusted
+    assert est[keys.index((1, "red"))] > 0.6
+    for seed in range(3):  # a uniformly random player is not worth exploiting
+        noise, rng = Habits(), random.Random(seed)
+        for _ in range(60):
+            noise.observe(rng.choice(keys), keys)
+        assert not noise.trusted and noise.follow_skill < 0
+
+
+class Cycler:
+    """A human who cycles through calls: sequence-predictable, even in frequency."""
+
+    name = "cycler"
+    CYCLE = ((1, "red"), (2, "black"), (3, "red"), (1, "black"))
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng, self.i = random.Random(seed), 0
+
+    def choose(self, state: Any, seat: str) -> Action:
+        if state.decision(seat) == "play_call":
+            play, colour = self.CYCLE[self.i % len(self.CYCLE)]
+            self.i += 1
+            return PlayCall(play, colour)
+        return self.rng.choice(list(state.legal_actions(seat)))
+
+
+def test_adaptive_beats_a_cycling_player() -> None:
+    n, w, d = 80, 0, 0
+    for i in range(n):
+        hero = "home" if i % 2 == 0 else "away"
+        bots: dict[str, Bot] = {hero: AdaptiveBot(seed=2 * i), other(hero): Cycler(seed=2 * i + 1)}
+        winner = play_bots(bots, seed=600_000 + i).winner
+        w += winner == hero
+        d += winner is None
+    assert wilson_low(w + d / 2, n) > 0.7, (w, d)
 
 
 def test_constant_bot_repeats_its_call() -> None:

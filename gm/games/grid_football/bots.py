@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -682,24 +683,81 @@ def _play_key(action: Action) -> tuple[int, str] | None:
     return (action.play, action.colour) if isinstance(action, PlayCall) else None
 
 
+class Habits:
+    """One kind of opponent decision as seen so far: decayed counts, counts of what followed
+    each choice (sequences such as cycling plays), and how well each predicted the actual
+    choices (decayed log-likelihood ratios: the counts against a uniform guess, what-follows
+    against the counts).  What-follows is used only while it predicts better."""
+
+    decay = 0.97  # older observations fade (a human may change habits)
+    prior = 6.0  # pseudo-observations of equilibrium play in the estimate
+    follow_prior = 2.0  # pseudo-observations of the overall habit behind a what-follows estimate
+
+    def __init__(self) -> None:
+        self.counts: dict[Any, float] = {}
+        self.after: dict[Any, dict[Any, float]] = {}
+        self.prev: Any = None
+        self.skill = 0.0  # counts vs uniform
+        self.follow_skill = 0.0  # what-follows vs counts
+
+    def _estimates(self, keys: Sequence[Any], prior: Sequence[float]) -> tuple[list[float], list[float] | None, float]:
+        obs = [self.counts.get(k, 0.0) for k in keys]
+        n = sum(obs)
+        est = [(o + self.prior * p) / (n + self.prior) for o, p in zip(obs, prior, strict=True)]
+        follow = self.after.get(self.prev)
+        if not follow:
+            return est, None, n
+        f_obs = [follow.get(k, 0.0) for k in keys]
+        f_n = sum(f_obs)
+        f_est = [(o + self.follow_prior * e) / (f_n + self.follow_prior) for o, e in zip(f_obs, est, strict=True)]
+        return est, f_est, n
+
+    @property
+    def trusted(self) -> bool:
+        """Whether the estimate has recently predicted better than a uniform guess."""
+        return self.skill + max(0.0, self.follow_skill) > 0
+
+    def predict(self, keys: Sequence[Any], prior: Sequence[float]) -> tuple[list[float], float]:
+        """Estimated chance of each key next (``prior``: the equilibrium mix) and the sample size."""
+        est, f_est, n = self._estimates(keys, prior)
+        return (f_est if f_est is not None and self.follow_skill > 0 else est), n
+
+    def observe(self, key: Any, keys: Sequence[Any]) -> None:
+        """Record the opponent's revealed ``key`` (one of ``keys``, the options it had)."""
+        if key in keys:
+            i = list(keys).index(key)
+            est, f_est, _ = self._estimates(keys, [1.0 / len(keys)] * len(keys))
+            self.skill = self.decay * self.skill + math.log(est[i] * len(keys))
+            if f_est is not None:
+                self.follow_skill = self.decay * self.follow_skill + math.log(f_est[i] / est[i])
+        for table in (self.counts, self.after.setdefault(self.prev, {})):
+            for k in table:
+                table[k] *= self.decay
+            table[key] = table.get(key, 0.0) + 1.0
+        self.prev = key
+
+
 class AdaptiveBot(DefaultBot):
-    """Learns the opponent's revealed play/colour (and number, kick) habits and best-responds,
-    trusting the estimate more as the sample grows; plays the equilibrium otherwise.
+    """Learns the opponent's revealed habits - play/colour per role, kick picks, numbers,
+    including what tends to follow what - and best-responds to them when that is worth it,
+    trusting the estimate more as the sample grows and only while it predicts the opponent
+    better than a uniform guess does; it plays the equilibrium otherwise.
 
     Only revealed information is used: ``state.view(seat)["last"]`` after each resolution.
     """
 
     name = "adaptive"
-    prior = 6.0  # pseudo-observations of equilibrium play in the estimate
-    decay = 0.97  # older observations fade (a human may change habits)
     min_gain = 0.002  # exploit only when it gains this much win probability
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.counts: dict[str, dict[Any, float]] = {}
-        self._sent: tuple[str, str, str] | None = None  # (kind, role, my text) awaiting its reveal
+        self.habits: dict[str, Habits] = {}
+        self._sent: tuple[str, str, str] | None = None  # (kind, opponent's role, my text) awaiting its reveal
 
     # ---------------------------------------------------------- observing
+    def _habits(self, context: str) -> Habits:
+        return self.habits.setdefault(context, Habits())
+
     def _observe(self, st: GridFootballState, seat: str) -> None:
         from gm.games.grid_football.engine import other
 
@@ -710,33 +768,26 @@ class AdaptiveBot(DefaultBot):
         last = st.view(seat)["last"]
         opp = other(seat)
         if kind == "play" and last.get("kind") == "play" and last.get(seat) == mine and opp in last:
-            self._count(f"play:{role}", _play_key(st.parse_action(last[opp])))
+            key = _play_key(st.parse_action(last[opp]))
+            keys = [(p, c) for p in st.plays_open() for c in PLAY_COLOURS]
+            if key is not None:
+                self._habits(f"play:{role}").observe(key, keys)
         elif kind == "kick" and last.get("kind") in ("kickoff", "punt") and last.get(seat) == mine and opp in last:
-            opp_pick = st.parse_action(last[opp])
-            self._count(f"kick:{role}", opp_pick)
+            self._habits(f"kick:{role}").observe(st.parse_action(last[opp]), KICK_PICKS)
         elif kind == "number":
             numbers = last.get("numbers") or {}
             if str(numbers.get(seat)) == mine and opp in numbers:
-                self._count(f"number:{role}", int(numbers[opp]))
-
-    def _count(self, context: str, key: Any) -> None:
-        if key is None:
-            return
-        table = self.counts.setdefault(context, {})
-        for k in table:
-            table[k] *= self.decay
-        table[key] = table.get(key, 0.0) + 1.0
+                numbers_open = list(range(1, st.rules.number_max + 1))
+                self._habits(f"number:{role}").observe(int(numbers[opp]), numbers_open)
 
     def _estimate(self, context: str, keys: Sequence[Any], prior: Sequence[float]) -> tuple[list[float], float]:
-        """Posterior mean of the opponent's mix over ``keys`` and the effective sample size."""
-        table = self.counts.get(context, {})
-        obs = [table.get(k, 0.0) for k in keys]
-        n = sum(obs)
-        est = [(o + self.prior * p) / (n + self.prior) for o, p in zip(obs, prior, strict=True)]
-        return est, n
+        """The opponent's estimated mix over ``keys`` and the weight to give a best response."""
+        habits = self._habits(context)
+        est, n = habits.predict(keys, prior)
+        return est, (n / (n + Habits.prior) if habits.trusted else 0.0)
 
-    def _blend(self, best: int, gain: float, n: float, eq: Sequence[float]) -> int:
-        if gain > self.min_gain and self.rng.random() < n / (n + self.prior):
+    def _blend(self, best: int, gain: float, trust: float, eq: Sequence[float]) -> int:
+        if gain > self.min_gain and self.rng.random() < trust:
             return best
         return sample(self.rng, eq)
 
@@ -767,7 +818,7 @@ class AdaptiveBot(DefaultBot):
         uniq = list(dict.fromkeys(keys))
         prior = [sum(p for k2, p in zip(keys, opp_eq, strict=True) if k2 == k) for k in uniq]
         role = "defense" if rows else "offense"
-        est_u, n = self._estimate(f"play:{role}", uniq, prior)
+        est_u, trust = self._estimate(f"play:{role}", uniq, prior)
         share = {k: est_u[i] for i, k in enumerate(uniq)}
         mult = {k: keys.count(k) for k in uniq}
         est = [share[k] / mult[k] for k in keys]
@@ -776,11 +827,11 @@ class AdaptiveBot(DefaultBot):
             vals = [sum(A[i][j] * est[j] for j in range(len(est))) for i in range(len(A))]
             eq_val = sum(game.x[i] * vals[i] for i in range(len(vals)))
             best = max(range(len(vals)), key=lambda i: vals[i])
-            return self._blend(best, vals[best] - eq_val, n, game.x)
+            return self._blend(best, vals[best] - eq_val, trust, game.x)
         vals = [sum(A[i][j] * est[i] for i in range(len(est))) for j in range(len(A[0]))]
         eq_val = sum(game.y[j] * vals[j] for j in range(len(vals)))
         best = min(range(len(vals)), key=lambda j: vals[j])
-        return self._blend(best, eq_val - vals[best], n, game.y)
+        return self._blend(best, eq_val - vals[best], trust, game.y)
 
     def _number_pick(self, st: GridFootballState, seat: str) -> Action:
         nmax = st.rules.number_max
@@ -789,12 +840,12 @@ class AdaptiveBot(DefaultBot):
         else:
             want_match, role = seat != st.kicker, "kicker" if seat != st.kicker else "receiver"
         keys = list(range(1, nmax + 1))
-        est, n = self._estimate(f"number:{role}", keys, [1.0 / nmax] * nmax)
+        est, trust = self._estimate(f"number:{role}", keys, [1.0 / nmax] * nmax)
         target = max(est) if want_match else min(est)
         ties = [k for k, p in zip(keys, est, strict=True) if p == target]
         best = self.rng.choice(ties) - 1
         gain = abs(target - 1.0 / nmax)
-        return NumberPick(keys[self._blend(best, gain, n, [1.0 / nmax] * nmax)])
+        return NumberPick(keys[self._blend(best, gain, trust, [1.0 / nmax] * nmax)])
 
     def _kick_pick(self, st: GridFootballState, seat: str) -> Action:
         kicker = st.kicker
@@ -803,7 +854,7 @@ class AdaptiveBot(DefaultBot):
         uniform = [1.0 / len(KICK_PICKS)] * len(KICK_PICKS)
         i_receive = seat != kicker
         role = "kicker" if i_receive else "receiver"
-        est, n = self._estimate(f"kick:{role}", KICK_PICKS, uniform)
+        est, trust = self._estimate(f"kick:{role}", KICK_PICKS, uniform)
         if i_receive:
             vals = [sum(mat[i][j] * est[j] for j in range(len(est))) for i in range(len(mat))]
             eq_val = sum(vals) / len(vals)
@@ -814,7 +865,7 @@ class AdaptiveBot(DefaultBot):
             eq_val = sum(vals) / len(vals)
             best = min(range(len(vals)), key=lambda j: vals[j])
             gain = eq_val - vals[best]
-        return KICK_PICKS[self._blend(best, gain, n, uniform)]
+        return KICK_PICKS[self._blend(best, gain, trust, uniform)]
 
 
 class ConstantBot:
