@@ -13,7 +13,9 @@
 
 from __future__ import annotations
 
+import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +29,38 @@ MATCHES = (
     ("default", "always-1-red", 500, 60, 300_000),
     ("default", "adaptive", 500, 60, 400_000),
     ("adaptive", "random", 500, 60, 500_000),
+    ("adaptive", "cycler", 500, 60, 600_000),
 )
+
+
+class Cycler:
+    """A human who cycles through calls (1 red, 2 black, 3 red, 1 black): even frequencies,
+    predictable sequence.  Everything else at random."""
+
+    name = "cycler"
+    CYCLE = ((1, "red"), (2, "black"), (3, "red"), (1, "black"))
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng, self.i = random.Random(seed), 0
+
+    def choose(self, state: Any, seat: str) -> Any:
+        from gm.games.grid_football.actions import PlayCall
+
+        if state.decision(seat) == "play_call":
+            play, colour = self.CYCLE[self.i % len(self.CYCLE)]
+            self.i += 1
+            return PlayCall(play, colour)
+        return self.rng.choice(list(state.legal_actions(seat)))
+
+
+LOCAL_BOTS: dict[str, Callable[..., Any]] = {"cycler": Cycler}
+
+
+def make_bot(name: str, seed: int) -> Any:
+    """A registered bot strategy, or one of the bench's own stand-ins for humans."""
+    from gm.games.grid_football import GAME
+
+    return LOCAL_BOTS[name](seed=seed) if name in LOCAL_BOTS else GAME.make_bot(name, seed=seed)
 
 
 @dataclass
@@ -59,7 +92,7 @@ def play_match(first: str, second: str, games: int, base: int = 0) -> MatchResul
     t0 = time.perf_counter()
     for i in range(games):
         hero, villain = ("home", "away") if i % 2 == 0 else ("away", "home")
-        bots = {hero: GAME.make_bot(first, seed=2 * (base + i)), villain: GAME.make_bot(second, seed=2 * (base + i) + 1)}
+        bots = {hero: make_bot(first, 2 * (base + i)), villain: make_bot(second, 2 * (base + i) + 1)}
         state = GAME.new_state(None, base + i)
         while not state.is_terminal:
             seat = state.to_act()[0]

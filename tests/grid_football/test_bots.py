@@ -11,6 +11,8 @@ import copy
 import itertools
 import math
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -85,6 +87,32 @@ def test_registry_names_and_factories() -> None:
     for bad in ("bot:always-1-purple", "bot:nope", "bot:always-x-red"):
         with pytest.raises(GameError):
             G.make_bot(bad)
+
+
+def test_bots_module_imports_no_numpy_or_scipy() -> None:
+    """scipy/numpy load lazily on the first decision that needs them (``gm --help`` stays fast)."""
+    code = "import sys, gm.games.grid_football.bots; print(sorted(m for m in ('numpy', 'scipy') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_caches_do_not_change_play() -> None:
+    """A seeded game replays identically with cold or warm equilibrium caches."""
+    from gm.games.grid_football import bots as bots_module
+
+    def game_log() -> list[list[str]]:
+        s = new(None, 77)
+        bots = {"home": AdaptiveBot(seed=1), "away": DefaultBot(seed=2)}
+        while not s.is_terminal:
+            seat = s.to_act()[0]
+            s.apply(seat, bots[seat].choose(s, seat))
+        return [m.to_json() for m in s.log]
+
+    warm = game_log()
+    bots_module._PLAY_GAMES.clear()
+    bots_module._LP_CACHE.clear()
+    bots_module._MODELS.clear()
+    assert game_log() == warm
 
 
 # ------------------------------------------------------------------ legality
