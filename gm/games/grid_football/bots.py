@@ -444,7 +444,6 @@ class Situation:
         self.down = state.down
         self.plays = tuple(state.plays_open())
         self.model = value_model(state.rules, self.plays)
-        self.can_punt = state.down in state.rules.punt_downs
 
     def value_at(self, end: Square, stop: str | None, how: str) -> float:
         """The offense's win probability if the down ends at ``end`` (``how``: ``play`` or ``colour`` match)."""
@@ -566,6 +565,9 @@ def _open_ahead(state: GridFootballState, sq: Square, d: int, reach: int) -> int
 
 
 # ================================================================ kicks
+KICK_PICKS: tuple[KickPick, ...] = tuple(KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS)
+
+
 def _kick_return(
     state: GridFootballState, kicker: str, start_row: int, distance: int, position: str, steps: int
 ) -> tuple[Square, bool]:
@@ -599,9 +601,9 @@ def kick_matrix(state: GridFootballState, kicker: str, punt: bool, model: ValueM
             end, td = _kick_return(state, kicker, start, dist, pos, r.return_steps[matches])
             v = 1.0 if td else model.first_and_ten(rows_to_goal(state, end[1], -dk))
             cache[pos, matches] = q + (1 - q) * v if matches == 0 and not td else v
-    picks = [KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS]
     return [
-        [cache[k.position, (rp.position == k.position) + (rp.colour == k.colour)] for k in picks] for rp in picks
+        [cache[k.position, (rp.position == k.position) + (rp.colour == k.colour)] for k in KICK_PICKS]
+        for rp in KICK_PICKS
     ]
 
 
@@ -609,14 +611,6 @@ def receive_value(state: GridFootballState, kicker: str, punt: bool, model: Valu
     """The receiver's win probability when both sides pick kicks uniformly (the equilibrium)."""
     mat = kick_matrix(state, kicker, punt, model)
     return sum(map(sum, mat)) / (len(mat) * len(mat[0]))
-
-
-def punt_value_for(state: GridFootballState, offense: str, model: ValueModel) -> float:
-    """The offense's win probability if it punts now."""
-    return 1.0 - receive_value(state, offense, True, model)
-
-
-KICK_PICKS: tuple[KickPick, ...] = tuple(KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS)
 
 
 # ================================================================= the bots
