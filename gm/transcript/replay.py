@@ -217,7 +217,7 @@ def replay(tr: Transcript, *, source: str = "<transcript>", update: bool = False
                 res.changes.append(d)
                 entries[i] = ToolResultEntry(id=e.id, result=actual)
         elif isinstance(e, BoardEntry):
-            actual_board = session.game.render(session.state, e.seat)
+            actual_board = _board_now(session, e)
             if actual_board != e.text:
                 d = Divergence(line, f"board shown to {e.seat or 'spectators'}", e.text, actual_board)
                 if not update:
@@ -230,6 +230,21 @@ def replay(tr: Transcript, *, source: str = "<transcript>", update: bool = False
     if referee and not update:
         res.referee_divergence = referee_replay(tr)
     return res
+
+
+def _board_now(session: Session, entry: BoardEntry) -> str:
+    """The board ``entry.seat`` sees now, in the recorded form: compact, or full (a player asked for it)."""
+    compact = session.game.render(session.state, entry.seat)
+    if compact == entry.text:
+        return compact
+    full = session.game.render(session.state, entry.seat, full=True)
+    return full if full == entry.text or _looks_full(entry.text, full, compact) else compact
+
+
+def _looks_full(recorded: str, full: str, compact: str) -> bool:
+    """Whether a changed recorded board was a full one (closer to the full form), for the diff."""
+    ratio = difflib.SequenceMatcher(None, recorded, full).quick_ratio()
+    return ratio > difflib.SequenceMatcher(None, recorded, compact).quick_ratio()
 
 
 def _call_desc(entries: list[Any], call_id: str) -> str:

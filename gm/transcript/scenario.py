@@ -15,7 +15,7 @@ A scenario starts with TOML front matter between ``+++`` lines (``game``,
 ``? says TEXT``
     the last step's narration (or result texts) contains TEXT
 ``? state PATH = JSON``
-    a field of the spectator view of the state (dotted path) equals the value
+    a field of the spectator view of the state (dotted path; list items by index) equals the value
 
 and a fenced block whose info string is ``board [SEAT] [full]`` is the exact
 board that SEAT (default: spectators) sees now.  The first failed expectation
@@ -196,7 +196,12 @@ def _check(spec: str, last: list[dict[str, Any]], narration: str, session: Any) 
             want = value.strip()
         got: Any = session.state.view(None)
         for key in path.strip().split("."):
-            got = got.get(key) if isinstance(got, dict) else None
+            if isinstance(got, dict):
+                got = got.get(key)
+            elif isinstance(got, list) and key.isdigit() and int(key) < len(got):
+                got = got[int(key)]  # a list item by its index: players.0.score
+            else:
+                got = None
         return None if got == want else (want, got)
     return ("a known expectation (ok, error, event, says, state)", spec)
 

@@ -339,7 +339,8 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         self.actives[seat].clear()
         why = "no open cell for a free placement" if rule == "GM4-R-FULL" else "no legal move"
         events.append(_ev("blocked", rule, "{seat} has {why} and is blocked (score {score})", seat=seat, why=why,
-                          score=self.score[seat], also=["GM4-BLOCKED", "GM4-R-BLOCK-CHECK", "GM4-R-BLOCKED-TILES"]))
+                          score=self.score[seat],
+                          also=[r for r in ("GM4-BLOCKED", "GM4-R-BLOCK-CHECK", "GM4-R-BLOCKED-TILES") if r != rule]))
         if not self.in_play:
             self._end_all_blocked(events)
             return
