@@ -1,0 +1,63 @@
+"""``gm mcp``: serve the engine to an MCP client (desktop chat apps, coding assistants, agents).
+
+The ``mcp`` SDK (and uvicorn for HTTP) is imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from gm.cli.base import app, errors_to_exit, fail
+
+TRANSPORTS = ("stdio", "http")
+DEFAULT_PORT = 8765
+
+
+@app.command("mcp")
+@errors_to_exit
+def mcp(
+    game: str | None = typer.Option(None, "--game", "-g", help="serve only this game (default: any; grid-football until a game starts)"),
+    session: str | None = typer.Option(None, "--session", "-s", help="resume this saved session (id, id prefix or path) at start"),
+    seat: str | None = typer.Option(None, "--seat", help="with --session: the human side the client plays (default: its only one)"),
+    transport: str = typer.Option("stdio", "--transport", "-t", help="stdio | http (streamable HTTP on 127.0.0.1)"),
+    port: int = typer.Option(DEFAULT_PORT, "--port", "-p", min=0, max=65535, help="HTTP port on 127.0.0.1 (0: any free port)"),
+    home: Path | None = typer.Option(None, "--home", help="gm home folder holding the sessions (default $GM_HOME or ~/.gm)"),
+) -> None:
+    """Serve the engine as MCP tools (plus sessions, rules, board and a referee prompt) to any MCP client."""
+    import sys
+
+    kind = transport.strip().lower()
+    if kind not in TRANSPORTS:
+        fail(f"unknown transport {transport!r}; choose {' or '.join(TRANSPORTS)}")
+    if seat is not None and session is None:
+        fail("--seat needs --session (new games choose their side with the new_game tool)")
+    try:
+        import anyio
+
+        from gm.mcp_server import server as mcp_server
+    except ImportError as exc:
+        fail(f"gm mcp needs the mcp SDK version 2 ({exc.name or exc} is missing): pip install 'mcp>=2,<3'")
+    from gm.mcp_server import GameHost
+    from gm.session import sessions_dir
+
+    host = GameHost(game=game, session=session, seat=seat, home=home)
+    where = host.game.id + (f" (session {host.session.id} as {host.seat})" if host.session else "")
+    note = f"gm mcp: serving {where} {{}}; sessions in {sessions_dir(home)}"
+    if kind == "stdio":
+        print(note.format("on stdio"), file=sys.stderr, flush=True)  # stdout is the protocol channel
+        anyio.run(mcp_server.serve_stdio, host)
+        return
+    try:
+        sock = mcp_server.bind_loopback(port)
+    except OSError as exc:
+        fail(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}")
+
+    def ready(url: str) -> None:
+        print(note.format(f"at {url}"), file=sys.stderr, flush=True)
+
+    try:
+        anyio.run(mcp_server.serve_http, host, sock, ready)
+    finally:
+        sock.close()

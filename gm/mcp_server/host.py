@@ -1,0 +1,461 @@
+"""The game host behind ``gm mcp``: tools, resources and prompt, without the MCP SDK.
+
+One :class:`GameHost` serves one MCP client (a chatbot acting as referee) that
+plays **one seat**; every other seat of its games is a built-in bot.
+
+- **Tools** are the registry's: the session-management tools below plus the
+  active game's ``Game.tools()`` (schemas from :mod:`gm.core.schemas`).  Game tools
+  go through ``session.call(tool, args, seat)`` with the client's seat and nothing
+  else: no tool takes a seat, so a call can never act for a bot or read its
+  pending pick, and a bot choosing alongside the client commits (SHA-256) before
+  the client's choice arrives (:class:`gm.session.Session` does that).
+- **Sessions** persist in ``$GM_HOME/sessions`` like ``gm call``; a restarted
+  server continues one with ``resume_session``.  The active game is the game of
+  the active session (``--game`` pins it); when it changes, the tool list changes.
+- Nothing raises out of :meth:`GameHost.call`: every answer is a JSON-ready dict,
+  ``ok: false`` with rule id, reason and legal options for a rejection.
+
+The SDK wiring lives in :mod:`gm.mcp_server.server`.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from gm.core.errors import GameError
+from gm.core.game import Game, ruleset_hash
+from gm.core.registry import all_games, find_game, game_ids
+from gm.core.schemas import to_mcp
+from gm.core.tools import ToolArgs, ToolSpec, parse_args, unknown_tool
+from gm.mcp_server.text import next_line, summary
+from gm.session import SEAT_RULE, SESSION_RULE, SUFFIX, Session, normalise_player, sessions_dir
+
+#: rule id of the server's own refusals (no game in progress, a pinned game, a seat it cannot play)
+MCP_RULE = "CORE-MCP"
+DEFAULT_GAME = "grid-football"
+SESSION_TOOLS = ("new_game", "list_sessions", "resume_session")
+
+
+# ------------------------------------------------------------ session tools
+class NewGameArgs(ToolArgs):
+    game: str | None = Field(default=None, max_length=100, description="game id or alias (gm games lists them); empty: the current game")
+    seed: int | None = Field(default=None, ge=0, le=2**53, description="seed of the game's chance (coin toss ...); empty: random")
+    opponent: str | None = Field(default=None, max_length=100, description="bot strategy of the other sides, e.g. default or random; empty: default")
+    seat: str | None = Field(default=None, max_length=50, description="the side you play, e.g. home; empty: the game's first side. Every other side is the bot")
+    rules: dict[str, Any] | None = Field(default=None, description="ruleset overrides as a JSON object (field -> value); empty: the game's rules")
+
+
+class ListSessionsArgs(ToolArgs):
+    game: str | None = Field(default=None, max_length=100, description="only sessions of this game; empty: all")
+    limit: int | None = Field(default=None, ge=1, le=200, description="at most this many, newest first; empty: 20")
+
+
+class ResumeArgs(ToolArgs):
+    session_id: str = Field(min_length=1, max_length=200, description="the session id (or a unique prefix) from new_game or list_sessions")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One tool answer: the result dict (structured content), its text, and whether the tool list changed."""
+
+    result: dict[str, Any]
+    text: str
+    is_error: bool
+    tools_changed: bool = False
+
+
+@dataclass(frozen=True)
+class ResourceInfo:
+    uri: str
+    name: str
+    title: str
+    description: str
+    mime_type: str
+
+
+class GameHost:
+    """Sessions, tools, resources and the referee prompt for one MCP client's seat."""
+
+    def __init__(
+        self,
+        *,
+        game: str | None = None,
+        session: str | None = None,
+        seat: str | None = None,
+        home: str | Path | None = None,
+    ) -> None:
+        """``game`` pins the server to one game; ``session`` (id, prefix or path) is
+        resumed at once, played as ``seat`` (default: its only human seat).  Raises
+        :class:`GameError` for a bad game, session or seat (the CLI prints one line)."""
+        self.home = Path(home).expanduser() if home is not None else None
+        self.pinned: Game | None = find_game(game) if game else None
+        self.session: Session | None = None
+        self.seat: str | None = None
+        self._lock = threading.RLock()
+        self._specs: dict[str, ToolSpec] = {
+            s.name: s
+            for s in (
+                ToolSpec("new_game", "Start a new game (a saved session): you play one side, the built-in bot plays the others. Returns the session id, the board and what you decide first.", NewGameArgs, "action", self._new_game),
+                ToolSpec("list_sessions", "List saved sessions (newest first) with their game, players and number of moves.", ListSessionsArgs, "query", self._list_sessions),
+                ToolSpec("resume_session", "Continue a saved session by id (e.g. after a restart): it becomes the game the other tools act on.", ResumeArgs, "action", self._resume),
+            )
+        }
+        if session is not None:
+            self._activate(Session.open(session, home=self.home), seat)
+
+    # ------------------------------------------------------------------ tools
+    @property
+    def game(self) -> Game:
+        """The active game: the active session's, else the pinned one, else the default."""
+        if self.session is not None:
+            return self.session.game
+        return self.pinned or find_game(DEFAULT_GAME)
+
+    def tools(self) -> list[ToolSpec]:
+        """The session tools, then the active game's tools (a game tool never shadows a session tool)."""
+        game_tools = [t for t in self.game.tools() if t.name not in self._specs]
+        return [*self._specs.values(), *game_tools]
+
+    def mcp_tools(self) -> list[dict[str, Any]]:
+        """``tools/list`` entries (wire form, :func:`gm.core.schemas.to_mcp`) with read-only hints."""
+        specs = self.tools()
+        out = []
+        for spec, entry in zip(specs, to_mcp(specs), strict=True):
+            entry["annotations"] = {"readOnlyHint": spec.kind == "query", "destructiveHint": False, "openWorldHint": False}
+            out.append(entry)
+        return out
+
+    def input_schema(self, name: str) -> dict[str, Any] | None:
+        for entry in self.mcp_tools():
+            if entry["name"] == name:
+                schema: dict[str, Any] = entry["inputSchema"]
+                return schema
+        return None
+
+    def call(self, name: Any, args: Mapping[str, Any] | str | None = None) -> Reply:
+        """Run one tool call for the client's seat.  Never raises."""
+        with self._lock:
+            before = self.game.id
+            try:
+                result = self._call(name, args)
+            except GameError as exc:
+                result = self._error(name, exc)
+            except Exception as exc:  # the last line of defence: nothing escapes a tool
+                result = self._error(name, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
+            changed = self.game.id != before
+        try:
+            text = summary(result)
+        except Exception:  # a summary must never cost the answer
+            text = json.dumps(result, default=str)
+        return Reply(result, text, not result.get("ok"), changed)
+
+    def _call(self, name: Any, args: Mapping[str, Any] | str | None) -> dict[str, Any]:
+        spec = self._specs.get(name) if isinstance(name, str) else None
+        if spec is not None:
+            handler: Callable[[Any], dict[str, Any]] = spec.handler
+            return handler(parse_args(spec, args))
+        if self.session is None:
+            if isinstance(name, str) and any(t.name == name for t in self.game.tools()):
+                raise GameError(
+                    "no game in progress: start one with new_game, or continue a saved one with resume_session",
+                    rule=MCP_RULE,
+                    input=name,
+                    legal=list(SESSION_TOOLS),
+                )
+            raise unknown_tool(name, self.tools())
+        return self.session.call(name, args, self.seat)
+
+    def _error(self, tool: Any, exc: GameError) -> dict[str, Any]:
+        raw = exc.to_json()
+        out: dict[str, Any] = {
+            "ok": False,
+            "tool": tool if isinstance(tool, str) else repr(tool),
+            "seat": self.seat,
+            "error": {"kind": raw.pop("error"), **raw},
+        }
+        if self.session is not None:
+            try:
+                out["status"] = self.session.game.status(self.session.state, self.seat)
+                out["expected"] = self.session.expected()
+                out["commitments"] = self.session.commitments()
+            except Exception:
+                pass
+        return out
+
+    # -------------------------------------------------------- session tools
+    def _new_game(self, a: NewGameArgs) -> dict[str, Any]:
+        g = find_game(a.game) if a.game else self.game
+        self._check_pinned(g, a.game)
+        seat = a.seat.strip().lower() if a.seat else g.seats[0]
+        if seat not in g.seats:
+            raise GameError(f"{g.id} has no side {a.seat!r}", rule=SEAT_RULE, input=a.seat, legal=list(g.seats))
+        spec = (a.opponent or "default").strip().lower()
+        if spec == "human":
+            raise GameError(
+                "an MCP client plays one side and the built-in bot the others (a game between people: gm new and gm play)",
+                rule=MCP_RULE,
+                input=a.opponent,
+                legal=sorted(g.bots()),
+            )
+        opponent = normalise_player(g, spec if spec.startswith("bot") else f"bot:{spec}")
+        players = {s: "human" if s == seat else opponent for s in g.seats}
+        seed = a.seed if a.seed is not None else secrets.randbelow(1_000_000)
+        s = Session.create(g, seed=seed, rules=a.rules, players=players, home=self.home)
+        self._activate(s, seat)
+        return self._session_result("new_game", s, s.opening_events)
+
+    def _resume(self, a: ResumeArgs) -> dict[str, Any]:
+        sid = a.session_id.strip()
+        if not sid or any(c in sid for c in "/\\") or sid.startswith((".", "~")) or sid.endswith(SUFFIX):
+            raise GameError("a session id, not a path (list_sessions shows the ids)", rule=SESSION_RULE, input=a.session_id)
+        s = Session.open(sid, home=self.home)
+        self._check_pinned(s.game, s.game.id)
+        self._activate(s, None)
+        result = self._session_result("resume_session", s, s.opening_events)
+        result["log"] = s.log(self.seat)[-12:]
+        return result
+
+    def _activate(self, s: Session, seat: str | None) -> None:
+        humans = s.human_seats
+        if seat is None:
+            if len(humans) != 1:
+                raise GameError(
+                    f"session {s.id} has {len(humans)} human sides; an MCP client plays exactly one "
+                    f"(the operator may choose: gm mcp --session {s.id} --seat SIDE)",
+                    rule=SEAT_RULE,
+                    input=s.id,
+                    legal=humans,
+                )
+            seat = humans[0]
+        if seat not in s.game.seats:
+            raise GameError(f"{s.game.id} has no side {seat!r}", rule=SEAT_RULE, input=seat, legal=list(s.game.seats))
+        if seat not in humans:
+            raise GameError(f"{seat} is played by {s.players[seat]} in session {s.id}", rule=SEAT_RULE, input=seat, legal=humans)
+        self.session, self.seat = s, seat
+
+    def _check_pinned(self, g: Game, asked: str | None) -> None:
+        if self.pinned is not None and g.id != self.pinned.id:
+            raise GameError(
+                f"this server plays {self.pinned.id} only (gm mcp --game {self.pinned.id}); start another for {g.id}",
+                rule=MCP_RULE,
+                input=asked,
+                legal=[self.pinned.id],
+            )
+
+    def _session_result(self, tool: str, s: Session, events: list[dict[str, Any]]) -> dict[str, Any]:
+        seat = self.seat
+        view = s.view(seat)
+        out: dict[str, Any] = {
+            "ok": True,
+            "tool": tool,
+            "kind": "session",
+            "seat": seat,
+            "session": s.id,
+            "game": s.game.id,
+            "game_name": s.game.name,
+            "players": dict(s.players),
+            "seed": s.state.seed,
+            "rules_hash": ruleset_hash(s.state.rules),
+            "moves": len(s.state.log),
+            "events": events,
+            "narration": [e.get("text", "") for e in events],
+            "board": s.game.render(s.state, seat),
+            "status": view["status"],
+            "expected": view["expected"],
+            "commitments": view["commitments"],
+            "outcome": view["outcome"],
+            "tools": [t.name for t in s.tools],
+        }
+        if s.bot_error:
+            out["bot_error"] = s.bot_error
+        return out
+
+    def _list_sessions(self, a: ListSessionsArgs) -> dict[str, Any]:
+        want = find_game(a.game).id if a.game else (self.pinned.id if self.pinned else None)
+        folder = sessions_dir(self.home)
+        files = sorted(folder.glob(f"*{SUFFIX}"), key=_mtime, reverse=True) if folder.is_dir() else []
+        rows: list[dict[str, Any]] = []
+        for path in files:
+            row = _session_row(path)
+            if want is not None and row.get("game") != want:
+                continue
+            rows.append(row)
+            if len(rows) >= (a.limit or 20):
+                break
+        return {
+            "ok": True,
+            "tool": "list_sessions",
+            "kind": "query",
+            "seat": self.seat,
+            "active": self.session.id if self.session else None,
+            "sessions": rows,
+        }
+
+    # -------------------------------------------------------------- resources
+    def resources(self) -> list[ResourceInfo]:
+        """The fixed resources: the active session's board and state, the active game's
+        rules and quick start, and every game's rules and quick start."""
+        g = self.game
+        out = [
+            ResourceInfo("gm://session/board", "board", "Current board", "The active game's full board, status line and who must act, as your side sees it.", "text/plain"),
+            ResourceInfo("gm://session/state", "state", "Current state (JSON)", "Your side's view of the active session: status, state, log, commitments.", "application/json"),
+            ResourceInfo("gm://rules", "rules", f"{g.name}: rules", "The complete rules of the active game (its ruleset), with rule ids.", "text/markdown"),
+            ResourceInfo("gm://quickstart", "quickstart", f"{g.name}: quick start", "The quick-start guide of the active game.", "text/markdown"),
+        ]
+        for other in all_games():
+            out.append(ResourceInfo(f"gm://games/{other.id}/rules", f"rules-{other.id}", f"{other.name}: rules", f"The complete rules of {other.name} (default ruleset).", "text/markdown"))
+            out.append(ResourceInfo(f"gm://games/{other.id}/quickstart", f"quickstart-{other.id}", f"{other.name}: quick start", f"The quick-start guide of {other.name}.", "text/markdown"))
+        return out
+
+    def resource_templates(self) -> list[ResourceInfo]:
+        return [
+            ResourceInfo("gm://games/{game}/rules", "game-rules", "Rules of a game", f"Complete rules of a game by id ({', '.join(game_ids())}).", "text/markdown"),
+            ResourceInfo("gm://games/{game}/quickstart", "game-quickstart", "Quick start of a game", "The quick-start guide of a game by id.", "text/markdown"),
+        ]
+
+    def read_resource(self, uri: str) -> tuple[str, str]:
+        """(text, mime type) of a resource; :class:`GameError` for an unknown URI."""
+        with self._lock:
+            if uri == "gm://session/board":
+                return self._board_text(), "text/plain"
+            if uri == "gm://session/state":
+                view = self.session.view(self.seat) if self.session else {"session": None, "note": _NO_SESSION}
+                return json.dumps(view, indent=1, ensure_ascii=False), "application/json"
+            if uri in ("gm://rules", "gm://quickstart"):
+                rules = self.session.state.rules if self.session else None
+                return document(self.game, uri.removeprefix("gm://"), rules), "text/markdown"
+            parts = uri.removeprefix("gm://games/").split("/")
+            if uri.startswith("gm://games/") and len(parts) == 2 and parts[1] in ("rules", "quickstart"):
+                return document(find_game(parts[0]), parts[1]), "text/markdown"
+        raise GameError("no such resource", rule=MCP_RULE, input=uri, legal=[r.uri for r in self.resources()])
+
+    def _board_text(self) -> str:
+        s = self.session
+        if s is None:
+            return _NO_SESSION
+        view = s.view(self.seat)
+        lines = [f"session {s.id} ({s.game.name}); you play {self.seat}", "", s.game.render(s.state, self.seat, full=True).rstrip("\n"), ""]
+        lines.append(view["status"])
+        lines.extend(f"{seat} has locked a secret pick: commitment sha256 {d}" for seat, d in view["commitments"].items())
+        lines.append(next_line(view["expected"], self.seat))
+        return "\n".join(lines)
+
+    # ----------------------------------------------------------------- prompt
+    PROMPT = "referee"
+
+    def prompt_arguments(self) -> list[tuple[str, str]]:
+        return [
+            ("game", f"game id for a new game ({', '.join(game_ids())}); empty: the active game"),
+            ("seat", "the side the player takes in a new game; empty: the game's first side"),
+        ]
+
+    def referee_prompt(self, game: str | None = None, seat: str | None = None) -> str:
+        """The prompt that sets a client up as the referee (of the active session, or of a new game)."""
+        from gm.mcp_server.prompt import referee_prompt
+
+        with self._lock:
+            s = self.session
+            g = find_game(game) if game else self.game
+            if s is not None and s.game.id == g.id and (not seat or seat == self.seat):
+                return referee_prompt(g, s.state.rules, self.seat or g.seats[0], dict(s.players), session_id=s.id, tools=s.tools)
+            side = seat.strip().lower() if seat else g.seats[0]
+            if side not in g.seats:
+                raise GameError(f"{g.id} has no side {seat!r}", rule=SEAT_RULE, input=seat, legal=list(g.seats))
+            players = {x: "human" if x == side else "bot:default" for x in g.seats}
+            return referee_prompt(g, g.default_rules(), side, players, session_id=None, tools=g.tools())
+
+
+_NO_SESSION = "No game in progress: start one with the new_game tool, or continue one with resume_session (list_sessions shows them)."
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _session_row(path: Path) -> dict[str, Any]:
+    """What list_sessions shows of a session file: its header and a count of moves (no replay)."""
+    sid = path.name.removesuffix(SUFFIX)
+    try:
+        raw = path.read_bytes()
+        head, _, rest = raw.partition(b"\n")
+        header = json.loads(head)
+        if not isinstance(header, dict) or header.get("format") != "gm-session":
+            raise ValueError("not a gm session file")
+        moves = 0
+        for line in rest.split(b"\n"):
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            moves += -1 if isinstance(rec, dict) and "retract" in rec else 1
+        players = {str(k): str(v) for k, v in dict(header.get("players") or {}).items()}
+    except (OSError, ValueError, TypeError) as exc:
+        return {"id": sid, "error": str(exc)[:200]}
+    humans = [seat for seat, p in players.items() if p == "human"]
+    return {
+        "id": str(header.get("id", sid)),
+        "game": header.get("game"),
+        "players": players,
+        "you": humans[0] if len(humans) == 1 else None,
+        "moves": moves,
+        "seed": header.get("seed"),
+        "created": header.get("created"),
+        "updated": datetime.fromtimestamp(_mtime(path), UTC).isoformat(timespec="seconds"),
+    }
+
+
+def document(game: Game, doc: str, rules: Any = None) -> str:
+    """The rules or quick start of ``game``: the export templates (``gm export``) when the
+    game has them, else the committed rules file and a generated quick start."""
+    from gm.export import ExportError, render_doc, rules_md_path
+
+    try:
+        return render_doc(game, doc, rules)
+    except ExportError:
+        pass
+    if doc == "rules":
+        path = rules_md_path(game)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            text = f"# {game.name}: rules\n\n" + "\n".join(f"- `{rid}`: {title}" for rid, title in game.rules_index.items()) + "\n"
+        if rules is not None and ruleset_hash(game.load_rules(rules)) != ruleset_hash(game.default_rules()):
+            changed = json.dumps(game.load_rules(rules).model_dump(mode="json"), indent=1)
+            text += f"\n\n## This session's ruleset\n\nThe rules above use the defaults; this session plays with:\n\n```json\n{changed}\n```\n"
+        return text
+    return _generated_quickstart(game)
+
+
+def _generated_quickstart(game: Game) -> str:
+    actions = [t for t in game.tools() if t.kind == "action"]
+    lines = [
+        f"# {game.name} - Quick Start",
+        "",
+        f"Sides: {', '.join(game.seats)}. You play one side; the built-in bot plays the others.",
+        "The gm engine keeps the board and applies the rules; the referee only calls its tools.",
+        "",
+        "## Decisions (tools)",
+        "",
+        *(f"- `{t.name}`: {t.description}" for t in actions),
+        "",
+        "Ask `legal_actions` what you may do now, `get_board` for the board, `get_rules` for a rule by id.",
+        "",
+        "## Rule ids",
+        "",
+        *(f"- `{rid}`: {title}" for rid, title in game.rules_index.items()),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["MCP_RULE", "SESSION_TOOLS", "GameHost", "Reply", "ResourceInfo", "document"]

@@ -1,0 +1,205 @@
+"""The MCP wiring of :class:`gm.mcp_server.host.GameHost` (the official ``mcp`` SDK, version 2).
+
+A low-level :class:`mcp.server.lowlevel.Server`: the tool list is data (the registry's
+schemas), not Python signatures, so the handlers are written out here.
+
+- ``tools/list``: :meth:`GameHost.mcp_tools`; when a call switches the active game the
+  server announces ``notifications/tools/list_changed`` (handshake-era clients) and
+  publishes it to ``subscriptions/listen`` streams (2026-era clients).
+- ``tools/call``: structured content = the result dict, text content = its summary;
+  a rejection is a tool error (``is_error``) whose text names rule id, reason and legal
+  options.  Calls run in a worker thread (bots may think) one at a time.
+- ``resources/*`` and ``prompts/*``: the host's resources and the ``referee`` prompt.
+
+Transports: stdio, and streamable HTTP bound to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.models import InitializationOptions
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared.exceptions import MCPError
+
+from gm import __version__
+from gm.core.errors import GameError
+from gm.mcp_server.host import GameHost
+
+log = logging.getLogger("gm.mcp")
+LOOPBACK = "127.0.0.1"
+HTTP_PATH = "/mcp"
+
+INSTRUCTIONS = (
+    "gm: a deterministic rules engine for grid-football games. You are the referee: the user plays one side "
+    "and the built-in bot the others. Start with new_game (or resume_session), then make the user's decisions "
+    "with the game tools; every result carries the narration, the board and who must act next. The prompt "
+    "'referee' explains the role; the resource gm://rules has the rules."
+)
+
+Ctx = ServerRequestContext[Any, Any]
+
+
+class GmServer(Server[Any]):
+    """The low-level server, announcing ``tools.listChanged`` on every transport."""
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        return super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True), experimental_capabilities, extensions
+        )
+
+
+def build_server(host: GameHost) -> GmServer:
+    """The MCP server of ``host``."""
+    bus = InMemorySubscriptionBus()
+
+    async def list_tools(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool.model_validate(entry) for entry in host.mcp_tools()])
+
+    async def call_tool(ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        try:
+            reply = await anyio.to_thread.run_sync(host.call, params.name, params.arguments)
+        except Exception as exc:  # GameHost.call never raises; this guards the thread hand-off itself
+            log.exception("tool %r failed", params.name)
+            return types.CallToolResult(content=[_text(f"internal error: {type(exc).__name__}")], is_error=True)
+        if reply.tools_changed:
+            await _announce_tools_changed(ctx, bus)
+        return types.CallToolResult(
+            content=[_text(reply.text)],
+            structured_content=reply.result,
+            is_error=reply.is_error,
+        )
+
+    async def list_resources(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        return types.ListResourcesResult(
+            resources=[
+                types.Resource(uri=r.uri, name=r.name, title=r.title, description=r.description, mime_type=r.mime_type)
+                for r in host.resources()
+            ]
+        )
+
+    async def list_templates(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(
+            resource_templates=[
+                types.ResourceTemplate(
+                    uri_template=r.uri, name=r.name, title=r.title, description=r.description, mime_type=r.mime_type
+                )
+                for r in host.resource_templates()
+            ]
+        )
+
+    async def read_resource(ctx: Ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        try:
+            text, mime = await anyio.to_thread.run_sync(host.read_resource, uri)
+        except GameError as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=exc.message, data={"uri": uri}) from None
+        except Exception as exc:
+            log.exception("resource %r failed", uri)
+            raise MCPError(code=types.INTERNAL_ERROR, message=f"cannot read {uri}: {type(exc).__name__}") from None
+        return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, text=text, mime_type=mime)])
+
+    async def list_prompts(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
+        args = [types.PromptArgument(name=n, description=d, required=False) for n, d in host.prompt_arguments()]
+        return types.ListPromptsResult(
+            prompts=[
+                types.Prompt(
+                    name=host.PROMPT,
+                    title="Referee",
+                    description="Sets you up as the referee of a gm game: the engine keeps the state, you call its tools.",
+                    arguments=args,
+                )
+            ]
+        )
+
+    async def get_prompt(ctx: Ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        if params.name != host.PROMPT:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"no prompt {params.name!r}; prompts: {host.PROMPT}")
+        args = params.arguments or {}
+        try:
+            text = await anyio.to_thread.run_sync(host.referee_prompt, args.get("game") or None, args.get("seat") or None)
+        except GameError as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
+        return types.GetPromptResult(
+            description=f"Referee of {host.game.name}",
+            messages=[types.PromptMessage(role="user", content=_text(text))],
+        )
+
+    return GmServer(
+        "gm",
+        version=__version__,
+        title="gm game master",
+        instructions=INSTRUCTIONS,
+        get_tool_input_schema=host.input_schema,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+        on_subscriptions_listen=ListenHandler(bus),
+    )
+
+
+def _text(text: str) -> types.TextContent:
+    return types.TextContent(type="text", text=text)
+
+
+async def _announce_tools_changed(ctx: Ctx, bus: InMemorySubscriptionBus) -> None:
+    """Tell the client the tool list changed (best effort: a failed notice never fails the call)."""
+    try:
+        await bus.publish(ToolsListChanged())
+        await ctx.session.send_tool_list_changed()
+    except Exception:
+        log.debug("could not announce the tool list change", exc_info=True)
+
+
+async def serve_stdio(host: GameHost) -> None:
+    """Serve over stdin/stdout until the client closes the connection."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(host)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def bind_loopback(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1 (port 0: any free port)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((LOOPBACK, port))
+        sock.listen(64)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+async def serve_http(host: GameHost, sock: socket.socket, ready: Callable[[str], None] | None = None) -> None:
+    """Serve streamable HTTP at ``http://127.0.0.1:PORT/mcp`` on the bound socket ``sock``
+    (DNS-rebinding protection on: only loopback host names are accepted)."""
+    import uvicorn
+
+    server = build_server(host)
+    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host=LOOPBACK)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
+    userver = uvicorn.Server(config)
+    if ready is not None:
+        ready(f"http://{LOOPBACK}:{sock.getsockname()[1]}{HTTP_PATH}")
+    await userver.serve(sockets=[sock])
