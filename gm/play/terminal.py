@@ -99,7 +99,8 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
         recorder.sync_bot_moves(session)
     for ev in session.opening_events:
         term.say(str(ev.get("text", "")))
-    shown = _show_position(session, term, humans[0] if humans else None, recorder)
+    viewer = humans[0] if humans else None  # whose view of the board is on the screen
+    shown = _show_position(session, term, viewer, recorder)
     ended = "finished"
     announced: set[str] = set()
     while not session.state.is_terminal:
@@ -115,6 +116,10 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
                 break
             continue
         seat = acting[0]
+        if hot_seat and seat != viewer:
+            # at one keyboard each seat sees its own view (its own hand, say) before it types
+            viewer = seat
+            shown = _show_position(session, term, seat, recorder)
         # the whole of a simultaneous round is typed hidden in hot seat, the last pick too
         secret = hot_seat and (len(session.state.to_act()) > 1 or _round_open(session, seat))
         for bot_seat, digest in session.commitments().items():
@@ -139,14 +144,21 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
             term.say(f"{seat} is locked in. Pass the keyboard.")  # never echo a hot-seat secret
             continue
         term.say(turn.narration)
+        if hot_seat and turn.accepted and _next_human(session, humans) not in (None, seat):
+            continue  # the next seat at the keyboard is shown its own view, not this seat's
         if turn.board and (turn.board != shown or not turn.accepted):
-            shown = turn.board
+            shown, viewer = turn.board, seat
             term.board(turn.board)
             if recorder:
                 recorder.board(turn.board, seat)
         if turn.accepted:
             term.say(game.status(session.state, seat), "bold")
     return _summary(session, term, ended)
+
+
+def _next_human(session: Session, humans: list[str]) -> str | None:
+    """The human seat that must act next (``None``: a bot or nobody)."""
+    return next((s for s in session.state.to_act() if s in humans), None)
 
 
 def _still_secret(session: Session) -> bool:

@@ -29,6 +29,14 @@ TOOLS = tool_index(G.tools())
         ("OT1: S3 @ left backfield", "OT1:S3@BL"),
         ("CB2 F2 in DR", "CB2:F2@DR"),
         ("RB S2 RB", "RB:S2@BR"),  # the zone slot reads column-first RB as Backfield Right
+        ("F3 QB MM", "QB:F3@MM"),  # an entry in any order
+        ("QB MM F3", "QB:F3@MM"),
+        ("QB to MM with F3, RB in SM with S2", "QB:F3@MM RB:S2@SM"),
+        ("QB's F 3 to the middle of the midfield.", "QB:F3@MM"),
+        ("WR 1 agility 1 - 4 deep left and OT 5 S 3 backfield right", "WR1:A1-4@DL OT5:S3@BR"),
+        ("QB throws F3 to DL; RB runs S2 into the line middle", "QB:F3@DL RB:S2@SM"),
+        ("QB F3 at the X", "QB:F3@BM"),  # readable; the rules then refuse it (BR-X)
+        ("RB S2 SM QB F3 LD", "QB:F3@DL RB:S2@SM"),
         ("punt", "punt"),
         ("Punt it.", "punt"),
         ("FG", "field goal"),
@@ -44,7 +52,11 @@ def test_text_forms_parse_tolerantly_and_print_canonically(text: str, canonical:
     assert parse_action(str(a)) == a
 
 
-@pytest.mark.parametrize("text", ["", "   ", "QB", "QB F3", "F3@MM", "QB:F3@XX", "punt and go for it", "QB:F3@MM RB", "hello there"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "QB", "QB F3", "F3@MM", "QB:F3@XX", "punt and go for it", "QB:F3@MM RB", "hello there", "QB F3 MM S2",
+     "QB F3 MM DL"],
+)
 def test_unreadable_text_is_a_syntax_error(text: str) -> None:
     with pytest.raises(InvalidActionError) as exc:
         parse_action(text)

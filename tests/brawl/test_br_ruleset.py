@@ -66,6 +66,8 @@ deck = ["A1-6", "A1-6", "A1-6", "A1-6"]
         ({"positions": {"QB": {"side": "offense", "effects": {"B": "-", "S": "-", "M": "-", "D": "X"}, "deck": ["F1"] * 8}}}, "effects"),
         ({"offense": {"QB": "MLB"}}, "defense position"),
         ({"offense": {"S1": "QB"}}, "card code"),
+        ({"offense": {"SL": "SLOT"}}, "a zone"),
+        ({"defense": {"X": "S"}}, "a zone"),
         ({"offense": {"qb": "QB"}}, "capital"),
         ({"offense": {f"P{i}": "QB" for i in range(12)}}, "between 1 and 11"),
         ({"defense": {"QB": "MLB"}}, "must differ"),

@@ -30,6 +30,14 @@ class Brawl(Game):
     seats = ("home", "away")
     rules_model = BrawlRules
     rules_index = RULES
+    move_examples = (
+        "QB F3 MM, RB S2 SM, WR1 A1-4 DL, ... (one card and zone per player)",
+        "QB plays focus 3 in the middle of the midfield; RB strength 2 to the line middle; ...",
+        "QB:F3@MM RB:S2@SM WR1:A1-4@DL ...",
+        "punt",
+        "field goal",
+        "go for it",
+    )
 
     def new_state(self, rules: Any = None, seed: int = 0) -> BrawlState:
         return BrawlState(self.load_rules(rules), seed)

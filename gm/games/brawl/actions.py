@@ -10,7 +10,9 @@ Text forms (``str(action)``) parse back exactly:
   is the X).  The card may be left out (``QB@MM``) when the player holds only one kind
   of card (ruling BR-R-CARD).  :func:`parse_action` also reads looser phrasings:
   ``QB plays focus 3 at midfield middle, RB agility 1-4 to MR``, column-first zones
-  (``LD``), ``->`` / ``to`` / ``at`` / ``in`` for ``@``, commas, semicolons, new lines.
+  (``LD``), ``the middle of the midfield``, ``->`` / ``to`` / ``at`` / ``in`` for ``@``,
+  commas, semicolons, ``and``, new lines; an entry's name, card and zone in any order
+  (``F3 QB MM``, ``QB to MM with F3``), ``WR 1`` / ``F 3`` typed apart, ``the X`` (``BM``).
 - a 4th-down choice: ``punt``, ``field goal`` or ``go for it`` (also ``fg``, ``kick``,
   ``go``, ``let's go for it`` ...).
 """
@@ -20,11 +22,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.errors import InvalidActionError
-from gm.games.brawl.rules import PARSER_WORDS, ZONE_INDEX, ZONES, is_card_code, parse_card
+from gm.games.brawl.rules import PARSER_WORDS, PLAYABLE, X_ZONE, ZONE_INDEX, ZONES, is_card_code, parse_card
 
 SYNTAX_RULE = "BR-SYNTAX"
 #: a zone the grid does not have, a card that is not one of the three kinds (tool arguments)
@@ -41,7 +44,7 @@ FORMS = (
 )
 
 #: column-first spellings of the zones (``LD`` = ``DL``); only read in the zone slot
-_ZONE_ALIASES = {c + r: r + c for r in "DMSB" for c in "LMR"} | {z: z for z in ZONES}
+_ZONE_ALIASES = {c + r: r + c for r in "DMSB" for c in "LMR"} | {z: z for z in ZONES} | {"X": X_ZONE}
 _PLAYER_RE = re.compile(r"^[A-Z][A-Z0-9]{0,9}$")
 
 
@@ -99,7 +102,7 @@ def _card_play(item: object) -> CardPlay:
             raise _bad("each placement is {player, card, zone}", item)
         return CardPlay(item["player"], item.get("card"), item["zone"])
     if isinstance(item, str):
-        plays = _parse_entries(item, item)
+        plays = _parse_entries(item)
         if len(plays) != 1:
             raise _bad("one entry reads PLAYER:CARD@ZONE", item)
         return plays[0]
@@ -158,49 +161,104 @@ _REGION_WORDS = r"DOWNFIELD|DEEP|MIDFIELD|MID|SCRIMMAGE|LINE|BACKFIELD|BACK"
 _COLUMN_WORDS = r"LEFT|MIDDLE|CENTER|CENTRE|MID|RIGHT"
 _REGION = {"DOWNFIELD": "D", "DEEP": "D", "MIDFIELD": "M", "MID": "M", "SCRIMMAGE": "S", "LINE": "S", "BACKFIELD": "B", "BACK": "B"}
 _COLUMN = {"LEFT": "L", "MIDDLE": "M", "CENTER": "M", "CENTRE": "M", "MID": "M", "RIGHT": "R"}
+_PLACE_WORDS = set(_REGION) | set(_COLUMN)
 _FILLER = PARSER_WORDS
 _PUNT = re.compile(r"\bPUNT(S|ING)?\b")
 _FG = re.compile(r"\b(FIELD\s*GOAL|FG|KICK(S|ING)?)\b")
 _GO = re.compile(r"\bGO(ING)?(\s+FOR\s+IT)?\b")
+#: what separates the entries of a placement when a player writes them one by one
+_SEPARATORS = re.compile(r"[,;\n]|\band\b|\bthen\b", re.IGNORECASE)
+
+
+def _join_name(m: re.Match[str]) -> str:
+    """``WR 1`` -> ``WR1`` (a name and its number typed apart); anything else stays as it was."""
+    word = m[1]
+    if word in _ZONE_ALIASES or word in _PLACE_WORDS or word in _FILLER or is_card_code(word):
+        return m[0]
+    return word + m[2]
 
 
 def _normalise(text: str) -> str:
-    t = text.upper().replace("–", "-").replace("—", "-")
-    t = re.sub(r"->|=>|→|@|[:=,;/|()\[\]{}]", " ", t)
+    t = text.upper().replace("–", "-").replace("—", "-").replace("’", "'")
+    t = re.sub(r"'S\b", "", t)  # the QB's F3
+    t = re.sub(r"->|=>|→|@|[:=,;/|()\[\]{}.!?'\"]", " ", t)
     t = re.sub(r"\bSTR(?:ENGTH)?\s*(\d+)", r"S\1", t)
     t = re.sub(r"\bFOC(?:US)?\s*(\d+)", r"F\1", t)
     t = re.sub(r"\bAGI(?:LITY)?\s*(\d+)\s*(?:-|TO)\s*(\d+)", r"A\1-\2", t)
     t = re.sub(r"\bAGI(?:LITY)?\s*(\d+)", r"A\1", t)
+    t = re.sub(r"\b([SAF])\s+(\d+)\b", r"\1\2", t)  # F 3
     t = re.sub(r"\b([SAF]\d+)\s*-\s*(\d+)\b", r"\1-\2", t)
     t = re.sub(r"(?<!\d)-|-(?!\d)", " ", t)
+    t = re.sub(r"\b([A-Z]{2,5})\s+(\d)\b(?!-)", _join_name, t)  # WR 1
+    of = r"(?:\s+OF)?(?:\s+THE)?"  # the middle of the midfield
     t = re.sub(rf"\b({_REGION_WORDS})[\s-]*({_COLUMN_WORDS})\b", lambda m: _REGION[m[1]] + _COLUMN[m[2]], t)
-    t = re.sub(rf"\b({_COLUMN_WORDS})[\s-]*({_REGION_WORDS})\b", lambda m: _REGION[m[2]] + _COLUMN[m[1]], t)
+    t = re.sub(rf"\b({_COLUMN_WORDS}){of}[\s-]*({_REGION_WORDS})\b", lambda m: _REGION[m[2]] + _COLUMN[m[1]], t)
     return t
 
 
-def _parse_entries(norm: str, text: str) -> list[CardPlay]:
-    words = [w for w in norm.split() if w not in _FILLER]
-    plays: list[CardPlay] = []
-    i = 0
-    while i < len(words):
-        player = words[i]
-        if not _PLAYER_RE.match(player) or is_card_code(player):
-            raise _bad(f"expected a player name, read {player!r}; entries read PLAYER:CARD@ZONE", text)
-        card: str | None = None
-        if i + 1 < len(words) and is_card_code(words[i + 1]):
-            card = words[i + 1]
-            i += 1
-        if i + 1 >= len(words):
-            raise _bad(f"{player}: no zone given; entries read PLAYER:CARD@ZONE", text)
-        zone = words[i + 1]
-        if zone not in _ZONE_ALIASES:
-            raise _bad(f"{player}: {zone!r} is not a card or a zone (zones: DL DM DR ML MM MR SL SM SR BL BR)", text)
-        try:
-            plays.append(CardPlay(player, card, zone))
-        except InvalidActionError as exc:
-            raise _bad(f"{player}: {exc.reason}", text) from None
-        i += 2
-    return plays
+def _words(norm: str) -> list[str]:
+    return [w for w in norm.split() if w not in _FILLER]
+
+
+def _group(words: list[str]) -> list[list[tuple[str, str]]]:
+    """Words -> one group per player (``player`` / ``card`` / ``zone``, in any order).  An entry starts at each
+    player's name; a card or zone typed before the first name belongs to it.  A column-first zone (``RB`` is
+    ``BR``) is a zone only where the entry has none yet, else a name (``RB`` the running back)."""
+    groups: list[list[tuple[str, str]]] = []
+    lead: list[tuple[str, str]] = []
+    for w in words:
+        current = groups[-1] if groups else None
+        if is_card_code(w):
+            kind = "card"
+        elif w in ZONES or w == "X":
+            kind = "zone"
+        elif w in _ZONE_ALIASES and current is not None and not any(k == "zone" for k, _ in current):
+            kind = "zone"
+        else:
+            groups.append([*lead, ("player", w)])
+            lead = []
+            continue
+        (current if current is not None else lead).append((kind, w))
+    if lead:
+        groups.append(lead)  # no name at all
+    return groups
+
+
+def _entry(group: list[tuple[str, str]], text: str) -> CardPlay:
+    """One player's entry: its name, at most one card and one zone, in any order (``QB F3 MM``, ``F3 QB MM``,
+    ``QB MM F3``)."""
+    players = [w for k, w in group if k == "player"]
+    cards = [w for k, w in group if k == "card"]
+    zones = [w for k, w in group if k == "zone"]
+    if not players:
+        raise _bad(f"no player named for {' '.join(w for _, w in group)}; entries read PLAYER:CARD@ZONE", text)
+    who = players[0]
+    if not _PLAYER_RE.match(who):
+        raise _bad(f"expected a player name, read {who!r}; entries read PLAYER:CARD@ZONE", text)
+    if len(cards) > 1:
+        raise _bad(f"{who}: one card per player, read {' '.join(cards)}", text)
+    if not zones:
+        raise _bad(f"{who}: no zone given; entries read PLAYER:CARD@ZONE", text)
+    if len(zones) > 1:
+        raise _bad(f"{who}: one zone per player, read {' '.join(zones)}", text)
+    try:
+        return CardPlay(who, cards[0] if cards else None, zones[0])
+    except InvalidActionError as exc:
+        raise _bad(f"{who}: {exc.reason}", text) from None
+
+
+def _parse_entries(text: str) -> list[CardPlay]:
+    """The entries of a placement.  Written one by one (commas, semicolons, new lines, 'and') each part is one
+    player's entry in any order; otherwise an entry starts at each player's name."""
+    parts = [g for g in (_group(_words(_normalise(p))) for p in _SEPARATORS.split(text)) if g]
+    if len(parts) > 1 and all(len(g) == 1 for g in parts):
+        return [_entry(g[0], text) for g in parts]
+    groups = _group(_words(_normalise(text)))
+    for g, after in pairwise(groups):
+        names = [w for k, w in g if k == "player"]
+        if names and not any(k == "zone" for k, _ in g) and len(after) == 1:  # QB F3 ZZ: ZZ is a bad zone
+            raise _bad(f"{names[0]}: {after[0][1]!r} is not a card or a zone (zones: {' '.join(PLAYABLE)})", text)
+    return [_entry(g, text) for g in groups]
 
 
 def parse_action(text: str) -> Action:
@@ -217,7 +275,7 @@ def parse_action(text: str) -> Action:
         if len(options) > 1:
             raise _bad("choose one: punt, field goal or go for it", text, FOURTH_OPTIONS)
         raise _bad("not a brawl action", text)
-    plays = _parse_entries(norm, text)
+    plays = _parse_entries(text)
     if not plays:
         raise _bad("a placement needs one card from each player", text)
     return Placement(tuple(plays))

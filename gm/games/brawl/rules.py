@@ -173,8 +173,15 @@ _NAME_RE = re.compile(r"^[A-Z][A-Z0-9]{0,5}$")
 #: words the action parser skips (``QB plays F3 at MM``); no player may be called one of them
 PARSER_WORDS = frozenset(
     "PLAY PLAYS PLAYING PLACE PLACES PLACEMENT PUT PUTS CARD CARDS THE HIS HER THEIR ITS MY A AN AND WITH "
-    "TO AT IN INTO ON ZONE THEN GOES GO".split()
+    "TO AT IN INTO ON ZONE THEN GOES GO USE USES USING THROW THROWS RUN RUNS SEND SENDS DROP DROPS OF FOR "
+    "OUR I WE".split()
 )
+
+
+def _reads_as_zone(name: str) -> bool:
+    """``DL`` or ``X``: what the action parser always reads as a zone (``RB``, column first, only
+    where a zone is due)."""
+    return name in ZONES or name == "X"
 
 
 class BrawlRules(_Strict):
@@ -245,8 +252,8 @@ class BrawlRules(_Strict):
             for name, pos in roster.items():
                 if not _NAME_RE.match(name):
                     raise ValueError(f"{unit}.{name}: a player name is 1-6 capital letters/digits starting with a letter")
-                if is_card_code(name) or name in PARSER_WORDS:
-                    raise ValueError(f"{unit}.{name}: a player name must not read as a card code or a filler word")
+                if is_card_code(name) or name in PARSER_WORDS or _reads_as_zone(name):
+                    raise ValueError(f"{unit}.{name}: a player name must not read as a card code, a zone or a filler word")
                 spec = self.positions.get(pos)
                 if spec is None:
                     raise ValueError(f"{unit}.{name}: unknown position {pos!r}")
