@@ -230,16 +230,18 @@ class GridFootballState(GameState[GridFootballRules]):
 
     def _legal(self, seat: str) -> Iterator[Action]:
         p = self.phase
+        if p == PLAY:
+            offense = seat == self.offense
+            calls = self._legal_plays.get((self.quarter, offense, offense and self.down in self._punt_downs))
+            return iter(calls if calls is not None else self._play_legal(offense))
+        if p in _NUMBER_PHASES:
+            return iter(_number_picks(self.rules.number_max))
+        if p in _KICK_PHASES:
+            return iter(_KICK_PICKS)
         if p == COIN_TOSS:
             return iter(_COIN_CALLS)
         if p in (KICK_CHOICE, HALFTIME_CHOICE):
             return iter(_KICK_CHOICES)
-        if p in (KICKOFF, PUNT):
-            return iter(_KICK_PICKS)
-        if p in (RETURN_NUMBER, NUMBER_CHECK):
-            return iter(_number_picks(self.rules.number_max))
-        if p == PLAY:
-            return iter(self._play_legal(seat == self.offense))
         return iter(())
 
     def _play_legal(self, offense: bool) -> tuple[Action, ...]:
@@ -456,16 +458,19 @@ class GridFootballState(GameState[GridFootballRules]):
 
     # ------------------------------------------------------------------ downs
     def _new_series(self, offense: str, events: list[Event]) -> None:
-        assert self.ball is not None
+        ball = self.ball
+        assert ball is not None
+        r = self.rules
+        up = offense == self.up_team
         self.offense = offense
         self.phase = PLAY
         self.down = 1
-        self.los = self.ball[1]
-        self.to_gain = self.los + self.direction(offense) * self.rules.first_down_rows
+        self.los = ball[1]
+        self.to_gain = ball[1] + (r.first_down_rows if up else -r.first_down_rows)
         events.append(
-            _ev("first_and_ten", "GF-R-NEW-SERIES", "{offense} ball, 1st & {n} at {at}, attacking row {toward}",
-                offense=offense, n=self.rules.first_down_rows, at=sq(self.ball),
-                toward=self.rules.high_goal_line if self.direction(offense) > 0 else self.rules.low_goal_line)
+            _event("first_and_ten", "GF-R-NEW-SERIES", "{offense} ball, 1st & {n} at {at}, attacking row {toward}",
+                   {"offense": offense, "n": r.first_down_rows, "at": sq(ball),
+                    "toward": r.high_goal_line if up else r.low_goal_line})
         )
 
     def _resolve_play(self, picks: dict[str, Action], events: list[Event]) -> None:
