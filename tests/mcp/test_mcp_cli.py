@@ -44,3 +44,16 @@ def test_help_names_the_options() -> None:
     out = CliRunner().invoke(app, ["mcp", "--help"]).output
     for opt in ("--game", "--session", "--seat", "--transport", "--port", "--home"):
         assert opt in out
+
+
+def test_readme_snippet_is_a_working_configuration() -> None:
+    import json
+    import re
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Play from any MCP client", 1)[1].split("\n## ", 1)[0]
+    snippet = json.loads(re.findall(r"```json\n(.*?)```", section, re.S)[0])
+    server = snippet["mcpServers"]["gm"]
+    assert server["command"] == "gm"
+    result = CliRunner().invoke(app, [*server["args"], "--help"])
+    assert result.exit_code == 0 and "--transport" in result.output
