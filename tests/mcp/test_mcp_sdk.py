@@ -63,6 +63,22 @@ async def test_switching_game_announces_the_new_tools(tmp_path: Path) -> None:
         assert not (await c.call_tool("legal_actions", {})).is_error
 
 
+async def test_switching_game_reaches_listen_streams(tmp_path: Path) -> None:
+    """2026-era clients hear of list changes on a ``subscriptions/listen`` stream."""
+    from mcp.client.subscriptions import ToolsListChanged
+
+    host = GameHost(home=tmp_path)
+    async with Client(build_server(host)) as c:
+        assert c.protocol_version >= "2026"
+        async with c.listen(tools_list_changed=True) as sub:
+            r = await c.call_tool("new_game", {"game": "quarterback", "seed": 1})
+            assert not r.is_error, text(r)
+            with anyio.fail_after(30):
+                event = await sub.__anext__()
+            assert isinstance(event, ToolsListChanged)
+        assert "pass_ball" in [t.name for t in (await c.list_tools()).tools]
+
+
 async def test_resources_and_prompt(tmp_path: Path) -> None:
     host = GameHost(home=tmp_path)
     async with Client(build_server(host)) as c:
