@@ -90,7 +90,7 @@ def test_a_good_field_goal_scores_three() -> None:
     assert st.field_goal_distance() == 37
     events = st.apply("home", "field goal")
     fg = next(e for e in events if e.kind == "field_goal")
-    assert fg.rule == "BR-R-FIELD-GOAL" and "37-yard" in fg.text and "GOOD" in fg.text
+    assert fg.rule == "BR-R-FIELD-GOAL" and "from 37 yards" in fg.text and "GOOD" in fg.text
     assert "BR-FIELD-GOAL" in fg.data["also"]
     assert st.score["home"] == 3 and (st.offense, st.los) == ("away", 25)
 
@@ -113,7 +113,7 @@ def test_the_field_goal_odds_table_and_range() -> None:
     series(st)
     with pytest.raises(IllegalActionError) as exc:
         st.apply("home", "field goal")
-    assert exc.value.rule == "BR-R-FIELD-GOAL" and "77-yard" in exc.value.reason
+    assert exc.value.rule == "BR-R-FIELD-GOAL" and "from 77 yards" in exc.value.reason
     assert exc.value.legal == ("punt", "go for it")
 
 

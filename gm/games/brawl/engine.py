@@ -257,7 +257,7 @@ class BrawlState(GameState[BrawlRules]):
                 dist = self.field_goal_distance()
                 longest = max(self.rules.field_goal_odds)
                 raise self._illegal(
-                    "BR-R-FIELD-GOAL", f"a {dist}-yard field goal is out of range (longest {longest})", action, seat
+                    "BR-R-FIELD-GOAL", f"a field goal from {dist} yards is out of range (longest {longest})", action, seat
                 )
             return
         if not isinstance(action, Placement):
@@ -495,7 +495,7 @@ class BrawlState(GameState[BrawlRules]):
             assert chance is not None
             roll = self.rng.randint(1, 100)
             good = roll <= chance
-            events.append(_ev("field_goal", "BR-R-FIELD-GOAL", "{offense} tries a {dist}-yard field goal ({chance}%): rolls {roll} - {res}",
+            events.append(_ev("field_goal", "BR-R-FIELD-GOAL", "{offense} tries a field goal from {dist} yards ({chance}%): rolls {roll} - {res}",
                               offense=off, dist=dist, chance=chance, roll=roll, res="GOOD" if good else "no good",
                               also=["BR-FIELD-GOAL", "BR-R-SCORE"] if good else ["BR-FIELD-GOAL"]))
             if good:
