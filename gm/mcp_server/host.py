@@ -217,7 +217,11 @@ class GameHost:
         sid = a.session_id.strip()
         if not sid or any(c in sid for c in "/\\") or sid.startswith((".", "~")) or sid.endswith(SUFFIX):
             raise GameError("a session id, not a path (list_sessions shows the ids)", rule=SESSION_RULE, input=a.session_id)
-        s = Session.open(sid, home=self.home)
+        folder = sessions_dir(self.home)
+        path = Session.resolve(sid, self.home)
+        if path.parent.resolve() != folder.resolve():  # (resolve also accepts a file in the working folder)
+            raise GameError(f"no session {sid!r} in {folder}", rule=SESSION_RULE, input=a.session_id)
+        s = Session.open(path)
         self._check_pinned(s.game, s.game.id)
         self._activate(s, None)
         result = self._session_result("resume_session", s, s.opening_events)

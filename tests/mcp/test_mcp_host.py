@@ -191,14 +191,18 @@ def test_resume_and_list(tmp_path: Path) -> None:
     assert "Resumed" in reply.text and sid in reply.text
 
 
-def test_resume_refusals(tmp_path: Path) -> None:
+def test_resume_refusals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     host = GameHost(home=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes-in-cwd").write_text("private")  # only the sessions folder is searched
     two = Session.create("grid-football", seed=1, players={"home": "human", "away": "human"}, home=tmp_path)
     bots = Session.create("grid-football", seed=1, players={"home": "bot", "away": "bot"}, home=tmp_path)
     path = str(two.path)
     for sid, rule in [(two.id, "CORE-SEAT"), (bots.id, "CORE-SEAT"), (path, "CORE-SESSION"), ("../x", "CORE-SESSION"),
-                      ("nope", "CORE-SESSION"), ("grid-football", "CORE-SESSION")]:
+                      ("nope", "CORE-SESSION"), ("grid-football", "CORE-SESSION"),
+                      ("notes-in-cwd", "CORE-SESSION")]:
         assert err(host.call("resume_session", {"session_id": sid}))["rule"] == rule, sid
+    assert err(host.call("resume_session", {"session_id": "notes-in-cwd"}))["reason"].startswith("no session")
     assert host.session is None
     # the operator may choose the seat of a session with several human sides
     chosen = GameHost(home=tmp_path, session=two.id, seat="away")
