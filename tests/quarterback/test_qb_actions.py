@@ -43,6 +43,8 @@ from gm.games.quarterback.actions import EndTurn, MovePiece, PassBall
         ("QB E\u22121", "move QB E-1"),
         ("pass to D2 (the double)", "pass to D2"),
         ("hand off to D2", "pass to D2"),
+        ("throw it back to C-2", "pass to C-2"),
+        ("move S1 forward to D1", "move S1 D1"),
         ("throw it to the receiver on E7", "pass to E7"),
         ("I'm done", "end"),
         ("that's it", "end"),

@@ -133,7 +133,7 @@ def test_pushes_cite_strengths_limits_and_an_offside_left_behind() -> None:
 def test_a_diagonal_step_past_a_weaker_piece_cites_the_diagonal_rules() -> None:
     s = game(side("E-2", d=("B2",)), side(t=("C2",)))  # the Triple (1) is weaker than the Double (2)
     mv = first(s.apply("red", "move D1 B2-C3"), "move")  # passes beside C2
-    assert cited(mv) == {"QB-MOVE-DOUBLE", "QB-DIAGONAL", "QB-R-DIAGONAL"}
+    assert cited(mv) == {"QB-MOVE-DOUBLE", "QB-DIAGONAL", "QB-R-DIAGONAL", "QB-STRENGTH"}
     s = game(side("E-2", d=("B2",)), side(t=("H2",)))
     assert cited(first(s.apply("red", "move D1 B2-C3"), "move")) == {"QB-MOVE-DOUBLE"}
 

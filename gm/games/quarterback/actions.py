@@ -111,6 +111,8 @@ _FILLER = {
     "let", "lets", "let's", "want", "like", "would", "d", "off", "toward", "towards", "receiver", "by",
 }  # fmt: skip
 _VIA = {"via", "through", "by"}
+#: how a move or a pass goes, said beside the square it goes to: adds nothing to the square
+_MANNER = {"back", "backward", "backwards", "sideways", "forward", "forwards", "across", "long", "short", "deep", "ahead", "down"}
 _SQ_TOKEN = re.compile(r"[a-z]-?\d{1,2}")
 _PATH_TOKEN = re.compile(r"[a-z]-?\d{1,2}(?:-?[a-z]-?\d{1,2})*")
 
@@ -165,7 +167,7 @@ def parse_action(text: str) -> Action:
     words = _words(text)
     if _END_PHRASE.match(" ".join(words)):
         return EndTurn()
-    core = [w for w in words if w not in _FILLER or w in _VIA]
+    core = [w for w in words if (w not in _FILLER and w not in _MANNER) or w in _VIA]
     if core and all(w in _END_WORDS for w in core):
         return EndTurn()
     # "pass to E7", "QB passes to E7", "throw the ball to E7"

@@ -725,7 +725,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if len(steps) > 1:
             also.append("QB-JUMP")  # every square on the way was free: no jumping over a piece
         if w.past_weaker:
-            also += ["QB-DIAGONAL", "QB-R-DIAGONAL"]
+            also += ["QB-DIAGONAL", "QB-R-DIAGONAL", "QB-STRENGTH"]
         if piece[0] == self.defender:
             if kind in "SD" and not self.released:
                 also.append("QB-OFFSIDE-LINE")  # held at row 1 while it moved
