@@ -47,7 +47,7 @@ def test_every_rule_id_is_in_the_rules_and_every_ruling_written_up() -> None:
     before, rulings = text.split("\n## Rulings\n", 1)
     for rid in (r for r in RULES if r.startswith("GM4-R-")):
         assert f"**Ruling `{rid}`.**" in before, f"{rid} is not stated where it applies"
-        m = re.search(rf"^### {re.escape(rid)}: .+\n\n(.*?)(?=^### |\Z)", rulings, flags=re.S | re.M)
+        m = re.search(rf"^### {re.escape(rid)}: [^\n]+\n\n(.*?)(?=^### |\Z)", rulings, flags=re.S | re.M)
         assert m, rid
         test = re.search(r"- \*\*Test:\*\* `tests/gridmaster4/(\w+\.py)::(\w+)`", m.group(1))
         assert test, rid

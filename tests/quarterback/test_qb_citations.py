@@ -36,9 +36,12 @@ def test_the_first_action_of_the_match_tells_who_won_the_toss() -> None:
 
 @pins("QB-TOSS", "QB-HALVES", "QB-TURN", "QB-R-DEFENSE-TURN")
 def test_a_seat_out_of_turn_hears_the_rule_that_gives_the_other_side_the_move() -> None:
-    s = game(side("E-2", d=("C0",)), side(s=("E1",)))
-    err = rejected(s, "blue", "move S1 E2", "QB-TOSS")
+    tossed = G.new_state(None, 1)
+    err = rejected(tossed, "blue", "move S1 D1-D2", "QB-TOSS")
     assert "red won the coin toss and attacks first" in err.reason
+    s = game(side("E-2", d=("C0",)), side(s=("E1",)))  # red attacks first by the ruleset: no toss
+    rejected(s, "blue", "move S1 E2", "QB-HALVES")
+    assert first(s.copy().apply("red", "end"), "kickoff").rule == "QB-HALVES"
     s.apply("red", "move D1 C0-C-1")
     rejected(s, "blue", "end", "QB-TURN")
     s.apply("red", "end")

@@ -53,6 +53,11 @@ class Quarterback(Game):
 
         return action_tools()
 
+    def export_context(self, rules: Any) -> dict[str, Any]:
+        from gm.games.quarterback.export import export_context
+
+        return export_context(self.load_rules(rules))
+
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.quarterback import bots
 

@@ -655,7 +655,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         who = self._to_act()[0]
         if self.phase == DEFEND:
             rule, reason = "QB-R-DEFENSE-TURN", f"{who} (defending) is on turn: {seat} has had its turn; the sides alternate"
-        elif not self.log:
+        elif not self.log and self.rules.first_attacker == "toss":
             rule, reason = "QB-TOSS", f"{who} won the coin toss and attacks first: {seat} defends and moves after {who}'s turn"
         elif self.round == 1 and not self.moved and not self.passes:
             rule, reason = "QB-HALVES", f"{who} attacks this half and the attacker moves first"
@@ -694,9 +694,13 @@ class QuarterbackState(GameState[QuarterbackRules]):
     # ------------------------------------------------------------------ apply
     def _apply(self, seat: str, action: Action) -> list[Event]:
         events: list[Event] = []
-        if not self.log:  # the match's first action: the toss decided who makes it
-            events.append(_ev("kickoff", "QB-TOSS", "{seat} won the coin toss and attacks first", seat=seat,
-                              also=["QB-R-TOSS", "QB-HALVES", "QB-BALL-START"]))
+        if not self.log:  # the match's first action: the toss (or the ruleset) decided who makes it
+            if self.rules.first_attacker == "toss":
+                events.append(_ev("kickoff", "QB-TOSS", "{seat} won the coin toss and attacks first", seat=seat,
+                                  also=["QB-R-TOSS", "QB-HALVES", "QB-BALL-START"]))
+            else:
+                events.append(_ev("kickoff", "QB-HALVES", "{seat} attacks first (the ruleset's first_attacker)",
+                                  seat=seat, also=["QB-BALL-START"]))
         sim = self._sim if self._sim is not None and self._sim[0] is action else None
         self._sim = None
         if isinstance(action, MovePiece):
