@@ -368,7 +368,7 @@ class LLMReferee:
             results=results or [c.result for c in turn.calls],
             statuses=statuses,
             views=views,
-            rules_text=rules_summary(session.game, session.state.rules, seat, dict(session.players)),
+            rules_text=self._rules_text(session, seat),
             recent_kinds=recent,
             seats=session.game.seats,
             over=session.state.is_terminal,
@@ -411,6 +411,12 @@ class LLMReferee:
         key = (session.id, seat)
         if key not in self._system:
             self._system[key] = session_system_prompt(session, seat)
+        return self._system[key]
+
+    def _rules_text(self, session: Session, seat: str) -> str:
+        key = (f"rules:{session.id}", seat)
+        if key not in self._system:
+            self._system[key] = rules_summary(session.game, session.state.rules, seat, dict(session.players))
         return self._system[key]
 
     def _history_items(self, seat: str) -> list[Item]:
