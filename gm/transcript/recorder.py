@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -60,7 +61,8 @@ class Recorder:
         return call_id
 
     def tool_result(self, call_id: str, result: dict[str, Any]) -> None:
-        self._add(ToolResultEntry(id=call_id, result=result))
+        # stored as JSON data, exactly as it reads back from the file (tuples become lists)
+        self._add(ToolResultEntry(id=call_id, result=json.loads(json.dumps(result, default=str))))
 
     def narration(self, text: str, seat: str | None = None, flags: list[str] | None = None) -> None:
         self._add(NarrationEntry(seat=seat, text=text, flags=flags or []))

@@ -75,8 +75,9 @@ class ReplayBot:
 
 
 def normalise(result: dict[str, Any]) -> dict[str, Any]:
-    """A tool result without what legitimately differs between runs (hashes, nonces)."""
-    out = dict(result)
+    """A tool result as JSON data (tuples are lists, as after a save) without what
+    legitimately differs between runs (hashes, nonces)."""
+    out = json.loads(json.dumps(result, default=str))
     if out.get("commitments"):
         out["commitments"] = dict.fromkeys(out["commitments"], MASK)
     if out.get("reveal"):
@@ -215,7 +216,7 @@ def replay(tr: Transcript, *, source: str = "<transcript>", update: bool = False
                     res.divergence = d
                     return res
                 res.changes.append(d)
-                entries[i] = ToolResultEntry(id=e.id, result=actual)
+                entries[i] = ToolResultEntry(id=e.id, result=json.loads(json.dumps(actual, default=str)))
         elif isinstance(e, BoardEntry):
             actual_board = _board_now(session, e)
             if actual_board != e.text:

@@ -13,7 +13,7 @@ from gf_helpers import new
 
 from gm.core import RandomBot
 
-DIGEST = "59335703b1f901fef25949541a7446e4d5c4decc2587aeb59f9c1892be75843e"
+DIGEST = "2ddcd96f11cde4b45d14c0e8a34d889e649d96254271e42d3214283b4b08de29"
 
 
 def games_digest(n: int = 300) -> str:

@@ -341,7 +341,7 @@ class GridFootballState(GameState[GridFootballRules]):
             if p == PLAY and isinstance(action, Punt):
                 void = sorted(s for s in pending if s != seat)
                 pending.clear()  # the defense's call (if any) is void and never revealed
-                events.append(_ev("punt_called", "GF-R-PUNT", "{offense} will punt", offense=seat, void=void))
+                events.append(_ev("punt_called", "GF-R-PUNT", "{offense} will punt", offense=seat, void=void, also=["GF-DOWNS"]))
                 self.kicker = seat
                 self.phase = PUNT
             elif len(pending) < 2:
@@ -362,7 +362,7 @@ class GridFootballState(GameState[GridFootballRules]):
             self.toss_winner = seat if flip == action.call else other(seat)
             events.append(
                 _ev("coin_toss", "GF-TOSS", "{caller} calls {call}; the coin shows {flip}: {winner} wins the toss",
-                    caller=seat, call=action.call, flip=flip, winner=self.toss_winner)
+                    caller=seat, call=action.call, flip=flip, winner=self.toss_winner, also=["GF-R-TOSS-CALL"])
             )
             self.phase = KICK_CHOICE
         else:
@@ -405,7 +405,11 @@ class GridFootballState(GameState[GridFootballRules]):
         events.append(
             _ev("kick", "GF-R-PUNT" if punt else "GF-KICK-DIST",
                 "{kicker} {how} from row {start}: the ball comes down at {spot}",
-                kicker=kicker, how="punts" if punt else "kicks off", start=start_row, spot=sq(spot))
+                kicker=kicker, how="punts" if punt else "kicks off", start=start_row, spot=sq(spot),
+                also=[
+                    "GF-BOARD", "GF-R-ENDS", "GF-R-END-ZONE", "GF-R-KICK-COLUMN",
+                    *(["GF-R-KICK-LANDING"] if spot in self.blocked else []),
+                ])
         )
         events.append(
             _ev("kick_reveal", "GF-KICK-PICK",
@@ -424,7 +428,8 @@ class GridFootballState(GameState[GridFootballRules]):
             row = r.high_goal_line - 1 if dr < 0 else r.low_goal_line + 1
             end = (end[0], row)
             events.append(_ev("touchback", "GF-R-TOUCHBACK", "the return ends in the end zone: ball placed at {at}", at=sq(end)))
-        events.append(_ev("kick_return", "GF-KICK-RETURN", "{receiver} returns the ball to {at}", receiver=receiver, at=sq(end)))
+        events.append(_ev("kick_return", "GF-KICK-RETURN", "{receiver} returns the ball to {at}", receiver=receiver, at=sq(end),
+                          also=["GF-R-KICK-GROUND", "GF-R-KICK-SQUARE", "GF-R-NEW-SERIES"]))
         self.ball = end
         if matches == 0:
             self.phase = RETURN_NUMBER
@@ -449,7 +454,8 @@ class GridFootballState(GameState[GridFootballRules]):
         self._last_numbers = {kicker: a.number, receiver: b.number}
         events.append(
             _ev("number_reveal", "GF-KICK-NUMBER", "Numbers: {kicker} {a}, {receiver} {b} - {result}",
-                kicker=kicker, a=a.number, receiver=receiver, b=b.number, result="MATCH!" if match else "no match")
+                kicker=kicker, a=a.number, receiver=receiver, b=b.number, result="MATCH!" if match else "no match",
+                also=["GF-R-NUMBER"])
         )
         if match:
             self._touchdown(receiver, "kick return number match", self.ball, events)
@@ -470,7 +476,7 @@ class GridFootballState(GameState[GridFootballRules]):
         events.append(
             _event("first_and_ten", "GF-R-NEW-SERIES", "{offense} ball, 1st & {n} at {at}, attacking row {toward}",
                    {"offense": offense, "n": r.first_down_rows, "at": sq(ball),
-                    "toward": r.high_goal_line if up else r.low_goal_line})
+                    "toward": r.high_goal_line if up else r.low_goal_line, "also": _NEW_SERIES})
         )
 
     def _resolve_play(self, picks: dict[str, Action], events: list[Event]) -> None:
@@ -498,13 +504,14 @@ class GridFootballState(GameState[GridFootballRules]):
         r = self.rules
         if cm:
             n = r.colour_match_forward
-            events.append(_ev("colour_match", "GF-MATCH-COLOUR", "colour match: exactly {n} forward, then a number check", n=n))
+            events.append(_ev("colour_match", "GF-MATCH-COLOUR", "colour match: exactly {n} forward, then a number check", n=n,
+                              also=["GF-R-COLOUR-MOVE", "GF-COLOUR", "GF-MOVE-RED" if red else "GF-MOVE-BLACK"]))
             spot, how = self._segment(start, (0, d), n, d, red and after, events)
             if self._after_move(start, spot, how, events, rule="GF-R-COLOUR-TD"):
                 return
             self.ball = spot
             self.blocked.add(spot)
-            events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(spot)}))
+            events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(spot), "also": _ON_BLOCK}))
             self.phase = NUMBER_CHECK
             return
         spec = self._plays[off.play]
@@ -517,7 +524,10 @@ class GridFootballState(GameState[GridFootballRules]):
                   "Play {play} ({name}), defense {how}: {base:+d} forward {bonus:+d} bonus = {total:+d}; lateral {lat}",
                   {"play": off.play, "name": spec.name, "how": "matches" if pm else "wrong", "base": res.forward,
                    "bonus": bonus, "total": forward, "lat": f"{lateral} {off.direction}" if lateral else "none",
-                   "also": [self._play_rule[off.play]]})
+                   "also": [
+                       self._play_rule[off.play], "GF-COLOUR", "GF-MOVE-RED" if red else "GF-MOVE-BLACK", "GF-R-NET",
+                       *(("GF-LATERAL", "GF-R-LEFT-RIGHT") if lateral else ()),
+                   ]})
         )
         if lateral < off.lateral:
             rule = "GF-LATERAL-MATCH" if pm and res.lateral else "GF-R-LATERAL-TABLE" if pm else "GF-R-LATERAL-CAP"
@@ -545,7 +555,7 @@ class GridFootballState(GameState[GridFootballRules]):
                              {"frm": sq(start), "to": sq(end), "rows": gained, "gained": gained}))
         self.ball = end
         self.blocked.add(end)
-        events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(end)}))
+        events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(end), "also": _ON_BLOCK}))
         self._finish_down(events, turnover=False)
 
     def _after_move(self, start: Square, end: Square, stop: str | None, events: list[Event], rule: str) -> bool:
@@ -556,7 +566,7 @@ class GridFootballState(GameState[GridFootballRules]):
             return True
         if stop == "incomplete":
             events.append(_ev("incomplete", "GF-INCOMPLETE", "the pass overshoots the end zone: incomplete, ball stays at {at}",
-                              at=sq(start)))
+                              at=sq(start), also=["GF-R-INCOMPLETE"]))
             self._end_play(start, events, turnover=False)
             return True
         gained = (end[1] - start[1]) * (1 if self.offense == self.up_team else -1)
@@ -638,7 +648,7 @@ class GridFootballState(GameState[GridFootballRules]):
         assert self.offense
         self.ball = end
         self.blocked.add(end)
-        events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(end)}))
+        events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(end), "also": _ON_BLOCK}))
         self._finish_down(events, turnover=turnover)
 
     def _finish_down(self, events: list[Event], *, turnover: bool) -> None:
@@ -674,7 +684,7 @@ class GridFootballState(GameState[GridFootballRules]):
         events.append(
             _event("number_reveal", "GF-MATCH-COLOUR", "Numbers: {offense} {a}, {defense} {b} - {result}",
                    {"offense": off_seat, "a": a.number, "defense": def_seat, "b": b.number,
-                    "result": "MATCH: turnover!" if match else "no match"})
+                    "result": "MATCH: turnover!" if match else "no match", "also": _NUMBER})
         )
         self._finish_down(events, turnover=match)
 
@@ -691,7 +701,7 @@ class GridFootballState(GameState[GridFootballRules]):
         if left > 0:
             return
         q = self.quarter
-        events.append(_ev("quarter_end", "GF-QUARTERS", "end of quarter {q}", q=q))
+        events.append(_ev("quarter_end", "GF-QUARTERS", "end of quarter {q}", q=q, also=["GF-R-DOWN-COUNT"]))
         if q >= r.quarters:
             self._end_regulation(events)
             return
@@ -726,7 +736,7 @@ class GridFootballState(GameState[GridFootballRules]):
         self.touchdowns += 1
         self.score[team] += r.touchdown_points if r.win == "points" else 1
         events.append(_ev("touchdown", "GF-TD", "TOUCHDOWN {team}! ({how}{where})", team=team, how=how,
-                          where=f" at {sq(at)}" if at else "", also=[rule]))
+                          where=f" at {sq(at)}" if at else "", also=[rule, "GF-R-END-ZONE"]))
         if at:
             self.ball = at
         if r.win == "first_touchdown":
@@ -823,6 +833,10 @@ def _play_calls(plays: tuple[int, ...], caps: tuple[int, ...], offense: bool, pu
                         out.append(PlayCall(play, colour, n, side, timing))
     return tuple(out)
 
+
+_ON_BLOCK = ("GF-R-BALL-ON-BLOCK",)  # the ball rests on the square it just blocked
+_NEW_SERIES = ("GF-FIRST-DOWN", "GF-R-LINE-TO-GAIN")
+_NUMBER = ("GF-R-NUMBER",)
 
 _PHASE_RULE = {
     COIN_TOSS: "GF-TOSS",
