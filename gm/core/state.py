@@ -114,6 +114,12 @@ class GameState(ABC, Generic[R]):
         """What ``seat`` may see (``None``: a spectator).  Games redact secrets here."""
         return self.snapshot()
 
+    def has_locked_picks(self) -> bool:
+        """Whether a pick is locked in but not yet revealed (a token or an exported session leaves
+        it out).  Default: the spectator view hides something of the snapshot; a game with secrets
+        that outlast a round (hands, draw piles) says it directly."""
+        return self.snapshot() != self.view(None)
+
     # ------------------------------------------------------------- public API
     @property
     def is_terminal(self) -> bool:

@@ -66,13 +66,13 @@ def settled(state: GameState[Any]) -> tuple[GameState[Any], int]:
     """
     from gm.core.state import GameState
 
-    if state.snapshot() == state.view(None):
+    if not state.has_locked_picks():
         return state, 0
     data = state.to_json()
     log = data["log"]
     for k in range(1, len(log) + 1):
         earlier = GameState.from_json({**data, "log": log[:-k]})
-        if earlier.snapshot() == earlier.view(None):
+        if not earlier.has_locked_picks():
             return earlier, k
     return state.game.new_state(state.rules, state.seed), len(log)
 

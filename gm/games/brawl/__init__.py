@@ -56,6 +56,11 @@ class Brawl(Game):
         assert isinstance(state, BrawlState)
         return status_line(state, seat)
 
+    def export_context(self, rules: Any) -> dict[str, Any]:
+        from gm.games.brawl.export import export_context
+
+        return export_context(self.load_rules(rules))
+
     def action_tools(self) -> list[ToolSpec]:
         from gm.games.brawl.tools import brawl_tools
 

@@ -572,6 +572,11 @@ class BrawlState(GameState[BrawlRules]):
         out["pending"] = {s: (str(a) if s == seat else "locked") for s, a in self.pending.items()}
         return out
 
+    def has_locked_picks(self) -> bool:
+        """A placement locked while the other side has not chosen (hands and draw piles are secret too,
+        but they belong to the game: a token or an exported session keeps every revealed play)."""
+        return bool(self.pending)
+
     def _hand_json(self, seat: str | None) -> dict[str, list[str]]:
         if seat is None:
             return {}

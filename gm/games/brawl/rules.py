@@ -201,7 +201,7 @@ class BrawlRules(_Strict):
     defense: dict[str, str] = Field(default_factory=_default_defense, description="defensive players: name -> position")
     series_cards: int = Field(default=3, ge=1, le=6, description="cards each player draws per series = plays per series (BR-DRAW)")
     go_cards: int = Field(default=1, ge=1, le=3, description="cards each player draws when going for it = extra plays (BR-GO)")
-    first_down_yards: int = Field(default=10, ge=1, le=99)
+    first_down_yards: int = Field(default=10, ge=1, le=99, description="yards a series needs for a first down (BR-FIRST-DOWN)")
     field_length: int = Field(default=100, ge=20, le=200, description="yards from goal line to goal line (BR-R-FIELD)")
     drive_start: int = Field(default=25, ge=1, description="a drive after a score or at the start begins this far from the own goal line")
     punt_distance: int = Field(default=40, ge=1, description="yards a punt travels (BR-R-PUNT)")
@@ -211,8 +211,8 @@ class BrawlRules(_Strict):
         default_factory=lambda: {30: 95, 40: 85, 50: 70, 60: 40},
         description="kick distance up to N yards -> percent chance; longer kicks may not be tried",
     )
-    touchdown_points: int = Field(default=7, ge=1)
-    field_goal_points: int = Field(default=3, ge=1)
+    touchdown_points: int = Field(default=7, ge=1, description="points for a touchdown, conversion included (BR-R-SCORE)")
+    field_goal_points: int = Field(default=3, ge=1, description="points for a good field goal (BR-R-SCORE)")
     turnovers: Literal["pure", "kind", "reach", "any"] = Field(
         default="pure",
         description="where a defensive win on Focus/Strength alone is a turnover (BR-R-TURNOVER-ZONE): "
