@@ -126,7 +126,7 @@ def test_pushes_cite_strengths_limits_and_an_offside_left_behind() -> None:
     assert cited(push) == {"QB-PUSH", "QB-STRENGTH", "QB-R-PUSH-STEP", "QB-PUSH-LIMIT"}
     s = game(side("E-2", s=("C2",)), side(t=("E3",)))
     push = first(s.apply("red", "move S1 C2-D2"), "push")
-    assert cited(push) == {"QB-PUSH-SINGLE", "QB-STRENGTH", "QB-R-PUSH-STEP", "QB-PUSH-LIMIT", "QB-R-ADJACENT"}
+    assert cited(push) == {"QB-PUSH-SINGLE", "QB-R-PUSH-STEP", "QB-PUSH-LIMIT", "QB-R-ADJACENT"}
     s = game(side("E-2", s=("C0",)), side(d=("C1",)))
     push = first(s.apply("red", "move S1 C0-C1"), "push")  # the Double is pushed offside onto C2
     assert "QB-R-OFFSIDE" in cited(push)

@@ -360,9 +360,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
         del base[frm]
         base[target] = piece
         w.pushed[piece] = target
-        also = ["QB-STRENGTH", "QB-R-PUSH-STEP", "QB-PUSH-LIMIT"]
-        if rule == "QB-PUSH-SINGLE":
-            also.append("QB-R-ADJACENT")
+        also = ["QB-R-PUSH-STEP", "QB-PUSH-LIMIT"]
+        # a Double's push is decided by strengths; a Single's by standing next to the piece
+        also.append("QB-R-ADJACENT" if rule == "QB-PUSH-SINGLE" else "QB-STRENGTH")
         if piece[0] == self.defender and self._offside(piece, target):
             also.append("QB-R-OFFSIDE")  # a push may leave a defender offside
         w.log.append(_ev("push", rule, "{pusher} pushes {pushed} from {frm} to {to}",
