@@ -364,6 +364,39 @@ def test_kick_and_number_picks_are_uniform() -> None:
     assert {n.number for n in nums if isinstance(n, NumberPick)} == set(range(1, 11))
 
 
+def test_the_bots_movement_simulation_matches_the_engine() -> None:
+    """simulate_play predicts exactly where the engine puts the ball (or that it scores)."""
+    from gm.games.grid_football.bots import _move
+
+    rng = random.Random(3)
+    checked = 0
+    for s in _simultaneous_states(12, every=1):
+        if s.phase != "play" or s.ball is None or s.offense is None:
+            continue
+        off, de = s.offense, other(s.offense)
+        call = rng.choice([a for a in s.legal_actions(off) if isinstance(a, PlayCall)])
+        dcall = rng.choice(list(s.legal_actions(de)))
+        assert isinstance(call, PlayCall) and isinstance(dcall, PlayCall)
+        start, d, r = s.ball, s.direction(off), s.rules
+        pm, cm = call.play == dcall.play, call.colour == dcall.colour
+        if pm and cm:
+            continue
+        if cm:
+            end, stop = _move(s, start, (0, d), r.colour_match_forward, d, call.colour == "red" and call.timing == "after")
+        else:
+            res = r.plays[call.play].matched if pm else r.plays[call.play].wrong
+            bonus = r.play_match_bonus if pm else r.no_match_bonus
+            end, stop = simulate_play(s, start, d, res.forward + bonus, min(call.lateral, res.lateral), call)
+        events = s.apply(off, call) + s.apply(de, dcall)
+        if stop == "td":
+            assert s.outcome is not None and s.outcome.winner == off
+        else:
+            blocked = [parse_square(e.data["at"]) for e in events if e.kind == "blocked"]
+            assert blocked == [start if stop == "incomplete" else end], (str(call), str(dcall))
+        checked += 1
+    assert checked > 100
+
+
 def test_lateral_intent_avoids_a_blocked_column() -> None:
     """A run straight ahead would be stopped: the bot steps around the block first."""
     s = at_down("K20", blocked=["K22", "K23", "K24"])
@@ -402,19 +435,45 @@ def test_habits_learn_frequencies_and_sequences() -> None:
     for _ in range(8):
         steady.observe((2, "black"), keys)
     est, n = steady.predict(keys, uniform)
-    assert steady.trusted and n > 6 and max(est) == est[keys.index((2, "black"))] > 0.5
+    assert n > 6 and max(est) == est[keys.index((2, "black"))] > 0.5
     cycle = [(1, "red"), (2, "black"), (3, "red")]
     cycler = Habits()
     for i in range(30):
         cycler.observe(cycle[i % 3], keys)  # the last one seen is (3, red): (1, red) comes next
     est, _ = cycler.predict(keys, uniform)
-    assert cycler.follow_skill > 0 and cycler.trusted
-    assert est[keys.index((1, "red"))] > 0.6
-    for seed in range(3):  # a uniformly random player is not worth exploiting
+    assert cycler.follow_skill > 0 and est[keys.index((1, "red"))] > 0.6
+    for seed in range(3):  # a random player's sequence carries nothing: what-follows stays unused
         noise, rng = Habits(), random.Random(seed)
         for _ in range(60):
             noise.observe(rng.choice(keys), keys)
-        assert not noise.trusted and noise.follow_skill < 0
+        assert noise.follow_skill < 0
+        est, _ = noise.predict(keys, uniform)
+        assert max(est) < 0.35
+
+
+def test_adaptive_best_responds_only_to_a_clear_habit() -> None:
+    """Against equilibrium-like noise it keeps to the equilibrium; against a habit it exploits."""
+    s = at_down("K20", quarter=2)
+    game = down_game(s)
+    keys = [(p, c) for p in (1, 2, 3, 4) for c in ("red", "black")]
+    prior = [game.y[game.cols.index(PlayCall(p, c))] for p, c in keys]
+    calls = []
+    for seed in range(40):
+        bot = AdaptiveBot(seed)
+        habits = bot._habits("play:defense")
+        for p, c in keys:  # one look at every call: no habit
+            habits.observe((p, c), keys, prior)
+        calls.append(bot.choose(s, "home"))
+    assert len({(c.play, c.colour) for c in calls if isinstance(c, PlayCall)}) > 3
+    bot = AdaptiveBot(1)
+    for _ in range(12):
+        bot._habits("play:defense").observe((4, "black"), keys, prior)
+    exploit = [bot.choose(s, "home") for _ in range(40)]
+    # the defense keeps guarding play 4 black: attack with another play, away from black
+    # (mostly: the best response is trusted about n / (n + prior) of the time)
+    hits = sum(isinstance(c, PlayCall) and c.play != 4 and c.colour == "red" for c in exploit)
+    eq = sum(p for a, p in zip(game.rows, game.x, strict=True) if isinstance(a, PlayCall) and a.play != 4 and a.colour == "red")
+    assert eq < 0.45 and hits >= 24
 
 
 class Cycler:

@@ -679,9 +679,9 @@ def _play_key(action: Action) -> tuple[int, str] | None:
 
 class Habits:
     """One kind of opponent decision as seen so far: decayed counts, counts of what followed
-    each choice (sequences such as cycling plays), and how well each predicted the actual
-    choices (decayed log-likelihood ratios: the counts against a uniform guess, what-follows
-    against the counts).  What-follows is used only while it predicts better."""
+    each choice (sequences such as cycling plays), and how much better what-follows has
+    lately predicted the actual choices than the counts alone (``follow_skill``, a decayed
+    log-likelihood ratio); what-follows is used only while it predicts better."""
 
     decay = 0.97  # older observations fade (a human may change habits)
     prior = 6.0  # pseudo-observations of equilibrium play in the estimate
@@ -691,10 +691,15 @@ class Habits:
         self.counts: dict[Any, float] = {}
         self.after: dict[Any, dict[Any, float]] = {}
         self.prev: Any = None
-        self.skill = 0.0  # counts vs uniform
-        self.follow_skill = 0.0  # what-follows vs counts
+        self.follow_skill = 0.0
+
+    floor = 0.05  # share of a uniform guess mixed into the prior: any choice stays possible
+
+    def _floored(self, prior: Sequence[float]) -> list[float]:
+        return [(1 - self.floor) * p + self.floor / len(prior) for p in prior]
 
     def _estimates(self, keys: Sequence[Any], prior: Sequence[float]) -> tuple[list[float], list[float] | None, float]:
+        prior = self._floored(prior)
         obs = [self.counts.get(k, 0.0) for k in keys]
         n = sum(obs)
         est = [(o + self.prior * p) / (n + self.prior) for o, p in zip(obs, prior, strict=True)]
@@ -706,22 +711,18 @@ class Habits:
         f_est = [(o + self.follow_prior * e) / (f_n + self.follow_prior) for o, e in zip(f_obs, est, strict=True)]
         return est, f_est, n
 
-    @property
-    def trusted(self) -> bool:
-        """Whether the estimate has recently predicted better than a uniform guess."""
-        return self.skill + max(0.0, self.follow_skill) > 0
-
     def predict(self, keys: Sequence[Any], prior: Sequence[float]) -> tuple[list[float], float]:
         """Estimated chance of each key next (``prior``: the equilibrium mix) and the sample size."""
         est, f_est, n = self._estimates(keys, prior)
         return (f_est if f_est is not None and self.follow_skill > 0 else est), n
 
-    def observe(self, key: Any, keys: Sequence[Any]) -> None:
-        """Record the opponent's revealed ``key`` (one of ``keys``, the options it had)."""
+    def observe(self, key: Any, keys: Sequence[Any], prior: Sequence[float] | None = None) -> None:
+        """Record the opponent's revealed ``key``, one of the ``keys`` it could choose, where
+        the equilibrium expected ``prior`` (default: uniform)."""
+        keys = list(keys)
         if key in keys:
-            i = list(keys).index(key)
-            est, f_est, _ = self._estimates(keys, [1.0 / len(keys)] * len(keys))
-            self.skill = self.decay * self.skill + math.log(est[i] * len(keys))
+            i = keys.index(key)
+            est, f_est, _ = self._estimates(keys, prior or [1.0 / len(keys)] * len(keys))
             if f_est is not None:
                 self.follow_skill = self.decay * self.follow_skill + math.log(f_est[i] / est[i])
         for table in (self.counts, self.after.setdefault(self.prev, {})):
@@ -731,101 +732,122 @@ class Habits:
         self.prev = key
 
 
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    """A pick of the adaptive bot awaiting its reveal: what the opponent could choose and the
+    equilibrium's expectation of it."""
+
+    kind: str  # play | kick | number
+    role: str  # the opponent's role
+    mine: str  # my pick's text, to recognise the reveal
+    keys: tuple[Any, ...]
+    prior: tuple[float, ...]
+
+
 class AdaptiveBot(DefaultBot):
     """Learns the opponent's revealed habits - play/colour per role, kick picks, numbers,
-    including what tends to follow what - and best-responds to them when that is worth it,
-    trusting the estimate more as the sample grows and only while it predicts the opponent
-    better than a uniform guess does; it plays the equilibrium otherwise.
+    including what tends to follow what - and best-responds to them when the estimated gain
+    over the equilibrium clears its sampling noise, trusting the estimate more as the sample
+    grows; it plays the equilibrium otherwise.
 
     Only revealed information is used: ``state.view(seat)["last"]`` after each resolution.
     """
 
     name = "adaptive"
     min_gain = 0.002  # exploit only when it gains this much win probability
+    z = 1.0  # ... and more than z standard errors of the estimated gain
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self.habits: dict[str, Habits] = {}
-        self._sent: tuple[str, str, str] | None = None  # (kind, opponent's role, my text) awaiting its reveal
+        self._sent: _Sent | None = None
+        self._options: tuple[tuple[Any, ...], tuple[float, ...]] = ((), ())  # set by the last pick
 
-    # ---------------------------------------------------------- observing
     def _habits(self, context: str) -> Habits:
         return self.habits.setdefault(context, Habits())
 
+    # ---------------------------------------------------------- observing
     def _observe(self, st: GridFootballState, seat: str) -> None:
         from gm.games.grid_football.engine import other
 
         sent, self._sent = self._sent, None
         if sent is None:
             return
-        kind, role, mine = sent
         last = st.view(seat)["last"]
         opp = other(seat)
-        if kind == "play" and last.get("kind") == "play" and last.get(seat) == mine and opp in last:
+        key: Any = None
+        if sent.kind == "play" and last.get("kind") == "play" and last.get(seat) == sent.mine and opp in last:
             key = _play_key(st.parse_action(last[opp]))
-            keys = [(p, c) for p in st.plays_open() for c in PLAY_COLOURS]
-            if key is not None:
-                self._habits(f"play:{role}").observe(key, keys)
-        elif kind == "kick" and last.get("kind") in ("kickoff", "punt") and last.get(seat) == mine and opp in last:
-            self._habits(f"kick:{role}").observe(st.parse_action(last[opp]), KICK_PICKS)
-        elif kind == "number":
+        elif sent.kind == "kick" and last.get("kind") in ("kickoff", "punt") and last.get(seat) == sent.mine:
+            key = st.parse_action(last[opp]) if opp in last else None
+        elif sent.kind == "number":
             numbers = last.get("numbers") or {}
-            if str(numbers.get(seat)) == mine and opp in numbers:
-                numbers_open = list(range(1, st.rules.number_max + 1))
-                self._habits(f"number:{role}").observe(int(numbers[opp]), numbers_open)
+            if str(numbers.get(seat)) == sent.mine and opp in numbers:
+                key = int(numbers[opp])
+        if key is not None:
+            self._habits(f"{sent.kind}:{sent.role}").observe(key, sent.keys, sent.prior)
 
-    def _estimate(self, context: str, keys: Sequence[Any], prior: Sequence[float]) -> tuple[list[float], float]:
-        """The opponent's estimated mix over ``keys`` and the weight to give a best response."""
-        habits = self._habits(context)
-        est, n = habits.predict(keys, prior)
-        return est, (n / (n + Habits.prior) if habits.trusted else 0.0)
-
-    def _blend(self, best: int, gain: float, trust: float, eq: Sequence[float]) -> int:
-        if gain > self.min_gain and self.rng.random() < trust:
-            return best
-        return sample(self.rng, eq)
-
-    # ---------------------------------------------------------- decisions
     def choose(self, state: GameState[Any], seat: str) -> Action:
         st = _gf(state)
         self._observe(st, seat)
+        self._options = ((), ())
         action = super().choose(st, seat)
+        keys, prior = self._options
         if isinstance(action, PlayCall):
-            role = "defense" if seat == st.offense else "offense"  # the opponent's role
-            self._sent = ("play", role, str(action))
+            role = "defense" if seat == st.offense else "offense"  # the opponent's
+            self._sent = _Sent("play", role, str(action), keys, prior)
         elif isinstance(action, KickPick):
             role = "receiver" if seat == st.kicker else "kicker"
-            self._sent = ("kick", role, str(action))
+            self._sent = _Sent("kick", role, str(action), keys, prior)
         elif isinstance(action, NumberPick):
-            role = "defense" if st.phase == "number_check" and seat == st.offense else (
-                "offense" if st.phase == "number_check" else "receiver" if seat == st.kicker else "kicker"
-            )
-            self._sent = ("number", role, str(action.number))
+            if st.phase == "number_check":
+                role = "defense" if seat == st.offense else "offense"
+            else:
+                role = "receiver" if seat == st.kicker else "kicker"
+            self._sent = _Sent("number", role, str(action.number), keys, prior)
         return action
 
+    # ---------------------------------------------------------- deciding
+    def _respond(self, context: str, keys: Sequence[Any], prior: Sequence[float], payoff: Sequence[Sequence[float]],
+                 mine_eq: Sequence[float], *, maximise: bool) -> int:
+        """Best-respond to the opponent's estimated mix over ``keys`` (``payoff[mine][theirs]``
+        from the maximiser's side), or play ``mine_eq``: blend by trust, only if it gains."""
+        self._options = (tuple(keys), tuple(prior))
+        habits = self._habits(context)
+        est, n = habits.predict(keys, prior)
+        trust = n / (n + Habits.prior)
+        vals = [sum(row[j] * est[j] for j in range(len(est))) for row in payoff]
+        sign = 1.0 if maximise else -1.0
+        best = max(range(len(vals)), key=lambda i: sign * vals[i])
+        # gain over the equilibrium mix against each opponent key, and its sampling noise
+        eq_line = [sum(p * row[j] for p, row in zip(mine_eq, payoff, strict=True)) for j in range(len(est))]
+        diff = [sign * (payoff[best][j] - eq_line[j]) for j in range(len(est))]
+        gain = sum(e * g for e, g in zip(est, diff, strict=True))
+        spread = max(0.0, sum(e * g * g for e, g in zip(est, diff, strict=True)) - gain * gain)
+        noise = math.sqrt(spread / (n + Habits.prior + 1))
+        if gain > max(self.min_gain, self.z * noise) and self.rng.random() < trust:
+            return best
+        return sample(self.rng, mine_eq)
+
     def _pick(self, st: GridFootballState, seat: str, game: MatrixGame, *, rows: bool) -> int:
-        # the opponent plays the other side of the matrix
-        opp_actions = game.cols if rows else game.rows
-        opp_eq = game.y if rows else game.x
-        keys = [_play_key(a) or "punt" for a in opp_actions]
-        # several rows can share a (play, colour) key: spread the key's estimate over them
-        uniq = list(dict.fromkeys(keys))
-        prior = [sum(p for k2, p in zip(keys, opp_eq, strict=True) if k2 == k) for k in uniq]
-        role = "defense" if rows else "offense"
-        est_u, trust = self._estimate(f"play:{role}", uniq, prior)
-        share = {k: est_u[i] for i, k in enumerate(uniq)}
-        mult = {k: keys.count(k) for k in uniq}
-        est = [share[k] / mult[k] for k in keys]
-        A = game.payoff
-        if rows:
-            vals = [sum(A[i][j] * est[j] for j in range(len(est))) for i in range(len(A))]
-            eq_val = sum(game.x[i] * vals[i] for i in range(len(vals)))
-            best = max(range(len(vals)), key=lambda i: vals[i])
-            return self._blend(best, vals[best] - eq_val, trust, game.x)
-        vals = [sum(A[i][j] * est[i] for i in range(len(est))) for j in range(len(A[0]))]
-        eq_val = sum(game.y[j] * vals[j] for j in range(len(vals)))
-        best = min(range(len(vals)), key=lambda j: vals[j])
-        return self._blend(best, eq_val - vals[best], trust, game.y)
+        # the opponent plays the other side of the matrix; its punt row is never learned
+        opp_actions, opp_eq = (game.cols, game.y) if rows else (game.rows, game.x)
+        keys = [_play_key(a) for a in opp_actions]
+        uniq = [k for k in dict.fromkeys(keys) if k is not None]
+        mass = {k: sum(p for k2, p in zip(keys, opp_eq, strict=True) if k2 == k) for k in uniq}
+        calls = sum(mass.values())
+        prior = [mass[k] / calls if calls > 0 else 1.0 / len(uniq) for k in uniq]
+        # payoff of each of my actions against each opponent key (a key's actions share its weight)
+        A = game.payoff if rows else [list(col) for col in zip(*game.payoff, strict=True)]
+        per_key = []
+        for line in A:
+            per_key.append([
+                sum(line[j] * opp_eq[j] for j, k2 in enumerate(keys) if k2 == k) / mass[k] if mass[k] > 0
+                else sum(line[j] for j, k2 in enumerate(keys) if k2 == k) / keys.count(k)
+                for k in uniq
+            ])
+        mine_eq = game.x if rows else game.y
+        return self._respond(f"play:{'defense' if rows else 'offense'}", uniq, prior, per_key, mine_eq, maximise=rows)
 
     def _number_pick(self, st: GridFootballState, seat: str) -> Action:
         nmax = st.rules.number_max
@@ -834,32 +856,20 @@ class AdaptiveBot(DefaultBot):
         else:
             want_match, role = seat != st.kicker, "kicker" if seat != st.kicker else "receiver"
         keys = list(range(1, nmax + 1))
-        est, trust = self._estimate(f"number:{role}", keys, [1.0 / nmax] * nmax)
-        target = max(est) if want_match else min(est)
-        ties = [k for k, p in zip(keys, est, strict=True) if p == target]
-        best = self.rng.choice(ties) - 1
-        gain = abs(target - 1.0 / nmax)
-        return NumberPick(keys[self._blend(best, gain, trust, [1.0 / nmax] * nmax)])
+        uniform = [1.0 / nmax] * nmax
+        payoff = [[1.0 if a == b else 0.0 for b in keys] for a in keys]  # chance of a match
+        i = self._respond(f"number:{role}", keys, uniform, payoff, uniform, maximise=want_match)
+        return NumberPick(keys[i])
 
     def _kick_pick(self, st: GridFootballState, seat: str) -> Action:
         kicker = st.kicker
         assert kicker is not None
         mat = kick_matrix(st, kicker, st.phase == "punt", self._model(st))  # [receiver pick][kicker pick]
         uniform = [1.0 / len(KICK_PICKS)] * len(KICK_PICKS)
-        i_receive = seat != kicker
-        role = "kicker" if i_receive else "receiver"
-        est, trust = self._estimate(f"kick:{role}", KICK_PICKS, uniform)
-        if i_receive:
-            vals = [sum(mat[i][j] * est[j] for j in range(len(est))) for i in range(len(mat))]
-            eq_val = sum(vals) / len(vals)
-            best = max(range(len(vals)), key=lambda i: vals[i])
-            gain = vals[best] - eq_val
-        else:
-            vals = [sum(mat[i][j] * est[i] for i in range(len(est))) for j in range(len(mat))]
-            eq_val = sum(vals) / len(vals)
-            best = min(range(len(vals)), key=lambda j: vals[j])
-            gain = eq_val - vals[best]
-        return KICK_PICKS[self._blend(best, gain, trust, uniform)]
+        if seat != kicker:
+            return KICK_PICKS[self._respond("kick:kicker", KICK_PICKS, uniform, mat, uniform, maximise=True)]
+        by_kicker = [list(col) for col in zip(*mat, strict=True)]
+        return KICK_PICKS[self._respond("kick:receiver", KICK_PICKS, uniform, by_kicker, uniform, maximise=False)]
 
 
 class ConstantBot:
@@ -961,6 +971,7 @@ __all__ = [
     "ConstantBot",
     "DefaultBot",
     "GameResult",
+    "Habits",
     "MatrixGame",
     "ValueModel",
     "down_game",
