@@ -42,7 +42,6 @@ ABILITY_WORDS = {
 }
 WORD_ABILITIES = {v: k for k, v in ABILITY_WORDS.items()}
 TARGETED = ("push", "chop_block", "chip_block", "engage", "impact", "anchor")
-SELF_ONLY = ("react", "juke", "jam", "seal")
 
 
 def _bad(reason: str, text: object, legal: tuple[str, ...] = (), rule: str = "CF-SYNTAX") -> InvalidActionError:

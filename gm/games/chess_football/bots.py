@@ -34,7 +34,7 @@ from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.games.chess_football.actions import Ability, BallChoice, Done, Move, Pass, PieceAction, Plan
 from gm.games.chess_football.engine import ChessFootballState, other
-from gm.games.chess_football.field import POSITIONS, Field, Piece, Square, cheb, parse_square, sq
+from gm.games.chess_football.field import Field, Piece, Square, cheb, parse_square, sq
 
 
 def _state(state: Any) -> ChessFootballState:
@@ -357,10 +357,6 @@ class DefaultBot:
             if best_m is not None and best_k is not None and best_k[0] < here:
                 return best_m
         return Done()
-
-
-def _positions() -> tuple[str, ...]:
-    return POSITIONS
 
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "default": DefaultBot}
