@@ -29,6 +29,7 @@ CUSTOM: dict[str, Any] = {
         1: {"name": "Power/Sweep", "wrong": {"forward": 6, "lateral": 4}, "matched": {"forward": -1, "lateral": 3}},
         2: {"name": "Dive", "wrong": {"forward": 3, "lateral": 1}, "matched": {"forward": -5, "lateral": 0}},
         3: {"name": "Speed/Positioning", "wrong": {"forward": 2, "lateral": 3}, "matched": {"forward": -6, "lateral": 1}},
+        4: False,  # removed
         5: {
             "name": "Hail Mary",
             "wrong": {"forward": 9, "lateral": 2},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ from gf_helpers import G, at_down, new
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gm.core import Action, InvalidActionError, RandomBot
+from gm.core import Action, InvalidActionError, RandomBot, RulesetError
 from gm.games.grid_football.actions import FORMS, CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
 
 
@@ -124,3 +125,26 @@ def test_action_from_json_only_ever_raises_invalid_action(kind: str, fields: dic
     except InvalidActionError:
         return
     assert G.action_from_json(a.to_json()) == a
+
+
+def test_a_rules_file_overrides_only_the_plays_and_fields_it_names(tmp_path: Path) -> None:
+    """[plays.2] in TOML changes play 2's lines it names and keeps every other play."""
+    from gm.core import find_game
+
+    f = tmp_path / "r.toml"
+    f.write_text('[plays.2]\nwrong = { forward = 3, lateral = 0 }\n')
+    rules = find_game("grid-football").load_rules_file(f)
+    defaults = find_game("grid-football").default_rules()
+    assert sorted(rules.plays) == [1, 2, 3, 4]
+    assert rules.plays[2].wrong.forward == 3
+    assert rules.plays[2].matched == defaults.plays[2].matched and rules.plays[2].name == "Interior Run"
+    assert rules.plays[1] == defaults.plays[1] and rules.plays[4] == defaults.plays[4]
+    # a new play number is added; a bad field is still one clear error naming it
+    f.write_text('[plays.5]\nname = "Trick"\nwrong = { forward = 9, lateral = 1 }\nmatched = { forward = -5, lateral = 0 }\n')
+    assert sorted(find_game("grid-football").load_rules_file(f).plays) == [1, 2, 3, 4, 5]
+    f.write_text("[plays]\n4 = false\n")
+    assert sorted(find_game("grid-football").load_rules_file(f).plays) == [1, 2, 3]
+    f.write_text('[plays.2]\nwrong = { forward = "far", lateral = 0 }\n')
+    with pytest.raises(RulesetError) as exc:
+        find_game("grid-football").load_rules_file(f)
+    assert "plays.2.wrong.forward" in exc.value.message

@@ -35,7 +35,7 @@ def test_rulesets_do_not_share_their_plays_table() -> None:
         ({"quarters": 3, "warning_quarters": [2], "switch_after_quarters": [1]}, "even"),
         ({"punt_downs": [5]}, "punt_downs"),
         ({"low_goal_line": 30, "high_goal_line": 31}, "no field of play"),
-        ({"plays": {}}, "at least one play"),
+        ({"plays": {1: False, 2: False, 3: False, 4: False}}, "at least one play"),
         ({"surprise": 1}, "surprise"),
     ],
 )

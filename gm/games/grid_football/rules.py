@@ -6,9 +6,9 @@ Defaults equal the quick-start document; a TOML file may override any field
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, field_serializer, model_validator
 
 POSITIONS = ("left", "center", "right")
 KICK_COLOURS = ("yellow", "red", "green")
@@ -93,6 +93,31 @@ class GridFootballRules(_Strict):
         default="first_touchdown", description="first touchdown wins, or a full game decided on points"
     )
     touchdown_points: int = Field(default=7, ge=1)
+
+    @field_serializer("plays")
+    def _dump_plays(self, plays: dict[int, PlaySpec], info: SerializationInfo) -> dict[int, Any]:
+        """Removed default plays are written as ``false`` so a saved ruleset reads back the same."""
+        out: dict[int, Any] = {n: spec.model_dump(mode=info.mode) for n, spec in plays.items()}
+        out.update({n: False for n in _default_plays() if n not in plays})
+        return out
+
+    @model_validator(mode="before")
+    @classmethod
+    def _merge_plays(cls, data: Any) -> Any:
+        """A rules file names only the plays (and fields) it changes: ``[plays.2]`` with
+        ``wrong = {...}`` overrides play 2's 'defense wrong' line and keeps the rest;
+        ``4 = false`` under ``[plays]`` removes play 4."""
+        if not isinstance(data, dict) or not isinstance(data.get("plays"), dict):
+            return data
+        merged: dict[Any, Any] = {n: spec.model_dump() for n, spec in _default_plays().items()}
+        for key, spec in data["plays"].items():
+            n = int(key) if isinstance(key, str) and key.strip().isdigit() else key
+            if spec is False:
+                merged.pop(n, None)
+                continue
+            base = merged.get(n)
+            merged[n] = {**base, **spec} if isinstance(base, dict) and isinstance(spec, dict) else spec
+        return {**data, "plays": merged}
 
     @model_validator(mode="after")
     def _consistent(self) -> GridFootballRules:
