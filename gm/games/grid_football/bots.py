@@ -686,14 +686,13 @@ class Habits:
     decay = 0.97  # older observations fade (a human may change habits)
     prior = 6.0  # pseudo-observations of equilibrium play in the estimate
     follow_prior = 2.0  # pseudo-observations of the overall habit behind a what-follows estimate
+    floor = 0.05  # share of a uniform guess mixed into the prior: any choice stays possible
 
     def __init__(self) -> None:
         self.counts: dict[Any, float] = {}
         self.after: dict[Any, dict[Any, float]] = {}
         self.prev: Any = None
         self.follow_skill = 0.0
-
-    floor = 0.05  # share of a uniform guess mixed into the prior: any choice stays possible
 
     def _floored(self, prior: Sequence[float]) -> list[float]:
         return [(1 - self.floor) * p + self.floor / len(prior) for p in prior]
@@ -756,6 +755,7 @@ class AdaptiveBot(DefaultBot):
     name = "adaptive"
     min_gain = 0.002  # exploit only when it gains this much win probability
     z = 1.0  # ... and more than z standard errors of the estimated gain
+    trust_prior = 2.0  # a best response is trusted n / (n + trust_prior) of the time after n observations
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -815,7 +815,7 @@ class AdaptiveBot(DefaultBot):
         self._options = (tuple(keys), tuple(prior))
         habits = self._habits(context)
         est, n = habits.predict(keys, prior)
-        trust = n / (n + Habits.prior)
+        trust = n / (n + self.trust_prior)
         vals = [sum(row[j] * est[j] for j in range(len(est))) for row in payoff]
         sign = 1.0 if maximise else -1.0
         best = max(range(len(vals)), key=lambda i: sign * vals[i])
