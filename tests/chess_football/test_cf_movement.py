@@ -63,15 +63,18 @@ def test_movement_order_captain_heavy_strong_fast_then_qb() -> None:
     s = reaction(start())
     s.apply("home", "FA1 to C13 C")
     rejects(s, "home", "HV1 to G11 C", "CF-MOVE-ORDER")
-    rejects(s, "home", "DT to L13 C", "CF-MOVE-ORDER")
+    rejects(s, "home", "DT to L13 C", "CF-R-QB-ORDER")  # a Fast-based captain is no Fast: it goes first
     s.apply("home", "QB to H10 C")
-    rejects(s, "home", "FA2 to N13 C", "CF-MOVE-ORDER")
+    rejects(s, "home", "FA2 to N13 C", "CF-R-QB-ORDER")  # the QB, missing from the order, goes last
     s = reaction(start())
     s.apply("home", "HV1 to G11 C")
-    rejects(s, "home", "DT to L13 C", "CF-MOVE-ORDER")  # the captain goes first
+    rejects(s, "home", "DT to L13 C", "CF-R-QB-ORDER")  # the captain goes first
+    s = start("away", home=("deep_threat", "rusher"))
+    s.apply("away", "plan: hold")
+    rejects(s, "home", "plan: ST3 to F34 C; RU to H35 C", "CF-MOVE-ORDER")  # a Heavy-based captain after a Strong
     s = start()
     rejects(s, "home", "plan: FA1 to C13 C; HV1 to G11 C", "CF-MOVE-ORDER")
-    rejects(s, "home", "plan: QB to H10 C; FA1 to C13 C", "CF-MOVE-ORDER")
+    rejects(s, "home", "plan: QB to H10 C; FA1 to C13 C", "CF-R-QB-ORDER")
 
 
 @pytest.mark.rules("CF-R-PASS-THROUGH")

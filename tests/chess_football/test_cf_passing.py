@@ -145,14 +145,14 @@ def test_who_may_catch() -> None:
     rejects(s, "home", "QB pass to FA3", "CF-R-RECEIVER")
     rejects(s, "home", "QB pass to HV1", "CF-INELIGIBLE")
     rejects(s, "home", "QB pass to ST1", "CF-INELIGIBLE")
-    rejects(s, "home", "QB pass to LB", "CF-INELIGIBLE")
+    rejects(s, "home", "QB pass to LB", "CF-R-BLOCKING-CAPTAINS")  # a blocking captain
     s.apply("home", "QB pass to FA2")
 
 
 @pytest.mark.rules("CF-INELIGIBLE", "CF-R-BLOCKING-CAPTAINS")
 def test_ineligible_receivers_stay_within_one_row_of_the_line_before_the_pass() -> None:
     s = reaction(start(home=("lead_blocker", "safety")), LB="A13", FA1="C15", ST1="E12")
-    rejects(s, "home", "LB to A14 C", "CF-INELIGIBLE")
+    rejects(s, "home", "LB to A14 C", "CF-R-BLOCKING-CAPTAINS")
     rejects(s, "home", "ST1 to E14 C", "CF-INELIGIBLE")
     s.apply("home", "ST1 to E13 C")
     s.apply("home", "QB pass to FA1")

@@ -29,6 +29,7 @@ from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
 from gm.games.chess_football.actions import (
+    Ability,
     BallChoice,
     CaptainPick,
     CoinCall,
@@ -272,7 +273,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
         if p == CAPTAINS:
             self.pending[seat] = action
             if len(self.pending) < len(SEATS):
-                events.append(ev("locked", "CF-R-CAPTAINS", "{seat} has named its captains", seat=seat))
+                events.append(ev("locked", "CF-R-CAPTAINS", "{seat} has named its captains", seat=seat, also=["CF-R-EIGHTH"]))
                 return events
             picks, self.pending = self.pending, {}
             for s in SEATS:
@@ -283,7 +284,8 @@ class ChessFootballState(GameState[ChessFootballRules]):
             events.append(ev("captains", "CF-CAPTAIN",
                              "captains: home {ho} (offense) / {hd} (defense); away {ao} (offense) / {ad} (defense)",
                              ho=r.captains[self.captains[HOME][0]].name, hd=r.captains[self.captains[HOME][1]].name,
-                             ao=r.captains[self.captains[AWAY][0]].name, ad=r.captains[self.captains[AWAY][1]].name))
+                             ao=r.captains[self.captains[AWAY][0]].name, ad=r.captains[self.captains[AWAY][1]].name,
+                             also=["CF-R-CAPTAINS", "CF-R-EIGHTH"]))
             self.last = {"kind": "captains", **{s: str(picks[s]) for s in SEATS}}
             self.phase = COIN_TOSS
         elif p == COIN_TOSS:
@@ -291,24 +293,27 @@ class ChessFootballState(GameState[ChessFootballRules]):
             flip = self.rng.choice(("heads", "tails"))
             self.toss_winner = seat if flip == action.call else other(seat)
             events.append(ev("coin_toss", "CF-COIN-TOSS", "{caller} calls {call}; the coin shows {flip}: {winner} wins the toss "
-                             "and has the first possession", caller=seat, call=action.call, flip=flip, winner=self.toss_winner))
+                             "and has the first possession", caller=seat, call=action.call, flip=flip, winner=self.toss_winner,
+                             also=["CF-R-TOSS"]))
             self.period = 1
             self._start_drive(self.toss_winner, None, events)
         elif p == FOURTH_DOWN:
             assert isinstance(action, FourthDown) and self.offense
             if action.choice == "punt":
                 events.append(ev("punt", "CF-FOURTH-DOWN", "{team} punts: {other} starts at its square {n}",
-                                 team=self.offense, other=other(self.offense), n=self.rules.drive_start_square))
-                events.append(ev("turnover", "CF-TURNOVERS", "turnover: punt", how="punt"))
+                                 team=self.offense, other=other(self.offense), n=self.rules.drive_start_square,
+                                 also=["CF-R-FOURTH"]))
+                events.append(ev("turnover", "CF-TURNOVERS", "turnover: punt", how="punt", also=["CF-R-POSSESSION-END"]))
                 self.last = {"kind": "punt", "team": self.offense}
                 self._end_possession(other(self.offense), None, events)
             else:
-                events.append(ev("go_for_it", "CF-FOURTH-DOWN", "{team} goes for it on 4th down", team=self.offense))
+                events.append(ev("go_for_it", "CF-FOURTH-DOWN", "{team} goes for it on 4th down", team=self.offense,
+                                 also=["CF-R-FOURTH"]))
                 self.phase = SNAP
         elif p == SNAP:
             self.pending[seat] = action
             if len(self.pending) < len(SEATS):
-                events.append(ev("locked", "CF-SNAP", "{seat} has locked its snap plan", seat=seat))
+                events.append(ev("locked", "CF-SNAP", "{seat} has locked its snap plan", seat=seat, also=["CF-PLAN"]))
                 return events
             picks, self.pending = self.pending, {}
             self._run_snap(picks, events)
@@ -325,10 +330,11 @@ class ChessFootballState(GameState[ChessFootballRules]):
         self.down = 1
         self.los = row if row is not None else self.square_row(team, r.drive_start_square)
         self.fdl = self.los + self.direction(team) * r.first_down_squares
+        also = ["CF-POSSESSIONS", "CF-SIDES", "CF-R-ENDS", *(["CF-R-SQUARE8"] if row is None else ["CF-R-SPOT"])]
         events.append(ev("drive_start", "CF-DRIVE-START" if row is None else "CF-FOURTH-DOWN",
                          "{team} ball ({period}, possession {n} of {q}): 1st & {togo} from row {row} (its square {square})",
                          team=team, period=self.period_name, n=self.poss_used[team], q=self.quota(),
-                         togo=r.first_down_squares, row=self.los, square=self.yard_square(team, self.los)))
+                         togo=r.first_down_squares, row=self.los, square=self.yard_square(team, self.los), also=also))
         self._start_down(events)
 
     def _lineup(self) -> tuple[dict[str, Piece], str]:
@@ -367,8 +373,9 @@ class ChessFootballState(GameState[ChessFootballRules]):
         )
         self.field.events = events
         togo = "goal" if self.goal_to_go() else str(self.to_go())
+        also = ["CF-LOS", "CF-TEAM", "CF-R-LINEUP", "CF-R-SNAP-BALL", *(["CF-R-GOAL-TO-GO"] if self.goal_to_go() else [])]
         events.append(ev("down", "CF-FIRST-DOWN", "{down} & {togo} at row {los} ({team} ball)",
-                         down=ordinal(self.down), togo=togo, los=self.los, team=self.offense))
+                         down=ordinal(self.down), togo=togo, los=self.los, team=self.offense, also=also))
         self.phase = FOURTH_DOWN if self.down in self.rules.punt_downs else SNAP
 
     def _run_snap(self, picks: dict[str, Action], events: list[Event]) -> None:
@@ -378,8 +385,10 @@ class ChessFootballState(GameState[ChessFootballRules]):
         off, de = picks[self.offense], picks[self.defense]
         assert isinstance(off, Plan) and isinstance(de, Plan)
         self.last = {"kind": "snap", self.offense: off.public_text(), self.defense: de.public_text()}
+        abilities = any(isinstance(row, Ability) for row in (*off.rows, *de.rows))
         events.append(ev("plans", "CF-SNAP", "the snap - {offense}: {oplan} | {defense}: {dplan}",
-                         offense=self.offense, oplan=off.public_text(), defense=self.defense, dplan=de.public_text()))
+                         offense=self.offense, oplan=off.public_text(), defense=self.defense, dplan=de.public_text(),
+                         also=["CF-PLAN", *(["CF-R-ABILITY-ORDER"] if abilities else [])]))
         for team, plan in ((self.offense, off), (self.defense, de)):
             f.start_phase(team)
             for n, row in enumerate(plan.rows, start=1):
@@ -437,18 +446,19 @@ class ChessFootballState(GameState[ChessFootballRules]):
         if kind == "touchdown":
             self.score[off] += r.touchdown_points
             events.append(ev("score", "CF-TOUCHDOWN", "{team} +{n}: {home} {hs} - {as_} {away}", team=off,
-                             n=r.touchdown_points, home=HOME, hs=self.score[HOME], as_=self.score[AWAY], away=AWAY))
+                             n=r.touchdown_points, home=HOME, hs=self.score[HOME], as_=self.score[AWAY], away=AWAY,
+                             also=["CF-R-POSSESSION-END"]))
             self._end_possession(de, None, events)
         elif kind == "safety":
             self.score[de] += r.safety_points
             events.append(ev("score", "CF-SAFETY", "{team} +{n}: {home} {hs} - {as_} {away}", team=de,
                              n=r.safety_points, home=HOME, hs=self.score[HOME], as_=self.score[AWAY], away=AWAY))
             events.append(ev("turnover", "CF-R-SAFETY-RESTART", "after the safety {team} takes over at its square {n}",
-                             team=de, n=r.drive_start_square, how="safety"))
+                             team=de, n=r.drive_start_square, how="safety", also=["CF-TURNOVERS", "CF-R-POSSESSION-END"]))
             self._end_possession(de, None, events)
         elif kind == "interception":
             events.append(ev("turnover", "CF-R-INTERCEPT-SPOT", "turnover: interception - {team} takes over at its square {n}",
-                             team=de, n=r.drive_start_square, how="interception"))
+                             team=de, n=r.drive_start_square, how="interception", also=["CF-TURNOVERS", "CF-R-POSSESSION-END"]))
             self._end_possession(de, None, events)
         else:
             row = self.los if kind == "incomplete" else res["spot"][1]
@@ -460,7 +470,8 @@ class ChessFootballState(GameState[ChessFootballRules]):
         d = self.direction(self.offense)
         gained = (row - self.los) * d
         if (row - self.fdl) * d >= 0:
-            events.append(ev("first_down", "CF-FIRST-DOWN", "first down! ({gained:+d} rows; ball on row {row})", gained=gained, row=row))
+            events.append(ev("first_down", "CF-FIRST-DOWN", "first down! ({gained:+d} rows; ball on row {row})", gained=gained, row=row,
+                             also=["CF-R-SPOT"]))
             self.down = 1
             self.los = row
             self.fdl = row + d * r.first_down_squares
@@ -469,10 +480,11 @@ class ChessFootballState(GameState[ChessFootballRules]):
         self.down += 1
         if self.down > r.downs:
             events.append(ev("turnover", "CF-FOURTH-DOWN", "turnover on downs: {team} takes over on row {row}",
-                             team=self.defense, row=row, how="downs"))
+                             team=self.defense, row=row, how="downs", also=["CF-TURNOVERS", "CF-R-POSSESSION-END"]))
             self._end_possession(self.defense, row, events)
             return
-        events.append(ev("spot", "CF-LOS", "ball spotted on row {row} ({gained:+d} rows)", row=row, gained=gained))
+        events.append(ev("spot", "CF-LOS", "ball spotted on row {row} ({gained:+d} rows)", row=row, gained=gained,
+                         also=["CF-R-SPOT"]))
         self.los = row
         self._start_down(events)
 
@@ -492,7 +504,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
             self.poss_used = {HOME: 0, AWAY: 0}
             first = other(self.toss_winner)
             events.append(ev("halftime", "CF-R-HALF2", "halftime ({home} {hs} - {as_} {away}): {first} has the first possession",
-                             home=HOME, hs=hs, as_=as_, away=AWAY, first=first))
+                             home=HOME, hs=hs, as_=as_, away=AWAY, first=first, also=["CF-POSSESSIONS", "CF-R-POSSESSION-END"]))
             self._start_drive(first, None, events)
             return
         if hs != as_:
@@ -506,7 +518,8 @@ class ChessFootballState(GameState[ChessFootballRules]):
             self.poss_used = {HOME: 0, AWAY: 0}
             first = self.toss_winner if (self.period - 2) % 2 == 1 else other(self.toss_winner)
             events.append(ev("overtime", "CF-OVERTIME", "tied {hs}-{as_}: overtime, {n} possession each; {first} first",
-                             hs=hs, as_=as_, n=r.overtime_possessions, first=first, also=["CF-R-HALF2"]))
+                             hs=hs, as_=as_, n=r.overtime_possessions, first=first,
+                             also=["CF-R-HALF2", "CF-POSSESSIONS", "CF-R-POSSESSION-END"]))
             self._start_drive(first, None, events)
             return
         why = "tied after overtime" if self.period > 2 else "tied after regulation, no overtime in this ruleset"
@@ -516,7 +529,8 @@ class ChessFootballState(GameState[ChessFootballRules]):
         self.outcome = outcome
         self.phase = GAME_OVER
         self.pending.clear()
-        events.append(ev("game_over", outcome.rule, "game over: {result}", result=str(outcome)))
+        events.append(ev("game_over", outcome.rule, "game over: {result}", result=str(outcome),
+                         also=["CF-POSSESSIONS", "CF-R-POSSESSION-END"]))
 
     # --------------------------------------------------------------- views
     def sees_ball(self, seat: str | None) -> bool:

@@ -106,7 +106,19 @@ def cheb(a: Square, b: Square) -> int:
 
 
 def ev(kind: str, rule: str, template: str, **data: Any) -> Event:
+    """An event; ``also`` (a list of rule ids) names the other rules that decided it."""
+    if "also" in data and not data["also"]:
+        del data["also"]
     return Event(kind, rule, template, data)
+
+
+#: the captains' abilities behind the pass modifier rows (ruling CF-R-PASS-MODS)
+_MOD_ALSO = {
+    "CF-PASS-MOD-SAFETY": ("CF-INTERCEPT", "CF-R-PASS-MODS"),
+    "CF-PASS-MOD-RUSHER": ("CF-PRESSURE", "CF-R-PASS-MODS"),
+    "CF-PASS-MOD-DEEP": ("CF-CATCHING", "CF-R-PASS-MODS"),
+    "CF-PASS-MOD-LEAD": ("CF-CHECK-DOWN", "CF-R-PASS-MODS"),
+}
 
 
 class Piece:
@@ -347,7 +359,7 @@ class Field:
             if self.has_passive(p, "escort") and any(cheb(p.sq, c.sq) <= 1 for c in cands if c.id != p.id):
                 base += r.move_bonus.get("escort", 1)
                 self.events.append(ev("escort", "CF-ESCORT", "{piece} starts next to the ball: +{n} movement",
-                                      piece=p.id, n=r.move_bonus.get("escort", 1)))
+                                      piece=p.id, n=r.move_bonus.get("escort", 1), also=["CF-R-ESCORT"]))
             base += self.mod.pop(p.id, 0)
             if p.id in self.frozen:
                 self.frozen.discard(p.id)
@@ -499,7 +511,10 @@ class Field:
             raise self._err("CF-R-ONE-MOVE", f"{p.id} is done for this turn", action)
         if self.rank(p) < self.floor:
             order = " -> ".join(self.rules.movement_order)
-            raise self._err("CF-MOVE-ORDER", f"movement order is {order}; {p.id} ({p.kind_name}) can no longer act this turn", action)
+            # the QB's place (last) and a captain's (first, whatever its base) are a ruling
+            ruled = self.floor == self._rank["qb"] or (p.role is not None and self._rank[p.base] >= self.floor)
+            rule = "CF-R-QB-ORDER" if ruled else "CF-MOVE-ORDER"
+            raise self._err(rule, f"movement order is {order}; {p.id} ({p.kind_name}) can no longer act this turn", action)
         return p
 
     def _enemy_piece(self, me: Piece, pid: str | None, action: object, *, adjacent: bool = True) -> Piece:
@@ -552,7 +567,8 @@ class Field:
     def _check_ineligible(self, p: Piece, row: int, action: object) -> None:
         if (p.team == self.offense and self.ineligible(p) and not self.pass_thrown
                 and self.beyond_los(row) > self.rules.ineligible_downfield):
-            raise self._err("CF-INELIGIBLE", f"{p.id} is an ineligible receiver: before the pass it may go at most "
+            rule = "CF-R-BLOCKING-CAPTAINS" if p.role else "CF-INELIGIBLE"
+            raise self._err(rule, f"{p.id} is an ineligible receiver: before the pass it may go at most "
                             f"{self.rules.ineligible_downfield} row past the line of scrimmage", action)
 
     def _check_end_spot(self, p: Piece, square: Square, pos: str, action: object) -> None:
@@ -662,7 +678,8 @@ class Field:
         if r is None or r.team != team or r.id == p.id:
             raise self._err("CF-R-RECEIVER", f"{a.receiver} is not a teammate who can catch", a)
         if self.ineligible(r):
-            raise self._err("CF-INELIGIBLE", f"{r.id} ({r.kind_name}) is an ineligible receiver", a)
+            rule = "CF-R-BLOCKING-CAPTAINS" if r.role else "CF-INELIGIBLE"
+            raise self._err(rule, f"{r.id} ({r.kind_name}) is an ineligible receiver", a)
         if r.id in self.wrapped:
             raise self._err("CF-R-PA-TACKLE", f"{r.id} was wrapped up", a)
 
@@ -680,7 +697,8 @@ class Field:
             raise self._err("CF-JAM", f"{p.id} is jammed: no abilities this turn", a)
         t = self._ally_piece(p, a.partner, a)
         if t.heavy:
-            raise self._err("CF-PLAY-ACTION", f"play action needs a non-Heavy ally; {t.id} is a Heavy", a)
+            rule = "CF-R-HEAVY" if t.role else "CF-PLAY-ACTION"  # a Heavy-based captain counts as a Heavy
+            raise self._err(rule, f"play action needs a non-Heavy ally; {t.id} is a Heavy", a)
         if t.id in self.wrapped:
             raise self._err("CF-R-PA-TACKLE", f"{t.id} was wrapped up", a)
         if a.holder is not None and a.holder not in (p.id, t.id):
@@ -700,7 +718,8 @@ class Field:
         if isinstance(a, BallChoice):
             self.ball_choice_used = True
             self.carrier = a.holder
-            self.events.append(ev("ball_choice", "CF-PA-RETURN", "{team} decides who holds the hidden ball", team=team))
+            self.events.append(ev("ball_choice", "CF-PA-RETURN", "{team} decides who holds the hidden ball", team=team,
+                                  also=["CF-R-PA"]))
             return
         if isinstance(a, Move):
             p = self.pieces[a.piece]
@@ -710,12 +729,15 @@ class Field:
                 if flag:
                     mp -= abil[name]
                     self._use(p, name)
-            cost = self.reach(p, mp, rush=a.rush, route=a.route)[parse_square(a.to)]
+            target = parse_square(a.to)
+            cost = self.reach(p, mp, rush=a.rush, route=a.route)[target]
+            also = self._move_notes(p, a, mp, target, cost)
             self.mp[p.id] = mp - cost
             self.moved.add(p.id)
             self._note_rank(p)
             how = " (speed rush)" if a.rush else " (route running)" if a.route else ""
-            self._move_to(p, parse_square(a.to), a.position, f"{{piece}} moves {{frm}} -> {{to}} {{pos}}{how}", cost)
+            self._move_to(p, target, a.position, f"{{piece}} moves {{frm}} -> {{to}} {{pos}}{how}", cost,
+                          also=also + self._burst_note(p))
         elif isinstance(a, Ability):
             self._apply_ability(team, a)
         elif isinstance(a, Pass):
@@ -726,8 +748,10 @@ class Field:
             if self.hidden:
                 self.reveal("the pass")
             self.pass_decl = (p.id, a.receiver)
+            also = ["CF-PASS"] + (["CF-SCRAMBLE"] if p.id in self.moved else [])
             self.events.append(ev("pass_declared", "CF-R-PASS-TIMING",
-                                  "{passer} will pass to {receiver} when the ball moves", passer=p.id, receiver=a.receiver))
+                                  "{passer} will pass to {receiver} when the ball moves", passer=p.id, receiver=a.receiver,
+                                  also=also))
         elif isinstance(a, PlayAction):
             p = self.pieces[self.carrier]
             self._note_rank(p)
@@ -737,7 +761,7 @@ class Field:
             self.carrier = a.holder or p.id
             self.events.append(ev("play_action", "CF-PLAY-ACTION",
                                   "play action: {qb} fakes with {partner} - the ball is hidden ({qb} or {partner})",
-                                  qb=p.id, partner=a.partner))
+                                  qb=p.id, partner=a.partner, also=["CF-R-PA"]))
         self._after_change()
 
     def _note_rank(self, p: Piece) -> None:
@@ -760,8 +784,15 @@ class Field:
         rule = {"push": "CF-PUSH", "chop_block": "CF-CHOP", "chip_block": "CF-CHIP", "retreat": "CF-RETREAT",
                 "engage": "CF-ENGAGE", "react": "CF-REACT", "juke": "CF-JUKE", "jam": "CF-JAM", "seal": "CF-SEAL",
                 "impact": "CF-IMPACT", "anchor": "CF-ANCHOR"}[name]
+        # the rules besides the ability's own that decided this use (the event's ``also``)
+        also = self._inherited(p, name) + (self._burst_note(p) if cost > 0 else [])
+        if name in r.limited_abilities:
+            also += ["CF-ONCE-4", "CF-R-ONCE-4"]
+        t = self.pieces[a.target] if a.target else None
+        if t is not None and t.sq == p.sq:
+            also.append("CF-R-ADJACENT")  # the same square counts as adjacent
         if name in ("push", "impact"):
-            t = self.pieces[a.target or ""]
+            assert t is not None
             if name == "impact":
                 self._give_mp(t, -r.engage_drain)
             back = self._push_target(p, t, a)
@@ -770,8 +801,9 @@ class Field:
                 p.sq, p.pos = t_spot
                 t.sq, t.pos = p_spot
                 self._give_mp(t, -r.swim_cost)
+                also += [rule, "CF-R-SWIM", "CF-R-EFFECT-TIMING"] + (["CF-R-HEAVY"] if p.role else [])
                 self.events.append(ev("swim", "CF-SWIM", "{piece} {word}es {target} - {target} swims: they swap places "
-                                      "({target} now on {at})", piece=p.id, word=word, target=t.id, at=sq(t.sq)))
+                                      "({target} now on {at})", piece=p.id, word=word, target=t.id, at=sq(t.sq), also=also))
             else:
                 old = t.spot
                 pos = t.pos if t.pos in self.free_positions(back, besides=t.id) else self.free_positions(back, besides=t.id)[0]
@@ -779,54 +811,108 @@ class Field:
                 if name == "push":
                     p.sq, p.pos = old
                     self.events.append(ev("push", rule, "{piece} pushes {target} back to {at} and takes {frm}",
-                                          piece=p.id, target=t.id, at=sq(back), frm=f"{sq(old[0])} {old[1]}"))
+                                          piece=p.id, target=t.id, at=sq(back), frm=f"{sq(old[0])} {old[1]}",
+                                          also=[*also, "CF-R-PUSH"]))
                 else:
                     self.events.append(ev("impact", rule, "{piece} hits {target}: -{n} movement and pushed back to {at}",
-                                          piece=p.id, target=t.id, n=r.engage_drain, at=sq(back)))
+                                          piece=p.id, target=t.id, n=r.engage_drain, at=sq(back),
+                                          also=[*also, "CF-R-IMPACT", "CF-R-PUSH", "CF-R-EFFECT-TIMING"]))
         elif name == "engage":
-            t = self.pieces[a.target or ""]
+            assert t is not None
             self._give_mp(t, -r.engage_drain)
-            self.events.append(ev("engage", rule, "{piece} engages {target}: -{n} movement", piece=p.id, target=t.id, n=r.engage_drain))
+            self.events.append(ev("engage", rule, "{piece} engages {target}: -{n} movement", piece=p.id, target=t.id,
+                                  n=r.engage_drain, also=[*also, "CF-R-EFFECT-TIMING"]))
         elif name == "chop_block":
-            t = self.pieces[a.target or ""]
+            assert t is not None
             self.mp[p.id] = 0
             self.finished.add(p.id)
             self._freeze(t)
-            self.events.append(ev("chop_block", rule, "{piece} chop-blocks {target}: both lose all movement", piece=p.id, target=t.id))
+            self.events.append(ev("chop_block", rule, "{piece} chop-blocks {target}: both lose all movement", piece=p.id,
+                                  target=t.id, also=[*also, "CF-R-CHOP", "CF-R-EFFECT-TIMING"]))
         elif name in ("chip_block", "anchor"):
-            t = self.pieces[a.target or ""]
+            assert t is not None
             n = r.move_bonus.get(name, 1)
             self._give_mp(t, n)
+            also += ["CF-R-EFFECT-TIMING"] + (["CF-R-HEAVY"] if t.role else [])
             if name == "anchor":
                 self.immovable_until[p.id] = self.phase_idx + 1
                 self.events.append(ev("anchor", rule, "{piece} anchors: {target} +{n} movement, {piece} is immovable",
-                                      piece=p.id, target=t.id, n=n))
+                                      piece=p.id, target=t.id, n=n, also=[*also, "CF-R-ANCHOR"]))
             else:
                 self.events.append(ev("chip_block", rule, "{piece} chip-blocks for {target}: +{n} movement",
-                                      piece=p.id, target=t.id, n=n))
+                                      piece=p.id, target=t.id, n=n, also=also))
         elif name == "retreat":
             assert a.to and a.position
             self.moved.add(p.id)
-            self._move_to(p, parse_square(a.to), a.position, "{piece} retreats {frm} -> {to} {pos}", cost)
+            also += ["CF-R-RETREAT"] + (["CF-R-HEAVY"] if p.role else [])
+            self._move_to(p, parse_square(a.to), a.position, "{piece} retreats {frm} -> {to} {pos}", cost,
+                          kind="retreat", rule=rule, also=also)
         elif name in ("react", "juke"):
             n = r.move_bonus.get(name, 1)
             self.mp[p.id] = self.mp.get(p.id, 0) + n
-            self.events.append(ev(name, rule, "{piece} uses {word}: +{n} movement", piece=p.id, word=word, n=n))
+            if name == "react":
+                also.append("CF-R-REACT")
+            self.events.append(ev(name, rule, "{piece} uses {word}: +{n} movement", piece=p.id, word=word, n=n, also=also))
         elif name == "jam":
             hit = sorted(q.id for q in self.pieces.values() if q.team != p.team and cheb(q.sq, p.sq) <= 1)
             for qid in hit:
                 self.jam_until[qid] = self.phase_idx + 1
-            self.events.append(ev("jam", rule, "{piece} jams {targets}: no abilities next turn", piece=p.id, targets=", ".join(hit)))
+            self.events.append(ev("jam", rule, "{piece} jams {targets}: no abilities next turn", piece=p.id,
+                                  targets=", ".join(hit), also=[*also, "CF-R-JAM", "CF-R-EFFECT-TIMING"]))
         elif name == "seal":
             self.seal_until[p.id] = self.phase_idx + 1
-            self.events.append(ev("seal", rule, "{piece} seals: squares next to it cost +{n} movement", piece=p.id, n=r.seal_cost))
+            self.events.append(ev("seal", rule, "{piece} seals: squares next to it cost +{n} movement", piece=p.id,
+                                  n=r.seal_cost, also=[*also, "CF-R-SEAL", "CF-R-EFFECT-TIMING"]))
+
+    # ------------------------------------------------------------ citations
+    def _inherited(self, p: Piece, name: str) -> list[str]:
+        """``CF-CAPTAIN-INHERIT`` when a captain uses an ability of its base piece."""
+        if p.role and name not in self.rules.captains[p.role].abilities:
+            return ["CF-CAPTAIN-INHERIT"]
+        return []
+
+    def _burst_note(self, p: Piece) -> list[str]:
+        """``CF-SNAP-BURST`` when ``p`` has just spent movement only the snap burst gave it (its movement
+        left is below the burst); the Lineman's burst is also ruling CF-R-BLOCKING-CAPTAINS."""
+        r = self.rules
+        if self.turn != 1 or r.snap_burst <= 0 or not self.in_list(p, r.snap_burst_pieces):
+            return []
+        if self.mp.get(p.id, 0) >= r.snap_burst:
+            return []
+        return ["CF-SNAP-BURST", *(["CF-R-BLOCKING-CAPTAINS"] if p.role else [])]
+
+    def _move_notes(self, p: Piece, a: Move, mp: int, target: Square, cost: int) -> list[str]:
+        """The rules besides ``CF-MOVEMENT`` that decided a move (its event's ``also``)."""
+        restricted = p.spec[1]
+        out = ["CF-R-STEP"]
+        if not restricted:
+            out.append("CF-MOVE-UNRESTRICTED")
+        elif not a.route:
+            out.append("CF-MOVE-RESTRICTED")
+        if target == p.sq or a.position != "C":
+            out.append("CF-R-POSITION")  # the position in the square is chosen for free
+        if a.rush:
+            out += ["CF-SPEED-RUSH", "CF-R-SPEED-RUSH", *self._inherited(p, "speed_rush")]
+        if a.route:
+            out.append("CF-ROUTE")
+        if a.rush or a.route:
+            out += ["CF-ONCE-4", "CF-R-ONCE-4"]
+        if any(q.team != p.team for q in self.sealing()):
+            got = self._bc.get((p.team, a.rush, False))
+            if got is not None:
+                plain = self._reach(p.sq, mp, restricted and not a.route, got[0], frozenset())
+                if plain.get(target, INF) < cost:
+                    out += ["CF-SEAL", "CF-R-SEAL"]
+        return out
 
     # ------------------------------------------------------------ moving pieces
-    def _move_to(self, p: Piece, target: Square, pos: str, template: str, cost: int) -> None:
+    def _move_to(self, p: Piece, target: Square, pos: str, template: str, cost: int, *, kind: str = "move",
+                 rule: str = "CF-MOVEMENT", also: list[str] | None = None) -> None:
         """Put ``p`` on ``target``/``pos``: a tackle, a wrap, a collision or a plain move."""
         frm = p.sq
         other = self.holder_at(target, pos, besides=p.id)
-        self.events.append(ev("move", "CF-MOVEMENT", template, piece=p.id, frm=sq(frm), to=sq(target), pos=pos, cost=cost))
+        self.events.append(ev(kind, rule, template, piece=p.id, frm=sq(frm), to=sq(target), pos=pos, cost=cost,
+                              also=also or []))
         if other is None or other.team == p.team:
             p.sq, p.pos = target, pos
             return
@@ -870,7 +956,8 @@ class Field:
         if self.immovable(occ):
             self._return(mover)
             self.events.append(ev("collision", "CF-R-ANCHOR", "{mover} runs into the anchored {occ} and goes back to {at}",
-                                  mover=mover.id, occ=occ.id, at=sq(mover.sq)))
+                                  mover=mover.id, occ=occ.id, at=sq(mover.sq),
+                                  also=["CF-ANCHOR", "CF-POSITIONS", "CF-R-COLLISION-RETURN"]))
             return
         assert self.rng is not None
         a = self.rng.randint(1, r.collision_die)
@@ -888,25 +975,29 @@ class Field:
             if occ.spot != occ_start:
                 self._return(occ)
             result = f"tie: both go back ({mover.id} {sq(mover.sq)}, {occ.id} {sq(occ.sq)})"
+        also = ["CF-POSITIONS", "CF-R-COLLISION-RETURN"]
+        if mover.id == self.carrier and not self.hidden:
+            also.append("CF-R-COLLISION-TACKLE")  # the carrier onto a defender's position collides
         self.events.append(ev("collision", "CF-COLLISION", "collision on {at} {pos}: {mover} rolls {a}, {occ} rolls {b} - {result}",
-                              at=sq(target), pos=pos, mover=mover.id, occ=occ.id, a=a, b=b, result=result))
+                              at=sq(target), pos=pos, mover=mover.id, occ=occ.id, a=a, b=b, result=result, also=also))
 
     def _tackle(self, defender: Piece, carrier: Piece) -> None:
         spot = carrier.sq
         own_ez = self.in_end_zone_of(self.offense, spot[1])
         sack = self.beyond_los(spot[1]) < 0
+        how = ["CF-POSITIONS", "CF-R-COLLISION-TACKLE"] if defender.id != carrier.id else []
         if own_ez:
             self.events.append(ev("tackle", "CF-TACKLE", "{defender} tackles {carrier} on {at} {pos}",
-                                  defender=defender.id, carrier=carrier.id, at=sq(spot), pos=carrier.pos))
+                                  defender=defender.id, carrier=carrier.id, at=sq(spot), pos=carrier.pos, also=how))
             self.events.append(ev("safety", "CF-SAFETY", "tackled in the own end zone: SAFETY, {points} points to {team}",
-                                  points=self.rules.safety_points, team=self.defense))
+                                  points=self.rules.safety_points, team=self.defense, also=["CF-END-ZONES"]))
             self.result = {"kind": "safety", "spot": spot, "by": defender.id}
             return
         kind = "sack" if sack else "tackle"
         self.events.append(ev(kind, "CF-SACK" if sack else "CF-TACKLE",
                               "{defender} {what} {carrier} on {at} {pos}" + (" - a sack, behind the line" if sack else ""),
                               defender=defender.id, what="sacks" if sack else "tackles", carrier=carrier.id,
-                              at=sq(spot), pos=carrier.pos))
+                              at=sq(spot), pos=carrier.pos, also=(["CF-TACKLE", *how] if sack else how)))
         self.result = {"kind": "tackle", "spot": spot, "by": defender.id, "sack": sack}
 
     def _wrap(self, defender: Piece, member: Piece, target: Square) -> None:
@@ -915,14 +1006,15 @@ class Field:
         if not self._place_free(defender, target, "C"):
             self._return(defender)
         self.events.append(ev("wrap", "CF-R-PA-TACKLE", "{defender} wraps up {member} - the ball stays hidden",
-                              defender=defender.id, member=member.id))
+                              defender=defender.id, member=member.id, also=["CF-POSITIONS"]))
         assert self.pair
         if all(m in self.wrapped for m in self.pair):
             qb = self.pieces[self.pair[0]]
             self.hidden = False
             self.pair = None
             self.carrier = qb.id
-            self.events.append(ev("reveal", "CF-PA-COUNTER", "QB and fake both tackled: the ball defaults to {qb}", qb=qb.id))
+            self.events.append(ev("reveal", "CF-PA-COUNTER", "QB and fake both tackled: the ball defaults to {qb}", qb=qb.id,
+                                  also=["CF-R-PA-TACKLE"]))
             self._tackle(defender, qb)
 
     def _after_change(self) -> None:
@@ -944,7 +1036,7 @@ class Field:
                 if self.result is not None:
                     return
             self.events.append(ev("touchdown", "CF-TOUCHDOWN", "TOUCHDOWN {team}! {piece} carries the ball into the end zone at {at}",
-                                  team=self.offense, piece=c.id, at=sq(c.sq)))
+                                  team=self.offense, piece=c.id, at=sq(c.sq), also=["CF-END-ZONES", "CF-R-TD"]))
             self.result = {"kind": "touchdown", "spot": c.sq, "by": c.id}
 
     def reveal(self, why: str) -> None:
@@ -955,7 +1047,7 @@ class Field:
         self.pair = None
         c = self.pieces[self.carrier]
         self.events.append(ev("reveal", "CF-PA-RETURN", "the ball is revealed ({why}): {piece} has it on {at} {pos}",
-                              why=why, piece=c.id, at=sq(c.sq), pos=c.pos))
+                              why=why, piece=c.id, at=sq(c.sq), pos=c.pos, also=["CF-R-PA"]))
         if c.id in self.wrapped:
             self.events.append(ev("reveal_tackle", "CF-R-PA-TACKLE", "{piece} was wrapped up with the ball", piece=c.id))
             tackler = next((q for q in self.pieces.values() if q.team == self.defense and q.sq == c.sq), None)
@@ -1060,21 +1152,30 @@ class Field:
             outcome = "interception"
         else:
             outcome = "incomplete"
+        also = ["CF-PASS-TABLE"]
+        for m in mods:
+            also += [m[2], *_MOD_ALSO.get(m[2], ())]
+        if total <= 0:
+            also.append("CF-R-PASS-TABLE")  # where the table's interception rows overlap
+        if mods:
+            also.append("CF-R-ABILITY-ORDER")  # modifiers are read when the ball moves
         self.events.append(ev("pass", "CF-PASS", "{passer} passes to {receiver}: rolls {roll} ({mods}) = {total}: {outcome}",
                               passer=pid, receiver=rid, roll=roll, mods=mod_text, total=total, outcome=outcome,
-                              also=[m[2] for m in mods]))
+                              also=list(dict.fromkeys(also))))
         if outcome == "complete":
             self.carrier = rid
             self.events.append(ev("complete", "CF-R-TELEPORT", "complete: the ball is with {receiver} on {at} {pos}",
                                   receiver=rid, at=sq(receiver.sq), pos=receiver.pos))
             self._after_change()
         elif outcome == "incomplete":
-            self.events.append(ev("incomplete", "CF-R-INCOMPLETE", "incomplete: the ball goes back to the line of scrimmage"))
+            self.events.append(ev("incomplete", "CF-R-INCOMPLETE", "incomplete: the ball goes back to the line of scrimmage",
+                                  also=["CF-PASS-TABLE"]))
             self.result = {"kind": "incomplete", "spot": None}
         else:
             by = safety if safety is not None and total <= pr.safety_interception_max else near[0]
             rule = "CF-R-PASS-TABLE"
-            self.events.append(ev("interception", rule, "INTERCEPTED by {by} on {at}", by=by.id, at=sq(receiver.sq)))
+            also = ["CF-PASS-TABLE", "CF-TURNOVERS"] + (["CF-INTERCEPT"] if by is safety else [])
+            self.events.append(ev("interception", rule, "INTERCEPTED by {by} on {at}", by=by.id, at=sq(receiver.sq), also=also))
             self.result = {"kind": "interception", "spot": receiver.sq, "by": by.id}
 
     def whistle(self) -> None:
@@ -1088,7 +1189,7 @@ class Field:
         if self.in_end_zone_of(self.offense, c.sq[1]):
             self.events.append(ev("whistle", "CF-R-DOWN-LIMIT", "whistle: {piece} is down in its own end zone", piece=c.id))
             self.events.append(ev("safety", "CF-SAFETY", "SAFETY, {points} points to {team}",
-                                  points=self.rules.safety_points, team=self.defense))
+                                  points=self.rules.safety_points, team=self.defense, also=["CF-END-ZONES"]))
             self.result = {"kind": "safety", "spot": c.sq, "by": None}
             return
         self.events.append(ev("whistle", "CF-R-DOWN-LIMIT", "whistle after {n} turns: {piece} is down on {at}",
