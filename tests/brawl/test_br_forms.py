@@ -135,6 +135,8 @@ def test_get_zone_query_shows_what_the_caller_may_see() -> None:
     assert out["your_cards_here"]["WR1"]["effect"] == "strong x2"
     assert "your_cards_here" not in spec.handler(st, None, parse_args(spec, {"zone": "DL"}))
     assert "X" in spec.handler(st, "home", parse_args(spec, {"zone": "BM"}))["note"]
+    assert spec.handler(st, "home", parse_args(spec, {"zone": "middle of midfield"}))["zone"] == "MM"
+    assert spec.handler(st, "home", parse_args(spec, {"zone": "deep left"}))["zone"] == "DL"
 
 
 def test_legal_actions_are_a_bounded_sample_and_all_legal() -> None:

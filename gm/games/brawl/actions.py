@@ -53,8 +53,12 @@ def _bad(reason: str, text: object, legal: Iterable[str] = FORMS, rule: str = SY
 
 
 def norm_zone(text: str) -> str:
-    """A zone code in canonical region + column form; raises :class:`InvalidActionError`."""
+    """A zone code (``DL``, column-first ``LD``, or in words: ``deep left``) in canonical region + column
+    form; raises :class:`InvalidActionError` (rule BR-GRID)."""
     z = _ZONE_ALIASES.get(str(text).strip().upper())
+    if z is None:  # in words: "deep left", "the middle of the midfield"
+        words = _words(_normalise(str(text)))
+        z = _ZONE_ALIASES.get(words[0]) if len(words) == 1 else None
     if z is None:
         raise _bad("not a zone; zones are DL DM DR ML MM MR SL SM SR BL BR (BM is the X)", text, ZONES, GRID_RULE)
     return z
