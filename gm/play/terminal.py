@@ -151,7 +151,7 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
             term.board(turn.board)
             if recorder:
                 recorder.board(turn.board, seat)
-        if turn.accepted:
+        if turn.accepted and not session.state.is_terminal:  # the summary prints the final status
             term.say(game.status(session.state, seat), "bold")
     return _summary(session, term, ended)
 
