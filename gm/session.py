@@ -504,13 +504,17 @@ class Session:
 
     def log(self, seat: str | None = None) -> list[list[str]]:
         """The action log as ``seat`` may read it: other seats' unrevealed picks show as ``locked``,
-        picks the engine voided as ``voided`` (for good), other moves in their public form
-        (``Action.public_text``)."""
+        picks the engine voided as ``voided`` (for good), moves that still carry a secret
+        (``GameState.secret_moves``) in their public form (``Action.public_text``)."""
         hidden, voided = self._hidden_from(seat), self._voided_for(seat)
+        secret = self.state.secret_moves()
         return [
             [
                 m.seat,
-                "locked" if i in hidden else "voided" if i in voided else str(m.action) if m.seat == seat else m.action.public_text(),
+                "locked" if i in hidden
+                else "voided" if i in voided
+                else m.action.public_text() if i in secret and m.seat != seat
+                else str(m.action),
             ]
             for i, m in enumerate(self.state.log)
         ]

@@ -21,7 +21,7 @@ class Action:
     def public_text(self) -> str:
         """What the other seats may read of this action once it is no longer a pending pick
         (default: the text form).  An action that carries a lasting secret - who secretly
-        holds the ball - leaves it out here."""
+        holds the ball - leaves it out here, for as long as ``GameState.secret_moves`` lists it."""
         return str(self)
 
     def to_json(self) -> dict[str, Any]:

@@ -120,6 +120,12 @@ class GameState(ABC, Generic[R]):
         that outlast a round (hands, draw piles) says it directly."""
         return self.snapshot() != self.view(None)
 
+    def secret_moves(self) -> set[int]:
+        """Log indices of moves that are public but still carry a secret (who secretly holds a
+        hidden ball): until it is out, the other seats read them as ``Action.public_text()`` and a
+        transcript does not record them for a bot.  Default: none."""
+        return set()
+
     # ------------------------------------------------------------- public API
     @property
     def is_terminal(self) -> bool:
@@ -136,7 +142,9 @@ class GameState(ABC, Generic[R]):
         return LegalActions(self, seat)
 
     def parse_action(self, text: str) -> Action:
-        """Parse an action's text form (raises :class:`InvalidActionError`)."""
+        """Parse an action's text form (raises :class:`InvalidActionError`).  A game may read text
+        in the context of the state (a lone move typed at a planning step as a one-row plan); the
+        game's own ``parse_action`` stays context-free."""
         return self.game.parse_action(text)
 
     def validate(self, seat: str, action: Action | str) -> Action:

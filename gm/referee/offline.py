@@ -13,6 +13,7 @@ results in short sentences.  Move phrasing is understood by the game's own
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gm.core.actions import Action
@@ -136,7 +137,7 @@ class OfflineReferee:
     # ----------------------------------------------------------------- moves
     def _move(self, session: Session, turn: RefereeTurn, text: str, seat: str, recorder: Recorder | None) -> None:
         game, state = session.game, session.state
-        action, why = self._read(game, text)
+        action, why = self._read(state.parse_action, text)  # read in the context of the state
         if action is None:
             because = f": {why.reason}" if why is not None and why.reason else ""
             turn.narration = f"I couldn't read {text.strip()!r} as a move{because}. " + self._forms(session, seat)
@@ -154,20 +155,20 @@ class OfflineReferee:
     @staticmethod
     def read_action(game: Game, text: str) -> Action | None:
         """The move in ``text`` via the game's parser, retrying without filler words."""
-        return OfflineReferee._read(game, text)[0]
+        return OfflineReferee._read(game.parse_action, text)[0]
 
     @staticmethod
-    def _read(game: Game, text: str) -> tuple[Action | None, InvalidActionError | None]:
-        """The move in ``text``, or ``None`` and the parser's objection to the text as typed."""
+    def _read(parse: Callable[[str], Action], text: str) -> tuple[Action | None, InvalidActionError | None]:
+        """The move in ``text`` (read by ``parse``), or ``None`` and the parser's objection to the text as typed."""
         try:
-            return game.parse_action(text), None
+            return parse(text), None
         except InvalidActionError as exc:
             first = exc
         kept = [w for w in _clean(text).split() if w not in FILLER]
         if not kept:
             return None, first
         try:
-            return game.parse_action(" ".join(kept)), None
+            return parse(" ".join(kept)), None
         except InvalidActionError:
             return None, first
 

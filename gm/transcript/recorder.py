@@ -78,10 +78,11 @@ class Recorder:
                 done[e.seat] = done.get(e.seat, 0) + 1
         seen: dict[str, int] = {}
         blocked: set[str] = set()
-        for seat, text in session.log(None):
+        secret = session.state.secret_moves()
+        for i, (seat, text) in enumerate(session.log(None)):
             if seat not in session.bot_seats or seat in blocked:
                 continue
-            if text == "locked":  # still a secret: nothing after it is recorded yet
+            if text == "locked" or i in secret:  # still a secret: nothing after it is recorded yet
                 blocked.add(seat)
                 continue
             seen[seat] = seen.get(seat, 0) + 1

@@ -88,6 +88,28 @@ NATURAL = {
     "plan:\nHV1 push HV3\nQB pass to FA1": Plan((Ability("HV1", "push", "HV3"), Pass("FA1", "QB"))),
     "Plan: hold": Plan(()),
     "heads": CoinCall("heads"),
+    "I call heads": CoinCall("heads"),
+    "tails please": CoinCall("tails"),
+    "let's go for it": FourthDown("go"),
+    "we punt the ball": FourthDown("punt"),
+    "I'm done": Done(),
+    "that's it": Done(),
+    "deep threat and safety": CaptainPick("deep_threat", "safety"),
+    "safety and deep threat": CaptainPick("deep_threat", "safety"),  # named defense first
+    "captains: nickel and lineman": CaptainPick("lineman", "nickelback"),
+    "fast 1 to H-20 nw": Move("FA1", "H20", "NW"),
+    "move the heavy #2 up to I13": Move("HV2", "I13", "C"),
+    "FA1 speed rushes to C16": Move("FA1", "C16", "C", rush=True),
+    "QB throws it to FA2": Pass("FA2", "QB"),
+    "play action with ST1, ST1 keeps the ball": PlayAction("ST1", "ST1"),
+    "play action ST1 hand off": PlayAction("ST1", "ST1"),
+    "play action ST1 fake": PlayAction("ST1"),
+    "play action ball QB with FA1": PlayAction("FA1", "QB"),
+    "FA1 has the ball": BallChoice("FA1"),
+    "the QB keeps it": BallChoice("QB"),
+    "hold": Plan(()),
+    "everyone holds": Plan(()),
+    "no moves": Plan(()),
 }
 
 
@@ -104,6 +126,25 @@ def test_unreadable_actions_are_rejected_with_the_forms(text: str) -> None:
     with pytest.raises(InvalidActionError) as info:
         G.parse_action(text)
     assert info.value.rule == "CF-SYNTAX" and info.value.legal
+
+
+@pytest.mark.rules("CF-SYNTAX", "CF-SNAP", "CF-PLAN")
+def test_the_state_reads_text_in_context() -> None:
+    """At the snap a lone piece action, or several joined by commas or 'and', is the snap plan;
+    in a reaction turn 'hold' means done.  The game's own parser stays context-free."""
+    s = start()
+    assert s.parse_action("FA1 to C15") == Plan((Move("FA1", "C15", "C"),))
+    assert s.parse_action("HV1 push HV3, FA1 to C15 and then QB pass to FA1") == Plan(
+        (Ability("HV1", "push", "HV3"), Move("FA1", "C15", "C"), Pass("FA1", "QB")))
+    assert s.parse_action("hold") == Plan(()) and s.parse_action("heads") == CoinCall("heads")
+    with pytest.raises(InvalidActionError):
+        s.parse_action("FA1 to C15 and dance")
+    assert G.parse_action("FA1 to C15") == Move("FA1", "C15", "C")
+    s.apply("home", "FA1 to D14")  # a one-row plan
+    assert s.pending["home"] == Plan((Move("FA1", "D14", "C"),))
+    t = reaction(start())
+    assert t.parse_action("FA1 to C15") == Move("FA1", "C15", "C")
+    assert t.parse_action("hold") == Done()
 
 
 @pytest.mark.rules("CF-SYNTAX")

@@ -190,3 +190,47 @@ def test_a_plan_names_no_holder_the_offense_chooses_later() -> None:
     s.apply("home", "ball ST1")  # the hand-off, secretly
     assert f.carrier == "ST1" and s.view("away")["ball"] == {"hidden": True, "candidates": ["QB", "ST1"]}
     assert s.public_log("away")[-1] == ["home", "ball choice"]
+
+
+@pytest.mark.rules("CF-R-PA", "CF-PA-RETURN")
+def test_a_bots_play_action_is_logged_and_recorded_without_the_holder_until_the_reveal() -> None:
+    """The holder is part of the offense's action: the defense's log shows ``play action ST1`` and
+    ``ball choice`` while the ball is hidden (``secret_moves``), and a transcript writes the bot's
+    move - with every later one - only once the ball is revealed, so it replays exactly."""
+    from gm.transcript.format import Header
+    from gm.transcript.recorder import Recorder
+    from gm.transcript.replay import ReplayBot, replay
+
+    script = ["captains deep_threat safety", "plan: hold", "play action ST1 ball ST1", "ball QB", "done",
+              "ST1 to J13 C", "done"]
+    sess = Session.create("chess-football", seed=0, persist=False, players={"home": "bot:random"},
+                          bots={"home": ReplayBot(script)}, nonce_seed=0)
+    rec = Recorder(Header(game="chess-football", seed=0, players=dict(sess.players)))
+    rec.sync_bot_moves(sess)
+
+    def call(tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        cid = rec.tool_call("away", tool, args)
+        res = sess.call(tool, args, "away")
+        rec.tool_result(cid, res)
+        rec.sync_bot_moves(sess)
+        assert res["ok"], res
+        return res
+
+    def recorded() -> list[str]:
+        return [e.action for e in rec.transcript.entries if e.type == "bot_move"]
+
+    call("choose_captains", {"offense": "lead_blocker", "defense": "rusher"})
+    call("call_coin_toss", {"call": "heads"})
+    call("submit_snap_plan", {"rows": []})
+    st = sess.state
+    assert isinstance(st, ChessFootballState) and st.phase == "defense_turn" and field(st).hidden
+    assert sess.log("away")[-3:] == [["home", "play action ST1"], ["home", "ball choice"], ["home", "done"]]
+    assert sess.log("home")[-3][1] == "play action ST1 ball ST1"
+    assert recorded() == ["captains deep_threat safety", "plan: hold"]  # the rest waits for the reveal
+    text = json.dumps([e.model_dump() for e in rec.transcript.entries])
+    assert "ball ST1" not in text and "ball QB" not in text
+    call("end_turn", {})  # the ball moves; the bot's ST1 runs off: the pair separates, the ball is revealed on QB
+    assert not field(st).hidden and field(st).carrier == "QB"
+    assert sess.log("away")[-6:-3] == [["home", "play action ST1 ball ST1"], ["home", "ball QB"], ["home", "done"]]
+    assert recorded() == script
+    assert replay(rec.transcript).ok

@@ -366,10 +366,11 @@ def public_text(action: Action) -> str:
 
 
 # ---------------------------------------------------------------- parsing
-_PHRASES = (
+_KIND_CODES = {"fast": "fa", "heavy": "hv", "strong": "st"}
+_PHRASES: tuple[tuple[str, Any], ...] = (
     (r"->|=>|→", " to "),
     (r"\bgo for it\b", " go "),
-    (r"\bspeed[\s_-]*rush(ing)?\b", " rush "),
+    (r"\bspeed[\s_-]*rush(es|ing)?\b", " rush "),
     (r"\broute[\s_-]*running\b", " route "),
     (r"\bchop[\s_-]*block\b", " chop "),
     (r"\bchip[\s_-]*block\b", " chip "),
@@ -383,8 +384,24 @@ _PHRASES = (
     (r"\bdeep[\s_-]*threat\b", " dt "),
     (r"\blead[\s_-]*blocker\b", " lb "),
     (r"\bquarter[\s_-]*back\b", " qb "),
+    (r"\b(?:the\s+)?(fast|heavy|strong)(?:\s+(?:no\.?|number|#))?\s*(\d)\b",
+     lambda m: f" {_KIND_CODES[m.group(1)]}{m.group(2)} "),  # "fast 1", "heavy #2" -> FA1, HV2
+    (r"\b([a-z])-(\d{1,2})\b", r"\1\2"),  # "H-20" -> H20
+    (r"\bthat'?s\s+(it|all)\b", " done "),
+    (r"\b(hand[\s_-]*off|hand\s+it\s+off|handing\s+off)\b", " handoff "),
 )
-_NOISE = {"the", "a", "my", "our", "with", "and", "then", "square", "position", "at", "onto", "into", "on", "in", "please", "i", "we", "will"}
+_NOISE = {"the", "a", "my", "our", "with", "and", "then", "square", "position", "at", "onto", "into", "on", "in", "please", "i", "we",
+          "will", "m", "ll", "re", "ve", "d", "s", "let", "lets", "us", "now"}
+#: common two-letter words that are no piece ids
+_NOT_PIECES = {"to", "nw", "ne", "sw", "se", "go", "up", "it", "is", "of", "or", "an", "as", "by", "do", "if", "no", "so", "me", "he",
+               "be", "ok", "am", "oh"}
+#: words around a one-word decision ("I'll call heads", "let's punt it") that change nothing
+_TALK = {"call", "calls", "calling", "take", "takes", "pick", "choose", "it", "say", "coin", "toss", "for", "go", "want", "like",
+         "to", "try", "gonna", "ball", "away", "kick", "is", "are", "be", "should", "shall", "do", "decide", "decision", "down",
+         "fourth", "4th", "on", "this"}
+#: plan texts that mean "nobody moves"
+_HOLD = re.compile(r"^\s*(?:snap\s+)?(?:plan\s*:?\s*)?(?:(?:we|i|everyone|everybody|all)\s+)?(?:hold|holds|stay|stays|stay put|"
+                   r"nobody moves|no one moves|no moves|no plan|empty plan|nothing|none|hold all|all hold)\s*[.!]?\s*$", re.I)
 _ROLE_TOKENS = {"safety": "sf", "nickelback": "nb", "rusher": "ru", "scrambler": "sc", "lineman": "lm", "quarterback": "qb"}
 
 
@@ -405,12 +422,39 @@ def _is_square(t: str) -> bool:
 
 
 def _is_piece(t: str) -> bool:
-    return bool(re.fullmatch(r"[a-z]{2}[0-9]?", t)) and t not in ("to", "nw", "ne", "sw", "se", "go", "up")
+    return bool(re.fullmatch(r"[a-z]{2}[0-9]?", t)) and t not in _NOT_PIECES
 
 
 def _piece_tok(t: str) -> str | None:
     t = _ROLE_TOKENS.get(t, t)
     return t.upper() if _is_piece(t) else None
+
+
+def _role_tok(t: str) -> str | None:
+    """A captain role named by a token: its name, code (``dt``) or the start of its name (``nickel``)."""
+    if t.upper() in CODE_ROLES:
+        return CODE_ROLES[t.upper()]
+    if t in ROLE_CODES:
+        return t
+    hits = [r for r in ROLE_CODES if len(t) >= 4 and r.startswith(t)]
+    return hits[0] if len(hits) == 1 else None
+
+
+#: the default sides of the roles, to put a pick named defense-first in order ("safety and deep threat")
+_DEFENSE_ROLES = ("safety", "nickelback", "rusher")
+
+
+def split_rows(text: str) -> list[PieceAction]:
+    """Several piece actions in one text joined by commas, ``;``, ``and`` or ``then`` (a plan typed
+    without ``plan:``); ``[]`` unless every part reads as a piece action."""
+    parts = [p for p in re.split(r"\s*(?:[,;\n]|\band then\b|\bthen\b|\band\b)\s*", text.strip().rstrip(".")) if p.strip()]
+    rows: list[PieceAction] = []
+    for part in parts:
+        try:
+            rows.append(parse_row(part))
+        except InvalidActionError:
+            return []
+    return rows
 
 
 def _split_plan(text: str) -> list[str]:
@@ -477,39 +521,34 @@ def parse_action(text: str) -> Action:
     if fast is not None:
         return fast
     raw = text.strip()
+    if _HOLD.match(raw):
+        return Plan(())
     if re.match(r"^\s*(snap\s+)?plan\b", raw, re.I) or ";" in raw or "\n" in raw:
         return Plan(tuple(_split_plan(raw)))  # type: ignore[arg-type]
     toks = _tokens(raw)
     if not toks:
         raise _bad("not a Chess-Football action", text, FORMS)
     head = toks[0]
-    if head in ("captain", "captains"):
-        roles = [t for t in toks[1:] if t not in ("offense", "offensive", "defense", "defensive", "captain")]
-        if len(roles) != 2:
+    words = [t for t in toks if t not in ("offense", "offensive", "defense", "defensive", "captain", "captains", "are", "is")]
+    roles = [_role_tok(t) for t in words]
+    if head in ("captain", "captains") or (len(words) == 2 and all(roles)):
+        if len(words) != 2 or not all(roles):
             raise _bad("name two captains: 'captains deep_threat safety' (offense, defense)", text, FORMS)
-        return CaptainPick(roles[0], roles[1])
-    if toks in (["heads"], ["tails"]) or (len(toks) == 2 and toks[0] == "call" and toks[1] in ("heads", "tails")):
-        return CoinCall(toks[-1])
-    if toks == ["punt"]:
+        off, de = roles[0] or words[0], roles[1] or words[1]
+        if off in _DEFENSE_ROLES and de not in _DEFENSE_ROLES:
+            off, de = de, off  # named defense first
+        return CaptainPick(off, de)
+    calls = [t for t in toks if t in ("heads", "tails")]
+    if len(calls) == 1 and all(t in _TALK or t in ("heads", "tails") for t in toks):
+        return CoinCall(calls[0])
+    if "punt" in toks and all(t in _TALK or t == "punt" for t in toks):
         return FourthDown("punt")
-    if toks == ["go"]:
+    if toks.count("go") == 1 and all(t in _TALK for t in toks):
         return FourthDown("go")
-    if toks[0] in ("done", "end", "finish", "finished", "over") and len(toks) <= 2:
+    if toks[0] in ("done", "end", "finish", "finished", "over", "next") and len(toks) <= 2:
         return Done()
-    if head in ("ball", "hand", "handoff", "give", "keep") and len(toks) >= 2:
-        who = [p for p in (_piece_tok(t) for t in toks[1:] if t not in ("ball", "to", "off", "holder", "holds")) if p]
-        if len(who) == 1:
-            return BallChoice(who[0])
-        raise _bad("name the piece that holds the ball: 'ball FA1'", text, FORMS)
     if "playaction" in toks:
-        i = toks.index("playaction")
-        rest = [t for t in toks[i + 1:] if t not in ("to", "fake", "holder", "holds", "keeps")]
-        j = rest.index("ball") if "ball" in rest else len(rest)
-        partner = [p for p in (_piece_tok(t) for t in rest[:j]) if p]
-        holder = [p for p in (_piece_tok(t) for t in rest[j + 1:]) if p]
-        if len(partner) != 1 or len(holder) > 1 or (j < len(rest) and not holder):
-            raise _bad("play action reads 'play action FA1 ball FA1' (or 'play action FA1': the QB keeps it)", text, FORMS)
-        return PlayAction(partner[0], holder[0] if holder else None)
+        return _parse_play_action(toks[toks.index("playaction") + 1:], text)
     if "pass" in toks or "throw" in toks or "throws" in toks or "passes" in toks:
         i = next(k for k, t in enumerate(toks) if t in ("pass", "throw", "throws", "passes"))
         before = [p for p in (_piece_tok(t) for t in toks[:i] if t != "move") if p]
@@ -517,7 +556,43 @@ def parse_action(text: str) -> Action:
         if len(after) != 1 or len(before) > 1:
             raise _bad("a pass reads 'QB pass to FA2'", text, FORMS)
         return Pass(after[0], before[0] if before else None)
+    holds = "it" in toks and _piece_tok(toks[0]) and set(toks[1:]) <= _BALL_VERBS and set(toks[1:]) & _HOLDS  # "QB keeps it"
+    if head in ("ball", "handoff", "give", "keep") or ("ball" in toks and set(toks) & _BALL_VERBS) or holds:
+        who = [p for p in (_piece_tok(t) for t in toks if t not in _BALL_VERBS) if p]
+        if len(who) == 1:
+            return BallChoice(who[0])
+        raise _bad("name the piece that holds the ball: 'ball FA1'", text, FORMS)
     return _parse_piece_action(toks, text)
+
+
+#: words of a ball choice ("give the ball to ST1", "ST1 has the ball", "the QB keeps it")
+_BALL_VERBS = {"ball", "handoff", "give", "gives", "keep", "keeps", "has", "have", "holds", "hold", "holder", "gets", "takes",
+               "with", "to", "off", "hand", "is", "it"}
+_HOLDS = {"keep", "keeps", "has", "have", "holds", "gets", "takes"}
+
+
+def _parse_play_action(rest: list[str], text: str) -> PlayAction:
+    """What follows 'play action': the partner and, optionally, the secret holder ('ball ST1', 'ST1 keeps
+    the ball', 'hand off' = the partner, 'fake' or 'keep' = the ball carrier)."""
+    bad = _bad("play action reads 'play action FA1 ball FA1' (or 'play action FA1': the QB keeps it)", text, FORMS)
+    holder: str | None = None
+    skip: int | None = None
+    if "ball" in rest:
+        j = rest.index("ball")
+        after = _piece_tok(rest[j + 1]) if j + 1 < len(rest) else None
+        if after is not None:
+            holder, skip = after, j + 1
+    pieces = [p for k, p in enumerate(_piece_tok(t) for t in rest) if p and k != skip]
+    if not pieces or len(pieces) > 2 or (holder is not None and len(pieces) > 1):
+        raise bad
+    partner = pieces[0]
+    if holder is None and len(pieces) == 2:
+        holder = pieces[1]
+    if holder is None and set(rest) & {"handoff", "give", "gives"}:
+        holder = partner
+    if holder is None and "ball" in rest and not set(rest) & {"keep", "keeps", "fake"}:
+        raise bad
+    return PlayAction(partner, holder)
 
 
 def _verb(word: str) -> str:
@@ -548,7 +623,8 @@ def _parse_piece_action(toks: list[str], text: str) -> PieceAction:
             rush = True
         elif t in ("route", "routes"):
             route = True
-        elif t in ("moves", "move", "runs", "run", "goes", "go", "steps"):
+        elif t in ("moves", "move", "runs", "run", "goes", "go", "steps", "up", "over", "across", "straight", "forward",
+                   "downfield", "spot"):
             continue
         else:
             words.append(t)

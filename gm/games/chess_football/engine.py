@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.errors import IllegalActionError
+from gm.core.errors import IllegalActionError, InvalidActionError
 from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
@@ -39,6 +39,7 @@ from gm.games.chess_football.actions import (
     Plan,
     PlayAction,
     public_text,
+    split_rows,
 )
 from gm.games.chess_football.field import Field, Piece, col_letter, ev, parse_square, sq
 from gm.games.chess_football.rules import ChessFootballRules
@@ -610,6 +611,41 @@ class ChessFootballState(GameState[ChessFootballRules]):
             "last": dict(self.last),
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
+
+    def secret_moves(self) -> set[int]:
+        """While the ball is hidden: the log indices of this down's play action and ball choices
+        that name the secret holder (the defense reads them without it until the reveal)."""
+        f = self.field
+        if f is None or not f.hidden or self.outcome is not None:
+            return set()
+        out: set[int] = set()
+        for i in range(len(self.log) - 1, -1, -1):
+            a = self.log[i].action
+            if isinstance(a, Plan):  # the snap of this down: nothing earlier is secret
+                break
+            if isinstance(a, PlayAction | BallChoice) and a.public_text() != str(a):
+                out.add(i)
+        return out
+
+    # ------------------------------------------------------------ reading text
+    def parse_action(self, text: str) -> Action:
+        """The game's parser, in context: at the snap a lone piece action (``FA1 to C16``) or
+        several joined by commas, ``and`` or ``then`` are the rows of a snap plan (nothing
+        else can be done at the snap); in a reaction turn ``hold`` is ``done``."""
+        try:
+            action = self.game.parse_action(text)
+        except InvalidActionError:
+            if self.phase != SNAP:
+                raise
+            rows = split_rows(text)
+            if len(rows) < 2:
+                raise
+            return Plan(tuple(rows))
+        if self.phase == SNAP and isinstance(action, PieceAction):
+            return Plan((action,))
+        if self.phase in (OFFENSE_TURN, DEFENSE_TURN) and isinstance(action, Plan) and not action.rows:
+            return Done()  # 'hold' in a reaction turn: nobody else moves
+        return action
 
     # ------------------------------------------------------------ for bots/tools
     def public_log(self, seat: str | None) -> list[list[str]]:

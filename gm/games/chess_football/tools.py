@@ -76,7 +76,9 @@ class PassArgs(ToolArgs):
 
 class PlayActionArgs(ToolArgs):
     partner: str = Field(pattern=PIECE, description="the adjacent non-Heavy teammate the QB fakes with")
-    holder: str = Field(pattern=PIECE, description="who secretly keeps the ball: the QB (fake) or the partner (hand-off)")
+    holder: str | None = Field(default=None, pattern=PIECE,
+                               description="who secretly keeps the ball: the QB (a fake) or the partner (a hand-off); "
+                               "default: the QB keeps it")
 
 
 class HolderArgs(ToolArgs):
