@@ -96,7 +96,8 @@ NATURAL = {
     "that's it": Done(),
     "deep threat and safety": CaptainPick("deep_threat", "safety"),
     "safety and deep threat": CaptainPick("deep_threat", "safety"),  # named defense first
-    "captains: nickel and lineman": CaptainPick("lineman", "nickelback"),
+    "nickel and lineman": CaptainPick("lineman", "nickelback"),
+    "captains: lineman and nickel": CaptainPick("lineman", "nickelback"),
     "fast 1 to H-20 nw": Move("FA1", "H20", "NW"),
     "move the heavy #2 up to I13": Move("HV2", "I13", "C"),
     "FA1 speed rushes to C16": Move("FA1", "C16", "C", rush=True),

@@ -532,11 +532,11 @@ def parse_action(text: str) -> Action:
     words = [t for t in toks if t not in ("offense", "offensive", "defense", "defensive", "captain", "captains", "are", "is")]
     roles = [_role_tok(t) for t in words]
     if head in ("captain", "captains") or (len(words) == 2 and all(roles)):
-        if len(words) != 2 or not all(roles):
+        if len(words) != 2:  # after 'captains' any two words: the engine names the roles there are
             raise _bad("name two captains: 'captains deep_threat safety' (offense, defense)", text, FORMS)
         off, de = roles[0] or words[0], roles[1] or words[1]
-        if off in _DEFENSE_ROLES and de not in _DEFENSE_ROLES:
-            off, de = de, off  # named defense first
+        if head not in ("captain", "captains") and off in _DEFENSE_ROLES and de not in _DEFENSE_ROLES:
+            off, de = de, off  # two roles named defense first ('captains X Y' keeps its order: offense, defense)
         return CaptainPick(off, de)
     calls = [t for t in toks if t in ("heads", "tails")]
     if len(calls) == 1 and all(t in _TALK or t in ("heads", "tails") for t in toks):

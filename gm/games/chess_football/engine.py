@@ -643,8 +643,9 @@ class ChessFootballState(GameState[ChessFootballRules]):
             return Plan(tuple(rows))
         if self.phase == SNAP and isinstance(action, PieceAction):
             return Plan((action,))
-        if self.phase in (OFFENSE_TURN, DEFENSE_TURN) and isinstance(action, Plan) and not action.rows:
-            return Done()  # 'hold' in a reaction turn: nobody else moves
+        if (self.phase in (OFFENSE_TURN, DEFENSE_TURN) and isinstance(action, Plan) and not action.rows
+                and not text.strip().lower().startswith("plan")):
+            return Done()  # 'hold' in a reaction turn: nobody else moves (a plan, 'plan: hold', is no turn action)
         return action
 
     # ------------------------------------------------------------ for bots/tools

@@ -572,9 +572,10 @@ class Field:
                             f"{self.rules.ineligible_downfield} row past the line of scrimmage", action)
 
     def _check_end_spot(self, p: Piece, square: Square, pos: str, action: object) -> None:
-        other = self.holder_at(square, pos, besides=p.id)
-        if other is not None and other.team == p.team:
-            raise self._err("CF-R-TEAMMATE-POS", f"{other.id} already stands on {sq(square)} {pos}", action)
+        # (a plan simulation lets pieces share a position: look for a teammate among all of them)
+        for other in self.pieces.values():
+            if other.sq == square and other.pos == pos and other.team == p.team and other.id != p.id:
+                raise self._err("CF-R-TEAMMATE-POS", f"{other.id} already stands on {sq(square)} {pos}", action)
 
     def check(self, team: str, a: object) -> None:
         """Raise :class:`IllegalActionError` unless ``a`` is legal for ``team`` now."""
@@ -802,8 +803,9 @@ class Field:
                 t.sq, t.pos = p_spot
                 self._give_mp(t, -r.swim_cost)
                 also += [rule, "CF-R-SWIM", "CF-R-EFFECT-TIMING"] + (["CF-R-HEAVY"] if p.role else [])
-                self.events.append(ev("swim", "CF-SWIM", "{piece} {word}es {target} - {target} swims: they swap places "
-                                      "({target} now on {at})", piece=p.id, word=word, target=t.id, at=sq(t.sq), also=also))
+                self.events.append(ev("swim", "CF-SWIM", "{piece} {word} {target} - {target} swims: they swap places "
+                                      "({target} now on {at})", piece=p.id, word="pushes" if name == "push" else "hits",
+                                      target=t.id, at=sq(t.sq), also=also))
             else:
                 old = t.spot
                 pos = t.pos if t.pos in self.free_positions(back, besides=t.id) else self.free_positions(back, besides=t.id)[0]
@@ -1062,7 +1064,7 @@ class Field:
             if isinstance(row, Move) and self._truncated_move(team, row, exc):
                 return
             self.events.append(ev("row_skipped", "CF-R-PLAN-CHECK", "{team} row {n} ({row}) cannot be carried out: {why}",
-                                  team=team, n=n, row=row.public_text(), why=exc.reason))
+                                  team=team, n=n, row=row.public_text(), why=exc.reason, also=[exc.rule]))
             return
         self.apply(team, row)
 
@@ -1094,12 +1096,12 @@ class Field:
                 best, spot = key, (s, a.position if a.position in free else free[0])
         if spot is None or spot[0] == p.sq:
             self.events.append(ev("row_cut", "CF-R-PLAN-CHECK", "{piece} cannot reach {to} ({why}) and holds",
-                                  piece=p.id, to=a.to, why=exc.reason))
+                                  piece=p.id, to=a.to, why=exc.reason, also=[exc.rule]))
             self.moved.add(p.id)
             self._note_rank(p)
             return True
         self.events.append(ev("row_cut", "CF-R-PLAN-CHECK", "{piece} cannot reach {to} {pos} ({why}): it goes as near as it can",
-                              piece=p.id, to=a.to, pos=a.position, why=exc.reason))
+                              piece=p.id, to=a.to, pos=a.position, why=exc.reason, also=[exc.rule]))
         self.apply(team, Move(p.id, sq(spot[0]), spot[1], rush=rush, route=route))
         return True
 
