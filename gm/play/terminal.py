@@ -153,6 +153,8 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
                 recorder.board(turn.board, seat)
         if turn.accepted and not session.state.is_terminal:  # the summary prints the final status
             term.say(game.status(session.state, seat), "bold")
+    if recorder:
+        recorder.sync_bot_moves(session, final=True)  # the recording pauses or ends here
     return _summary(session, term, ended)
 
 

@@ -86,5 +86,5 @@ def record_script(
         turn = ref.handle(session, seat, text, rec)
         if turn.board:
             rec.board(turn.board, seat)
-    rec.sync_bot_moves(session)
+    rec.sync_bot_moves(session, final=True)
     return rec.transcript

@@ -70,8 +70,11 @@ class Recorder:
     def board(self, text: str, seat: str | None = None) -> None:
         self._add(BoardEntry(seat=seat, text=text))
 
-    def sync_bot_moves(self, session: Session) -> None:
-        """Record the bots' moves that have become public since the last sync."""
+    def sync_bot_moves(self, session: Session, *, final: bool = False) -> None:
+        """Record the bots' moves that have become public since the last sync.  ``final``: the
+        recording ends here, so a public move that still carries a secret (and the bot's moves
+        after it) is written in its public form: nothing recorded depends on the secret, and a
+        replay stands in for it (:class:`gm.transcript.replay.ReplayBot`)."""
         done: dict[str, int] = {}
         for e in self.transcript.entries:
             if e.type == "bot_move":
@@ -82,7 +85,7 @@ class Recorder:
         for i, (seat, text) in enumerate(session.log(None)):
             if seat not in session.bot_seats or seat in blocked:
                 continue
-            if text == "locked" or i in secret:  # still a secret: nothing after it is recorded yet
+            if text == "locked" or (i in secret and not final):  # still a secret: nothing after it is recorded yet
                 blocked.add(seat)
                 continue
             seen[seat] = seen.get(seat, 0) + 1

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gm.core.actions import Action
-from gm.core.errors import GameError, StateError
+from gm.core.errors import GameError, InvalidActionError, StateError
 from gm.transcript.format import (
     BoardEntry,
     ToolCallEntry,
@@ -50,7 +50,9 @@ class ReplayBot:
     For a pick the engine voided unseen (recorded as ``voided``) and past the last
     recorded move it stands in the first legal action: a bot's pick is recorded once it
     is public, so an unrecorded pick is one still secret when the transcript ends, and a
-    secret pick changes nothing anyone sees."""
+    secret pick changes nothing anyone sees.  A move recorded in its public form (its
+    secret was still kept when the transcript ended) is served as a legal action of that
+    public form."""
 
     name = "replay"
 
@@ -60,7 +62,13 @@ class ReplayBot:
     def choose(self, state: GameState[Any], seat: str) -> Action:
         text = self.moves.popleft() if self.moves else VOIDED
         if text != VOIDED:
-            return state.parse_action(text)
+            try:
+                return state.parse_action(text)
+            except InvalidActionError:
+                public = next((a for a in state.legal_actions(seat) if a.public_text() == text), None)
+                if public is None:
+                    raise
+                return public
         # a stand-in must itself stay secret: the round stays open, only this seat done
         waiting = set(state.to_act()) - {seat}
         legal = list(state.legal_actions(seat))

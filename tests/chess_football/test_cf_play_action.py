@@ -234,3 +234,26 @@ def test_a_bots_play_action_is_logged_and_recorded_without_the_holder_until_the_
     assert sess.log("away")[-6:-3] == [["home", "play action ST1 ball ST1"], ["home", "ball QB"], ["home", "done"]]
     assert recorded() == script
     assert replay(rec.transcript).ok
+
+
+@pytest.mark.rules("CF-R-PA")
+def test_a_recording_that_ends_while_the_ball_is_hidden_writes_the_public_form_and_replays() -> None:
+    from gm.transcript.format import Header
+    from gm.transcript.recorder import Recorder
+    from gm.transcript.replay import ReplayBot, replay
+
+    script = ["captains deep_threat safety", "plan: hold", "play action ST1 ball ST1", "ball QB", "done"]
+    sess = Session.create("chess-football", seed=0, persist=False, players={"home": "bot:random"},
+                          bots={"home": ReplayBot(script)}, nonce_seed=0)
+    rec = Recorder(Header(game="chess-football", seed=0, players=dict(sess.players)))
+    for tool, args in (("choose_captains", {"offense": "lead_blocker", "defense": "rusher"}),
+                       ("call_coin_toss", {"call": "heads"}), ("submit_snap_plan", {"rows": []})):
+        cid = rec.tool_call("away", tool, args)
+        rec.tool_result(cid, sess.call(tool, args, "away"))
+        rec.sync_bot_moves(sess)
+    st = sess.state
+    assert isinstance(st, ChessFootballState) and field(st).hidden  # the recording ends here
+    rec.sync_bot_moves(sess, final=True)
+    moves = [e.action for e in rec.transcript.entries if e.type == "bot_move"]
+    assert moves == ["captains deep_threat safety", "plan: hold", "play action ST1", "ball choice", "done"]
+    assert replay(rec.transcript).ok  # a stand-in for the secret: nothing recorded depends on it
