@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gm.core.actions import Action, Move
@@ -51,6 +51,10 @@ class LegalActions:
             self._cache = tuple(st._legal(self._seat)) if self._seat in st.to_act() else ()
             self._at = at
         return self._cache
+
+    def all(self) -> tuple[Action, ...]:
+        """Every legal action, as a tuple (built once per position; a game's cached tuple is shared)."""
+        return self._actions()
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self._actions())
@@ -95,7 +99,7 @@ class GameState(ABC, Generic[R]):
         """Seats that must act now (several at once for simultaneous choices)."""
 
     @abstractmethod
-    def _legal(self, seat: str) -> Iterator[Action]:
+    def _legal(self, seat: str) -> Iterable[Action]:
         """Generate the seat's legal actions (only called when the seat must act)."""
 
     @abstractmethod

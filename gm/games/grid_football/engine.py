@@ -9,7 +9,7 @@ Squares are ``(column index, row)`` with column 0 = ``A`` and rows 1..64.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -228,21 +228,21 @@ class GridFootballState(GameState[GridFootballRules]):
             return (other(self.toss_winner),)
         return ()
 
-    def _legal(self, seat: str) -> Iterator[Action]:
+    def _legal(self, seat: str) -> Iterable[Action]:
         p = self.phase
         if p == PLAY:
             offense = seat == self.offense
             calls = self._legal_plays.get((self.quarter, offense, offense and self.down in self._punt_downs))
-            return iter(calls if calls is not None else self._play_legal(offense))
+            return calls if calls is not None else self._play_legal(offense)
         if p in _NUMBER_PHASES:
-            return iter(_number_picks(self.rules.number_max))
+            return _number_picks(self.rules.number_max)
         if p in _KICK_PHASES:
-            return iter(_KICK_PICKS)
+            return _KICK_PICKS
         if p == COIN_TOSS:
-            return iter(_COIN_CALLS)
+            return _COIN_CALLS
         if p in (KICK_CHOICE, HALFTIME_CHOICE):
-            return iter(_KICK_CHOICES)
-        return iter(())
+            return _KICK_CHOICES
+        return ()
 
     def _play_legal(self, offense: bool) -> tuple[Action, ...]:
         """The legal play calls of the offense or the defense now (cached by quarter and down)."""
