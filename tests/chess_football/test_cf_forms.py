@@ -146,6 +146,9 @@ def test_the_state_reads_text_in_context() -> None:
     t = reaction(start())
     assert t.parse_action("FA1 to C15") == Move("FA1", "C15", "C")
     assert t.parse_action("hold") == Done()
+    with pytest.raises(InvalidActionError) as info:
+        t.parse_action("FA1 to C15 and HV1 push HV3")
+    assert info.value.reason == "one action at a time in a reaction turn: 'FA1 to C15 C', then 'HV1 push HV3'"
 
 
 @pytest.mark.rules("CF-SYNTAX")

@@ -635,12 +635,14 @@ class ChessFootballState(GameState[ChessFootballRules]):
         try:
             action = self.game.parse_action(text)
         except InvalidActionError:
-            if self.phase != SNAP:
-                raise
             rows = split_rows(text)
             if len(rows) < 2:
                 raise
-            return Plan(tuple(rows))
+            if self.phase == SNAP:
+                return Plan(tuple(rows))
+            then = "', then '".join(str(r) for r in rows)
+            raise InvalidActionError(f"one action at a time in a reaction turn: '{then}'", rule="CF-SYNTAX", input=text,
+                                     legal=[str(r) for r in rows]) from None
         if self.phase == SNAP and isinstance(action, PieceAction):
             return Plan((action,))
         if (self.phase in (OFFENSE_TURN, DEFENSE_TURN) and isinstance(action, Plan) and not action.rows
