@@ -58,6 +58,11 @@ class ChessFootball(Game):
 
         return chess_football_tools()
 
+    def export_context(self, rules: Any) -> dict[str, Any]:
+        from gm.games.chess_football.export import export_context
+
+        return export_context(self.load_rules(rules))
+
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.chess_football import bots
 
