@@ -45,6 +45,16 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
+def play_out(state: Any, bots: dict[str, Any]) -> int:
+    """Play a sequential game to its end with ``bots`` (seat -> bot); the number of actions."""
+    actions = 0
+    while not state.is_terminal:
+        seat = state.to_act()[0]
+        state.apply(seat, bots[seat].choose(state, seat))
+        actions += 1
+    return actions
+
+
 def discover(directory: Path = BENCH_DIR) -> list[str]:
     """Names of the bench modules (``bench_tools.py`` -> ``tools``), sorted."""
     return sorted(p.stem[len(PREFIX):] for p in directory.glob(f"{PREFIX}*.py"))

@@ -8,36 +8,16 @@ won.  ``run(quick)`` returns rows ``{name, value, unit, note}``.
 
 from __future__ import annotations
 
-import math
 import time
 from collections import Counter
 from typing import Any
+
+from bench import play_out, wilson
 
 GAMES = 1000  # seeded games for the win rate (quick: QUICK_GAMES)
 QUICK_GAMES = 100
 SPEED_GAMES = 200  # random-vs-random games for the engine speed (quick: QUICK_SPEED_GAMES)
 QUICK_SPEED_GAMES = 40
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _play(state: Any, bots: dict[str, Any]) -> int:
-    """Play ``state`` to the end; return the number of actions."""
-    n = 0
-    while not state.is_terminal:
-        for seat in state.to_act():
-            state.apply(seat, bots[seat].choose(state, seat))
-            n += 1
-    return n
 
 
 def _random_games(n: int) -> tuple[float, int, Counter[str]]:
@@ -51,7 +31,7 @@ def _random_games(n: int) -> tuple[float, int, Counter[str]]:
     t = time.perf_counter()
     for k in range(n):
         s = game.new_state(None, k)
-        actions += _play(s, {seat: RandomBot(seed=10 * k + i) for i, seat in enumerate(game.seats)})
+        actions += play_out(s, {seat: RandomBot(seed=10 * k + i) for i, seat in enumerate(game.seats)})
         results.update(h["result"] for h in s.history)  # type: ignore[attr-defined]
     return time.perf_counter() - t, actions, results
 
@@ -96,7 +76,7 @@ def _default_games(n: int) -> tuple[float, int, Counter[str], int]:
     t = time.perf_counter()
     for k in range(n):
         s = game.new_state(None, 90_000 + k)
-        actions += _play(s, {seat: DefaultBot(seed=k + i) for i, seat in enumerate(game.seats)})
+        actions += play_out(s, {seat: DefaultBot(seed=k + i) for i, seat in enumerate(game.seats)})
         results.update(h["result"] for h in s.history)  # type: ignore[attr-defined]
         points += sum(s.score.values())  # type: ignore[attr-defined]
     return time.perf_counter() - t, actions, results, points

@@ -13,34 +13,15 @@
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
+
+from bench import play_out, wilson
 
 GAMES = 1000  # seeded default-vs-random games for the win rate (quick: QUICK_GAMES)
 QUICK_GAMES = 40
 MATCHES = 100  # random-vs-random games for the speed figure (quick: QUICK_MATCHES)
 QUICK_MATCHES = 10
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _play(state: Any, bots: dict[str, Any]) -> int:
-    actions = 0
-    while not state.is_terminal:
-        seat = state.to_act()[0]
-        state.apply(seat, bots[seat].choose(state, seat))
-        actions += 1
-    return actions
 
 
 def _random_games(n: int) -> tuple[float, int]:
@@ -52,7 +33,7 @@ def _random_games(n: int) -> tuple[float, int]:
     t = time.perf_counter()
     for k in range(n):
         s = game.new_state(None, k)
-        actions += _play(s, {seat: RandomBot(10 * k + i) for i, seat in enumerate(game.seats)})
+        actions += play_out(s, {seat: RandomBot(10 * k + i) for i, seat in enumerate(game.seats)})
     return time.perf_counter() - t, actions
 
 
@@ -97,7 +78,7 @@ def _win_rate(n: int) -> dict[str, Any]:
         s = game.new_state(rules, 100_000 + k)
         hero = game.seats[k % 2]
         bots = {seat: DefaultBot(k) if seat == hero else RandomBot(10 * k + i) for i, seat in enumerate(game.seats)}
-        actions += _play(s, bots)
+        actions += play_out(s, bots)
         assert s.outcome is not None
         wins += s.outcome.winner == hero
         draws += s.outcome.winner is None

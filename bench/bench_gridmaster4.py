@@ -8,23 +8,13 @@ confidence interval.  ``run(quick)`` returns rows ``{name, value, unit, note}``.
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
+from bench import wilson
+
 GAMES = 1000  # seeded games per win-rate figure (quick: QUICK_GAMES)
 QUICK_GAMES = 100
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _random_games(n: int) -> tuple[float, int]:
