@@ -1,4 +1,5 @@
-"""Bot-vs-bot simulation with game-agnostic statistics (counted from event kinds)."""
+"""Bot-vs-bot simulation with game-agnostic statistics (counted from event kinds; each game
+names the kinds worth a headline in ``Game.sim_headlines``)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gm.core.game import Game
-
-#: event kinds reported as headline rates when a game emits them
-HEADLINE = ("touchdown", "turnover", "first_down")
+from gm.core.playout import play_out
 
 
 def _seed(*parts: object) -> int:
@@ -45,13 +44,13 @@ def simulate(
         state = game.new_state(ruleset, seed + i)
         bots = {s: game.make_bot(p, seed=_seed(seed, i, s)) for s, p in specs.items()}
         seen: set[str] = set()
-        moves = 0
-        while not state.is_terminal and moves < max_moves:
-            for s in state.to_act():
-                for ev in state.apply(s, bots[s].choose(state, s)):
-                    events[ev.kind] += 1
-                    seen.add(ev.kind)
-                moves += 1
+
+        def count(seat: str, action: Any, evs: list[Any], seen: set[str] = seen) -> None:
+            for ev in evs:
+                events[ev.kind] += 1
+                seen.add(ev.kind)
+
+        play_out(state, bots, max_moves=max_moves, on_move=count)
         games_with.update(seen)
         lengths.append(len(state.log))
         if state.outcome is None:
@@ -78,8 +77,9 @@ def simulate(
         "avg_length": sum(lengths) / n,
         "min_length": min(lengths, default=0),
         "max_length": max(lengths, default=0),
-        "rates": {k: events[k] / n for k in HEADLINE},
-        "games_with": {k: games_with[k] / n for k in HEADLINE},
+        "headlines": dict(game.sim_headlines),
+        "rates": {k: events[k] / n for k in game.sim_headlines},
+        "games_with": {k: games_with[k] / n for k in game.sim_headlines},
         "events_per_game": {k: v / n for k, v in sorted(events.items())},
         "end_reasons": dict(reasons.most_common()),
     }

@@ -137,7 +137,7 @@ def test_sim_reports_rates() -> None:
     assert code == 0, out
     rep = json.loads(out)
     assert rep["games"] == 6 and sum(rep["wins"].values()) + rep["draws"] + rep["unfinished"] == 6
-    assert set(rep["rates"]) == {"touchdown", "turnover", "first_down"} and rep["avg_length"] > 0
+    assert set(rep["rates"]) == {"touchdown", "turnover", "first_down"} == set(rep["headlines"]) and rep["avg_length"] > 0
     assert rep["events_per_game"]["coin_toss"] == 1.0
     code, out, _ = gm("sim", "gf", "-n", "3", "--home", "bot:random", "--away", "bot:random")
     assert code == 0 and "home wins" in out and "average length" in out and "touchdown" in out

@@ -229,8 +229,9 @@ def _print_report(r: dict[str, Any]) -> None:
         t.add_row("unfinished", str(r["unfinished"]), "")
     out.print(t)
     out.print(f"average length: {r['avg_length']:.1f} actions (min {r['min_length']}, max {r['max_length']})")
-    rates = ", ".join(f"{k.replace('_', ' ')} {v:.2f}/game ({r['games_with'][k]:.0%} of games)" for k, v in r["rates"].items())
-    out.print(f"rates: {rates}")
+    rates = ", ".join(f"{r['headlines'][k]} {v:.2f}/game ({r['games_with'][k]:.0%} of games)" for k, v in r["rates"].items())
+    if rates:
+        out.print(f"rates: {rates}")
     ev = Table("event", "per game", show_header=True, header_style="bold")
     for kind, v in r["events_per_game"].items():
         ev.add_row(kind, f"{v:.2f}")

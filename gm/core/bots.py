@@ -31,4 +31,4 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
-        return self.rng.choice(state.legal_actions(seat).all())
+        return state.legal_actions(seat).sample(self.rng)

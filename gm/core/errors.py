@@ -8,8 +8,17 @@ tool results or CLI messages only at the edges.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+#: the longest quoted input an error carries (longer input is cut, with "...")
+QUOTE_MAX = 200
+
+
+def quote(text: object, limit: int = QUOTE_MAX) -> str:
+    """``text`` as an error quotes it: its string form, cut to ``limit`` characters."""
+    s = str(text)
+    return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
 class GameError(Exception):
@@ -82,3 +91,9 @@ class StateError(GameError):
     """A serialized state or session cannot be read."""
 
     kind = "bad_state"
+
+
+def bad_input(reason: str, text: object, *, rule: str, legal: Iterable[str] = ()) -> InvalidActionError:
+    """The error for text that is not a well-formed action: the one way every game's parser says
+    so (the input quoted and cut alike everywhere)."""
+    return InvalidActionError(reason, rule=rule, input=quote(text), legal=tuple(legal))

@@ -48,8 +48,13 @@ class Game(ABC):
     rules_model: ClassVar[type[BaseModel]]
     #: rule id -> one-line title; every rule id the engine can name is here.
     rules_index: ClassVar[Mapping[str, str]] = {}
-    #: a few ways a player may state a move, in the game's words (shown in the offline referee's help)
+    #: a few ways a player may state a move, in the game's words (shown in every referee's help)
     move_examples: ClassVar[tuple[str, ...]] = ()
+    #: event kinds ``gm sim`` reports as headline rates, with their labels (``{"touchdown": "touchdowns"}``)
+    sim_headlines: ClassVar[Mapping[str, str]] = {}
+    #: words players use for the rules, with the rule ids they mean (``{"jump": ("GM4-MOVE",)}``): the
+    #: rules lookup finds a rule by these as well as by the words of its own text
+    rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     # ----------------------------------------------------------------- rules
     def default_rules(self) -> Any:
@@ -81,6 +86,11 @@ class Game(ABC):
             return self.load_rules(data)
         except RulesetError as exc:
             raise RulesetError(f"rules file {p}: {exc.reason}", rule="CORE-RULES") from None
+
+    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+        """Rule id -> the rule as ``rules`` has it (numbers and tables from the ruleset a session
+        runs, not the defaults).  Default: the titles of :attr:`rules_index`."""
+        return self.rules_index
 
     # ----------------------------------------------------------------- state
     @abstractmethod
@@ -125,13 +135,14 @@ class Game(ABC):
         return {}
 
     # ----------------------------------------------------------------- tools
-    def action_tools(self) -> list[ToolSpec]:
-        """The game's action tools (one per kind of decision a seat makes)."""
+    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
+        """The game's action tools (one per kind of decision a seat makes), described as
+        ``rules`` (default: the default ruleset) has the game."""
         return []
 
-    def tools(self) -> list[ToolSpec]:
-        """Every tool of the game: the generic queries plus its action tools."""
-        return [*generic_queries(), *self.action_tools()]
+    def tools(self, rules: Any = None) -> list[ToolSpec]:
+        """Every tool of the game under ``rules``: the generic queries plus its action tools."""
+        return [*generic_queries(), *self.action_tools(rules)]
 
     # ------------------------------------------------------------------ bots
     def bots(self) -> Mapping[str, Callable[..., Bot]]:

@@ -1,10 +1,23 @@
 """The state base class: bookkeeping shared by every game.
 
-A game subclasses :class:`GameState` and implements the hooks
-``_to_act``, ``_legal`` (a generator of legal actions), ``_check`` (raise
-:class:`IllegalActionError` with a rule id) and ``_apply`` (mutate, return
-events; never raises).  The base class validates, keeps the action log and
-guarantees that a rejected action leaves the state unchanged.
+A game subclasses :class:`GameState` and implements the declared hooks:
+
+- ``_setup`` – initialise the game-specific fields;
+- ``_to_act`` – the seats that must act now, and ``decision(seat)`` – the kind of
+  decision each faces (tools declare which decisions they answer);
+- ``_legal`` – every legal action of a seat: an iterable (listed once per position), or
+  an :class:`ActionSpace` for a space too large to list (enumerated lazily, counted and
+  sampled without listing);
+- ``_check`` – **pure**: raise :class:`IllegalActionError` with a rule id, or return a
+  *plan* (any value; ``None`` is fine) that ``_apply`` carries out.  Checking never
+  changes the state: whatever a check computes that the move needs is in its plan;
+- ``_apply`` – carry out a checked action with its plan, return the events; never raises;
+- optionally ``_turn_error`` (what a seat acting out of turn is told), ``legal_summary``
+  (a short, structured list of the options for help texts), ``secret_moves`` and
+  ``has_locked_picks`` (what of the log is still secret).
+
+The base class validates, keeps the action log and guarantees that a rejected action
+leaves the state unchanged.
 
 State = setup (ruleset) + seed + action log: :meth:`to_json` stores exactly
 that and :meth:`from_json` replays it.  The only source of chance is
@@ -19,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gm.core.actions import Action, Move
-from gm.core.errors import IllegalActionError, InvalidActionError, StateError
+from gm.core.errors import GameError, IllegalActionError, InvalidActionError, StateError
 from gm.core.events import Event
 from gm.core.outcome import Outcome
 
@@ -29,32 +42,87 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 
 
-class LegalActions:
-    """A lazy view of one seat's legal actions: iterate, test membership, count.
+class ActionSpace(ABC):
+    """A set of legal actions too large to list (every card of a hand into every zone): a
+    game's ``_legal`` returns one instead of an iterable.  It enumerates lazily, in a fixed
+    order, exactly the actions that ``_check`` accepts, counts them without listing them,
+    and draws one uniformly from a seeded generator."""
 
-    Nothing is generated until it is iterated; ``in`` asks the rules directly.
-    """
+    @abstractmethod
+    def __len__(self) -> int:
+        """How many actions the space holds (computed, not listed)."""
+
+    @abstractmethod
+    def __getitem__(self, i: int) -> Action:
+        """The ``i``-th action of the enumeration order (``0 <= i < len``)."""
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def page(self, offset: int, limit: int) -> tuple[Action, ...]:
+        """Actions ``offset`` .. ``offset + limit - 1`` of the enumeration order."""
+        n = len(self)
+        return tuple(self[i] for i in range(max(0, offset), min(n, max(0, offset) + max(0, limit))))
+
+    def sample(self, rng: random.Random) -> Action:
+        """One action drawn uniformly."""
+        return self[rng.randrange(len(self))]
+
+
+class LegalActions:
+    """A lazy view of one seat's legal actions: iterate, test membership, count, page, sample.
+
+    Nothing is generated until it is used; ``in`` asks the rules directly, and iteration
+    lists exactly the actions ``in`` accepts (a game whose space is too large to list gives
+    an :class:`ActionSpace`, which the view pages through instead of listing)."""
 
     __slots__ = ("_at", "_cache", "_seat", "_state")
 
     def __init__(self, state: GameState[Any], seat: str) -> None:
         self._state = state
         self._seat = seat
-        self._cache: tuple[Action, ...] | None = None
+        self._cache: tuple[Action, ...] | ActionSpace | None = None
         self._at = -1
 
-    def _actions(self) -> tuple[Action, ...]:
+    def _actions(self) -> tuple[Action, ...] | ActionSpace:
         # generated on first use and again only if the state has moved on since
         at = len(self._state.log)
         if self._cache is None or self._at != at:
             st = self._state
-            self._cache = tuple(st._legal(self._seat)) if self._seat in st.to_act() else ()
+            if self._seat not in st.to_act():
+                self._cache = ()
+            else:
+                legal = st._legal(self._seat)
+                self._cache = legal if isinstance(legal, ActionSpace | tuple) else tuple(legal)
             self._at = at
         return self._cache
 
+    @property
+    def is_space(self) -> bool:
+        """Whether the actions form an :class:`ActionSpace` (counted and paged, not listed)."""
+        return isinstance(self._actions(), ActionSpace)
+
     def all(self) -> tuple[Action, ...]:
-        """Every legal action, as a tuple (built once per position; a game's cached tuple is shared)."""
-        return self._actions()
+        """Every legal action, as a tuple (built once per position; a game's cached tuple is shared).
+        For an :class:`ActionSpace` this lists the whole space: prefer :meth:`page` or :meth:`sample`."""
+        acts = self._actions()
+        return acts if isinstance(acts, tuple) else tuple(acts)
+
+    def page(self, offset: int = 0, limit: int = 50) -> tuple[Action, ...]:
+        """A page of the legal actions, in their enumeration order."""
+        acts = self._actions()
+        if isinstance(acts, ActionSpace):
+            return acts.page(offset, limit)
+        offset = max(0, offset)
+        return acts[offset : offset + max(0, limit)]
+
+    def sample(self, rng: random.Random) -> Action:
+        """One legal action drawn uniformly with ``rng`` (``IndexError`` when there is none)."""
+        acts = self._actions()
+        if isinstance(acts, ActionSpace):
+            return acts.sample(rng)
+        return rng.choice(acts)
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self._actions())
@@ -66,13 +134,15 @@ class LegalActions:
         return len(self._actions())
 
     def __bool__(self) -> bool:
-        return bool(self._actions())
+        return len(self._actions()) > 0
 
     def __getitem__(self, i: int) -> Action:
         return self._actions()[i]
 
     def __repr__(self) -> str:
-        return f"<LegalActions {self._seat}: {', '.join(map(str, self))}>"
+        n = len(self)
+        shown = ", ".join(map(str, self.page(0, 10)))
+        return f"<LegalActions {self._seat} ({n}): {shown}{', ...' if n > 10 else ''}>"
 
 
 class GameState(ABC, Generic[R]):
@@ -99,16 +169,38 @@ class GameState(ABC, Generic[R]):
         """Seats that must act now (several at once for simultaneous choices)."""
 
     @abstractmethod
-    def _legal(self, seat: str) -> Iterable[Action]:
-        """Generate the seat's legal actions (only called when the seat must act)."""
+    def decision(self, seat: str) -> str | None:
+        """The kind of decision ``seat`` faces now (``None`` when it has none); action tools
+        declare the decisions they answer (``ToolSpec.decisions``)."""
 
     @abstractmethod
-    def _check(self, seat: str, action: Action) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is not legal for ``seat`` now."""
+    def _legal(self, seat: str) -> Iterable[Action] | ActionSpace:
+        """Every legal action of ``seat`` (only called when the seat must act): an iterable,
+        or an :class:`ActionSpace` when the space is too large to list."""
 
     @abstractmethod
-    def _apply(self, seat: str, action: Action) -> list[Event]:
-        """Carry out a checked action; return what happened."""
+    def _check(self, seat: str, action: Action) -> Any:
+        """Raise :class:`IllegalActionError` if ``action`` is not legal for ``seat`` now; else
+        return the plan ``_apply`` carries out (any value).  Must not change the state."""
+
+    @abstractmethod
+    def _apply(self, seat: str, action: Action, plan: Any) -> list[Event]:
+        """Carry out a checked action with the plan its check returned; return what happened."""
+
+    def _turn_error(self, seat: str, action: Action) -> GameError:
+        """What a seat of the game that has nothing to do now is told (override to say why, by rule)."""
+        waiting = ", ".join(self._to_act())
+        return IllegalActionError(
+            f"{seat} has nothing to do now; waiting for {waiting}", rule="CORE-TURN", input=str(action)
+        )
+
+    def legal_summary(self, seat: str) -> list[str]:
+        """The seat's options in short, for help texts and error messages: the whole list when it is
+        short, else a structured summary (a game with many options overrides this)."""
+        legal = self.legal_actions(seat)
+        shown = [str(a) for a in legal.page(0, 20)]
+        more = len(legal) - len(shown)
+        return shown + ([f"... and {more} more"] if more > 0 else [])
 
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
@@ -153,6 +245,10 @@ class GameState(ABC, Generic[R]):
 
     def validate(self, seat: str, action: Action | str) -> Action:
         """Return the parsed action if it is legal for ``seat`` now, else raise."""
+        return self._validate(seat, action)[0]
+
+    def _validate(self, seat: str, action: Action | str) -> tuple[Action, Any]:
+        """The parsed action and its plan, or raise (the state is not changed either way)."""
         if seat not in self.seats:
             raise InvalidActionError(
                 f"unknown seat; this game's seats are {', '.join(self.seats)}",
@@ -164,21 +260,14 @@ class GameState(ABC, Generic[R]):
             action = self.parse_action(action)
         if self.outcome is not None:
             raise IllegalActionError("the game is over", rule="CORE-OVER", input=str(action))
-        acting = self._to_act()
-        if seat not in acting:
-            waiting = ", ".join(acting)
-            raise IllegalActionError(
-                f"{seat} has nothing to do now; waiting for {waiting}",
-                rule="CORE-TURN",
-                input=str(action),
-            )
-        self._check(seat, action)
-        return action
+        if seat not in self._to_act():
+            raise self._turn_error(seat, action)
+        return action, self._check(seat, action)
 
     def is_legal(self, seat: str, action: Action | str) -> bool:
         try:
             self.validate(seat, action)
-        except (IllegalActionError, InvalidActionError):
+        except GameError:
             return False
         return True
 
@@ -188,8 +277,8 @@ class GameState(ABC, Generic[R]):
         Raises :class:`InvalidActionError` / :class:`IllegalActionError`; a rejected
         action changes nothing.
         """
-        checked = self.validate(seat, action)
-        events = self._apply(seat, checked)
+        checked, plan = self._validate(seat, action)
+        events = self._apply(seat, checked, plan)
         self.log.append(Move(seat, checked))
         return events
 

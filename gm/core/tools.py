@@ -173,9 +173,8 @@ def call_for_action(tools: Iterable[ToolSpec], action: Action) -> tuple[str, dic
 def expected(state: GameState[Any], tools: Sequence[ToolSpec], players: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Who must act now, the decision they face and the tools that answer it."""
     out = []
-    decide = getattr(state, "decision", None)
     for seat in state.to_act():
-        decision = decide(seat) if callable(decide) else None
+        decision = state.decision(seat)
         cands = [t for t in tools if t.kind == "action" and (decision is None or decision in t.decisions)]
         if len(cands) > 1 and any(t.produces for t in cands):
             kinds = {a.type for a in state.legal_actions(seat)}
@@ -199,6 +198,10 @@ class RulesArgs(ToolArgs):
     )
 
 
+#: how many actions the legal-actions query lists of a space too large to list whole
+LEGAL_PAGE = 20
+
+
 def _board(state: GameState[Any], seat: str | None, args: BoardArgs) -> dict[str, Any]:
     g = state.game
     return {"board": g.render(state, seat, full=args.full), "status": g.status(state, seat)}
@@ -211,11 +214,19 @@ def _status(state: GameState[Any], seat: str | None, args: NoArgs) -> dict[str, 
 def _legal(state: GameState[Any], seat: str | None, args: NoArgs) -> dict[str, Any]:
     if seat is None:
         return {"to_act": list(state.to_act()), "legal": []}
-    decide = getattr(state, "decision", None)
+    legal = state.legal_actions(seat)
+    if legal.is_space:  # too many to list: how many, a summary and the first few
+        return {
+            "to_act": list(state.to_act()),
+            "decision": state.decision(seat),
+            "count": len(legal),
+            "summary": state.legal_summary(seat),
+            "legal": [str(a) for a in legal.page(0, LEGAL_PAGE)],
+        }
     return {
         "to_act": list(state.to_act()),
-        "decision": decide(seat) if callable(decide) else None,
-        "legal": [str(a) for a in state.legal_actions(seat)],
+        "decision": state.decision(seat),
+        "legal": [str(a) for a in legal],
     }
 
 

@@ -126,7 +126,7 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
             if digest not in announced:
                 announced.add(digest)
                 term.say(f"{bot_seat} has locked in its choice. Commitment: {digest}", "magenta")
-        decision = getattr(session.state, "decision", lambda s: None)(seat)
+        decision = session.state.decision(seat)
         hint = f" ({decision.replace('_', ' ')})" if decision else ""
         line = term.ask(f"{seat}{hint}> ", secret=secret)
         if line is None:

@@ -7,7 +7,7 @@ of zones; the offense gains yards by winning a connected chain of zones from the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
@@ -39,6 +39,8 @@ class Brawl(Game):
         "go for it",
     )
 
+    sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "field_goal": "field goals", "first_down": "first downs", "punt": "punts", "sack": "sacks"}
+
     def new_state(self, rules: Any = None, seed: int = 0) -> BrawlState:
         return BrawlState(self.load_rules(rules), seed)
 
@@ -61,7 +63,7 @@ class Brawl(Game):
 
         return export_context(self.load_rules(rules))
 
-    def action_tools(self) -> list[ToolSpec]:
+    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
         from gm.games.brawl.tools import brawl_tools
 
         return brawl_tools()

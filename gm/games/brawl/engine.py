@@ -249,7 +249,7 @@ class BrawlState(GameState[BrawlRules]):
     def _illegal(self, rule: str, reason: str, action: Action, seat: str) -> IllegalActionError:
         return IllegalActionError(reason, rule=rule, input=str(action), legal=self.legal_summary(seat))
 
-    def _check(self, seat: str, action: Action) -> None:
+    def _check(self, seat: str, action: Action) -> Any:
         if self.phase == FOURTH_DOWN:
             if not isinstance(action, FourthDown):
                 raise self._illegal("BR-FOURTH", "the offense must choose: punt, field goal or go for it", action, seat)
@@ -302,7 +302,7 @@ class BrawlState(GameState[BrawlRules]):
                 raise self._illegal("BR-HAND", f"{cp.player} does not hold {cp.card} (holds {have})", action, seat)
 
     # ------------------------------------------------------------------ apply
-    def _apply(self, seat: str, action: Action) -> list[Event]:
+    def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
         events: list[Event] = [] if self.log else list(self.setup_events)
         if isinstance(action, FourthDown):
             self._fourth_down(action, events)

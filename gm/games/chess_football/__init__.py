@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
@@ -36,6 +36,8 @@ class ChessFootball(Game):
         "done",
     )
 
+    sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "interception": "interceptions", "turnover": "turnovers", "first_down": "first downs", "tackle": "tackles"}
+
     def new_state(self, rules: Any = None, seed: int = 0) -> ChessFootballState:
         return ChessFootballState(self.load_rules(rules), seed)
 
@@ -53,7 +55,7 @@ class ChessFootball(Game):
         assert isinstance(state, ChessFootballState)
         return status_line(state, seat)
 
-    def action_tools(self) -> list[ToolSpec]:
+    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
         from gm.games.chess_football.tools import chess_football_tools
 
         return chess_football_tools()

@@ -222,7 +222,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
                 legal = [str(a) for a in self._legal(seat)]
         return IllegalActionError(reason, rule=rule, input=str(action), legal=legal)
 
-    def _check(self, seat: str, action: Action) -> None:
+    def _check(self, seat: str, action: Action) -> Any:
         p = self.phase
         expected = DECISIONS.get(p)
         if _ACTION_DECISION.get(action.type) != expected:
@@ -268,7 +268,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
                 raise self._illegal(exc.rule, exc.reason, action, seat) from None
 
     # ------------------------------------------------------------------ apply
-    def _apply(self, seat: str, action: Action) -> list[Event]:
+    def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
         events: list[Event] = []
         p = self.phase
         if p == CAPTAINS:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
@@ -31,6 +31,8 @@ class GridFootball(Game):
         "kick", "receive", "heads", "tails", "7", "punt",
     )  # fmt: skip
 
+    sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "turnover": "turnovers", "first_down": "first downs"}
+
     def new_state(self, rules: Any = None, seed: int = 0) -> GridFootballState:
         return GridFootballState(self.load_rules(rules), seed)
 
@@ -48,7 +50,7 @@ class GridFootball(Game):
         assert isinstance(state, GridFootballState)
         return status_line(state, seat)
 
-    def action_tools(self) -> list[ToolSpec]:
+    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
         from gm.games.grid_football.tools import grid_football_tools
 
         return grid_football_tools()

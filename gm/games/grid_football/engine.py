@@ -271,7 +271,7 @@ class GridFootballState(GameState[GridFootballRules]):
                 out.append("punt")
         return out
 
-    def _check(self, seat: str, action: Action) -> None:
+    def _check(self, seat: str, action: Action) -> Any:
         # fast paths for the common legal actions; anything else gets the full check below
         p = self.phase
         if p == PLAY:
@@ -332,7 +332,7 @@ class GridFootballState(GameState[GridFootballRules]):
                 raise self._illegal("GF-R-LATERAL-CAP", f"play {action.play} allows {what}", action, seat)
 
     # ------------------------------------------------------------------ apply
-    def _apply(self, seat: str, action: Action) -> list[Event]:
+    def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
         events: list[Event] = []
         p = self.phase
         if p in SIMULTANEOUS:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
@@ -28,6 +28,8 @@ class GridMaster4(Game):
     rules_index = RULES
     move_examples = ("place 37 at K12", "place K12", "K12", "tile on k12", "row 12 column K")
 
+    sim_headlines: ClassVar[Mapping[str, str]] = {"blocked": "players blocked", "deactivated": "tiles deactivated", "free_round": "free rounds"}
+
     def new_state(self, rules: Any = None, seed: int = 0) -> GridMaster4State:
         return GridMaster4State(self.load_rules(rules), seed)
 
@@ -45,7 +47,7 @@ class GridMaster4(Game):
         assert isinstance(state, GridMaster4State)
         return status_line(state, seat)
 
-    def action_tools(self) -> list[ToolSpec]:
+    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
         from gm.games.gridmaster4.tools import gridmaster4_tools
 
         return gridmaster4_tools()

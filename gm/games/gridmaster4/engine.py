@@ -131,14 +131,8 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         cells = self.move_cells(seat) if self.phase == PLAY else self.open_cell_list()
         return (Place(names[c], n) for c in cells)
 
-    def validate(self, seat: str, action: Action | str) -> Action:
-        """As the core, but a seat out of turn hears whose turn it is, by colour, and why."""
-        if seat in self.seats and self.outcome is None and seat not in self._to_act():
-            parsed = self.parse_action(action) if isinstance(action, str) else action
-            raise self._turn_error(seat, parsed)
-        return super().validate(seat, action)
-
     def _turn_error(self, seat: str, action: Action) -> IllegalActionError:
+        """A seat out of turn hears whose turn it is, by colour, and why."""
         who = self.current or "nobody"
         if seat not in self.order:
             playing = ", ".join(self.order)
@@ -161,7 +155,7 @@ class GridMaster4State(GameState[GridMaster4Rules]):
                 return [str(Place(self.geo.names[c], n)) for c in cells]
         return [f"place {n} at any open cell ({self.open_cells} open)"]
 
-    def _check(self, seat: str, action: Action) -> None:
+    def _check(self, seat: str, action: Action) -> Any:
         if not isinstance(action, Place):
             raise InvalidActionError(
                 "the only action is placing a tile", rule="GM4-SYNTAX", input=str(action), legal=self._legal_texts(seat)
@@ -215,7 +209,7 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         )
 
     # ------------------------------------------------------------------ apply
-    def _apply(self, seat: str, action: Action) -> list[Event]:
+    def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
         assert isinstance(action, Place)
         events: list[Event] = []
         cell = self.geo.index[action.cell]

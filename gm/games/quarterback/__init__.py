@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
@@ -31,6 +31,8 @@ class Quarterback(Game):
         "throw to E7", "end", "I'm done",
     )  # fmt: skip
 
+    sim_headlines: ClassVar[Mapping[str, str]] = {"score": "scores", "tackle": "tackles"}
+
     def new_state(self, rules: Any = None, seed: int = 0) -> QuarterbackState:
         return QuarterbackState(self.load_rules(rules), seed)
 
@@ -48,7 +50,7 @@ class Quarterback(Game):
         assert isinstance(state, QuarterbackState)
         return status_line(state, seat)
 
-    def action_tools(self) -> list[ToolSpec]:
+    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
         from gm.games.quarterback.tools import action_tools
 
         return action_tools()

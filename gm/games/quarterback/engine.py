@@ -137,7 +137,6 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.game_points = {RED: 0, BLUE: 0}
         self.results: list[dict[str, Any]] = []
         self._values = r.values
-        self._sim: tuple[Action, Any] | None = None
         self._zone_board: dict[Square, Piece] | None = None
         self._zone_cache: dict[str, frozenset[Square]] = {}
         self._start_half(0)
@@ -644,14 +643,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
             return False
         return True
 
-    def validate(self, seat: str, action: Action | str) -> Action:
-        """As the core, but a seat out of turn hears why it is the other side's turn, by rule."""
-        if seat in self.seats and self.outcome is None and seat not in self._to_act():
-            parsed = self.parse_action(action) if isinstance(action, str) else action
-            raise self._turn_error(seat, parsed)
-        return super().validate(seat, action)
-
     def _turn_error(self, seat: str, action: Action) -> IllegalActionError:
+        """A seat out of turn hears why it is the other side's turn, by rule."""
         who = self._to_act()[0]
         if self.phase == DEFEND:
             rule, reason = "QB-R-DEFENSE-TURN", f"{who} (defending) is on turn: {seat} has had its turn; the sides alternate"
@@ -679,20 +672,21 @@ class QuarterbackState(GameState[QuarterbackRules]):
         out.append("end")
         return out
 
-    def _check(self, seat: str, action: Action) -> None:
-        self._sim = None
+    def _check(self, seat: str, action: Action) -> Any:
+        """The plan: a move's route, a pass's target square, nothing for the end of a turn."""
         try:
             if isinstance(action, MovePiece):
-                self._sim = (action, self._route(seat, action))
-            elif isinstance(action, PassBall):
-                self._sim = (action, self._check_pass(seat, action))
-            elif not isinstance(action, EndTurn):
+                return self._route(seat, action)
+            if isinstance(action, PassBall):
+                return self._check_pass(seat, action)
+            if not isinstance(action, EndTurn):
                 raise Bad("QB-R-NOTATION", "not a Quarter Back action")
         except Bad as bad:
             raise self._illegal(seat, action, bad) from None
+        return None
 
     # ------------------------------------------------------------------ apply
-    def _apply(self, seat: str, action: Action) -> list[Event]:
+    def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
         events: list[Event] = []
         if not self.log:  # the match's first action: the toss (or the ruleset) decided who makes it
             if self.rules.first_attacker == "toss":
@@ -701,16 +695,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
             else:
                 events.append(_ev("kickoff", "QB-HALVES", "{seat} attacks first (the ruleset's first_attacker)",
                                   seat=seat, also=["QB-BALL-START"]))
-        sim = self._sim if self._sim is not None and self._sim[0] is action else None
-        self._sim = None
         if isinstance(action, MovePiece):
-            if sim is None:
-                sim = (action, self._route(seat, action))
-            piece, steps, w = sim[1]
+            piece, steps, w = plan
             self._commit_move(piece, steps, w, events)
         elif isinstance(action, PassBall):
-            to = sim[1] if sim is not None else self._check_pass(seat, action)
-            self._commit_pass(to, events)
+            self._commit_pass(plan, events)
         else:
             events.append(_ev("end_turn", "QB-R-END", "{seat} ends the turn", seat=seat))
             self._end_turn(events)
