@@ -24,7 +24,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 test: lint typecheck pytest
 

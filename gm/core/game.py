@@ -6,6 +6,7 @@ specific to any one game: each game's sub-package subclasses it.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import tomllib
@@ -31,11 +32,72 @@ def ruleset_hash(rules: BaseModel) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def _format_validation_error(exc: ValidationError) -> str:
-    err = exc.errors()[0]
+def _format_validation_error(exc: ValidationError, model: type[BaseModel] | None = None) -> str:
+    """One line for a ruleset that failed validation: the field, what is wrong, and what would be
+    right (the allowed range from the field's bounds; the field meant, for a misspelt one)."""
+    errs = exc.errors()
+    err = errs[0]
     where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-    more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+    more = f" (and {len(errs) - 1} more)" if len(errs) > 1 else ""
+    ctx = err.get("ctx") or {}
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        known = _known_fields(model, err["loc"][:-1]) if model is not None else []
+        guess = difflib.get_close_matches(str(err["loc"][-1]), known, n=1, cutoff=0.6)
+        hint = f"; did you mean {guess[0]!r}?" if guess else (f"; fields here: {', '.join(known)}" if known else "")
+        return f"{where}: no such field{hint}{more}"
+    lo = _bound(model, err["loc"], ("ge", "gt")) if model is not None else None
+    hi = _bound(model, err["loc"], ("le", "lt")) if model is not None else None
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than") and lo is not None and hi is not None:
+        return f"{where}: {err.get('input')!r} is out of range; allowed {lo} to {hi}{more}"
+    if kind in ("too_long", "too_short") and "max_length" in ctx:
+        return f"{where}: {err['msg']} (at most {ctx['max_length']}){more}"
     return f"{where}: {err['msg']}{more}"
+
+
+def _field_info(model: type[BaseModel], loc: tuple[Any, ...]) -> Any:
+    """The pydantic ``FieldInfo`` at ``loc`` inside ``model`` (through nested models), or ``None``."""
+    cur: Any = model
+    info = None
+    for part in loc:
+        if isinstance(cur, type) and issubclass(cur, BaseModel) and isinstance(part, str) and part in cur.model_fields:
+            info = cur.model_fields[part]
+            cur = _inner_model(info.annotation)
+        elif isinstance(part, int | str) and info is not None:
+            continue  # an item of a list or a value of a mapping: same bounds as the field's items
+        else:
+            return None
+    return info
+
+
+def _inner_model(annotation: Any) -> Any:
+    import typing
+
+    for arg in (annotation, *typing.get_args(annotation)):
+        if isinstance(arg, type) and issubclass(arg, BaseModel):
+            return arg
+        for sub in typing.get_args(arg):
+            if isinstance(sub, type) and issubclass(sub, BaseModel):
+                return sub
+    return annotation
+
+
+def _known_fields(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    info = _field_info(model, loc) if loc else None
+    inner = _inner_model(info.annotation) if info is not None else model
+    return list(inner.model_fields) if isinstance(inner, type) and issubclass(inner, BaseModel) else []
+
+
+def _bound(model: type[BaseModel], loc: tuple[Any, ...], names: tuple[str, ...]) -> Any:
+    info = _field_info(model, loc)
+    if info is None:
+        return None
+    for m in info.metadata:
+        for n in names:
+            v = getattr(m, n, None)
+            if v is not None:
+                return v
+    return None
 
 
 class Game(ABC):
@@ -69,7 +131,7 @@ class Game(ABC):
         try:
             return self.rules_model.model_validate(dict(data or {}))
         except ValidationError as exc:
-            raise RulesetError(_format_validation_error(exc), rule="CORE-RULES") from None
+            raise RulesetError(_format_validation_error(exc, self.rules_model), rule="CORE-RULES") from None
 
     def load_rules_file(self, path: str | Path) -> Any:
         """Load a TOML rules file; any problem is one :class:`RulesetError` naming the field."""
