@@ -73,15 +73,22 @@ class ScriptedBot:
     scenario: Scenario
     variant: str
 
-    def __init__(self, seed: int = 0) -> None:
-        self.hit = False
-        self.phase = ""
+    def __init__(self, seed: int = 0, shared: dict[str, Any] | None = None) -> None:
+        # the session makes a fresh bot for every decision: what the script remembers is shared
+        self.shared = shared if shared is not None else {"hit": False, "phase": ""}
+
+    @property
+    def hit(self) -> bool:
+        return bool(self.shared["hit"])
+
+    @property
+    def phase(self) -> str:
+        return str(self.shared["phase"])
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         decision = state.decision(seat)  # type: ignore[attr-defined]
         if not self.hit and decision == self.scenario.target and self.scenario.when(state):
-            self.hit = True
-            self.phase = state.phase  # type: ignore[attr-defined]
+            self.shared.update(hit=True, phase=state.phase)  # type: ignore[attr-defined]
             return state.parse_action(self.variant)
         return state.parse_action(self.scenario.bot(state, decision))
 
@@ -90,9 +97,10 @@ def _play_to_commit(sc: Scenario, variant: str, tmp_path: Path, monkeypatch: pyt
     """Play the scenario with the human's moves through tool calls until the bot has made
     (and committed) its target pick; return the session, the human's last result and the bot."""
     made: list[ScriptedBot] = []
+    shared: dict[str, Any] = {"hit": False, "phase": ""}
 
     def factory(seed: int = 0) -> ScriptedBot:
-        bot = ScriptedBot(seed)
+        bot = ScriptedBot(seed, shared)
         bot.scenario, bot.variant = sc, variant
         made.append(bot)
         return bot
@@ -134,7 +142,7 @@ def test_human_side_never_depends_on_the_bots_committed_pick(sc: Scenario, tmp_p
     for variant in sc.variants:
         s, last, _bot_used = _play_to_commit(sc, variant, tmp_path, monkeypatch)
         assert _bot_used.phase == sc.phase
-        secret = next(x for x in s._open if x.seat == "away" and x.digest)  # the session's own record
+        secret = next(x for x in s.book.open if x.seat == "away" and x.digest)  # the session's own record
         assert secret.choice == variant and s.state.decision("away") is None  # type: ignore[attr-defined]
         digest = s.commitments()["away"]
         assert digest == commitment(variant, secret.nonce or "")
@@ -142,15 +150,22 @@ def test_human_side_never_depends_on_the_bots_committed_pick(sc: Scenario, tmp_p
         seen = _human_side(s, last)
         assert secret.nonce not in seen
         runs.append((s, seen.replace(digest, "<commitment>"), digest, secret.nonce))
-    (s_a, seen_a, digest_a, _), (_, seen_b, digest_b, _) = runs
+    (_, seen_a, digest_a, _), (_, seen_b, digest_b, _) = runs
     assert digest_a != digest_b
     assert seen_a == seen_b  # the human's side is identical whatever the bot picked
 
-    # the file keeps the bot's pick out of the plain log: it is a separate sealed record
-    assert s_a.path is not None
-    records = [json.loads(line) for line in s_a.path.read_text().splitlines()[1:]]
-    assert records[-1]["sealed"]["action"] == sc.variants[0]
-    assert all("seat" in r for r in records if "sealed" not in r)
+    # the file keeps the bot's pick sealed: its record says only "locked", and the two files differ only
+    # in what is random (sealed blobs, commitments, the MACs over them)
+    files = []
+    for s, *_ in runs:
+        assert s.path is not None
+        text = s.path.read_text()
+        records = [json.loads(line) for line in text.splitlines()[1:]]
+        assert records[-1]["public"] == "locked" and records[-1]["seat"] == "away" and "action" not in records[-1]
+        assert all(v not in text for v in sc.variants)
+        files.append([{k: ("<random>" if k in ("sealed", "commitment", "mac", "created", "key_id") else v) for k, v in r.items()}
+                      for r in map(json.loads, text.splitlines())])
+    assert files[0] == files[1]
 
     # the human moves; the result reveals choice and nonce, and they verify
     for (s, _seen, digest, nonce), variant in zip(runs, sc.variants, strict=True):

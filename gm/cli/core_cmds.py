@@ -88,7 +88,9 @@ def games() -> None:
 @errors_to_exit
 def new(
     game: str = typer.Argument(..., help="game id or alias, e.g. grid-football"),
-    seed: int = typer.Option(0, "--seed", help="seed of the game's chance (coin toss ...)"),
+    seed: int | None = typer.Option(
+        None, "--seed", min=0, help="a practice game with this seed: reproducible, but the bot's picks are predictable (default: a hidden random seed)"
+    ),
     rules: str | None = typer.Option(None, "--rules", help="TOML rules file overriding the defaults"),
     home: str | None = typer.Option(None, "--home", help="human | bot:STRATEGY (default human)"),
     away: str | None = typer.Option(None, "--away", help="human | bot:STRATEGY (default: the default bot)"),
@@ -103,12 +105,17 @@ def new(
     players = _players(g, home, away, player)
     s = Session.create(g, seed=seed, rules=_rules(g, rules), players=players)
     if as_json:
-        echo(_dump({"id": s.id, "path": str(s.path), "game": g.id, "players": s.players, "seed": seed,
+        echo(_dump({"id": s.id, "path": str(s.path), "game": g.id, "players": s.players, "seed": s.public_seed,
+                    "practice": s.practice, "seed_commitment": None if s.practice else s.seed_commitment,
                     "events": s.opening_events, **{k: v for k, v in s.view(_query_seat(s, None)).items() if k in ("status", "expected", "commitments")}}))
         return
     echo(s.id)
     echo(f"path: {s.path}")
     echo("players: " + ", ".join(f"{seat} {p}" for seat, p in s.players.items()))
+    if s.practice:
+        echo(f"practice game: the seed ({s.secret.seed}) is known, so the bot's picks are predictable")
+    else:
+        echo(f"seed hidden until the game ends; commitment sha256 {s.seed_commitment}")
     for ev in s.opening_events:
         echo(f"  {ev['text']}")
     echo(g.status(s.state, _query_seat(s, None)))
@@ -161,7 +168,7 @@ def show(
     """Show a session: board and status line, or the state as JSON (one seat's view)."""
     from gm.session import Session
 
-    s = Session.open(session)
+    s = Session.open(session, record=False)  # reading writes nothing
     seat = _query_seat(s, as_)
     view = s.view(seat)
     if as_json:

@@ -21,6 +21,11 @@ WHAT = ("quickstart", "rules", "glossary", "session", "bundle", "token")
 def load_state(spec: str, home: Path | None = None) -> GameState[Any]:
     """The game state of ``--session``: a saved session (id, id prefix or path), or a
     ``.json`` file holding a state's JSON (game, rules, seed, log)."""
+    return _load(spec, home)[0]
+
+
+def _load(spec: str, home: Path | None = None) -> tuple[GameState[Any], Any]:
+    """The state of ``--session`` and its session (``None`` for a state ``.json`` file)."""
     from gm.core.errors import StateError
     from gm.core.state import GameState
 
@@ -32,10 +37,11 @@ def load_state(spec: str, home: Path | None = None) -> GameState[Any]:
             raise StateError(f"{path} is not JSON: {exc}", rule="CORE-SESSION") from None
         if not isinstance(data, dict):
             raise StateError(f"{path} is not a gm state (game, rules, seed, log)", rule="CORE-SESSION")
-        return GameState.from_json(data)
+        return GameState.from_json(data), None
     from gm.session import Session
 
-    return Session.open(spec, home=home).state
+    s = Session.open(spec, home=home, record=False)
+    return s.state, s
 
 
 @app.command("export")
@@ -56,7 +62,7 @@ def export(
     kind = what.strip().lower()
     if kind not in WHAT:
         raise ExportError(f"unknown export; choose {', '.join(WHAT)}", rule="CORE-EXPORT", input=what, legal=WHAT)
-    state = load_state(session, home) if session else None
+    state, sess = _load(session, home) if session else (None, None)
     g: Game
     if state is not None:
         g = state.game
@@ -68,17 +74,22 @@ def export(
         g = find_game(game or "grid-football")
     ruleset = g.load_rules_file(rules) if rules is not None else (state.rules if state is not None else None)
 
+    token = None
+    if sess is not None:
+        from gm.session.token import session_token
+
+        token = session_token(sess)
     if kind == "bundle":
         from gm.export import slug
 
         dest = output or Path(f"{slug(g)}_chatbot")
-        names = write_bundle(g, dest, ruleset, state)
+        names = write_bundle(g, dest, ruleset, state, {"token": token} if token else None)
         echo(f"wrote {len(names)} files to {dest}: {', '.join(names)}")
         return
     if kind == "token":
-        text = encode_state(state if state is not None else g.new_state(ruleset, 0)) + "\n"
+        text = (token or encode_state(state if state is not None else g.new_state(ruleset, 0))) + "\n"
     else:
-        text = render_doc(g, kind, ruleset, state)
+        text = render_doc(g, kind, ruleset, state, {"token": token} if token else None)
     if output is None:
         typer.echo(text, nl=False)
         return
@@ -90,40 +101,34 @@ def export(
 @app.command("import")
 @errors_to_exit
 def import_(
-    token: str = typer.Argument(..., help="the state token (gm1.GAME.PAYLOAD.CHECKSUM), or - to read it from stdin"),
-    output: Path | None = typer.Option(None, "--output", "-o", help="write the state as JSON here instead of creating a session"),
+    token: str = typer.Argument(..., help="the token (gm2.GAME.PAYLOAD.CHECKSUM, or an older gm1 token), or - to read it from stdin"),
+    output: Path | None = typer.Option(None, "--output", "-o", help="write the state as JSON here instead of creating a session (gm1 tokens)"),
     home: Path | None = typer.Option(None, "--home", help="gm home folder for the new session (default $GM_HOME or ~/.gm)"),
     session_id: str | None = typer.Option(None, "--id", help="id of the new session (default: generated)"),
+    player: list[str] | None = typer.Option(None, "--player", help="SEAT=human|bot:STRATEGY: change who plays a seat (default: as in the token)"),
 ) -> None:
-    """Bring a game back from a state token: check it, replay it, save it as a new session."""
+    """Bring a game back from a token: check it, replay it, save it as a new session with the same players."""
     from gm.core.token import state_from_token
+    from gm.session import FileStore
+    from gm.session.token import import_token
 
     text = sys.stdin.read() if token == "-" else token
-    state = state_from_token(text)
-    g = state.game
     if output is not None:
+        state = state_from_token(text)
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(json.dumps(state.to_json(), indent=1) + "\n", encoding="utf-8")
-        echo(f"wrote {output} ({g.id}, {len(state.log)} moves)")
-    else:
-        sid = import_session(state, home=home, session_id=session_id)
-        echo(f"imported {g.id} session {sid} ({len(state.log)} moves)")
-    echo(g.render(state))
-    echo(g.status(state))
-
-
-def import_session(state: GameState[Any], *, home: Path | None = None, session_id: str | None = None) -> str:
-    """Save ``state`` as a new session (every seat human) by replaying its moves through
-    the session's tools; returns the session id."""
-    from gm.core.errors import StateError
-    from gm.core.tools import call_for_action
-    from gm.session import Session
-
-    s = Session.create(state.game, seed=state.seed, rules=state.rules, home=home, id=session_id)
-    for i, move in enumerate(state.log):
-        name, args = call_for_action(s.tools, move.action)
-        res = s.call(name, args, move.seat)
-        if not res.get("ok"):
-            err = res.get("error", {})
-            raise StateError(f"move {i} ({move.seat}: {move.action}) was refused: {err.get('reason')}", rule="CORE-TOKEN")
-    return s.id
+        echo(f"wrote {output} ({state.game.id}, {len(state.log)} moves)")
+        return
+    players: dict[str, str] = {}
+    for item in player or []:
+        name, sep, spec = item.partition("=")
+        if not sep or not name.strip() or not spec.strip():
+            fail(f"--player takes SEAT=human|bot:STRATEGY, not {item!r}")
+        players[name.strip()] = spec.strip()
+    s = import_token(text, store=FileStore(home), session_id=session_id, players=players)
+    who = ", ".join(f"{name} {p}" for name, p in s.players.items())
+    echo(f"imported {s.game.id} session {s.id} ({len(s.state.log)} moves; {who})")
+    viewer = s.human_seats[0] if len(s.human_seats) == 1 else None
+    echo(s.game.render(s.state, viewer))
+    echo(s.game.status(s.state, viewer))
+    echo(f"continue with: gm play --resume {s.id}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,10 +19,12 @@ def play(
     game: str = typer.Argument("grid-football", help="game id (see `gm games`)"),
     opponent: str = typer.Option("bot", "--opponent", "-o", help="bot (the default strategy), bot:NAME, or human for hot seat"),
     seat: str | None = typer.Option(None, "--seat", help="the seat you play (default: the first seat)"),
-    seed: int | None = typer.Option(None, "--seed", help="random seed (default: a fresh one)"),
+    seed: int | None = typer.Option(
+        None, "--seed", min=0, help="a practice game with this seed: reproducible, but the bot's picks are predictable (default: a hidden random seed)"
+    ),
     rules: Path | None = typer.Option(None, "--rules", help="TOML rules file"),
     resume: str | None = typer.Option(None, "--resume", help="continue a saved session (id, prefix or path)"),
-    record: Path | None = typer.Option(None, "--record", help="transcript file (default: next to the session)"),
+    record: Path | None = typer.Option(None, "--record", help="also write the transcript to this file (it is always kept with the session)"),
     referee: str = typer.Option("offline", "--referee", help="offline (no API key needed), openai or anthropic"),
     model: str | None = typer.Option(None, "--model", help="model name for an LLM referee (default: GM_OPENAI_MODEL / GM_ANTHROPIC_MODEL or a small model)"),
     base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible server for --referee openai, e.g. http://localhost:11434/v1 (Ollama)"),
@@ -36,8 +37,6 @@ def play(
     from gm.core.registry import find_game
     from gm.play.terminal import Terminal, play_game, transcript_path
     from gm.session import Session
-    from gm.transcript.format import Header, RefereeInfo
-    from gm.transcript.recorder import Recorder
 
     ref = _make_referee(referee, model, base_url, api)
     if resume:
@@ -48,34 +47,13 @@ def play(
         if me not in g.seats:
             fail(f"{g.id} has no seat {me!r}; seats: {', '.join(g.seats)}")
         players = {s: ("human" if s == me or opponent == "human" else opponent) for s in g.seats}
-        session = Session.create(
-            g,
-            seed=seed if seed is not None else secrets.randbelow(10**6),
-            rules=str(rules) if rules else None,
-            players=players,
-        )
-    from gm import __version__
-    from gm.core.game import ruleset_hash
-
-    st = session.state
-    header = Header(
-        game=session.game.id,
-        rules=st.rules.model_dump(mode="json"),
-        rules_hash=ruleset_hash(st.rules),
-        seed=st.seed,
-        players=dict(session.players),
-        gm_version=__version__,
-        referee=RefereeInfo(kind=ref.kind, model=ref.model),
-    )
-    path = transcript_path(session, record)
-    recorder = Recorder(header, path, append=bool(resume))
-    old = recorder.transcript.header.referee
-    if path and (old.kind, old.model) != (ref.kind, ref.model):
-        # resumed under another referee: the transcript still replays against the engine,
-        # but no single referee can re-run all of its messages
-        recorder.transcript.header.referee = RefereeInfo(kind="mixed", model=None)
-        recorder.transcript.save(path)
-    summary = play_game(session, ref, Terminal(), recorder)
+        session = Session.create(g, seed=seed, rules=str(rules) if rules else None, players=players, referee=ref.kind, model=ref.model)
+    summary = play_game(session, ref, Terminal())
+    path = transcript_path(session)
+    if record is not None and session.recorder is not None:
+        lines = session.store.transcript_read(session.id)
+        record.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        path = record
     if path:
         typer.echo(f"Transcript: {path}")
     if summary.ended in ("bot error", "stuck"):

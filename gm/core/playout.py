@@ -23,11 +23,13 @@ def play_out(
     *,
     max_moves: int = 100_000,
     on_move: OnMove | None = None,
+    apply: Callable[[str, Action], list[Event]] | None = None,
 ) -> int:
     """Let the bots move until the game is over, a seat with no bot must act, or ``max_moves``
     moves were made; returns the number of moves made.  ``bots`` maps seats to bots, or is a
     function giving a seat's bot for its next decision (``None``: no bot for that seat).  When
-    several seats act at once, they choose in the order of ``state.to_act()``."""
+    several seats act at once, they choose in the order of ``state.to_act()``.  ``apply`` makes a
+    chosen move (default ``state.apply``; a recording makes it as the seat's tool call instead)."""
     pick = bots if callable(bots) else bots.get
     made = 0
     while made < max_moves and not state.is_terminal:
@@ -38,7 +40,7 @@ def play_out(
         else:
             return made
         action = bot.choose(state, seat)
-        events = state.apply(seat, action)
+        events = state.apply(seat, action) if apply is None else apply(seat, action)
         made += 1
         if on_move is not None:
             on_move(seat, action, events)

@@ -100,6 +100,14 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
     Raises :class:`InvalidActionError` (rule ``CORE-ARGS``) naming the field.
     """
     model = spec.args
+    too_deep = _too_deep(raw)
+    if too_deep:
+        raise InvalidActionError(
+            f"arguments nested more than {MAX_DEPTH} levels deep; a tool's arguments are a flat JSON object",
+            rule=ARGS_RULE,
+            input=too_deep,
+            legal=_fields(model),
+        )
     if raw is None:
         data: Any = {}
     elif isinstance(raw, str):
@@ -132,6 +140,50 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
         raise InvalidActionError(_validation_reason(exc), rule=ARGS_RULE, input=_quote(data), legal=_fields(model)) from None
     except Exception as exc:  # a validator that raised something odd: still an argument error
         raise InvalidActionError(f"bad arguments: {exc}", rule=ARGS_RULE, input=_quote(data), legal=_fields(model)) from None
+
+
+#: how deeply tool arguments may nest (no tool needs more than a few levels)
+MAX_DEPTH = 32
+
+
+def _too_deep(raw: Any) -> str | None:
+    """The start of ``raw`` quoted if it nests deeper than :data:`MAX_DEPTH` (checked without
+    recursion, so any depth is safe to look at), else ``None``."""
+    if isinstance(raw, str):
+        depth = peak = 0
+        in_str = escaped = False
+        for ch in raw:
+            if in_str:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_str = False
+            elif ch == '"':
+                in_str = True
+            elif ch in "[{":
+                depth += 1
+                peak = max(peak, depth)
+                if peak > MAX_DEPTH:
+                    return raw[:60] + "..."
+            elif ch in "]}":
+                depth -= 1
+        return None
+    stack: list[tuple[Any, int]] = [(raw, 0)]
+    seen = 0
+    while stack:
+        obj, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"<arguments nested {MAX_DEPTH}+ levels deep>"
+        seen += 1
+        if seen > 100_000:
+            return "<arguments with more than 100000 values>"
+        if isinstance(obj, Mapping):
+            stack.extend((v, depth + 1) for v in obj.values())
+        elif isinstance(obj, list | tuple):
+            stack.extend((v, depth + 1) for v in obj)
+    return None
 
 
 def _quote(data: Any) -> str:

@@ -227,15 +227,23 @@ def render_doc(
     return _tidy(text)
 
 
-def render_all(game: Game, rules: Any = None, state: GameState[Any] | None = None) -> dict[str, str]:
+def render_all(
+    game: Game, rules: Any = None, state: GameState[Any] | None = None, extra: Mapping[str, Any] | None = None
+) -> dict[str, str]:
     """Every document of the bundle by bundle file name."""
-    return {BUNDLE_FILES[d]: render_doc(game, d, rules, state) for d in DOCS}
+    return {BUNDLE_FILES[d]: render_doc(game, d, rules, state, extra) for d in DOCS}
 
 
-def write_bundle(game: Game, dest: str | Path, rules: Any = None, state: GameState[Any] | None = None) -> list[str]:
+def write_bundle(
+    game: Game,
+    dest: str | Path,
+    rules: Any = None,
+    state: GameState[Any] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> list[str]:
     """Write every document into the folder ``dest`` (created), or into a zip file when
     ``dest`` ends with ``.zip``.  Returns the file names written."""
-    files = render_all(game, rules, state)
+    files = render_all(game, rules, state, extra)
     path = Path(dest)
     if path.suffix.lower() == ".zip":
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,6 @@ The SDK wiring lives in :mod:`gm.mcp_server.server`.
 from __future__ import annotations
 
 import json
-import secrets
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -37,7 +36,8 @@ from gm.core.registry import all_games, find_game, game_ids
 from gm.core.schemas import to_mcp
 from gm.core.tools import ToolArgs, ToolSpec, parse_args, unknown_tool
 from gm.mcp_server.text import next_line, summary
-from gm.session import SEAT_RULE, SESSION_RULE, SUFFIX, Session, normalise_player, sessions_dir
+from gm.session import SEAT_RULE, FileStore, Session, normalise_player
+from gm.session.store import SessionInfo, check_id
 
 #: rule id of the server's own refusals (no game in progress, a pinned game, a seat it cannot play)
 MCP_RULE = "CORE-MCP"
@@ -48,7 +48,7 @@ SESSION_TOOLS = ("new_game", "list_sessions", "resume_session")
 # ------------------------------------------------------------ session tools
 class NewGameArgs(ToolArgs):
     game: str | None = Field(default=None, max_length=100, description="game id or alias (gm games lists them); empty: the current game")
-    seed: int | None = Field(default=None, ge=0, le=2**53, description="seed of the game's chance (coin toss ...); empty: random")
+    seed: int | None = Field(default=None, ge=0, le=2**53, description="a practice game with this seed: reproducible, but the bot's picks are predictable; empty: a hidden random seed, revealed when the game ends")
     opponent: str | None = Field(default=None, max_length=100, description="bot strategy of the other sides, e.g. default or random; empty: default")
     seat: str | None = Field(default=None, max_length=50, description="the side you play, e.g. home; empty: the game's first side. Every other side is the bot")
     rules: dict[str, Any] | None = Field(default=None, description="ruleset overrides as a JSON object (field -> value); empty: the game's rules")
@@ -208,23 +208,17 @@ class GameHost:
             )
         opponent = normalise_player(g, spec if spec.startswith("bot") else f"bot:{spec}")
         players = {s: "human" if s == seat else opponent for s in g.seats}
-        seed = a.seed if a.seed is not None else secrets.randbelow(1_000_000)
-        s = Session.create(g, seed=seed, rules=a.rules, players=players, home=self.home)
+        s = Session.create(g, seed=a.seed, rules=a.rules, players=players, home=self.home, referee="mcp")
         self._activate(s, seat)
         return self._session_result("new_game", s, s.opening_events)
 
     def _resume(self, a: ResumeArgs) -> dict[str, Any]:
-        sid = a.session_id.strip()
-        if not sid or any(c in sid for c in "/\\") or sid.startswith((".", "~")) or sid.endswith(SUFFIX):
-            raise GameError("a session id, not a path (list_sessions shows the ids)", rule=SESSION_RULE, input=a.session_id)
-        folder = sessions_dir(self.home)
-        path = Session.resolve(sid, self.home)
-        if path.parent.resolve() != folder.resolve():  # (resolve also accepts a file in the working folder)
-            raise GameError(f"no session {sid!r} in {folder}", rule=SESSION_RULE, input=a.session_id)
-        s = Session.open(path)
+        sid = check_id(a.session_id.strip())  # an id or a prefix of one, never a path or a pattern
+        s = Session.open(sid, store=FileStore(self.home))
         self._check_pinned(s.game, s.game.id)
         self._activate(s, None)
-        result = self._session_result("resume_session", s, s.opening_events)
+        s.set_referee("mcp")
+        result = self._session_result("resume_session", s, s.advance())
         result["log"] = s.log(self.seat)[-12:]
         return result
 
@@ -267,7 +261,9 @@ class GameHost:
             "game": s.game.id,
             "game_name": s.game.name,
             "players": dict(s.players),
-            "seed": s.state.seed,
+            "seed": s.public_seed,
+            "practice": s.practice,
+            "seed_commitment": None if s.practice else s.seed_commitment,
             "rules_hash": ruleset_hash(s.state.rules),
             "moves": len(s.state.log),
             "events": events,
@@ -279,22 +275,26 @@ class GameHost:
             "outcome": view["outcome"],
             "tools": [t.name for t in s.tools],
         }
+        if s.practice:
+            out["note"] = "practice game: the seed is known, so the bot's picks are predictable"
         if s.bot_error:
             out["bot_error"] = s.bot_error
         return out
 
     def _list_sessions(self, a: ListSessionsArgs) -> dict[str, Any]:
         want = find_game(a.game).id if a.game else (self.pinned.id if self.pinned else None)
-        folder = sessions_dir(self.home)
-        files = sorted(folder.glob(f"*{SUFFIX}"), key=_mtime, reverse=True) if folder.is_dir() else []
-        rows: list[dict[str, Any]] = []
-        for path in files:
-            row = _session_row(path)
-            if want is not None and row.get("game") != want:
+        store = FileStore(self.home)
+        found: list[tuple[float, dict[str, Any]]] = []
+        for sid in store.ids():
+            try:
+                info = store.info(sid)
+            except GameError as exc:  # an unreadable file is listed, not skipped
+                found.append((0.0, {"id": sid, "error": exc.reason[:200]}))
                 continue
-            rows.append(row)
-            if len(rows) >= (a.limit or 20):
-                break
+            if want is None or info.game == want:
+                found.append((info.updated, _session_row(info)))
+        found.sort(key=lambda item: item[0], reverse=True)
+        rows = [row for _, row in found[: a.limit or 20]]
         return {
             "ok": True,
             "tool": "list_sessions",
@@ -381,41 +381,17 @@ class GameHost:
 _NO_SESSION = "No game in progress: start one with the new_game tool, or continue one with resume_session (list_sessions shows them)."
 
 
-def _mtime(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
-
-
-def _session_row(path: Path) -> dict[str, Any]:
-    """What list_sessions shows of a session file: its header and a count of moves (no replay)."""
-    sid = path.name.removesuffix(SUFFIX)
-    try:
-        raw = path.read_bytes()
-        head, _, rest = raw.partition(b"\n")
-        header = json.loads(head)
-        if not isinstance(header, dict) or header.get("format") != "gm-session":
-            raise ValueError("not a gm session file")
-        moves = 0
-        for line in rest.split(b"\n"):
-            if not line.strip():
-                continue
-            rec = json.loads(line)
-            moves += -1 if isinstance(rec, dict) and "retract" in rec else 1
-        players = {str(k): str(v) for k, v in dict(header.get("players") or {}).items()}
-    except (OSError, ValueError, TypeError) as exc:
-        return {"id": sid, "error": str(exc)[:200]}
-    humans = [seat for seat, p in players.items() if p == "human"]
+def _session_row(info: SessionInfo) -> dict[str, Any]:
+    """What list_sessions shows of a session: its header and a count of records (no replay)."""
+    humans = [seat for seat, p in info.players.items() if p == "human"]
     return {
-        "id": str(header.get("id", sid)),
-        "game": header.get("game"),
-        "players": players,
+        "id": info.id,
+        "game": info.game,
+        "players": info.players,
         "you": humans[0] if len(humans) == 1 else None,
-        "moves": moves,
-        "seed": header.get("seed"),
-        "created": header.get("created"),
-        "updated": datetime.fromtimestamp(_mtime(path), UTC).isoformat(timespec="seconds"),
+        "moves": info.moves,
+        "created": info.created,
+        "updated": datetime.fromtimestamp(info.updated, UTC).isoformat(timespec="seconds"),
     }
 
 

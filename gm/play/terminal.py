@@ -21,7 +21,6 @@ from rich.console import Console
 if TYPE_CHECKING:
     from gm.referee.base import Referee
     from gm.session import Session
-    from gm.transcript.recorder import Recorder
 
 
 @dataclass
@@ -87,20 +86,22 @@ class GameSummary:
     ended: str  # finished | quit | input ended
 
 
-def play_game(session: Session, referee: Referee, term: Terminal, recorder: Recorder | None = None) -> GameSummary:
-    """Run the game until it ends, the player quits, or input runs out."""
+def play_game(session: Session, referee: Referee, term: Terminal) -> GameSummary:
+    """Run the game until it ends, the player quits, or input runs out (the session records it)."""
     game = session.game
     humans = session.human_seats
     hot_seat = len(humans) > 1
     opponents = ", ".join(f"{s} = {session.players[s]}" for s in game.seats if s not in humans) or "hot seat"
-    term.say(f"{game.name}: you play {', '.join(humans)} ({opponents}). Seed {session.state.seed}. Session {session.id}.", "bold")
+    term.say(f"{game.name}: you play {', '.join(humans)} ({opponents}). Session {session.id}.", "bold")
+    term.say(seed_line(session), "yellow" if session.practice else None)
     term.say("Type 'help' for commands, 'quit' to stop (the game is saved).")
-    if recorder:
-        recorder.sync_bot_moves(session)
+    session.set_referee(referee.kind, referee.model)
+    if session.bots_owe_move():  # a resumed game whose bots still owe a move
+        session.opening_events = session.opening_events + session.advance()
     for ev in session.opening_events:
         term.say(str(ev.get("text", "")))
     viewer = humans[0] if humans else None  # whose view of the board is on the screen
-    shown = _show_position(session, term, viewer, recorder)
+    shown = _show_position(session, term, viewer)
     ended = "finished"
     announced: set[str] = set()
     while not session.state.is_terminal:
@@ -110,7 +111,7 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
                 term.say(session.bot_error, "red")
                 ended = "bot error"
                 break
-            session.advance_bots()
+            session.advance()
             if not [s for s in session.state.to_act() if s in humans] and not session.state.is_terminal:
                 ended = "stuck"
                 break
@@ -119,7 +120,7 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
         if hot_seat and seat != viewer:
             # at one keyboard each seat sees its own view (its own hand, say) before it types
             viewer = seat
-            shown = _show_position(session, term, seat, recorder)
+            shown = _show_position(session, term, seat)
         # the whole of a simultaneous round is typed hidden in hot seat, the last pick too
         secret = hot_seat and (len(session.state.to_act()) > 1 or _round_open(session, seat))
         for bot_seat, digest in session.commitments().items():
@@ -132,7 +133,7 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
         if line is None:
             ended = "input ended"
             break
-        turn = referee.handle(session, seat, line, recorder)
+        turn = referee.handle(session, seat, line)
         if turn.control == "quit":
             term.say(turn.narration)
             ended = "quit"
@@ -149,12 +150,12 @@ def play_game(session: Session, referee: Referee, term: Terminal, recorder: Reco
         if turn.board and (turn.board != shown or not turn.accepted):
             shown, viewer = turn.board, seat
             term.board(turn.board)
-            if recorder:
-                recorder.board(turn.board, seat)
+            if session.recorder:
+                session.recorder.board(turn.board, seat)
         if turn.accepted and not session.state.is_terminal:  # the summary prints the final status
             term.say(game.status(session.state, seat), "bold")
-    if recorder:
-        recorder.sync_bot_moves(session, final=True)  # the recording pauses or ends here
+    if session.recorder:
+        session.recorder.sync_bot_moves(session, final=True)  # the recording pauses or ends here
     return _summary(session, term, ended)
 
 
@@ -175,18 +176,32 @@ def _round_open(session: Session, seat: str) -> bool:
 
 
 def _undo(session: Session, seat: str) -> str:
-    """Take back the last locked pick if nobody has seen it (at one keyboard: whoever made it)."""
-    log = session.state.log
-    target = log[-1].seat if log and session.can_retract(log[-1].seat) is None else seat
-    return session.retract(target)
+    """Take back ``seat``'s own locked pick if nobody has seen it; never another seat's (at one
+    keyboard the seat typing is the seat whose turn it is)."""
+    return session.retract(seat)
 
 
-def _show_position(session: Session, term: Terminal, seat: str | None, recorder: Recorder | None) -> str:
+def seed_line(session: Session) -> str:
+    """How the game's chance is kept honest, said once at the start."""
+    if session.practice:
+        return (
+            f"Practice game: the seed ({session.secret.seed}) is known, so the bot's picks and every roll are "
+            "predictable. Leave out --seed for a game with a hidden seed."
+        )
+    return (
+        f"Seed hidden until the game ends; its SHA-256 commitment is {session.seed_commitment}. "
+        "When a bot chooses at the same time as you, it locks its pick first and shows you a SHA-256 "
+        "commitment (a fingerprint of its pick and a random nonce); the reveal after your pick gives both, "
+        "so you can check the pick was not changed."
+    )
+
+
+def _show_position(session: Session, term: Terminal, seat: str | None) -> str:
     board = session.game.render(session.state, seat)
     term.board(board)
     term.say(session.game.status(session.state, seat), "bold")
-    if recorder:
-        recorder.board(board, seat)
+    if session.recorder:
+        session.recorder.board(board, seat)
     return board
 
 
@@ -197,6 +212,10 @@ def _summary(session: Session, term: Terminal, ended: str) -> GameSummary:
     term.say("")
     if outcome:
         term.say(f"Game over: {outcome}.", "bold green")
+        if not session.practice:
+            rev = session.secret.reveal()
+            term.say(f"The seed was {rev['seed']} (salt {rev['salt']}): sha256(salt:seed) = {rev['commitment']}, "
+                     "the commitment shown at the start. The transcript replays the whole game.")
     else:
         where = session.path or session.id
         term.say(f"Game paused ({ended}); saved as {where}. Resume with: gm play --resume {session.id}", "yellow")
@@ -205,9 +224,7 @@ def _summary(session: Session, term: Terminal, ended: str) -> GameSummary:
     return GameSummary(outcome, status, len(st.log), ended)
 
 
-def transcript_path(session: Session, record: Path | None) -> Path | None:
-    if record is not None:
-        return record
-    if session.path is None:
-        return None
-    return session.path.parent.parent / "transcripts" / f"{session.id}.jsonl"
+def transcript_path(session: Session) -> Path | None:
+    """Where the session's transcript is (file stores)."""
+    where = session.transcript_location()
+    return Path(where) if where else None

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from gm.session import Session
-    from gm.transcript.recorder import Recorder
 
 Control = Literal["quit", "undo"]
 
@@ -51,6 +50,7 @@ class Referee(Protocol):
     kind: str
     model: str | None
 
-    def handle(self, session: Session, seat: str, text: str, recorder: Recorder | None = None) -> RefereeTurn:
-        """Handle one message from ``seat``; record player text, calls, results and narration."""
+    def handle(self, session: Session, seat: str, text: str) -> RefereeTurn:
+        """Handle one message from ``seat`` through ``session.call``; add the player's text and the
+        narration to ``session.recorder`` (the session records the calls and their results)."""
         ...

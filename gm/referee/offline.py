@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from gm.core.game import Game
     from gm.core.state import GameState
     from gm.session import Session
-    from gm.transcript.recorder import Recorder
 
 #: words people wrap around a move ("I'll call heads please") that carry no meaning for it
 FILLER = frozenset(
@@ -93,9 +92,10 @@ class OfflineReferee:
     kind = "offline"
     model: str | None = None
 
-    def handle(self, session: Session, seat: str, text: str, recorder: Recorder | None = None) -> RefereeTurn:
-        """Handle one message; every effect goes through ``session.call``."""
+    def handle(self, session: Session, seat: str, text: str) -> RefereeTurn:
+        """Handle one message; every effect goes through ``session.call`` (which records it)."""
         turn = RefereeTurn(seat=seat, text=text)
+        recorder = session.recorder
         if recorder:
             recorder.player(seat, text)
         words = _clean(text)
@@ -107,35 +107,35 @@ class OfflineReferee:
         elif words in _HELP or not words:
             turn.narration = self.help_text(session, seat)
         elif words in _FULL:
-            self._call(session, turn, "get_board", {"full": True}, seat, recorder)
+            self._call(session, turn, "get_board", {"full": True}, seat)
             turn.board = turn.calls[-1].result.get("board")
         elif words in _BOARD:
-            self._call(session, turn, "get_board", {"full": False}, seat, recorder)
+            self._call(session, turn, "get_board", {"full": False}, seat)
             turn.board = turn.calls[-1].result.get("board")
         elif words in _STATUS:
-            res = self._call(session, turn, "get_status", {}, seat, recorder)
+            res = self._call(session, turn, "get_status", {}, seat)
             turn.narration = str(res.get("status", ""))
         elif words in _LEGAL:
-            res = self._call(session, turn, "legal_actions", {}, seat, recorder)
+            res = self._call(session, turn, "legal_actions", {}, seat)
             turn.narration = self._legal_text(res, seat)
         elif m := re.match(r"^(?:rules?|explain|what is|what's|whats)\s+(?:about\s+|for\s+|on\s+)?(.+)$", words):
-            res = self._call(session, turn, "get_rules", {"topic": m.group(1)}, seat, recorder)
+            res = self._call(session, turn, "get_rules", {"topic": m.group(1)}, seat)
             rules = res.get("rules") or {}
             turn.narration = (
                 "\n".join(f"[{rid}] {title}" for rid, title in rules.items())
                 or f"No rule mentions {m.group(1)!r}. Try 'rules' followed by one word, e.g. 'rules blocked'."
             )
         elif words in ("rules", "rule"):
-            res = self._call(session, turn, "get_rules", {}, seat, recorder)
+            res = self._call(session, turn, "get_rules", {}, seat)
             turn.narration = "\n".join(f"[{rid}] {title}" for rid, title in (res.get("rules") or {}).items())
         else:
-            self._move(session, turn, text, seat, recorder)
+            self._move(session, turn, text, seat)
         if recorder and turn.narration:
             recorder.narration(turn.narration, seat=seat)
         return turn
 
     # ----------------------------------------------------------------- moves
-    def _move(self, session: Session, turn: RefereeTurn, text: str, seat: str, recorder: Recorder | None) -> None:
+    def _move(self, session: Session, turn: RefereeTurn, text: str, seat: str) -> None:
         game, state = session.game, session.state
         action, why = self._read(state.parse_action, text)  # read in the context of the state
         if action is None:
@@ -147,7 +147,7 @@ class OfflineReferee:
             turn.narration = f"{action} is not something you can do with the tools of {game.name}. " + self._forms(session, seat)
             return
         tool, args = call
-        res = self._call(session, turn, tool, args, seat, recorder)
+        res = self._call(session, turn, tool, args, seat)
         turn.narration = self.narrate(res)
         if res.get("ok"):
             turn.board = res.get("board")
@@ -218,17 +218,11 @@ class OfflineReferee:
 
     # --------------------------------------------------------------- plumbing
     @staticmethod
-    def _call(
-        session: Session, turn: RefereeTurn, tool: str, args: dict[str, Any], seat: str, recorder: Recorder | None
-    ) -> dict[str, Any]:
-        call_id = recorder.tool_call(seat, tool, args) if recorder else ""
+    def _call(session: Session, turn: RefereeTurn, tool: str, args: dict[str, Any], seat: str) -> dict[str, Any]:
         try:
             result = session.call(tool, args, seat)
         except GameError as exc:  # session.call never raises; belt and braces for the edge
             result = {"ok": False, "error": exc.to_json()}
-        if recorder:
-            recorder.tool_result(call_id, result)
-            recorder.sync_bot_moves(session)
         turn.calls.append(ToolCallRecord(tool, args, seat, result))
         return result
 

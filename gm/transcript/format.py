@@ -1,4 +1,4 @@
-"""The transcript format, version 1 (JSONL).
+"""The transcript format, version 2 (JSONL; version 1 files are read as well).
 
 Line 1 is the :class:`Header`; every further line is one :class:`Entry`,
 discriminated by its ``type``:
@@ -12,6 +12,12 @@ discriminated by its ``type``:
 - ``bot_move``    – a built-in bot's move, written only once it is public
 - ``llm_response`` – a model response as received (for offline referee replay)
 - ``usage``       – token usage of one LLM request
+- ``referee``     – the referee changed (a game resumed under another referee)
+- ``seed``        – the hidden seed revealed at the end of the game (seed, salt and the
+  commitment the header showed), so the game replays from its transcript
+
+A game played with a hidden seed has ``seed: null`` and a ``seed_commitment`` in its header until
+the ``seed`` entry at its end; a practice game (its seed given) has the seed in the header.
 
 The JSON Schema is exported by :func:`json_schema` (``gm transcript-schema``).
 """
@@ -28,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from gm.core.errors import StateError
 
 FORMAT_NAME = "gm-transcript"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 class _Model(BaseModel):
@@ -48,7 +54,9 @@ class Header(_Model):
     game: str
     rules: dict[str, Any] = Field(default_factory=dict)
     rules_hash: str = ""
-    seed: int = 0
+    seed: int | None = 0
+    #: SHA-256 of the hidden seed (``seed`` is null until the ``seed`` entry reveals it)
+    seed_commitment: str | None = None
     players: dict[str, str] = Field(default_factory=dict, description="seat -> human | bot:STRATEGY")
     gm_version: str = ""
     referee: RefereeInfo = Field(default_factory=lambda: RefereeInfo(kind="none"))
@@ -114,6 +122,23 @@ class UsageEntry(_Model):
     cache_creation_input_tokens: int | None = None
 
 
+class RefereeEntry(_Model):
+    """From here on another referee handles the players' messages."""
+
+    type: Literal["referee"] = "referee"
+    kind: str
+    model: str | None = None
+
+
+class SeedEntry(_Model):
+    """The hidden seed, revealed when the game ended: it opens the header's commitment."""
+
+    type: Literal["seed"] = "seed"
+    seed: int
+    salt: str
+    commitment: str
+
+
 Entry = Annotated[
     PlayerEntry
     | ToolCallEntry
@@ -122,7 +147,9 @@ Entry = Annotated[
     | BoardEntry
     | BotMoveEntry
     | LLMResponseEntry
-    | UsageEntry,
+    | UsageEntry
+    | RefereeEntry
+    | SeedEntry,
     Field(discriminator="type"),
 ]
 _ENTRY: TypeAdapter[Any] = TypeAdapter(Entry)
@@ -144,7 +171,7 @@ class Transcript(_Model):
 
     @classmethod
     def from_jsonl(cls, text: str, source: str = "<transcript>") -> Transcript:
-        lines = [ln for ln in text.splitlines() if ln.strip()]
+        lines = [ln for ln in text.split("\n") if ln.strip()]  # only "\n" ends a line (JSON text may hold U+2028)
         if not lines:
             raise StateError(f"{source}: empty transcript")
         try:
@@ -160,6 +187,20 @@ class Transcript(_Model):
             except ValidationError as exc:
                 raise StateError(f"{source}: line {i}: {_first(exc)}") from None
         return cls(header=header, entries=entries)
+
+    @property
+    def seed(self) -> int | None:
+        """The game's seed: the header's, else the one revealed at the end (``None``: still hidden)."""
+        if self.header.seed is not None:
+            return self.header.seed
+        return next((e.seed for e in self.entries if e.type == "seed"), None)
+
+    @property
+    def referee_kinds(self) -> list[str]:
+        """Every referee that handled messages in this transcript, in order."""
+        kinds = [self.header.referee.kind]
+        kinds += [e.kind for e in self.entries if e.type == "referee" and e.kind != kinds[-1]]
+        return kinds
 
     @classmethod
     def load(cls, path: str | Path) -> Transcript:

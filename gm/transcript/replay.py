@@ -161,21 +161,39 @@ def rules_of(result: dict[str, Any]) -> set[str]:
     return out
 
 
-def _session(tr: Transcript, bot_moves: dict[str, list[str]] | None = None) -> Session:
+def _session(tr: Transcript, *, record: bool = False) -> Session:
+    """The game of ``tr`` rebuilt from its header (and the seed revealed at its end), its bots serving
+    the recorded bot moves."""
     from gm.session import Session
 
     h = tr.header
-    moves = bot_moves if bot_moves is not None else _bot_moves(tr)
+    seed = tr.seed
+    if seed is None:
+        raise StateError(
+            "the game's seed is still hidden (the game is not over): finish the game, then replay its transcript",
+            rule="CORE-REPLAY",
+        )
+    from gm.session import SeedSecret, verify_seed
+
+    secret = None
+    if h.seed is None:  # a hidden-seed game: rebuilt as it was played, with the seed its end revealed
+        rev = next(e for e in tr.entries if e.type == "seed")
+        if h.seed_commitment is not None and not verify_seed({"seed": rev.seed, "salt": rev.salt, "commitment": h.seed_commitment}):
+            raise StateError("the revealed seed does not open the commitment in the header", rule="CORE-REPLAY")
+        secret = SeedSecret(rev.seed, rev.salt, 0, 0, practice=False)
+    moves = _bot_moves(tr)
     bots = {seat: ReplayBot(moves.get(seat, [])) for seat, who in h.players.items() if who.startswith("bot")}
     return Session.create(
         h.game,
-        seed=h.seed,
+        seed=seed,
+        secret=secret,
         rules=h.rules or None,
         players=h.players or None,
         persist=False,
         bot_seed=0,
         nonce_seed=0,
         bots=bots,
+        record=record,
     )
 
 
@@ -290,14 +308,13 @@ REPLAY_REFEREES: dict[str, Callable[[Transcript], Referee]] = {
 def referee_replay(tr: Transcript) -> Divergence | None:
     """Feed the player's messages to the referee again; the first place where it now
     makes different tool calls (tool, seat, arguments) than recorded, or ``None``."""
-    ref = make_referee(tr.header.referee.kind, tr)
+    kinds = tr.referee_kinds
+    ref = make_referee(kinds[0], tr) if len(set(kinds)) == 1 else None
     if ref is None:
         return None
-    from gm.transcript.format import Header
-    from gm.transcript.recorder import Recorder
-
-    session = _session(tr)
-    rec = Recorder(Header.model_validate(tr.header.model_dump()))
+    session = _session(tr, record=True)
+    rec = session.recorder
+    assert rec is not None
     turns: list[tuple[int, list[tuple[str | None, str, Any]]]] = []
     current: list[tuple[str | None, str, Any]] | None = None
     for i, e in enumerate(tr.entries):
@@ -309,7 +326,7 @@ def referee_replay(tr: Transcript) -> Divergence | None:
     players = [e for e in tr.entries if e.type == "player"]
     for (line, recorded), p in zip(turns, players, strict=True):
         before = len(rec.transcript.entries)
-        ref.handle(session, p.seat, p.text, rec)
+        ref.handle(session, p.seat, p.text)
         made = [(e.seat, e.tool, e.args) for e in rec.transcript.entries[before:] if e.type == "tool_call"]
         if made != recorded:
             return Divergence(line, f"the referee now answers {p.seat}: {p.text!r} with other tool calls", recorded, made)

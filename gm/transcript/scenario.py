@@ -119,8 +119,6 @@ def run_scenario(sc: Scenario) -> ReplayResult:
     """Play the scenario's steps and check every expectation; stop at the first failure."""
     from gm.referee.offline import OfflineReferee
     from gm.session import Session
-    from gm.transcript.format import Header
-    from gm.transcript.recorder import Recorder
 
     res = ReplayResult(source=sc.source, game=sc.game, entries=len(sc.steps))
     try:
@@ -132,18 +130,18 @@ def run_scenario(sc: Scenario) -> ReplayResult:
             persist=False,
             bot_seed=int(sc.meta.get("bot_seed", 0)),
             nonce_seed=0,
+            record=False,
         )
     except GameError as exc:
         res.error = f"cannot set up the scenario: {exc.message}"
         return res
     referee = OfflineReferee()
-    rec = Recorder(Header(game=session.game.id))
     last: list[dict[str, Any]] = []  # results of the last step's calls
     narration = ""
     for step in sc.steps:
         if step.kind == "say":
             assert step.seat is not None
-            turn = referee.handle(session, step.seat, step.text, rec)
+            turn = referee.handle(session, step.seat, step.text)
             last = [c.result for c in turn.calls]
             narration = turn.narration
             res.calls += len(turn.calls)

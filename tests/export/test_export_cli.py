@@ -107,7 +107,8 @@ def test_import_creates_a_session_that_continues_the_game(tmp_path: Path) -> Non
     state = random_state(7, 90)
     token = encode_state(state)
     out = _ok("import", token, "--home", str(tmp_path), "--id", "from-chat")
-    assert out.startswith(f"imported grid-football session from-chat ({len(settled(state)[0].log)} moves)")
+    # a gm1 token (a bare state) names no players: every seat is human unless --player says otherwise
+    assert out.startswith(f"imported grid-football session from-chat ({len(settled(state)[0].log)} moves; home human, away human)")
     again = Session.open("from-chat", home=tmp_path)
     assert again.state.to_json() == settled(state)[0].to_json()
     assert GAME.status(state) in out

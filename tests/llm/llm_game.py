@@ -14,12 +14,10 @@ from typing import Any
 
 from llm_fakes import Fail, FakeLLM, RulesBrain
 
-from gm import __version__
-from gm.core.game import ruleset_hash
 from gm.referee.base import RefereeTurn
 from gm.referee.llm import LLMReferee, build_referee
 from gm.session import Session
-from gm.transcript.format import Header, RefereeInfo, Transcript
+from gm.transcript.format import Transcript
 from gm.transcript.recorder import Recorder
 
 CORPUS = Path(__file__).resolve().parents[2] / "transcripts" / "grid_football"
@@ -39,18 +37,9 @@ def make_referee(kind: str, fake: FakeLLM, *, max_retries: int = 2, timeout: flo
     )
 
 
-def header(session: Session, kind: str, model: str, title: str | None = None) -> Header:
-    st = session.state
-    return Header(
-        game=session.game.id,
-        rules=st.rules.model_dump(mode="json", exclude_defaults=True),
-        rules_hash=ruleset_hash(st.rules),
-        seed=st.seed,
-        players=dict(session.players),
-        gm_version=__version__,
-        referee=RefereeInfo(kind=kind, model=model),
-        title=title,
-    )
+def record(session: Session, kind: str, model: str, title: str | None = None) -> Recorder:
+    """Start the session's own transcript with ``kind``/``model`` as its referee."""
+    return session.start_recording(kind, model, title=title)
 
 
 @dataclass
@@ -79,9 +68,8 @@ def play(
     fake = FakeLLM(brain=brain)
     ref = make_referee(kind, fake)
     session = Session.create("grid-football", seed=seed, rules=dict(rules or {}), players={"away": "bot:random"},
-                             persist=False, bot_seed=seed, nonce_seed=0)
-    rec = Recorder(header(session, kind, fake.model, title))
-    rec.sync_bot_moves(session)
+                             persist=False, bot_seed=seed, nonce_seed=0, record=False)
+    rec = record(session, kind, fake.model, title)
     me = session.game.make_bot(human_bot, seed=seed + 1000)
     turns: list[RefereeTurn] = []
     for n in range(max_turns):
@@ -96,7 +84,7 @@ def play(
         brain.fault = None if fault == "rate_limit" else fault
         if fault == "rate_limit":
             fake.queue.extend([Fail(429), Fail(429), Fail(429)])
-        turn = ref.handle(session, seat, text, rec)
+        turn = ref.handle(session, seat, text)
         if turn.board:
             rec.board(turn.board, seat)
         turns.append(turn)
@@ -152,7 +140,7 @@ class Table:
     recorder: Recorder
 
     def say(self, text: str, seat: str = "home") -> RefereeTurn:
-        return self.referee.handle(self.session, seat, text, self.recorder)
+        return self.referee.handle(self.session, seat, text)
 
     def bodies(self) -> list[dict[str, Any]]:
         return [r["body"] for r in self.fake.requests]
@@ -163,7 +151,7 @@ def table(
     script: list[Any] | None = None,
     *,
     until: str | None = "play_call",
-    seed: int = 2,
+    seed: int = 3,
     rules: Mapping[str, Any] | None = None,
     brain: Any = None,
     max_retries: int = 0,
@@ -176,13 +164,11 @@ def table(
     fake = FakeLLM(script=script or [], brain=brain)
     ref = make_referee(kind, fake, max_retries=max_retries, timeout=timeout, **opts)
     session = Session.create("grid-football", seed=seed, rules=dict(rules or {}), players={"away": "bot:random"},
-                             persist=False, bot_seed=seed, nonce_seed=0)
+                             persist=False, bot_seed=seed, nonce_seed=0, record=False)
     me = session.game.make_bot("bot:random", seed=seed)
     while until and session.state.decision("home") != until and not session.state.is_terminal:  # type: ignore[attr-defined]
         action = me.choose(session.state, "home")
         call = tool_call_for(session.game, session.state, "home", action)
         assert call
         session.call(call[0], call[1], "home")
-    rec = Recorder(header(session, kind, fake.model))
-    rec.sync_bot_moves(session)
-    return Table(session, ref, fake, rec)
+    return Table(session, ref, fake, record(session, kind, fake.model))

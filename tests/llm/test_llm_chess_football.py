@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import pytest
 from llm_fakes import FakeLLM, RulesBrain
-from llm_game import header, make_referee
+from llm_game import make_referee, record
 
 from gm.core import find_game
 from gm.referee.llm.prompts import DEFAULT_SUMMARY_BUDGET, rules_summary
 from gm.session import Session
-from gm.transcript.recorder import Recorder
 from gm.transcript.replay import replay
 
 GAME = "chess-football"
@@ -23,13 +22,13 @@ SHORT = {"possessions_per_half": 1, "max_turns_per_down": 1}  # every down is ju
 def test_a_whole_game_through_the_llm_referee(kind: str) -> None:
     fake = FakeLLM(brain=RulesBrain(game_id=GAME))
     ref = make_referee(kind, fake)
-    session = Session.create(GAME, seed=2, rules=SHORT, players={"away": "bot:default"}, persist=False, bot_seed=2, nonce_seed=0)
-    rec = Recorder(header(session, kind, fake.model))
+    session = Session.create(GAME, seed=2, rules=SHORT, players={"away": "bot:default"}, persist=False, bot_seed=2, nonce_seed=0, record=False)
+    rec = record(session, kind, fake.model)
     rec.sync_bot_moves(session)
     me = session.game.make_bot("random", seed=5)
     turns = 0
     while not session.state.is_terminal and turns < 200:
-        turn = ref.handle(session, "home", str(me.choose(session.state, "home")), rec)
+        turn = ref.handle(session, "home", str(me.choose(session.state, "home")))
         if turn.board:
             rec.board(turn.board, "home")
         assert turn.accepted and turn.flags == [], turn.narration

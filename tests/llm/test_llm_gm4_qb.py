@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 from llm_fakes import FakeLLM, RulesBrain
-from llm_game import header, make_referee
+from llm_game import make_referee, record
 
 from gm.session import Session
-from gm.transcript.recorder import Recorder
 from gm.transcript.replay import replay
 
 CASES = [
@@ -28,12 +27,12 @@ def test_a_whole_game_through_the_llm_referee(game: str, kind: str, players: dic
     ref = make_referee(kind, fake)
     session = Session.create(game, seed=2, rules=rules, players=players, persist=False, bot_seed=2, nonce_seed=0)
     (human,) = session.human_seats
-    rec = Recorder(header(session, kind, fake.model))
+    rec = record(session, kind, fake.model)
     rec.sync_bot_moves(session)
     me = session.game.make_bot("random", seed=5)
     turns = 0
     while not session.state.is_terminal and turns < 200:
-        turn = ref.handle(session, human, str(me.choose(session.state, human)), rec)
+        turn = ref.handle(session, human, str(me.choose(session.state, human)))
         if turn.board:
             rec.board(turn.board, human)
         assert turn.accepted and turn.flags == [], turn.narration

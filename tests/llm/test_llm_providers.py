@@ -150,7 +150,7 @@ def test_base_url_reaches_the_compatible_server() -> None:
     fake = FakeLLM(script=[Say("Hello.")])
     ref = build_referee("openai", base_url="http://localhost:8080/v1", model="qwen", api_key="x", http_client=fake.client())
     t = table("openai", [])
-    ref.handle(t.session, "home", "hello there", t.recorder)
+    ref.handle(t.session, "home", "hello there")
     assert str(fake.requests[0]["path"]) == "/v1/chat/completions"
     assert fake.requests[0]["body"]["model"] == "qwen"
 
@@ -168,7 +168,7 @@ def _first_requests(bot_pick: str) -> list[str]:
     st = s.state
     away = st.pending["away"]
     st.pending["away"] = st.game.parse_action(bot_pick)
-    for sec in s._open:
+    for sec in s.book.open:
         sec.choice = bot_pick
     assert "locked" in state_block(s, "home")
     t.say("what happens on blocked squares?")
@@ -181,7 +181,7 @@ def test_the_bots_secret_pick_never_reaches_the_model_before_the_reveal() -> Non
     b = _first_requests("play 3 black")
     assert a == b  # nothing the model was sent depends on the bot's pick
     t = table("openai", [Call([play2("openai")]), Say("ok")])
-    nonce_secret = t.session._open[0].nonce
+    nonce_secret = t.session.book.open[0].nonce
     digest = t.session.commitments()["away"]
     t.say("play 2 black")
     first = json.dumps(t.fake.requests[0]["body"])

@@ -100,7 +100,7 @@ def test_new_game_choices(host: GameHost) -> None:
     r = host.call("new_game", {"game": "gf", "seat": "away", "opponent": "random", "seed": 2}).result
     assert r["ok"] and r["seat"] == "away" and r["players"] == {"home": "bot:random", "away": "human"}
     r = host.call("new_game", {"game": "grid-football", "rules": {"first_down_rows": 8}}).result
-    assert r["ok"] and isinstance(r["seed"], int)
+    assert r["ok"] and r["seed"] is None and r["practice"] is False and len(r["seed_commitment"]) == 64  # hidden seed
     assert host.session is not None and host.session.state.rules.first_down_rows == 8
 
 
@@ -235,13 +235,14 @@ def test_bot_commits_before_the_clients_choice(tmp_path: Path) -> None:
     view = json.loads(host.read_resource("gm://session/state")[0])
     assert view["log"][-1] == ["away", "locked"]
     assert digest in host.read_resource("gm://session/board")[0]
-    sealed = [json.loads(line)["sealed"] for line in s.path.read_text().splitlines()[1:] if "sealed" in line]  # type: ignore[union-attr]
-    assert sealed[-1]["commitment"] == digest
-    assert sealed[-1]["action"] not in json.dumps(status)
+    sealed = [json.loads(line) for line in s.path.read_text().splitlines()[1:] if "sealed" in line]  # type: ignore[union-attr]
+    assert sealed[-1]["commitment"] == digest and sealed[-1]["public"] == "locked"
+    pick = s.book.open[-1].choice  # gm's own copy; the file holds it sealed
+    assert pick not in json.dumps(status) and pick not in s.path.read_text()  # type: ignore[union-attr]
     reply = host.call("call_play", {"play": 2, "colour": "black"})
     assert reply.result["ok"], reply.text
     reveal = reply.result["reveal"]["away"]
-    assert reveal["commitment"] == digest and reveal["choice"] == sealed[-1]["action"] and verify(reveal)
+    assert reveal["commitment"] == digest and reveal["choice"] == pick and verify(reveal)
     assert "locked pick was" in reply.text
 
 

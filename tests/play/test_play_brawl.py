@@ -44,14 +44,6 @@ def gm_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-@pytest.fixture(autouse=True)
-def fixed_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bots' seed is random in `gm play`; fixed here, so the bots' moves are known."""
-    import gm.session
-
-    monkeypatch.setattr(gm.session.secrets, "randbits", lambda bits: 5)
-
-
 @pytest.fixture
 def mono(tmp_path: Path) -> Path:
     rules = tmp_path / "mono.toml"

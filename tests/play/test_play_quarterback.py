@@ -44,14 +44,6 @@ def gm_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-@pytest.fixture(autouse=True)
-def fixed_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bot's seed is random in `gm play`; fixed here, so its moves are known."""
-    import gm.session
-
-    monkeypatch.setattr(gm.session.secrets, "randbits", lambda bits: 11)
-
-
 def _session_id(output: str) -> str:
     m = re.search(r"Session (\S+)\.", output)
     assert m, output[:500]

@@ -66,11 +66,18 @@ def test_nothing_seen_can_be_taken_back(tmp_path: Path, what: str) -> None:
     assert s.state.snapshot() == snap
 
 
-def test_undo_in_the_terminal_hot_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_undo_in_the_terminal_hot_seat_never_shows_or_cancels_the_other_seats_pick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Home locks a hidden pick and the keyboard passes; away's 'undo' is refused without naming
+    home's pick, and home's pick stands (it is revealed with away's)."""
     monkeypatch.setenv("GM_HOME", str(tmp_path))
     monkeypatch.setenv("NO_COLOR", "1")
-    lines = "heads\nkick\nleft red\nright green\n1\n2\nplay 1 red\nundo\nplay 3 black\nplay 2 black\nquit\n"
+    lines = "heads\nkick\nleft red\nright green\n1\n2\nplay 1 red\nundo\nplay 2 black\nquit\n"
     res = CliRunner().invoke(app, ["play", "--seed", "1", "--opponent", "human"], input=lines)
     assert res.exit_code == 0, res.output
-    assert "Taken back: play 1 red." in res.output
-    assert "home: play 3 black / away: play 2 black" in res.output
+    out = res.output
+    locked = out.index("home is locked in. Pass the keyboard.")
+    refused = out.index("Cannot undo: away has no locked pick to take back.")
+    reveal = out.index("home: play 1 red")
+    assert locked < refused < reveal
+    assert "play 1 red" not in out[locked:reveal] and "Taken back" not in out
+    assert "home: play 1 red / away: play 2 black" in out

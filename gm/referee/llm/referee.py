@@ -184,9 +184,10 @@ class LLMReferee:
         self.last_requests: list[Request] = []
 
     # ------------------------------------------------------------------ API
-    def handle(self, session: Session, seat: str, text: str, recorder: Recorder | None = None) -> RefereeTurn:
-        """Handle one message from ``seat``; every effect goes through ``session.call``."""
+    def handle(self, session: Session, seat: str, text: str) -> RefereeTurn:
+        """Handle one message from ``seat``; every effect goes through ``session.call`` (which records it)."""
         turn = RefereeTurn(seat=seat, text=text)
+        recorder = session.recorder
         if recorder:
             recorder.player(seat, text)
         if not self._table_talk(session, turn, seat, recorder):
@@ -206,10 +207,10 @@ class LLMReferee:
         elif words in _HELP or not words:
             turn.narration = self.help_text(session, seat)
         elif words in _FULL or words in _BOARD:
-            res = self._call(session, turn, "get_board", {"full": words in _FULL}, seat, recorder)
+            res = self._call(session, turn, "get_board", {"full": words in _FULL}, seat)
             turn.board = res.get("board")
         elif words in _STATUS:
-            res = self._call(session, turn, "get_status", {}, seat, recorder)
+            res = self._call(session, turn, "get_status", {}, seat)
             turn.narration = str(res.get("status", ""))
         else:
             return False
@@ -264,7 +265,7 @@ class LLMReferee:
                         turn.flags.append(f"tool-cap: more than {self.max_tool_calls} tool calls asked for")
                     continue
                 calls += 1
-                result = self._call(session, turn, use.name, _args(use), seat, recorder)
+                result = self._call(session, turn, use.name, _args(use), seat)
                 results.append(result)
                 if result.get("ok"):
                     failures = 0
@@ -427,17 +428,11 @@ class LLMReferee:
         return items
 
     @staticmethod
-    def _call(
-        session: Session, turn: RefereeTurn, tool: str, args: Any, seat: str, recorder: Recorder | None
-    ) -> dict[str, Any]:
-        call_id = recorder.tool_call(seat, tool, args) if recorder else ""
+    def _call(session: Session, turn: RefereeTurn, tool: str, args: Any, seat: str) -> dict[str, Any]:
         try:
             result = session.call(tool, args, seat)
         except GameError as exc:  # session.call never raises; belt and braces
             result = {"ok": False, "error": exc.to_json()}
-        if recorder:
-            recorder.tool_result(call_id, result)
-            recorder.sync_bot_moves(session)
         turn.calls.append(ToolCallRecord(tool, args if isinstance(args, dict) else {"_raw": args}, seat, result))
         return result
 

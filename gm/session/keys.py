@@ -1,0 +1,142 @@
+"""The key that keeps a store's secrets: it seals secret picks and hidden seeds (AES-256-GCM) and
+chains every stored record to the one before it (HMAC-SHA256), so that a stored session can be read
+by nobody who lacks the key and edited by nobody without it showing.
+
+The key is kept apart from the sessions it protects: ``$GM_SECRET_KEY`` (64 hex digits), else the
+file ``$GM_KEY_FILE``, else ``$GM_HOME/secret.key`` — created on first use, owner-only (0600), in an
+owner-only folder.  A copy of the sessions folder or of a database is useless without it: it cannot
+reveal a sealed pick or a hidden seed, and an edit to it cannot be made to verify.  (A player who
+can read the key file as the same OS user as gm can read everything gm can; the key only keeps
+secrets from everyone else, and from tools given the sessions but not the key.)
+
+AES-GCM comes from ``cryptography`` rather than anything hand-made: authenticated encryption is
+exactly the part not to write oneself.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from gm.core.errors import StateError
+
+KEY_ENV = "GM_SECRET_KEY"
+KEY_FILE_ENV = "GM_KEY_FILE"
+KEY_FILE = "secret.key"
+KEY_RULE = "CORE-KEY"
+#: sealed plaintexts are padded to a multiple of this many bytes, so that the length of a sealed
+#: pick says nothing about which pick it is
+PAD = 1024
+
+
+class SealError(StateError):
+    """A sealed value that does not open with this key: edited, moved, or sealed with another key."""
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def canonical(obj: Any) -> bytes:
+    """The canonical JSON bytes of ``obj`` (sorted keys, no spaces): what a MAC covers."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+class KeyRing:
+    """One 32-byte master key; every session gets its own sub-keys derived from it."""
+
+    def __init__(self, master: bytes, source: str = "memory") -> None:
+        if len(master) != 32:
+            raise StateError("a gm secret key is 32 bytes (64 hex digits)", rule=KEY_RULE)
+        self._master = master
+        self.source = source
+        #: names the key without revealing it (stored in every session header)
+        self.id = hmac.new(master, b"gm key id", hashlib.sha256).hexdigest()[:16]
+
+    @classmethod
+    def generate(cls) -> KeyRing:
+        return cls(secrets.token_bytes(32))
+
+    def _sub(self, purpose: str, session_id: str) -> bytes:
+        return hmac.new(self._master, f"gm:{purpose}:{session_id}".encode(), hashlib.sha256).digest()
+
+    def mac(self, session_id: str, data: bytes) -> str:
+        """HMAC-SHA256 (hex) of ``data`` under the session's MAC key."""
+        return hmac.new(self._sub("mac", session_id), data, hashlib.sha256).hexdigest()
+
+    def seal(self, session_id: str, value: Any, context: str) -> str:
+        """``value`` (JSON) encrypted and authenticated for ``session_id`` and ``context`` (where it
+        is stored); padded so that every value under ``PAD`` bytes seals to the same length."""
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+        plain = canonical(value)
+        plain += b" " * (-len(plain) % PAD or (PAD if not plain else 0))
+        nonce = secrets.token_bytes(12)
+        ct = AESGCM(self._sub("seal", session_id)).encrypt(nonce, plain, f"{session_id}|{context}".encode())
+        return _b64(nonce + ct)
+
+    def open(self, session_id: str, blob: str, context: str) -> Any:
+        """The value sealed in ``blob``; :class:`SealError` if it does not open."""
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+        try:
+            raw = _unb64(blob)
+            plain = AESGCM(self._sub("seal", session_id)).decrypt(raw[:12], raw[12:], f"{session_id}|{context}".encode())
+            return json.loads(plain)
+        except (InvalidTag, ValueError, TypeError) as exc:
+            raise SealError(f"a sealed value does not open ({type(exc).__name__})", rule=KEY_RULE) from None
+
+
+def key_path(home: str | Path | None = None) -> Path:
+    """Where the key file is: ``$GM_KEY_FILE``, else ``GM_HOME/secret.key``."""
+    env = os.environ.get(KEY_FILE_ENV)
+    if env:
+        return Path(env).expanduser()
+    from gm.session.store import default_home
+
+    return (Path(home).expanduser() if home is not None else default_home()) / KEY_FILE
+
+
+def load_keyring(home: str | Path | None = None) -> KeyRing:
+    """The key ring of this installation (see the module docstring); the key file is created,
+    owner-only, the first time it is needed."""
+    env = os.environ.get(KEY_ENV)
+    if env:
+        try:
+            return KeyRing(bytes.fromhex(env.strip()), source=KEY_ENV)
+        except ValueError:
+            raise StateError(f"${KEY_ENV} must be 64 hex digits", rule=KEY_RULE) from None
+    return _file_keyring(str(key_path(home)))
+
+
+@lru_cache(maxsize=16)
+def _file_keyring(path_text: str) -> KeyRing:
+    path = Path(path_text)
+    if not path.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = None
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.write(fd, (secrets.token_hex(32) + "\n").encode())
+        except FileExistsError:
+            pass  # another process made it first: read theirs
+        finally:
+            if fd is not None:
+                os.close(fd)
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        return KeyRing(bytes.fromhex(text), source=str(path))
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise StateError(f"cannot read the gm secret key {path}: {exc}", rule=KEY_RULE) from None

@@ -1,0 +1,98 @@
+"""The stored form of a session: a header and a chain of records, each sealed where it holds a secret
+and each tied to the one before it.
+
+Every stored object carries ``mac`` = HMAC-SHA256 (the store's key, :mod:`gm.session.keys`) of the
+MAC before it and of its own canonical JSON, and every record its number ``n`` (1, 2, ...).  So an
+edited record, two records swapped, or a record taken out of the middle fails on load, naming the
+record; a session sealed under another key says so instead.  Only a cut-off last record (a write
+that never completed) is tolerated: it was never acknowledged.
+
+Record kinds (besides ``n`` and ``mac``):
+
+- ``{"seat": S, "action": TEXT}`` — a move everyone may read;
+- ``{"seat": S, "public": TEXT, "sealed": BLOB}`` — a move still secret when it was made: a pick
+  locked in while others of its round still choose (``public`` is ``"locked"``), or a move that
+  carries a lasting secret (``public`` is its public form, e.g. a hidden ball holder left out).
+  ``BLOB`` seals ``{"action": TEXT, "nonce": ...}``; a bot's pick also has ``"commitment"``;
+- ``{"retract": S}`` — ``S`` took back its locked pick.
+
+The header holds the setup (game, ruleset and its hash, players, created, gm version), ``practice``
+and the seed when it is public, else ``seed_commitment`` and ``sealed``: the hidden seed and what
+the bots and nonces derive from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gm.core.errors import StateError
+from gm.session.keys import KeyRing, SealError, canonical
+from gm.session.store import SESSION_RULE
+
+FORMAT = "gm-session"
+VERSION = 2
+
+
+class TamperError(StateError):
+    """A stored record that does not verify: the session was edited, reordered or cut."""
+
+
+class Chain:
+    """Seals, chains and verifies one session's stored objects."""
+
+    def __init__(self, keys: KeyRing, session_id: str) -> None:
+        self.keys = keys
+        self.id = session_id
+        self.last = ""  # MAC of the last object written or verified
+
+    def _mac(self, obj: Mapping[str, Any]) -> str:
+        body = {k: v for k, v in obj.items() if k != "mac"}
+        return self.keys.mac(self.id, self.last.encode() + b"|" + canonical(body))
+
+    # ------------------------------------------------------------ writing
+    def header(self, header: Mapping[str, Any]) -> dict[str, Any]:
+        out = {**header, "format": FORMAT, "version": VERSION, "key_id": self.keys.id}
+        self.last = ""
+        out["mac"] = self._mac(out)
+        self.last = out["mac"]
+        return out
+
+    def record(self, n: int, payload: Mapping[str, Any]) -> dict[str, Any]:
+        out = {"n": n, **payload}
+        out["mac"] = self._mac(out)
+        self.last = out["mac"]
+        return out
+
+    def seal(self, value: Any, context: str) -> str:
+        return self.keys.seal(self.id, value, context)
+
+    def open(self, blob: Any, context: str, where: str) -> Any:
+        try:
+            return self.keys.open(self.id, str(blob), context)
+        except SealError:
+            raise TamperError(f"session {self.id}: {where} was changed: its sealed part does not open", rule=SESSION_RULE) from None
+
+    # ----------------------------------------------------------- reading
+    def verify_header(self, header: Mapping[str, Any], where: str) -> None:
+        if header.get("key_id") != self.keys.id:
+            raise TamperError(
+                f"session {self.id} was sealed with another gm key (key {header.get('key_id')!r}, this gm has "
+                f"{self.keys.id!r} from {self.keys.source}): restore that key to open it",
+                rule=SESSION_RULE,
+            )
+        self.last = ""
+        if header.get("mac") != self._mac(header):
+            raise TamperError(f"session {self.id}: {where} (the header) was changed: it does not match its seal", rule=SESSION_RULE)
+        self.last = str(header["mac"])
+
+    def verify(self, n: int, record: Mapping[str, Any], where: str) -> None:
+        if record.get("n") != n:
+            raise TamperError(
+                f"session {self.id}: {where} is out of place (record {record.get('n')!r} where record {n} belongs): "
+                "records were removed, swapped or inserted",
+                rule=SESSION_RULE,
+            )
+        if record.get("mac") != self._mac(record):
+            raise TamperError(f"session {self.id}: {where} was changed: it does not match the chain", rule=SESSION_RULE)
+        self.last = str(record["mac"])

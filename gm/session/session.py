@@ -1,0 +1,830 @@
+"""A session: one game, played through one entry point, :meth:`Session.call`.
+
+A session is a game, a ruleset (with its hash), a seed, the players of each seat (``human`` or
+``bot:STRATEGY``) and the action log from which the state is rebuilt.  Every front end (CLI, offline
+and LLM referees, MCP, the HTTP server) acts only through ``session.call(tool, args, seat)``, which
+never raises: it answers with a JSON-ready dict, ``ok: true`` with events, board, status and what is
+expected next, or ``ok: false`` with the rule id, the reason and the legal alternatives (and then the
+session has not changed).
+
+The work is split along its jobs:
+
+- storage: :mod:`gm.session.store` (files, memory, SQL) keeps the header and records;
+  :mod:`gm.session.records` seals secret moves and chains the records so edits show;
+- commit and reveal: :mod:`gm.session.commit` (secret picks, bot commitments, the hidden seed);
+- the bots: :mod:`gm.session.driver` (a fresh, seeded bot for every decision);
+- recording: every call, bot move and reveal goes into the session's transcript
+  (:class:`gm.transcript.recorder.Recorder`), whichever front end plays; front ends add what only
+  they know (the player's words, the narration, boards shown, model responses) via :attr:`recorder`;
+- dispatching tool calls: here.
+
+**Seeds.**  ``Session.create(seed=N)`` is a *practice* game: the seed is public and everything
+(bots, nonces) is derived from it, so the game reproduces byte for byte.  Without a seed the seed is
+drawn at random and hidden: views show only its commitment until the game is over.
+
+Reading never changes a session: :meth:`open`, :meth:`view` and query tools write nothing to the
+game (a bot that owes a move makes it at the next action, or when a front end calls :meth:`advance`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from gm import __version__
+from gm.core.actions import Action
+from gm.core.bots import Bot
+from gm.core.errors import GameError, InvalidActionError, StateError
+from gm.core.game import Game, ruleset_hash
+from gm.core.state import GameState
+from gm.core.tools import ToolSpec, expected, parse_args, tool_index, unknown_tool
+from gm.session.commit import SecretBook, SecretStatus, SeedSecret, commitment, derive
+from gm.session.driver import BotDriver
+from gm.session.keys import KeyRing
+from gm.session.records import FORMAT, VERSION, Chain, TamperError
+from gm.session.store import (
+    SESSION_RULE,
+    SUFFIX,
+    FileStore,
+    MemoryStore,
+    Position,
+    SessionConflict,
+    SessionExists,
+    SessionStore,
+    Writer,
+    check_id,
+    resolve,
+)
+from gm.transcript.format import Header, RefereeInfo
+from gm.transcript.recorder import Recorder
+
+SEAT_RULE = "CORE-SEAT"
+PLAYER_RULE = "CORE-PLAYER"
+#: seeds are whole numbers in this range (what every front end accepts)
+SEED_MAX = 2**63 - 1
+
+
+def normalise_player(game: Game, spec: str) -> str:
+    """``human``, ``bot`` (the default strategy) or ``bot:NAME``; raises :class:`GameError`."""
+    s = str(spec).strip().lower()
+    if s == "human":
+        return s
+    if s == "bot" or s.startswith("bot:"):
+        bots = game.bots()
+        name = s.removeprefix("bot").removeprefix(":") or ("default" if "default" in bots else "random")
+        if name not in bots:
+            raise GameError(
+                f"unknown bot strategy for {game.id}", rule="CORE-BOT", input=spec, legal=[f"bot:{b}" for b in sorted(bots)]
+            )
+        return f"bot:{name}"
+    raise GameError("a player is 'human' or 'bot:STRATEGY'", rule=PLAYER_RULE, input=spec, legal=["human", "bot"])
+
+
+def check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise GameError(f"the seed is a whole number from 0 to {SEED_MAX}", rule=SESSION_RULE, input=str(seed)[:40])
+    return seed
+
+
+def store_keys(store: SessionStore) -> KeyRing:
+    """The key ring that seals and chains ``store``'s sessions."""
+    keys = getattr(store, "keys", None)
+    if isinstance(keys, KeyRing):
+        return keys
+    if isinstance(store, FileStore):
+        from gm.session.keys import load_keyring
+
+        keys = load_keyring(store.home)
+    else:
+        keys = KeyRing.generate()
+    store.keys = keys  # type: ignore[attr-defined]
+    return keys
+
+
+def _store_for(home: str | Path | None, persist: bool, store: SessionStore | None) -> SessionStore:
+    if store is not None:
+        return store
+    return FileStore(home) if persist else MemoryStore()
+
+
+class Session:
+    """One game: setup, players, live state and its stored records."""
+
+    def __init__(
+        self,
+        game: Game,
+        state: GameState[Any],
+        *,
+        id: str,
+        store: SessionStore,
+        chain: Chain,
+        players: Mapping[str, str],
+        secret: SeedSecret,
+        created: str,
+        injected: Mapping[str, Bot] | None = None,
+    ) -> None:
+        self.game = game
+        self.state = state
+        self.id = id
+        self.store = store
+        self.players = dict(players)
+        self.secret = secret
+        self.created = created
+        self._chain = chain
+        self._position = Position(0)
+        self._writer: Writer | None = None  # set while a call holds the session's write lock
+        self.tools: list[ToolSpec] = game.tools(state.rules)
+        self._tools = tool_index(self.tools)
+        self.book = SecretBook()
+        self.driver = BotDriver(game, self.players, secret.bot_seed, injected or {})
+        self.bot_error: str | None = None
+        self.recorder: Recorder | None = None
+        #: events of the bot moves made when the session was created
+        self.opening_events: list[dict[str, Any]] = []
+        self._seed_recorded = False
+
+    # ------------------------------------------------------------- properties
+    @property
+    def path(self) -> Path | None:
+        """The session file, for a file store."""
+        return self.store.path(self.id) if isinstance(self.store, FileStore) else None
+
+    @property
+    def practice(self) -> bool:
+        """Whether the seed is public (it was given), so everything chance and the bots decide is predictable."""
+        return self.secret.practice
+
+    @property
+    def seed_commitment(self) -> str:
+        return self.secret.commitment
+
+    @property
+    def public_seed(self) -> int | None:
+        """The seed as the players may know it: a practice game's, or any game's once it is over."""
+        return self.secret.seed if self.practice or self.state.is_terminal else None
+
+    @property
+    def human_seats(self) -> list[str]:
+        return [s for s in self.game.seats if self.players.get(s) == "human"]
+
+    @property
+    def bot_seats(self) -> list[str]:
+        return [s for s in self.game.seats if self.players.get(s, "").startswith("bot:")]
+
+    @property
+    def bot_seed(self) -> int:
+        return self.secret.bot_seed
+
+    @property
+    def nonce_seed(self) -> int | None:
+        return self.secret.nonce_seed
+
+    # ----------------------------------------------------------------- create
+    @classmethod
+    def create(
+        cls,
+        game: str | Game,
+        *,
+        seed: int | None = None,
+        rules: Any = None,
+        players: Mapping[str, str] | None = None,
+        home: str | Path | None = None,
+        persist: bool = True,
+        id: str | None = None,
+        bot_seed: int | None = None,
+        nonce_seed: int | None = None,
+        bots: Mapping[str, Bot] | None = None,
+        store: SessionStore | None = None,
+        record: bool = True,
+        referee: str = "none",
+        model: str | None = None,
+        secret: SeedSecret | None = None,
+        advance: bool = True,
+    ) -> Session:
+        """A new session, stored in ``store`` (default: files under ``home``, default ``$GM_HOME``;
+        ``persist=False``: in memory).  ``players`` maps seats to ``human`` / ``bot:NAME``; seats not
+        named are human.  ``rules``: a ruleset, a mapping or a TOML file path.  ``seed``: a practice
+        game with that public seed (reproducible: bots and nonces derive from it, unless
+        ``bot_seed`` / ``nonce_seed`` say otherwise); ``None``: a hidden random seed.  ``bots``
+        injects bot instances for some seats (a transcript replay serves recorded moves this way).
+        ``record``: keep a transcript of the game in the store.  ``secret``: the whole seed secret
+        (a replay rebuilds a hidden-seed game with the seed its transcript revealed).  Bots that must
+        move first do so before this returns."""
+        from gm.core.registry import find_game
+
+        g = game if isinstance(game, Game) else find_game(game)
+        if isinstance(rules, str | Path):
+            rules = g.load_rules_file(rules)
+        ruleset = g.load_rules(rules)
+        given = dict(players or {})
+        unknown = sorted(set(given) - set(g.seats))
+        if unknown:
+            raise GameError(f"{g.id} has no seat {unknown[0]!r}", rule=SEAT_RULE, input=unknown[0], legal=g.seats)
+        norm = {seat: normalise_player(g, given.get(seat, "human")) for seat in g.seats}
+        if seed is not None:
+            check_seed(seed)
+        if secret is None:
+            secret = SeedSecret.draw(seed, bot_seed=bot_seed, nonce_seed=nonce_seed)
+        st = _store_for(home, persist, store)
+        keys = store_keys(st)
+        if id is not None:
+            check_id(id)
+        state = g.new_state(ruleset, secret.seed)
+        created = datetime.now(UTC).isoformat(timespec="seconds")
+        for _ in range(100):
+            sid = id or f"{g.id}-{secrets.token_hex(4)}"
+            chain = Chain(keys, sid)
+            s = cls(g, state, id=sid, store=st, chain=chain, players=norm, secret=secret, created=created, injected=bots)
+            try:
+                s._position = st.create(sid, chain.header(s._header()))
+                break
+            except SessionExists:
+                if id is not None:
+                    raise
+        else:  # pragma: no cover - 100 collisions of 32 random bits
+            raise StateError("could not find a free session id", rule=SESSION_RULE)
+        if record:
+            s.start_recording(referee, model)
+        if advance:
+            s.opening_events = s.advance()
+        return s
+
+    @classmethod
+    def restore(
+        cls,
+        game: Game,
+        *,
+        rules: Any,
+        players: Mapping[str, str],
+        secret: SeedSecret,
+        moves: list[tuple[str, str]],
+        store: SessionStore,
+        id: str | None = None,
+    ) -> Session:
+        """A new stored session holding a game brought back (a token): ``moves`` replayed through the
+        engine, which checks each one; the bots move only when the game goes on."""
+        s = cls.create(game, rules=rules, players=players, secret=secret, store=store, id=id, advance=False, referee="import")
+        for i, (seat, text) in enumerate(moves):
+            try:
+                _, record = s._apply(seat, text)
+            except GameError as exc:
+                s.store.delete(s.id)
+                raise StateError(f"move {i + 1} ({seat}: {text}) does not replay: {exc.message}", rule="CORE-TOKEN") from None
+            s._store([record])
+        s.book.just_revealed = []
+        return s
+
+    def _header(self) -> dict[str, Any]:
+        rules = self.state.rules
+        h: dict[str, Any] = {
+            "id": self.id,
+            "game": self.game.id,
+            "rules": rules.model_dump(mode="json"),
+            "rules_hash": ruleset_hash(rules),
+            "players": self.players,
+            "created": self.created,
+            "gm_version": __version__,
+            "practice": self.practice,
+        }
+        if self.practice:
+            h.update(seed=self.secret.seed, bot_seed=self.secret.bot_seed, nonce_seed=self.secret.nonce_seed)
+        else:
+            h["seed_commitment"] = self.secret.commitment
+            h["sealed"] = self._chain.seal(self.secret.sealed_part(), "header")
+        return h
+
+    # ------------------------------------------------------------------- open
+    @classmethod
+    def resolve(cls, ref: str | Path, home: str | Path | None = None) -> Path:
+        """The file of a saved session given by id, unique id prefix, or path."""
+        store, sid = cls._locate(ref, home, None)
+        if not isinstance(store, FileStore):  # pragma: no cover - _locate gives files without a store
+            raise StateError("not a file session", rule=SESSION_RULE)
+        return store.path(sid)
+
+    @staticmethod
+    def _locate(ref: str | Path, home: str | Path | None, store: SessionStore | None) -> tuple[SessionStore, str]:
+        text = str(ref).strip()
+        if store is None and (isinstance(ref, Path) or "/" in text or "\\" in text or text.endswith(SUFFIX)):
+            p = Path(text).expanduser()
+            if p.is_dir():
+                raise StateError(f"{p} is a directory, not a session file", rule=SESSION_RULE)
+            if not p.is_file() or not p.name.endswith(SUFFIX) or p.parent.name != "sessions":
+                raise StateError(f"no session file {p} (a session file is GM_HOME/sessions/ID{SUFFIX})", rule=SESSION_RULE)
+            return FileStore(p.parent.parent), check_id(p.name.removesuffix(SUFFIX))
+        st = store if store is not None else FileStore(home)
+        return st, resolve(st, text)
+
+    @classmethod
+    def open(
+        cls,
+        ref: str | Path,
+        *,
+        home: str | Path | None = None,
+        store: SessionStore | None = None,
+        record: bool = True,
+    ) -> Session:
+        """Open a saved session by id, unique id prefix or path; raises :class:`StateError` (one line)
+        on a missing, corrupt, edited or foreign session.  Opening writes nothing."""
+        st, sid = cls._locate(ref, home, store)
+        stored = st.read(sid)
+        h = stored.header
+        version = h.get("version")
+        if version == 1:
+            from gm.session.legacy import upgrade_v1
+
+            stored = upgrade_v1(st, sid, stored, store_keys(st))
+            h = stored.header
+        elif not isinstance(version, int) or version > VERSION or h.get("format") != FORMAT:
+            raise StateError(
+                f"{st.where(sid, 0)}: session format version {version!r} is not supported by gm {__version__}",
+                rule=SESSION_RULE,
+            )
+        keys = store_keys(st)
+        chain = Chain(keys, sid)
+        chain.verify_header(h, st.where(sid, 0))
+        s = cls._from_header(st, sid, h, chain)
+        for n, rec in enumerate(stored.records, start=1):
+            where = st.where(sid, n)
+            chain.verify(n, rec, where)
+            try:
+                s._replay_record(rec, where)
+            except TamperError:
+                raise
+            except (KeyError, TypeError, ValueError, GameError) as exc:
+                why = exc.message if isinstance(exc, GameError) else "not a valid record"
+                raise StateError(f"session {sid}: {where} is corrupt: {why}", rule=SESSION_RULE) from None
+        s._position = stored.position
+        if record:
+            s.start_recording()
+        return s
+
+    @classmethod
+    def _from_header(cls, st: SessionStore, sid: str, h: Mapping[str, Any], chain: Chain) -> Session:
+        from gm.core.registry import find_game
+
+        where = st.where(sid, 0)
+        try:
+            game = find_game(str(h["game"]))
+            rules = game.load_rules(h["rules"])
+            if ruleset_hash(rules) != h["rules_hash"]:
+                raise TamperError(f"session {sid}: the ruleset does not match its hash (edited or corrupt)", rule=SESSION_RULE)
+            players = {str(k): str(v) for k, v in dict(h["players"]).items()}
+            if set(players) != set(game.seats):
+                raise StateError(f"session {sid}: players do not match the seats of {game.id}", rule=SESSION_RULE)
+            for p in players.values():
+                normalise_player(game, p)
+            if h.get("practice"):
+                ns = h.get("nonce_seed")
+                secret = SeedSecret(
+                    int(h["seed"]), derive(int(h["seed"]), "salt")[:32], int(h["bot_seed"]), int(ns) if ns is not None else None, True
+                )
+            else:
+                secret = SeedSecret.from_sealed(chain.open(h["sealed"], "header", where), practice=False)
+                if secret.commitment != h.get("seed_commitment"):
+                    raise TamperError(f"session {sid}: the seed does not open its commitment", rule=SESSION_RULE)
+            state = game.new_state(rules, secret.seed)
+            return cls(game, state, id=sid, store=st, chain=chain, players=players, secret=secret, created=str(h.get("created", "")))
+        except StateError:
+            raise
+        except GameError as exc:
+            raise StateError(f"session {sid}: bad session header: {exc.message}", rule=SESSION_RULE) from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StateError(f"session {sid}: bad session header ({exc!r})", rule=SESSION_RULE) from None
+
+    def _replay_record(self, rec: Mapping[str, Any], where: str) -> None:
+        if "retract" in rec:
+            self._take_back(str(rec["retract"]))
+            return
+        seat = str(rec["seat"])
+        if "sealed" in rec:
+            inner = self._chain.open(rec["sealed"], f"record {rec['n']}", where)
+            text, nonce = str(inner["action"]), inner.get("nonce")
+            digest = rec.get("commitment")
+            self._apply(seat, text, nonce=str(nonce) if nonce is not None else None, digest=str(digest) if digest else None)
+        else:
+            self._apply(seat, str(rec["action"]))
+
+    # ------------------------------------------------------------- recording
+    def start_recording(self, referee: str | None = None, model: str | None = None, *, title: str | None = None) -> Recorder:
+        """Record the game from here on in the store's transcript of the session (continuing the
+        transcript already there); ``referee``/``model``: who handles the players' messages."""
+        if self.recorder is not None:
+            self.recorder.referee(referee or "none", model)
+            return self.recorder
+        st = self.state
+        header = Header(
+            game=self.game.id,
+            rules=st.rules.model_dump(mode="json"),
+            rules_hash=ruleset_hash(st.rules),
+            seed=self.secret.seed if self.practice else None,
+            seed_commitment=None if self.practice else self.secret.commitment,
+            players=dict(self.players),
+            gm_version=__version__,
+            referee=RefereeInfo(kind=referee or "none", model=model),
+            title=title,
+            session={"id": self.id},
+        )
+        existing = self.store.transcript_read(self.id)
+        persisted = not isinstance(self.store, MemoryStore)
+        self.recorder = Recorder(header, sink=self._write_transcript, existing=existing, keep=not persisted)
+        if not existing:
+            self.recorder.sync_bot_moves(self)
+        elif referee is not None:
+            self.recorder.referee(referee, model)
+        self._seed_recorded = any('"type":"seed"' in line for line in existing)
+        return self.recorder
+
+    def _write_transcript(self, lines: Sequence[str], header: str) -> None:
+        if self._writer is not None:  # inside a call: in the same write as its records
+            self._writer.transcript(lines, header)
+        else:
+            self.store.transcript_append(self.id, lines, header)
+
+    def set_referee(self, kind: str, model: str | None = None) -> None:
+        """Who handles the players' messages from now on (recorded in the transcript)."""
+        if self.recorder is not None:
+            self.recorder.referee(kind, model)
+
+    def transcript_location(self) -> str | None:
+        """Where the transcript can be opened (file stores), else ``None``."""
+        return self.store.transcript_location(self.id) if self.recorder is not None else None
+
+    def _record_progress(self) -> None:
+        """Bot moves that became public, and the seed once the game is over."""
+        rec = self.recorder
+        if rec is None:
+            return
+        over = self.state.is_terminal
+        rec.sync_bot_moves(self, final=over)
+        if over and not self.practice and not self._seed_recorded:
+            self._seed_recorded = True
+            rec.seed(self.secret.seed, self.secret.salt, self.secret.commitment)
+
+    # ------------------------------------------------------------- the log
+    def _apply(self, seat: str, text: str | Action, *, nonce: str | None = None, digest: str | None = None) -> tuple[list[Any], dict[str, Any]]:
+        """Apply a move to the state and the secret book; return its events and its stored record."""
+        st = self.state
+        acting = st.to_act()
+        events = st.apply(seat, text)
+        action = st.log[-1].action
+        index = len(st.log) - 1
+        void = {str(v) for e in events for v in e.data.get("void", ())}
+        sec = self.book.note(seat, index, str(action), acting, void, st.is_terminal, nonce=nonce, digest=digest)
+        hidden = sec is not None or index in st.secret_moves()
+        if hidden:
+            record: dict[str, Any] = {
+                "seat": seat,
+                "public": SecretStatus.LOCKED.value if sec is not None else action.public_text(),
+                "sealed": None,  # filled in by _seal (it needs the record's number)
+                "_inner": {"action": str(action), "nonce": nonce},
+            }
+            if digest is not None:
+                record["commitment"] = digest
+        else:
+            record = {"seat": seat, "action": str(action)}
+        return events, record
+
+    def _store(self, records: list[dict[str, Any]]) -> None:
+        """Seal, chain and append records; on a conflict or a failed write the session reloads."""
+        out = []
+        n = self._position.count
+        for rec in records:
+            n += 1
+            if "_inner" in rec:
+                inner = rec.pop("_inner")
+                rec["sealed"] = self._chain.seal(inner, f"record {n}")
+            out.append(self._chain.record(n, rec))
+        last = self._chain.last
+        try:
+            if self._writer is not None:
+                self._position = self._writer.append(self._position, out)
+            else:
+                self._position = self.store.append(self.id, self._position, out)
+        except BaseException:
+            self._chain.last = last
+            raise
+
+    def _reload(self) -> None:
+        """Back to what is stored (after a failed write)."""
+        fresh = Session.open(self.id, store=self.store, record=False)
+        recorder, writer, injected = self.recorder, self._writer, self.driver.injected
+        self.__dict__.update(fresh.__dict__)
+        self.recorder, self._writer = recorder, writer
+        self.driver.injected = injected
+
+    # ------------------------------------------------------------------- undo
+    def can_retract(self, seat: str) -> str | None:
+        """``None`` if ``seat`` may take back its last move, else why not.  Only the seat's own pick,
+        still locked (its round incomplete) and the last move made, may be taken back: anything
+        revealed, or any other seat's pick, would leak information."""
+        log = self.state.log
+        if self.players.get(seat) != "human":
+            return f"{seat} is not a human seat"
+        own = self.book.own_open(seat)
+        if own is None:
+            return f"{seat} has no locked pick to take back"
+        if not log or own.index != len(log) - 1:
+            return "only the last move made can be taken back, and it is not yours"
+        return None
+
+    def retract(self, seat: str) -> str:
+        """Take back ``seat``'s locked, unrevealed pick (see :meth:`can_retract`); returns a message
+        for that seat (it names only that seat's own pick)."""
+        why = self.can_retract(seat)
+        if why is not None:
+            return f"Cannot undo: {why}."
+        self._store([{"retract": seat}])
+        taken = self._take_back(seat)
+        return f"Taken back: {taken}. {seat}, choose again."
+
+    def _take_back(self, seat: str) -> str:
+        why = self.can_retract(seat)
+        if why is not None:
+            raise StateError(f"cannot take back {seat}'s move: {why}", rule=SESSION_RULE)
+        moves = self.state.log[:-1]
+        taken = str(self.state.log[-1].action)
+        fresh = self.game.new_state(self.state.rules, self.state.seed)
+        for m in moves:
+            fresh.apply(m.seat, m.action)
+        self.state = fresh
+        self.book.retract(seat, len(moves))
+        return taken
+
+    # ---------------------------------------------------------- secret views
+    def commitments(self) -> dict[str, str]:
+        """Open commitments of bots' secret picks: seat -> SHA-256 hex."""
+        return self.book.commitments()
+
+    def log(self, seat: str | None = None) -> list[list[str]]:
+        """The action log as ``seat`` may read it: other seats' unrevealed picks show as ``locked``,
+        picks the engine voided as ``voided`` (for good), moves that still carry a secret
+        (``GameState.secret_moves``) in their public form (``Action.public_text``)."""
+        hidden, voided = self.book.hidden_from(seat), self.book.voided_for(seat)
+        secret = self.state.secret_moves()
+        return [
+            [
+                m.seat,
+                SecretStatus.LOCKED.value if i in hidden
+                else SecretStatus.VOIDED.value if i in voided
+                else m.action.public_text() if i in secret and m.seat != seat
+                else str(m.action),
+            ]
+            for i, m in enumerate(self.state.log)
+        ]
+
+    def reveals(self) -> list[dict[str, Any]]:
+        """Every revealed bot commitment so far (seat, log index, choice, nonce, commitment)."""
+        return self.book.reveals()
+
+    def seed_info(self) -> dict[str, Any]:
+        """What the players may know of the seed: practice or hidden, its commitment, and the seed
+        itself when it is public (a practice game, or the game is over)."""
+        out: dict[str, Any] = {"practice": self.practice, "commitment": None if self.practice else self.secret.commitment}
+        if self.practice:
+            out["seed"] = self.secret.seed
+        elif self.state.is_terminal:
+            out.update(self.secret.reveal())
+        else:
+            out["seed"] = None
+        return out
+
+    # ------------------------------------------------------------------- bots
+    def _nonce(self, seat: str) -> str:
+        if self.secret.nonce_seed is None:
+            return secrets.token_hex(16)
+        return derive(self.secret.nonce_seed, "nonce", seat, len(self.state.log))[:32]
+
+    def bots_owe_move(self) -> bool:
+        """Whether a bot must move before any human can."""
+        st = self.state
+        return not st.is_terminal and any(self.players.get(s, "").startswith("bot:") for s in st.to_act())
+
+    def advance(self) -> list[dict[str, Any]]:
+        """Let bots make every move they owe now (a writing operation); returns their events as JSON."""
+        with self.store.writing(self.id) as writer:
+            self._writer = writer
+            try:
+                if self.recorder is None:
+                    return self.advance_bots()
+                with self.recorder.batch():
+                    events = self.advance_bots()
+                    self._record_progress()
+                return events
+            finally:
+                self._writer = None
+
+    def advance_bots(self) -> list[dict[str, Any]]:
+        """Let bots make every move they owe now (a bot choosing alongside a human commits first);
+        returns the events as JSON.  Stops at a human's move."""
+        out: list[dict[str, Any]] = []
+        self.bot_error = None
+        for _ in range(100_000):
+            st = self.state
+            if st.is_terminal:
+                break
+            acting = st.to_act()
+            movers = [s for s in acting if self.players.get(s, "").startswith("bot:")]
+            if not movers:
+                break
+            seat = movers[0]
+            humans_waiting = any(s != seat and self.players.get(s) == "human" for s in acting)
+            try:
+                action = self.driver.choose(st, seat)
+                nonce = digest = None
+                if humans_waiting:
+                    nonce = self._nonce(seat)
+                    digest = commitment(str(action), nonce)
+                events, record = self._apply(seat, action, nonce=nonce, digest=digest)
+            except Exception as exc:  # a broken bot must not take the session down
+                self.bot_error = f"bot {self.players[seat]} ({seat}) failed: {exc}"
+                break
+            try:
+                self._store([record])
+            except (OSError, StateError) as exc:
+                self._reload()
+                self.bot_error = f"could not save the move of {self.players[seat]} ({seat}): {exc}"
+                break
+            out.extend(e.to_json() for e in events)
+        return out
+
+    # ------------------------------------------------------------------- call
+    def call(self, tool: str, args: Mapping[str, Any] | str | None = None, seat: str | None = None) -> dict[str, Any]:
+        """Run one tool call for ``seat`` (``None``: a spectator, queries only).  Never raises.
+
+        The call holds the session's write lock throughout, so its records and its transcript lines
+        (the call, its result, the bot moves it caused) land together and in order."""
+        try:
+            with self.store.writing(self.id) as writer:
+                self._writer = writer
+                try:
+                    return self._locked_call(tool, args, seat)
+                finally:
+                    self._writer = None
+        except GameError as exc:  # the store itself failed (a session deleted under us)
+            return self._error(tool, seat, exc)
+        except Exception as exc:
+            return self._error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
+
+    def _locked_call(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any) -> dict[str, Any]:
+        rec = self.recorder
+        if rec is None:
+            return self._guarded(tool, args, seat)
+        with rec.batch():
+            call_id = rec.tool_call(seat if isinstance(seat, str) or seat is None else repr(seat)[:100], str(tool)[:200], _recordable(args))
+            result = self._guarded(tool, args, seat)
+            rec.tool_result(call_id, result)
+            self._record_progress()
+        return result
+
+    def _guarded(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any) -> dict[str, Any]:
+        try:
+            return self._call(tool, args, seat)
+        except GameError as exc:
+            return self._error(tool, seat, exc)
+        except Exception as exc:  # the last line of defence: nothing escapes a tool
+            return self._error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
+
+    def _call(self, name: Any, args: Mapping[str, Any] | str | None, seat: Any) -> dict[str, Any]:
+        spec = self._tools.get(name) if isinstance(name, str) else None
+        if spec is None:
+            raise unknown_tool(name, self.tools)
+        if seat is not None and (not isinstance(seat, str) or seat not in self.game.seats):
+            raise InvalidActionError(
+                f"unknown seat; {self.game.id} has {', '.join(self.game.seats)}", rule=SEAT_RULE, input=str(seat)[:100], legal=self.game.seats
+            )
+        if seat is not None and self.players.get(seat, "human") != "human":
+            raise InvalidActionError(
+                f"{seat} is played by {self.players[seat]}; a call can only be made for a human seat",
+                rule=SEAT_RULE,
+                input=seat,
+                legal=self.human_seats,
+            )
+        parsed = parse_args(spec, args)
+        if spec.kind == "query":
+            data = spec.handler(self.state, seat, parsed)
+            return {
+                "ok": True,
+                "tool": spec.name,
+                "kind": "query",
+                "seat": seat,
+                "status": self.game.status(self.state, seat),
+                **data,
+                "expected": self.expected(),
+                "commitments": self.commitments(),
+            }
+        if seat is None:
+            raise InvalidActionError(
+                "an action needs the calling side (seat)",
+                rule=SEAT_RULE,
+                legal=[e["seat"] for e in self.expected() if e.get("player") == "human"] or self.human_seats,
+            )
+        before: list[dict[str, Any]] = []
+        if self.bots_owe_move():  # left owing after an interrupted write: they move first
+            before = self.advance_bots()
+        action = spec.handler(self.state, seat, parsed)
+        self.book.just_revealed = []
+        events, record = self._apply(seat, action)  # a rejected action raises here and changes nothing
+        try:
+            self._store([record])
+        except SessionConflict as exc:
+            self._reload()
+            raise SessionConflict(f"{exc.reason}; reloaded it, the move was not made: call again", rule=SESSION_RULE) from None
+        except OSError as exc:
+            self._reload()
+            raise StateError(f"could not save the session ({exc.strerror or exc}); the move was not made", rule=SESSION_RULE) from None
+        out = before + [e.to_json() for e in events]
+        out.extend(self.advance_bots())
+        return self._action_result(spec, seat, action, out)
+
+    def _action_result(self, spec: ToolSpec, seat: str, action: Action, events: list[dict[str, Any]]) -> dict[str, Any]:
+        st = self.state
+        result: dict[str, Any] = {
+            "ok": True,
+            "tool": spec.name,
+            "kind": "action",
+            "seat": seat,
+            "action": str(action),
+            "events": events,
+            "narration": [e["text"] for e in events],
+            "board": self.game.render(st, seat),
+            "status": self.game.status(st, seat),
+            "expected": self.expected(),
+            "commitments": self.commitments(),
+            "reveal": self.book.take_revealed(),
+            "outcome": st.outcome.to_json() if st.outcome else None,
+        }
+        if st.is_terminal and not self.practice:
+            result["seed"] = self.secret.reveal()
+        if self.bot_error:
+            result["bot_error"] = self.bot_error
+        return result
+
+    def _error(self, tool: Any, seat: Any, exc: GameError) -> dict[str, Any]:
+        raw = exc.to_json()
+        err = {"kind": raw.pop("error"), **raw}
+        try:
+            exp = self.expected()
+            status = self.game.status(self.state, seat if seat in self.game.seats and self.players.get(seat) == "human" else None)
+        except Exception:
+            exp, status = [], ""
+        return {
+            "ok": False,
+            "tool": tool if isinstance(tool, str) else repr(tool)[:100],
+            "seat": seat if isinstance(seat, str) or seat is None else repr(seat)[:100],
+            "error": err,
+            "status": status,
+            "expected": exp,
+            "commitments": self.commitments(),
+        }
+
+    # ------------------------------------------------------------------ views
+    def expected(self) -> list[dict[str, Any]]:
+        """Who must act now: seat, decision, the tools that answer it, and the player."""
+        return expected(self.state, self.tools, self.players)
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator): never another seat's pending pick, nor a
+        hidden seed.  Raises :class:`GameError` for an unknown seat or a bot's seat."""
+        if seat is not None:
+            if seat not in self.game.seats:
+                raise GameError("unknown seat", rule=SEAT_RULE, input=seat, legal=self.game.seats)
+            if self.players.get(seat) != "human":
+                raise GameError(f"{seat} is played by {self.players[seat]}; its view is private", rule=SEAT_RULE, input=seat)
+        st = self.state
+        return {
+            "session": self.id,
+            "game": self.game.id,
+            "seat": seat,
+            "players": dict(self.players),
+            "seed": self.public_seed,
+            "practice": self.practice,
+            "seed_commitment": None if self.practice else self.secret.commitment,
+            "rules_hash": ruleset_hash(st.rules),
+            "status": self.game.status(st, seat),
+            "state": st.view(seat),
+            "expected": self.expected(),
+            "commitments": self.commitments(),
+            "reveals": self.reveals(),
+            "log": self.log(seat),
+            "outcome": st.outcome.to_json() if st.outcome else None,
+        }
+
+    def __repr__(self) -> str:
+        return f"<Session {self.id} {self.game.id} {self.players} moves={len(self.state.log)}>"
+
+
+def _recordable(args: Any) -> Any:
+    """Tool arguments as a transcript stores them (JSON values; anything else as its text)."""
+    import json
+
+    if args is None or isinstance(args, str):
+        return args
+    try:
+        data = json.loads(json.dumps(args, allow_nan=False))
+    except (TypeError, ValueError, RecursionError):
+        return repr(args)[:1000]
+    return data if isinstance(data, dict) else json.dumps(data)

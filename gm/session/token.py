@@ -1,0 +1,167 @@
+"""Session tokens: a whole saved game as one checksummed line of text, to paste into any chatbot
+and bring back with ``gm import``::
+
+    gm2.<game id>.<payload>.<checksum>
+
+``payload`` is canonical JSON, zlib-compressed and base64url-encoded; ``checksum`` is the first 16
+hex digits of the SHA-256 of everything before it, so any changed character is caught.  A token
+carries the ruleset (fields that differ from the defaults), the players, and the moves everyone
+has seen: a pick still locked is left out (the bot re-picks it the same way on import), and a move
+that still carries a secret (a hidden ball holder) is there only in its public form.  What must stay
+hidden – the seed of a game whose seed is hidden, and the secret parts of moves – travels *sealed*
+with this gm's key (:mod:`gm.session.keys`): the token imports where that key is (the same gm home
+or server), and reading it anywhere else reveals nothing.  A practice game's seed is public and is
+in the token as it is.
+
+``gm1`` tokens (a bare state, :mod:`gm.core.token`) are read too.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import re
+import zlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from gm.core.errors import GameError, StateError
+from gm.session.commit import SeedSecret
+from gm.session.keys import KeyRing, SealError
+
+if TYPE_CHECKING:
+    from gm.session.session import Session
+    from gm.session.store import SessionStore
+
+PREFIX = "gm2"
+RULE = "CORE-TOKEN"
+CHECKSUM_DIGITS = 16
+_WS = re.compile(r"\s+")
+_PAYLOAD = re.compile(r"^[A-Za-z0-9_-]+$")
+_SEAL_ID = "token"
+
+
+def _checksum(body: str) -> str:
+    return hashlib.sha256(body.encode("ascii")).hexdigest()[:CHECKSUM_DIGITS]
+
+
+def _bad(reason: str, token: str) -> StateError:
+    shown = token if len(token) <= 40 else f"{token[:20]}...{token[-12:]}"
+    return StateError(reason, rule=RULE, input=shown)
+
+
+def session_token(session: Session) -> str:
+    """The token of ``session`` as it stands (see the module docstring)."""
+    from gm.session.session import store_keys
+
+    st = session.state
+    cut = min((sec.index for sec in session.book.open), default=len(st.log))  # locked picks stay out
+    secret_idx = st.secret_moves()
+    log: list[list[str]] = []
+    hidden: dict[str, str] = {}
+    for i, m in enumerate(st.log[:cut]):
+        if i in secret_idx:
+            log.append([m.seat, m.action.public_text()])
+            hidden[str(i)] = str(m.action)
+        else:
+            log.append([m.seat, str(m.action)])
+    defaults = session.game.default_rules().model_dump(mode="json")
+    rules = {k: v for k, v in st.rules.model_dump(mode="json").items() if defaults.get(k) != v}
+    data: dict[str, Any] = {"game": session.game.id, "rules": rules, "players": session.players, "log": log}
+    sealed: dict[str, Any] = {}
+    if session.practice:
+        data["seed"] = session.secret.seed
+    else:
+        data["seed_commitment"] = session.seed_commitment
+        sealed["secret"] = session.secret.sealed_part()
+    if hidden:
+        sealed["moves"] = hidden
+    if sealed:
+        keys = store_keys(session.store)
+        data["key_id"] = keys.id
+        data["sealed"] = keys.seal(_SEAL_ID, sealed, session.game.id)
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    payload = base64.urlsafe_b64encode(zlib.compress(blob, 9)).decode("ascii").rstrip("=")
+    body = f"{PREFIX}.{session.game.id}.{payload}"
+    return f"{body}.{_checksum(body)}"
+
+
+def decode(text: str) -> dict[str, Any]:
+    """The JSON inside a ``gm2`` token; :class:`StateError` if it is malformed or changed."""
+    token = _WS.sub("", text).strip("`'\"")
+    parts = token.split(".")
+    if len(parts) != 4 or not parts[0].startswith("gm"):
+        raise _bad("not a gm token (expected gm2.<game>.<payload>.<checksum>)", token)
+    version, game_id, payload, checksum = parts
+    if version != PREFIX:
+        raise _bad(f"unsupported token version {version!r}; this gm reads gm1 and {PREFIX} tokens", token)
+    if _checksum(f"{version}.{game_id}.{payload}") != checksum.lower():
+        raise _bad("checksum mismatch: the token was changed or mangled; paste it exactly as gm printed it", token)
+    if not _PAYLOAD.match(payload):
+        raise _bad("the token payload is not base64url text", token)
+    try:
+        data = json.loads(zlib.decompress(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))))
+    except (binascii.Error, zlib.error, ValueError) as exc:
+        raise _bad(f"the token payload cannot be read: {exc}", token) from None
+    if not isinstance(data, dict) or data.get("game") != game_id:
+        raise _bad(f"the token payload is not a {game_id} game", token)
+    return data
+
+
+def import_token(
+    text: str,
+    *,
+    store: SessionStore,
+    session_id: str | None = None,
+    players: Mapping[str, str] | None = None,
+) -> Session:
+    """A new session holding the game of a token (``gm2``, or a ``gm1`` state token): its moves
+    replayed and checked by the engine, its players kept (``players`` overrides some seats)."""
+    from gm.core.registry import find_game
+    from gm.session.session import Session, store_keys
+
+    clean = _WS.sub("", text).strip("`'\"")
+    if clean.startswith("gm1."):
+        from gm.core.token import decode_token
+
+        raw = decode_token(clean)
+        data: dict[str, Any] = {"game": raw["game"], "rules": raw.get("rules") or {}, "seed": raw["seed"], "log": raw["log"]}
+    else:
+        data = decode(clean)
+    try:
+        game = find_game(str(data["game"]))
+        moves = [(str(seat), str(action)) for seat, action in data["log"]]
+        chosen = {**{str(k): str(v) for k, v in dict(data.get("players") or {}).items()}, **dict(players or {})}
+        secret: SeedSecret
+        hidden: dict[str, str] = {}
+        if "sealed" in data:
+            keys: KeyRing = store_keys(store)
+            if data.get("key_id") != keys.id:
+                raise StateError(
+                    "this token's secrets (its hidden seed, a hidden move) are sealed with another gm's key: import it "
+                    "where it was exported (the same gm home or server)",
+                    rule=RULE,
+                )
+            try:
+                sealed = keys.open(_SEAL_ID, str(data["sealed"]), game.id)
+            except SealError:
+                raise StateError("the token's sealed part does not open: it was changed", rule=RULE) from None
+            hidden = {str(k): str(v) for k, v in dict(sealed.get("moves") or {}).items()}
+            if "secret" in sealed:
+                secret = SeedSecret.from_sealed(sealed["secret"], practice=False)
+                if secret.commitment != data.get("seed_commitment"):
+                    raise StateError("the token's sealed seed does not match its commitment", rule=RULE)
+            else:
+                secret = SeedSecret.draw(int(data["seed"]))
+        else:
+            secret = SeedSecret.draw(int(data["seed"]))
+        moves = [(seat, hidden.get(str(i), action)) for i, (seat, action) in enumerate(moves)]
+    except GameError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StateError(f"the token does not hold a gm game: {exc!r}", rule=RULE) from None
+    return Session.restore(
+        game, rules=data.get("rules") or {}, players=chosen, secret=secret, moves=moves, store=store, id=session_id
+    )
