@@ -144,6 +144,16 @@ def test_sim_reports_rates() -> None:
     assert_one_line_error(*gm("sim", "gf", "-n", "2", "--home", "human"))
 
 
+@pytest.mark.parametrize("game", ["grid-football", "quarterback"])
+def test_sim_gives_the_same_report_with_any_number_of_workers(game: str) -> None:
+    reports = []
+    for workers in ("1", "2", "3"):
+        code, out, _ = gm("sim", game, "--games", "7", "--seed", "4", "--workers", workers, "--json")
+        assert code == 0, out
+        reports.append(json.loads(out))
+    assert reports[0] == reports[1] == reports[2] and reports[0]["games"] == 7
+
+
 def test_errors_are_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("kick_distance = 'far'\n")

@@ -57,7 +57,8 @@ def test_accepted_action_result_shape(tmp_path: Path) -> None:
     # away (bot) calls the toss: find a seed where home wins it
     s = next(x for seed in range(20) if (x := Session.create("gf", seed=seed, players={"away": "bot:random"}, persist=False, bot_seed=7)).expected()[0]["decision"] == "kick_choice")
     assert s.expected() == [{"seat": "home", "decision": "kick_choice", "tools": ["choose_kick_or_receive"], "player": "human"}]
-    r = s.call("choose_kick_or_receive", {"choice": "receive"}, "home")
+    assert "board" not in s.call("get_status", {}, "home")  # queries and actions carry a board only when asked
+    r = s.call("choose_kick_or_receive", {"choice": "receive"}, "home", board=True)
     assert r["ok"] is True and r["kind"] == "action" and r["tool"] == "choose_kick_or_receive"
     assert r["seat"] == "home" and r["action"] == "receive"
     assert r["events"][0]["kind"] == "kick_choice" and r["events"][0]["rule"] == "GF-TOSS"

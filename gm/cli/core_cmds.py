@@ -151,7 +151,7 @@ def call(
     s = Session.open(session)
     spec = next((t for t in s.tools if t.name == tool), None)
     seat = _query_seat(s, as_) if spec is not None and spec.kind == "query" else _action_seat(s, as_)
-    result = s.call(tool, args, seat)
+    result = s.call(tool, args, seat, board=True)
     echo(_dump(result))
     if not result.get("ok"):
         raise typer.Exit(1)
@@ -191,14 +191,22 @@ def sim(
     home: str | None = typer.Option(None, "--home", help="bot:STRATEGY (default: the default bot)"),
     away: str | None = typer.Option(None, "--away", help="bot:STRATEGY (default: the default bot)"),
     player: Annotated[list[str] | None, typer.Option("--player", help="SEAT=bot:STRATEGY (any game's seats)")] = None,
+    workers: int = typer.Option(0, "--workers", "-w", min=0, help="processes to play in (0: every core); the report is the same for any number"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
 ) -> None:
-    """Bot-vs-bot games: win rates, average length, touchdown/turnover/first-down rates."""
+    """Bot-vs-bot games: win rates, average length, and the rates of the game's headline events."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from gm.core.registry import find_game
-    from gm.sim import simulate
+    from gm.sim import default_workers, simulate
 
     g = find_game(game)
     players = _players(g, home, away, player, sim=True)
@@ -208,9 +216,9 @@ def sim(
     ruleset = _rules(g, rules)
     err = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as bar:
+                  TextColumn("eta"), TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task(f"{g.id}", total=n)
-        report = simulate(g, games=n, seed=seed, rules=ruleset, players=players,
+        report = simulate(g, games=n, seed=seed, rules=ruleset, players=players, workers=workers or default_workers(),
                           progress=lambda done: bar.update(task, completed=done))
     if as_json:
         echo(_dump(report))

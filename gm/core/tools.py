@@ -100,7 +100,8 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
     Raises :class:`InvalidActionError` (rule ``CORE-ARGS``) naming the field.
     """
     model = spec.args
-    too_deep = _too_deep(raw)
+    plain = type(raw) is dict and all(type(k) is str and type(v) in _PLAIN for k, v in raw.items())
+    too_deep = None if plain else _too_deep(raw)
     if too_deep:
         raise InvalidActionError(
             f"arguments nested more than {MAX_DEPTH} levels deep; a tool's arguments are a flat JSON object",
@@ -121,6 +122,8 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
                 raise InvalidActionError(
                     f"arguments must be a JSON object: {exc}", rule=ARGS_RULE, input=raw[:200], legal=_fields(model)
                 ) from None
+    elif plain:
+        data = raw  # already plain JSON values (the common case): no round trip needed
     else:
         try:  # tool arguments are JSON values, whoever calls (tuples become lists, objects are refused)
             data = json.loads(json.dumps(raw, allow_nan=False))
@@ -141,6 +144,9 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
     except Exception as exc:  # a validator that raised something odd: still an argument error
         raise InvalidActionError(f"bad arguments: {exc}", rule=ARGS_RULE, input=_quote(data), legal=_fields(model)) from None
 
+
+#: types whose values are JSON values as they are (floats are not: NaN and infinities are not JSON)
+_PLAIN = frozenset({str, int, bool, type(None)})
 
 #: how deeply tool arguments may nest (no tool needs more than a few levels)
 MAX_DEPTH = 32

@@ -172,7 +172,7 @@ class GameHost:
                     legal=list(SESSION_TOOLS),
                 )
             raise unknown_tool(name, self.tools())
-        return self.session.call(name, args, self.seat)
+        return self.session.call(name, args, self.seat, board=True)
 
     def _error(self, tool: Any, exc: GameError) -> dict[str, Any]:
         raw = exc.to_json()

@@ -220,7 +220,7 @@ class OfflineReferee:
     @staticmethod
     def _call(session: Session, turn: RefereeTurn, tool: str, args: dict[str, Any], seat: str) -> dict[str, Any]:
         try:
-            result = session.call(tool, args, seat)
+            result = session.call(tool, args, seat, board=True)
         except GameError as exc:  # session.call never raises; belt and braces for the edge
             result = {"ok": False, "error": exc.to_json()}
         turn.calls.append(ToolCallRecord(tool, args, seat, result))

@@ -63,13 +63,31 @@ class KeyRing:
         self.source = source
         #: names the key without revealing it (stored in every session header)
         self.id = hmac.new(master, b"gm key id", hashlib.sha256).hexdigest()[:16]
+        self._subs: dict[tuple[str, str], bytes] = {}
+        self._aead: dict[str, Any] = {}
 
     @classmethod
     def generate(cls) -> KeyRing:
         return cls(secrets.token_bytes(32))
 
     def _sub(self, purpose: str, session_id: str) -> bytes:
-        return hmac.new(self._master, f"gm:{purpose}:{session_id}".encode(), hashlib.sha256).digest()
+        key = (purpose, session_id)
+        sub = self._subs.get(key)
+        if sub is None:
+            if len(self._subs) > 4096:  # a long-running server: keep the cache bounded
+                self._subs.clear()
+            sub = self._subs[key] = hmac.new(self._master, f"gm:{purpose}:{session_id}".encode(), hashlib.sha256).digest()
+        return sub
+
+    def _cipher(self, session_id: str) -> Any:
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+        aead = self._aead.get(session_id)
+        if aead is None:
+            if len(self._aead) > 4096:
+                self._aead.clear()
+            aead = self._aead[session_id] = AESGCM(self._sub("seal", session_id))
+        return aead
 
     def mac(self, session_id: str, data: bytes) -> str:
         """HMAC-SHA256 (hex) of ``data`` under the session's MAC key."""
@@ -78,22 +96,19 @@ class KeyRing:
     def seal(self, session_id: str, value: Any, context: str) -> str:
         """``value`` (JSON) encrypted and authenticated for ``session_id`` and ``context`` (where it
         is stored); padded so that every value under ``PAD`` bytes seals to the same length."""
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
         plain = canonical(value)
-        plain += b" " * (-len(plain) % PAD or (PAD if not plain else 0))
+        plain += b" " * (-len(plain) % PAD)
         nonce = secrets.token_bytes(12)
-        ct = AESGCM(self._sub("seal", session_id)).encrypt(nonce, plain, f"{session_id}|{context}".encode())
+        ct = self._cipher(session_id).encrypt(nonce, plain, f"{session_id}|{context}".encode())
         return _b64(nonce + ct)
 
     def open(self, session_id: str, blob: str, context: str) -> Any:
         """The value sealed in ``blob``; :class:`SealError` if it does not open."""
         from cryptography.exceptions import InvalidTag
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
         try:
             raw = _unb64(blob)
-            plain = AESGCM(self._sub("seal", session_id)).decrypt(raw[:12], raw[12:], f"{session_id}|{context}".encode())
+            plain = self._cipher(session_id).decrypt(raw[:12], raw[12:], f"{session_id}|{context}".encode())
             return json.loads(plain)
         except (InvalidTag, ValueError, TypeError) as exc:
             raise SealError(f"a sealed value does not open ({type(exc).__name__})", rule=KEY_RULE) from None

@@ -201,6 +201,7 @@ class Session:
         record: bool = True,
         referee: str = "none",
         model: str | None = None,
+        title: str | None = None,
         secret: SeedSecret | None = None,
         advance: bool = True,
     ) -> Session:
@@ -247,7 +248,7 @@ class Session:
         else:  # pragma: no cover - 100 collisions of 32 random bits
             raise StateError("could not find a free session id", rule=SESSION_RULE)
         if record:
-            s.start_recording(referee, model)
+            s.start_recording(referee, model, title=title)
         if advance:
             s.opening_events = s.advance()
         return s
@@ -429,8 +430,9 @@ class Session:
             session={"id": self.id},
         )
         existing = self.store.transcript_read(self.id)
-        persisted = not isinstance(self.store, MemoryStore)
-        self.recorder = Recorder(header, sink=self._write_transcript, existing=existing, keep=not persisted)
+        self.recorder = Recorder(
+            header, sink=self._write_transcript, existing=existing, reader=lambda: self.store.transcript_read(self.id)
+        )
         if not existing:
             self.recorder.sync_bot_moves(self)
         elif referee is not None:
@@ -576,6 +578,15 @@ class Session:
             for i, m in enumerate(self.state.log)
         ]
 
+    def public_move(self, i: int) -> str:
+        """Log entry ``i`` as a spectator reads it (see :meth:`log`)."""
+        m = self.state.log[i]
+        if i in self.book.hidden_from(None):
+            return SecretStatus.LOCKED.value
+        if i in self.book.voided_for(None):
+            return SecretStatus.VOIDED.value
+        return m.action.public_text() if i in self.state.secret_moves() else str(m.action)
+
     def reveals(self) -> list[dict[str, Any]]:
         """Every revealed bot commitment so far (seat, log index, choice, nonce, commitment)."""
         return self.book.reveals()
@@ -652,8 +663,12 @@ class Session:
         return out
 
     # ------------------------------------------------------------------- call
-    def call(self, tool: str, args: Mapping[str, Any] | str | None = None, seat: str | None = None) -> dict[str, Any]:
+    def call(
+        self, tool: str, args: Mapping[str, Any] | str | None = None, seat: str | None = None, *, board: bool = False
+    ) -> dict[str, Any]:
         """Run one tool call for ``seat`` (``None``: a spectator, queries only).  Never raises.
+        ``board``: put the board window, as ``seat`` sees it, in an action's result (a front end
+        that shows text asks for it; drawing the board is most of the cost of a call).
 
         The call holds the session's write lock throughout, so its records and its transcript lines
         (the call, its result, the bot moves it caused) land together and in order."""
@@ -661,7 +676,7 @@ class Session:
             with self.store.writing(self.id) as writer:
                 self._writer = writer
                 try:
-                    return self._locked_call(tool, args, seat)
+                    return self._locked_call(tool, args, seat, board)
                 finally:
                     self._writer = None
         except GameError as exc:  # the store itself failed (a session deleted under us)
@@ -669,26 +684,27 @@ class Session:
         except Exception as exc:
             return self._error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
 
-    def _locked_call(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any) -> dict[str, Any]:
+    def _locked_call(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool) -> dict[str, Any]:
         rec = self.recorder
         if rec is None:
-            return self._guarded(tool, args, seat)
+            return self._guarded(tool, args, seat, board)
         with rec.batch():
-            call_id = rec.tool_call(seat if isinstance(seat, str) or seat is None else repr(seat)[:100], str(tool)[:200], _recordable(args))
-            result = self._guarded(tool, args, seat)
+            who = seat if isinstance(seat, str) or seat is None else repr(seat)[:100]
+            call_id = rec.tool_call(who, str(tool)[:200], _recordable(args), board=board)
+            result = self._guarded(tool, args, seat, board)
             rec.tool_result(call_id, result)
             self._record_progress()
         return result
 
-    def _guarded(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any) -> dict[str, Any]:
+    def _guarded(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool) -> dict[str, Any]:
         try:
-            return self._call(tool, args, seat)
+            return self._call(tool, args, seat, board)
         except GameError as exc:
             return self._error(tool, seat, exc)
         except Exception as exc:  # the last line of defence: nothing escapes a tool
             return self._error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
 
-    def _call(self, name: Any, args: Mapping[str, Any] | str | None, seat: Any) -> dict[str, Any]:
+    def _call(self, name: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool = False) -> dict[str, Any]:
         spec = self._tools.get(name) if isinstance(name, str) else None
         if spec is None:
             raise unknown_tool(name, self.tools)
@@ -738,9 +754,11 @@ class Session:
             raise StateError(f"could not save the session ({exc.strerror or exc}); the move was not made", rule=SESSION_RULE) from None
         out = before + [e.to_json() for e in events]
         out.extend(self.advance_bots())
-        return self._action_result(spec, seat, action, out)
+        return self._action_result(spec, seat, action, out, board)
 
-    def _action_result(self, spec: ToolSpec, seat: str, action: Action, events: list[dict[str, Any]]) -> dict[str, Any]:
+    def _action_result(
+        self, spec: ToolSpec, seat: str, action: Action, events: list[dict[str, Any]], board: bool
+    ) -> dict[str, Any]:
         st = self.state
         result: dict[str, Any] = {
             "ok": True,
@@ -750,7 +768,7 @@ class Session:
             "action": str(action),
             "events": events,
             "narration": [e["text"] for e in events],
-            "board": self.game.render(st, seat),
+            **({"board": self.game.render(st, seat)} if board else {}),
             "status": self.game.status(st, seat),
             "expected": self.expected(),
             "commitments": self.commitments(),
@@ -823,6 +841,8 @@ def _recordable(args: Any) -> Any:
 
     if args is None or isinstance(args, str):
         return args
+    if type(args) is dict and all(type(k) is str and type(v) in (str, int, bool, type(None)) for k, v in args.items()):
+        return dict(args)
     try:
         data = json.loads(json.dumps(args, allow_nan=False))
     except (TypeError, ValueError, RecursionError):

@@ -78,6 +78,9 @@ class ToolCallEntry(_Model):
     seat: str | None
     tool: str
     args: dict[str, Any] | str | None = None
+    #: whether the caller asked for the board window in an action's result (``None``: format 1,
+    #: where every action result carried it)
+    board: bool | None = None
 
 
 class ToolResultEntry(_Model):

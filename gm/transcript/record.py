@@ -23,22 +23,22 @@ def record_bot_game(
     """Bots choose for every seat, and every choice is made as a tool call of that seat
     (the seats are 'human' to the session: the bots sit outside it, like players)."""
     from gm.core.playout import play_out
+    from gm.core.registry import find_game
     from gm.referee.offline import tool_call_for
     from gm.session import Session
 
-    session = Session.create(game, seed=seed, rules=rules, persist=False, nonce_seed=0)
+    g = find_game(game)
+    title = title or f"{' vs '.join(strategies[s] for s in g.seats)}, seed {seed}"
+    session = Session.create(g, seed=seed, rules=rules, persist=False, nonce_seed=0, title=title)
     rec = session.recorder
     assert rec is not None
-    g = session.game
-    rec.header.rules = session.state.rules.model_dump(mode="json", exclude_defaults=True)
-    rec.header.title = title or f"{' vs '.join(strategies[s] for s in g.seats)}, seed {seed}"
     bots = {seat: g.make_bot(strategies[seat], seed=bot_seed * 100 + i) for i, seat in enumerate(g.seats)}
 
     def by_tool(seat: str, action: Any) -> list[Any]:
         call = tool_call_for(g, session.state, seat, action)
         if call is None:
             raise RuntimeError(f"no tool makes {action} for {seat}")
-        session.call(call[0], call[1], seat)
+        session.call(call[0], call[1], seat, board=True)
         return []
 
     play_out(session.state, bots, max_moves=max_moves, apply=by_tool)
@@ -60,11 +60,10 @@ def record_script(
     from gm.session import Session
 
     session = Session.create(
-        game, seed=seed, rules=rules, players=players, persist=False, bot_seed=seed, nonce_seed=0, referee="offline"
+        game, seed=seed, rules=rules, players=players, persist=False, bot_seed=seed, nonce_seed=0, referee="offline", title=title
     )
     rec = session.recorder
     assert rec is not None
-    rec.header.title = title
     ref = OfflineReferee()
     for seat, text in lines:
         if session.state.is_terminal:

@@ -59,7 +59,8 @@ class Recorder:
 
     ``path``: append to that file (``append=True`` continues a transcript already there, else it is
     started afresh); ``sink``: write through it instead; ``existing``: the lines already written
-    (continue after them).  ``keep``: hold the whole transcript in memory (:attr:`transcript`)."""
+    (continue after them); ``reader``: where the written lines can be read back (then nothing is
+    held in memory and :attr:`transcript` reads them back on demand)."""
 
     def __init__(
         self,
@@ -69,7 +70,7 @@ class Recorder:
         append: bool = False,
         sink: Sink | None = None,
         existing: Sequence[str] = (),
-        keep: bool = True,
+        reader: Callable[[], Sequence[str]] | None = None,
     ) -> None:
         self.path = Path(path) if path else None
         if self.path is not None and sink is None:
@@ -79,19 +80,19 @@ class Recorder:
                 self.path.unlink()
             sink = file_sink(self.path)
         self._sink = sink
-        self.keep = keep
-        self.transcript = Transcript(header=header)
+        self._reader = reader
+        self.keep = reader is None
+        self._held = Transcript(header=header)
         self._batch: list[str] | None = None
+        self._header_text: str | None = None
         self._calls = 0
         self._bot_moves: dict[str, int] = {}
+        self._scan: dict[str, int] | None = None  # per bot seat: the log index to look from
         self._referee = (header.referee.kind, header.referee.model)
         self._written = bool(existing)
         if existing:
             old = Transcript.from_jsonl("\n".join(existing), str(self.path or "<transcript>"))
-            if keep:
-                self.transcript = old
-            else:
-                self.transcript = Transcript(header=old.header)
+            self._held = old if self.keep else Transcript(header=old.header)
             self._calls = sum(1 for e in old.entries if e.type == "tool_call")
             for e in old.entries:
                 if e.type == "bot_move":
@@ -100,18 +101,35 @@ class Recorder:
                     self._referee = (e.kind, e.model)
 
     @property
+    def transcript(self) -> Transcript:
+        """The transcript so far (read back from where it is written, when it is not held)."""
+        if self.keep or self._reader is None:
+            return self._held
+        lines = list(self._reader())
+        return Transcript.from_jsonl("\n".join(lines)) if lines else Transcript(header=self._held.header)
+
+    @property
     def header(self) -> Header:
-        return self.transcript.header
+        """The header (set when the recorder is made; :meth:`referee` is the one change it takes)."""
+        return self._held.header
+
+    def _header_json(self) -> str:
+        if self._header_text is None:
+            self._header_text = self._held.header.model_dump_json()
+        return self._header_text
 
     def _add(self, entry: Any) -> Any:
         if self.keep:
-            self.transcript.entries.append(entry)
+            self._held.entries.append(entry)
+        self._emit(dumps_entry(entry))
+        return entry
+
+    def _emit(self, line: str) -> None:
         self._written = True
         if self._batch is not None:
-            self._batch.append(dumps_entry(entry))
+            self._batch.append(line)
         elif self._sink is not None:
-            self._sink([dumps_entry(entry)], self.transcript.header.model_dump_json())
-        return entry
+            self._sink([line], self._header_json())
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -125,7 +143,7 @@ class Recorder:
         finally:
             lines, self._batch = self._batch, None
             if lines and self._sink is not None:
-                self._sink(lines, self.transcript.header.model_dump_json())
+                self._sink(lines, self._header_json())
 
     def referee(self, kind: str, model: str | None = None) -> None:
         """Who referees from here on: set in the header before anything was recorded, else noted
@@ -133,7 +151,8 @@ class Recorder:
         if (kind, model) == self._referee:
             return
         if not self._written:
-            self.transcript.header.referee = RefereeInfo(kind=kind, model=model)
+            self._held.header.referee = RefereeInfo(kind=kind, model=model)
+            self._header_text = None
         else:
             self._add(RefereeEntry(kind=kind, model=model))
         self._referee = (kind, model)
@@ -141,15 +160,22 @@ class Recorder:
     def player(self, seat: str, text: str) -> None:
         self._add(PlayerEntry(seat=seat, text=text))
 
-    def tool_call(self, seat: str | None, tool: str, args: dict[str, Any] | str | None) -> str:
+    def tool_call(self, seat: str | None, tool: str, args: dict[str, Any] | str | None, *, board: bool | None = None) -> str:
         self._calls += 1
         call_id = f"c{self._calls}"
-        self._add(ToolCallEntry(id=call_id, seat=seat, tool=tool, args=args))
+        if self.keep:
+            self._add(ToolCallEntry(id=call_id, seat=seat, tool=tool, args=args, board=board))
+        else:  # written straight as JSON: no model to build for an entry nobody holds
+            self._emit(json.dumps({"type": "tool_call", "id": call_id, "seat": seat, "tool": tool, "args": args, "board": board},
+                                  ensure_ascii=False, separators=(",", ":"), default=str))
         return call_id
 
     def tool_result(self, call_id: str, result: dict[str, Any]) -> None:
         # stored as JSON data, exactly as it reads back from the file (tuples become lists)
-        self._add(ToolResultEntry(id=call_id, result=json.loads(json.dumps(result, default=str))))
+        line = json.dumps({"type": "tool_result", "id": call_id, "result": result}, ensure_ascii=False, separators=(",", ":"), default=str)
+        if self.keep:
+            self._held.entries.append(ToolResultEntry.model_validate_json(line))
+        self._emit(line)
 
     def narration(self, text: str, seat: str | None = None, flags: list[str] | None = None) -> None:
         self._add(NarrationEntry(seat=seat, text=text, flags=flags or []))
@@ -164,21 +190,33 @@ class Recorder:
         """Record the bots' moves that have become public since the last sync.  ``final``: the
         recording ends here, so a public move that still carries a secret (and the bot's moves
         after it) is written in its public form: nothing recorded depends on the secret, and a
-        replay stands in for it (:class:`gm.transcript.replay.ReplayBot`)."""
-        seen: dict[str, int] = {}
-        blocked: set[str] = set()
+        replay stands in for it (:class:`gm.transcript.replay.ReplayBot`).  Each bot seat's moves
+        are written in order, up to the first that is still secret (scanning only what is new)."""
+        bots = session.bot_seats
+        if not bots:
+            return
+        log = session.state.log
+        if self._scan is None:  # where each seat's next unrecorded move can be: after the ones recorded
+            self._scan = {}
+            for seat in bots:
+                left, i = self._bot_moves.get(seat, 0), 0
+                while left and i < len(log):
+                    left -= log[i].seat == seat
+                    i += 1
+                self._scan[seat] = i
         secret = session.state.secret_moves()
-        bots = set(session.bot_seats)
-        for i, (seat, text) in enumerate(session.log(None)):
-            if seat not in bots or seat in blocked:
-                continue
-            if text == "locked" or (i in secret and not final):  # still a secret: nothing after it is recorded yet
-                blocked.add(seat)
-                continue
-            seen[seat] = seen.get(seat, 0) + 1
-            if seen[seat] > self._bot_moves.get(seat, 0):
-                self._bot_moves[seat] = seen[seat]
-                self._add(BotMoveEntry(seat=seat, action=text))
+        hidden = session.book.hidden_from(None)
+        for seat in bots:
+            i = min(self._scan.get(seat, 0), len(log))
+            while i < len(log):
+                move = log[i]
+                if move.seat == seat:
+                    if i in hidden or (i in secret and not final):
+                        break  # still a secret: nothing after it is recorded yet
+                    self._bot_moves[seat] = self._bot_moves.get(seat, 0) + 1
+                    self._add(BotMoveEntry(seat=seat, action=session.public_move(i)))
+                i += 1
+            self._scan[seat] = i
 
     def llm_response(self, provider: str, response: dict[str, Any]) -> None:
         self._add(LLMResponseEntry(provider=provider, response=response))

@@ -228,7 +228,7 @@ def replay(tr: Transcript, *, source: str = "<transcript>", update: bool = False
     for i, e in enumerate(entries):
         line = i + 2
         if isinstance(e, ToolCallEntry):
-            pending[e.id] = session.call(e.tool, e.args, e.seat)
+            pending[e.id] = session.call(e.tool, e.args, e.seat, board=e.board if e.board is not None else True)
             res.calls += 1
         elif isinstance(e, ToolResultEntry):
             actual = pending.pop(e.id, None)

@@ -197,22 +197,17 @@ def test_a_bots_play_action_is_logged_and_recorded_without_the_holder_until_the_
     """The holder is part of the offense's action: the defense's log shows ``play action ST1`` and
     ``ball choice`` while the ball is hidden (``secret_moves``), and a transcript writes the bot's
     move - with every later one - only once the ball is revealed, so it replays exactly."""
-    from gm.transcript.format import Header
-    from gm.transcript.recorder import Recorder
     from gm.transcript.replay import ReplayBot, replay
 
     script = ["captains deep_threat safety", "plan: hold", "play action ST1 ball ST1", "ball QB", "done",
               "ST1 to J13 C", "done"]
     sess = Session.create("chess-football", seed=0, persist=False, players={"home": "bot:random"},
                           bots={"home": ReplayBot(script)}, nonce_seed=0)
-    rec = Recorder(Header(game="chess-football", seed=0, players=dict(sess.players)))
-    rec.sync_bot_moves(sess)
+    rec = sess.recorder  # the session records every call and every bot move once it is public
+    assert rec is not None
 
     def call(tool: str, args: dict[str, Any]) -> dict[str, Any]:
-        cid = rec.tool_call("away", tool, args)
         res = sess.call(tool, args, "away")
-        rec.tool_result(cid, res)
-        rec.sync_bot_moves(sess)
         assert res["ok"], res
         return res
 
@@ -238,19 +233,16 @@ def test_a_bots_play_action_is_logged_and_recorded_without_the_holder_until_the_
 
 @pytest.mark.rules("CF-R-PA")
 def test_a_recording_that_ends_while_the_ball_is_hidden_writes_the_public_form_and_replays() -> None:
-    from gm.transcript.format import Header
-    from gm.transcript.recorder import Recorder
     from gm.transcript.replay import ReplayBot, replay
 
     script = ["captains deep_threat safety", "plan: hold", "play action ST1 ball ST1", "ball QB", "done"]
     sess = Session.create("chess-football", seed=0, persist=False, players={"home": "bot:random"},
                           bots={"home": ReplayBot(script)}, nonce_seed=0)
-    rec = Recorder(Header(game="chess-football", seed=0, players=dict(sess.players)))
+    rec = sess.recorder
+    assert rec is not None
     for tool, args in (("choose_captains", {"offense": "lead_blocker", "defense": "rusher"}),
                        ("call_coin_toss", {"call": "heads"}), ("submit_snap_plan", {"rows": []})):
-        cid = rec.tool_call("away", tool, args)
-        rec.tool_result(cid, sess.call(tool, args, "away"))
-        rec.sync_bot_moves(sess)
+        sess.call(tool, args, "away")
     st = sess.state
     assert isinstance(st, ChessFootballState) and field(st).hidden  # the recording ends here
     rec.sync_bot_moves(sess, final=True)

@@ -430,7 +430,7 @@ class LLMReferee:
     @staticmethod
     def _call(session: Session, turn: RefereeTurn, tool: str, args: Any, seat: str) -> dict[str, Any]:
         try:
-            result = session.call(tool, args, seat)
+            result = session.call(tool, args, seat, board=True)
         except GameError as exc:  # session.call never raises; belt and braces
             result = {"ok": False, "error": exc.to_json()}
         turn.calls.append(ToolCallRecord(tool, args if isinstance(args, dict) else {"_raw": args}, seat, result))
