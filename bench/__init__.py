@@ -3,7 +3,7 @@
 A bench module is any ``bench/bench_NAME.py`` exposing::
 
     def run(quick: bool = False) -> list[dict[str, Any]]:
-        ...  # rows {"name": str, "value": number | str, "unit": str, "note": str}
+        ...  # rows {"name", "value", "unit", "note", "target"}: see :func:`row`
 
 ``quick`` asks for a fast smoke run (CI, a minute or less for everything).  Modules are
 discovered by file name and imported one at a time; a module that fails to import, raises
@@ -11,12 +11,18 @@ or returns malformed rows is reported as an error row and the run goes on (the e
 is then 1).  Speed is measured here and never in timed tests.
 
 Shared helpers for modules: :func:`wilson` (95% interval of a proportion) and :func:`row`.
+
+A row may carry a ``target`` (``">= 50000"``, ``"<= 3"``): the table shows it beside the figure,
+whether it was met, and the figure last recorded in ``bench/recorded.json`` (``python -m bench
+--record`` writes a run there, so figures can be compared across commits).
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import math
+import re
 import time
 import traceback
 from collections.abc import Iterable
@@ -26,12 +32,46 @@ from typing import Any
 
 BENCH_DIR = Path(__file__).resolve().parent
 PREFIX = "bench_"
-FIELDS = ("name", "value", "unit", "note")
+FIELDS = ("name", "value", "unit", "note", "target")
+RECORDED = BENCH_DIR / "recorded.json"
+_TARGET = re.compile(r"^\s*(>=|<=|>|<|==)\s*(-?[0-9][0-9_,.]*)\s*$")
 
 
-def row(name: str, value: float | int | str, unit: str = "", note: str = "") -> dict[str, Any]:
-    """One result row."""
-    return {"name": name, "value": value, "unit": unit, "note": note}
+def row(name: str, value: float | int | str, unit: str = "", note: str = "", target: str | None = None) -> dict[str, Any]:
+    """One result row; ``target`` is a comparison the figure should meet, e.g. ``">= 50000"``."""
+    if target is not None and not _TARGET.match(target):
+        raise ValueError(f"a target is a comparison like '>= 50000', not {target!r}")
+    return {"name": name, "value": value, "unit": unit, "note": note, "target": target}
+
+
+def met(value: Any, target: str | None) -> bool | None:
+    """Whether ``value`` meets ``target`` (``None`` when there is no target or no number)."""
+    m = _TARGET.match(target or "")
+    if not m or isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    goal = float(m.group(2).replace(",", "").replace("_", ""))
+    return {">=": value >= goal, "<=": value <= goal, ">": value > goal, "<": value < goal, "==": value == goal}[m.group(1)]
+
+
+def load_recorded(path: Path = RECORDED) -> dict[str, Any]:
+    """The last recorded figures: ``{"module/name": {"value", "unit", "commit", "date"}}``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data.get("figures", {}) if isinstance(data, dict) else {}
+
+
+def save_recorded(results: list[ModuleResult], meta: dict[str, Any], path: Path = RECORDED) -> None:
+    """Record this run's numeric figures (merged into what is there: modules not run keep theirs)."""
+    figures = load_recorded(path)
+    for res in results:
+        for r in res.rows:
+            if isinstance(r["value"], int | float) and not isinstance(r["value"], bool):
+                figures[f"{res.module}/{r['name']}"] = {
+                    "value": r["value"], "unit": r["unit"], "commit": meta.get("commit"), "date": meta.get("started"),
+                }
+    path.write_text(json.dumps({"figures": dict(sorted(figures.items()))}, indent=1) + "\n", encoding="utf-8")
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -46,13 +86,10 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_out(state: Any, bots: dict[str, Any]) -> int:
-    """Play a sequential game to its end with ``bots`` (seat -> bot); the number of actions."""
-    actions = 0
-    while not state.is_terminal:
-        seat = state.to_act()[0]
-        state.apply(seat, bots[seat].choose(state, seat))
-        actions += 1
-    return actions
+    """Play a game to its end with ``bots`` (seat -> bot); the number of actions (the core's loop)."""
+    from gm.core.playout import play_out as core_play_out
+
+    return core_play_out(state, bots)
 
 
 def discover(directory: Path = BENCH_DIR) -> list[str]:
@@ -99,7 +136,9 @@ def check_rows(rows: object) -> list[dict[str, Any]]:
         missing = [f for f in ("name", "value") if f not in r]
         if missing:
             raise TypeError(f"row {i} lacks {', '.join(missing)}")
-        out.append({"name": str(r["name"]), "value": r["value"], "unit": str(r.get("unit", "")), "note": str(r.get("note", ""))})
+        target = r.get("target")
+        out.append({"name": str(r["name"]), "value": r["value"], "unit": str(r.get("unit", "")), "note": str(r.get("note", "")),
+                    "target": str(target) if target else None})
     return out
 
 
@@ -135,26 +174,37 @@ def format_value(value: Any) -> str:
     return f"{value:.3g}" if abs(value) < 1 else f"{value:.2f}"
 
 
-def format_table(results: list[ModuleResult]) -> str:
-    """One plain-text table of every module's rows (errors included)."""
-    lines: list[tuple[str, str, str, str, str]] = []
+def format_table(results: list[ModuleResult], recorded: dict[str, Any] | None = None) -> str:
+    """One plain-text table of every module's rows (errors included): each figure beside its
+    target (``ok``/``MISS``) and the figure last recorded."""
+    recorded = recorded or {}
+    lines: list[tuple[str, ...]] = []
     for res in results:
         for r in res.rows:
-            lines.append((res.module, r["name"], format_value(r["value"]), r["unit"], r["note"]))
+            ok = met(r["value"], r.get("target"))
+            last = recorded.get(f"{res.module}/{r['name']}")
+            lines.append((
+                res.module, r["name"], format_value(r["value"]), r["unit"],
+                (r.get("target") or "") + ("" if ok is None else (" ok" if ok else " MISS")),
+                format_value(last["value"]) if last else "",
+                r["note"],
+            ))
         if res.error:
-            lines.append((res.module, "ERROR", "-", "", res.error))
-        lines.append((res.module, "(module time)", f"{res.seconds:.1f}", "s", ""))
-    head = ("module", "benchmark", "value", "unit", "note")
-    widths = [max(len(h), *(len(line[i]) for line in lines)) if lines else len(h) for i, h in enumerate(head[:4])]
+            lines.append((res.module, "ERROR", "-", "", "", "", res.error))
+        lines.append((res.module, "(module time)", f"{res.seconds:.1f}", "s", "", "", ""))
+    head = ("module", "benchmark", "value", "unit", "target", "last", "note")
+    widths = [max(len(h), *(len(line[i]) for line in lines)) if lines else len(h) for i, h in enumerate(head[:6])]
     out = []
 
     def fmt(cells: tuple[str, ...]) -> str:
+        w = widths
         return (
-            f"{cells[0]:<{widths[0]}}  {cells[1]:<{widths[1]}}  {cells[2]:>{widths[2]}}  {cells[3]:<{widths[3]}}  {cells[4]}"
+            f"{cells[0]:<{w[0]}}  {cells[1]:<{w[1]}}  {cells[2]:>{w[2]}}  {cells[3]:<{w[3]}}  {cells[4]:<{w[4]}}  "
+            f"{cells[5]:>{w[5]}}  {cells[6]}"
         ).rstrip()
 
     out.append(fmt(head))
-    out.append("-" * min(160, sum(widths) + 8 + 40))
+    out.append("-" * min(180, sum(widths) + 12 + 40))
     prev = None
     for line in lines:
         if prev is not None and line[0] != prev:
@@ -170,8 +220,11 @@ __all__ = [
     "check_rows",
     "discover",
     "format_table",
+    "load_recorded",
+    "met",
     "row",
     "run_module",
+    "save_recorded",
     "select",
     "wilson",
 ]

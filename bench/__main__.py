@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any
 
-from bench import ModuleResult, discover, format_table, run_module, select
+from bench import ModuleResult, discover, format_table, load_recorded, met, run_module, save_recorded, select
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -25,6 +25,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="run only this module (e.g. grid_football or bench_tools; repeat or comma-separate)",
     )
     p.add_argument("--list", action="store_true", help="list the bench modules and exit")
+    p.add_argument("--record", action="store_true", help="record this run's figures in bench/recorded.json (the 'last' column)")
     return p.parse_args(argv)
 
 
@@ -37,11 +38,29 @@ def to_json(results: list[ModuleResult], quick: bool, seconds: float) -> dict[st
             "machine": platform.machine(),
             "seconds": round(seconds, 3),
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "commit": _commit(),
         },
         "results": [
-            {"module": r.module, "seconds": round(r.seconds, 3), "error": r.error, "rows": r.rows} for r in results
+            {
+                "module": r.module,
+                "seconds": round(r.seconds, 3),
+                "error": r.error,
+                "rows": [{**row, "met": met(row["value"], row.get("target"))} for row in r.rows],
+            }
+            for r in results
         ],
     }
+
+
+def _commit() -> str | None:
+    """The checkout's commit (``None`` outside a git checkout)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,11 +83,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[bench] {name}: {status} in {res.seconds:.1f}s", file=sys.stderr, flush=True)
         results.append(res)
     total = time.perf_counter() - t0
+    recorded = load_recorded()
+    doc = to_json(results, args.quick, total)
+    if args.record:
+        save_recorded(results, doc["meta"])
     if args.json:
-        json.dump(to_json(results, args.quick, total), sys.stdout, indent=2, default=str)
+        for res in doc["results"]:
+            for row in res["rows"]:
+                last = recorded.get(f"{res['module']}/{row['name']}")
+                row["last"] = last["value"] if last else None
+        json.dump(doc, sys.stdout, indent=2, default=str)
         print()
     else:
-        print(format_table(results))
+        print(format_table(results, recorded))
         print(f"\n{len(results)} modules in {total:.1f}s{' (quick)' if args.quick else ''}")
     return 1 if any(r.error for r in results) else 0
 

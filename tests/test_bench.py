@@ -36,7 +36,8 @@ def fake_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     (pkg / "bench_ok.py").write_text(
-        "def run(quick=False):\n    return [{'name': 'x', 'value': 1.5, 'unit': 'u', 'note': str(quick)}, {'name': 'y', 'value': 2}]\n"
+        "def run(quick=False):\n    return [{'name': 'x', 'value': 1.5, 'unit': 'u', 'note': str(quick), 'target': '>= 2'},"
+        " {'name': 'y', 'value': 2}]\n"
     )
     (pkg / "bench_boom.py").write_text("def run(quick=False):\n    raise RuntimeError('kaput')\n")
     (pkg / "bench_shape.py").write_text("def run(quick=False):\n    return {'name': 'x'}\n")
@@ -49,15 +50,28 @@ def test_run_module_collects_rows_and_isolates_errors(fake_package: str) -> None
     ok = bench.run_module("ok", True, package=fake_package)
     assert ok.error is None
     assert ok.rows == [
-        {"name": "x", "value": 1.5, "unit": "u", "note": "True"},
-        {"name": "y", "value": 2, "unit": "", "note": ""},
+        {"name": "x", "value": 1.5, "unit": "u", "note": "True", "target": ">= 2"},
+        {"name": "y", "value": 2, "unit": "", "note": "", "target": None},
     ]
     boom = bench.run_module("boom", False, package=fake_package)
     assert boom.rows == [] and boom.error and "RuntimeError: kaput" in boom.error
     assert "run() must return a list" in (bench.run_module("shape", False, package=fake_package).error or "")
     assert "no run(quick)" in (bench.run_module("norun", False, package=fake_package).error or "")
-    table = bench.format_table([ok, boom])
+    table = bench.format_table([ok, boom], {"ok/x": {"value": 3.25}})
     assert "ERROR" in table and "kaput" in table and "1.50" in table
+    line = next(ln for ln in table.splitlines() if ln.startswith("ok") and " x " in ln)
+    assert ">= 2 MISS" in line and "3.25" in line  # the figure, its target and the last recorded figure
+
+
+def test_targets_and_recorded_figures(fake_package: str, tmp_path: Path) -> None:
+    assert bench.met(60_000, ">= 50000") is True and bench.met(2.9, "<= 3") is True and bench.met(3.1, "<= 3") is False
+    assert bench.met("n/a", ">= 1") is None and bench.met(5, None) is None
+    with pytest.raises(ValueError):
+        bench.row("x", 1, target="fast")
+    ok = bench.run_module("ok", True, package=fake_package)
+    path = tmp_path / "recorded.json"
+    bench.save_recorded([ok], {"commit": "abc", "started": "now"}, path)
+    assert bench.load_recorded(path)["ok/x"] == {"value": 1.5, "unit": "u", "commit": "abc", "date": "now"}
 
 
 def test_main_prints_json_and_fails_when_a_module_fails(

@@ -67,8 +67,11 @@ def action_tool(
 ) -> ToolSpec:
     """An action tool whose arguments are the fields of ``action`` (``None`` = the field's default)."""
 
+    names = tuple(args.model_fields)
+
     def handler(state: GameState[Any], seat: str, parsed: ToolArgs) -> Action:
-        return action(**parsed.model_dump(exclude_none=True))
+        given = {k: v for k in names if (v := getattr(parsed, k)) is not None}
+        return action(**given)
 
     return ToolSpec(name, description, args, "action", handler, decisions, action.type)
 
@@ -135,8 +138,8 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
         raise InvalidActionError(
             f"arguments must be a JSON object, not {type(data).__name__}", rule=ARGS_RULE, input=_quote(data), legal=_fields(model)
         )
-    fields = model.model_fields
-    clean = {k: v for k, v in data.items() if not (v is None and k in fields and not fields[k].is_required())}
+    optional = _optional_fields(model)
+    clean = {k: v for k, v in data.items() if not (v is None and k in optional)}
     try:
         return model.model_validate(clean, strict=True)
     except ValidationError as exc:
@@ -192,6 +195,17 @@ def _too_deep(raw: Any) -> str | None:
     return None
 
 
+_OPTIONAL: dict[type[ToolArgs], frozenset[str]] = {}
+
+
+def _optional_fields(model: type[ToolArgs]) -> frozenset[str]:
+    """The model's optional fields (worked out once per model)."""
+    found = _OPTIONAL.get(model)
+    if found is None:
+        found = _OPTIONAL[model] = frozenset(n for n, f in model.model_fields.items() if not f.is_required())
+    return found
+
+
 def _quote(data: Any) -> str:
     try:
         text = json.dumps(data, sort_keys=True, default=repr)
@@ -231,11 +245,14 @@ def call_for_action(tools: Iterable[ToolSpec], action: Action) -> tuple[str, dic
 def expected(state: GameState[Any], tools: Sequence[ToolSpec], players: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Who must act now, the decision they face and the tools that answer it."""
     out = []
+    index = _decision_index(tools)
     for seat in state.to_act():
         decision = state.decision(seat)
-        cands = [t for t in tools if t.kind == "action" and (decision is None or decision in t.decisions)]
+        cands = index.get(decision)
+        if cands is None:
+            cands = index[decision] = [t for t in tools if t.kind == "action" and (decision is None or decision in t.decisions)]
         if len(cands) > 1 and any(t.produces for t in cands):
-            kinds = {a.type for a in state.legal_actions(seat)}
+            kinds = state.action_kinds(seat, {t.produces for t in cands if t.produces})
             cands = [t for t in cands if t.produces is None or t.produces in kinds]
         names = [t.name for t in cands]
         entry: dict[str, Any] = {"seat": seat, "decision": decision, "tools": names}
@@ -243,6 +260,19 @@ def expected(state: GameState[Any], tools: Sequence[ToolSpec], players: Mapping[
             entry["player"] = players.get(seat, "human")
         out.append(entry)
     return out
+
+
+_INDEX: dict[int, tuple[Sequence[ToolSpec], dict[str | None, list[ToolSpec]]]] = {}
+
+
+def _decision_index(tools: Sequence[ToolSpec]) -> dict[str | None, list[ToolSpec]]:
+    """Decision -> the action tools that answer it, filled in as decisions come up (one per tool list)."""
+    hit = _INDEX.get(id(tools))
+    if hit is None or hit[0] is not tools:
+        if len(_INDEX) > 256:
+            _INDEX.clear()
+        hit = _INDEX[id(tools)] = (tools, {})
+    return hit[1]
 
 
 # ------------------------------------------------------------- generic queries

@@ -136,6 +136,7 @@ class Session:
         self._chain = chain
         self._position = Position(0)
         self._writer: Writer | None = None  # set while a call holds the session's write lock
+        self._expected: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
         self._tools = tool_index(self.tools)
         self.book = SecretBook()
@@ -237,7 +238,7 @@ class Session:
         created = datetime.now(UTC).isoformat(timespec="seconds")
         for _ in range(100):
             sid = id or f"{g.id}-{secrets.token_hex(4)}"
-            chain = Chain(keys, sid)
+            chain = Chain(keys, sid, plain=isinstance(st, MemoryStore))
             s = cls(g, state, id=sid, store=st, chain=chain, players=norm, secret=secret, created=created, injected=bots)
             try:
                 s._position = st.create(sid, chain.header(s._header()))
@@ -345,7 +346,7 @@ class Session:
                 rule=SESSION_RULE,
             )
         keys = store_keys(st)
-        chain = Chain(keys, sid)
+        chain = Chain(keys, sid, plain=isinstance(st, MemoryStore))
         chain.verify_header(h, st.where(sid, 0))
         s = cls._from_header(st, sid, h, chain)
         for n, rec in enumerate(stored.records, start=1):
@@ -801,8 +802,13 @@ class Session:
 
     # ------------------------------------------------------------------ views
     def expected(self) -> list[dict[str, Any]]:
-        """Who must act now: seat, decision, the tools that answer it, and the player."""
-        return expected(self.state, self.tools, self.players)
+        """Who must act now: seat, decision, the tools that answer it, and the player (worked out
+        once per position)."""
+        st = self.state
+        key = (id(st), len(st.log))
+        if self._expected is None or self._expected[0] != key:
+            self._expected = (key, expected(st, self.tools, self.players))
+        return [dict(e, tools=list(e["tools"])) for e in self._expected[1]]
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): never another seat's pending pick, nor a

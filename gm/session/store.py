@@ -392,7 +392,8 @@ class _Mem:
 
 
 class MemoryStore:
-    """Sessions in memory (tests, replays, sessions that are not saved)."""
+    """Sessions in memory (tests, replays, sessions that are not saved).  Nobody but this process
+    reads them, so sessions here are neither sealed nor chained (:class:`gm.session.records.Chain`)."""
 
     def __init__(self) -> None:
         self._data: dict[str, _Mem] = {}
@@ -465,7 +466,7 @@ class _MemWriter:
         mem = self.mem
         if len(mem.records) != at.count:
             raise SessionConflict(f"session {self.id} was changed by another writer", rule=SESSION_RULE)
-        mem.records.extend(json.loads(json.dumps(r)) for r in records)
+        mem.records.extend(dict(r) for r in records)  # records are flat JSON objects
         mem.updated = time.time()
         return Position(len(mem.records))
 
