@@ -24,7 +24,8 @@ import numpy as np
 
 from gm.core.actions import Action
 from gm.core.state import GameState
-from gm.games.brawl.actions import CardPlay, FourthDown, Placement
+from gm.games.brawl.actions import CardPlay, FourthDown, FourthOption, Placement
+from gm.games.brawl.bots import decision_rng
 from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, BrawlRules, Card, parse_card
 from gm.games.brawl.scoring import EMPTY, purity
 
@@ -132,15 +133,15 @@ class DefaultBot:
     name = "default"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
-        from gm.games.brawl.engine import BrawlState
+        from gm.games.brawl.engine import BrawlState, Decision
 
         assert isinstance(state, BrawlState)
-        if state.decision(seat) == "fourth_down":
+        if state.decision(seat) == Decision.FOURTH_DOWN:
             return self.fourth_down(state, seat)
-        return self.place(state, seat)
+        return self.place(state, seat, decision_rng(self.seed, state, seat))
 
     # ------------------------------------------------------------ 4th down
     def fourth_down(self, state: Any, seat: str) -> FourthDown:
@@ -148,23 +149,23 @@ class DefaultBot:
         options = state.fourth_options()
         yards = state.series_score.yards if state.series_score else 0
         spot = state.fourth_spot
-        chance = r.field_goal_chance(state.field_goal_distance()) if "field_goal" in options else None
+        chance = r.field_goal_chance(state.field_goal_distance()) if FourthOption.FIELD_GOAL in options else None
         behind = state.score[state.defense] - state.score[seat]
         if state.round >= r.rounds:
             if behind > 0 and (chance is None or behind > r.field_goal_points):
-                return FourthDown("go_for_it")
+                return FourthDown(FourthOption.GO_FOR_IT)
             if chance is not None and behind >= 0:
-                return FourthDown("field_goal")
+                return FourthDown(FourthOption.FIELD_GOAL)
         if chance is not None and chance >= 65:
-            return FourthDown("field_goal")
+            return FourthDown(FourthOption.FIELD_GOAL)
         if yards >= r.first_down_yards // 2 or (2 * spot >= r.field_length and yards >= 3):
-            return FourthDown("go_for_it")
+            return FourthDown(FourthOption.GO_FOR_IT)
         if chance is not None and chance >= 40:
-            return FourthDown("field_goal")
-        return FourthDown("punt")
+            return FourthDown(FourthOption.FIELD_GOAL)
+        return FourthDown(FourthOption.PUNT)
 
     # ------------------------------------------------------------ placement
-    def place(self, state: Any, seat: str) -> Placement:
+    def place(self, state: Any, seat: str, rng: random.Random) -> Placement:
         from scipy.optimize import linear_sum_assignment
 
         r: BrawlRules = state.rules
@@ -215,7 +216,7 @@ class DefaultBot:
             if risk_l[i]:
                 keep *= float(p_lead[0, i])
         keep_others = [keep / float(p_lead[0, i]) if risk_l[i] and p_lead[0, i] > 1e-9 else keep for i in range(_N)]
-        noise = [self.rng.random() * 1e-3 for _ in range(_N)]
+        noise = [rng.random() * 1e-3 for _ in range(_N)]
         weights = [
             max(float(vals[1 + i]) - base, 0.0) / DELTA + BASE_WEIGHT * (mult[i] + 1) + noise[i] for i in range(_N)
         ]
