@@ -24,7 +24,7 @@ import numpy as np
 
 from gm.core.actions import Action
 from gm.core.state import GameState
-from gm.games.brawl.actions import CardPlay, FourthDown, FourthOption, Placement
+from gm.games.brawl.actions import CardPlay, FourthDown, FourthOption, Placement, card_play
 from gm.games.brawl.bots import decision_rng
 from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, BrawlRules, Card, parse_card
 from gm.games.brawl.scoring import EMPTY, purity
@@ -58,6 +58,16 @@ def _expected(card: Card, effect: str, strong: int, weak: int) -> float:
     if effect == "W":
         return sum(v // weak for v in vals) / len(vals)
     return sum(vals) / len(vals)
+
+
+#: the region (index into a position's effects as D, M, S, B) of each playable zone
+_REGION_AT = tuple("DMSB".index(z[0]) for z in PLAYABLE)
+
+
+@lru_cache(maxsize=8192)
+def _by_region(card: Card, effects: tuple[str, str, str, str], strong: int, weak: int) -> tuple[float, ...]:
+    """Expected value of ``card`` in each region (D, M, S, B) under a position's ``effects`` there."""
+    return tuple(_expected(card, e, strong, weak) for e in effects)
 
 
 @lru_cache(maxsize=4096)
@@ -228,32 +238,32 @@ class DefaultBot:
         players = list(mine_roster)
         hand = state.hands[seat]
         strong, weak = r.strong_factor, r.weak_divisor
-        best_card: dict[tuple[int, int], str] = {}
+        zone_cols = [(weights[i], _REGION_AT[i]) for i in range(_N)]
+        best_card: list[list[str]] = []
         matrix = []
-        for pi, name in enumerate(players):
+        for name in players:
             effects = r.positions[mine_roster[name]].effects
+            eff = (effects["D"], effects["M"], effects["S"], effects["B"])
             cards = {c.code: c for c in hand[name]}
             # (code, kind bonus row, value by region) per distinct card
-            options = [
-                (code, bonus[c.kind], {reg: _expected(c, eff, strong, weak) for reg, eff in effects.items()})
-                for code, c in cards.items()
-            ]
+            options = [(code, bonus[c.kind], _by_region(c, eff, strong, weak)) for code, c in cards.items()]
             row = []
-            for i, z in enumerate(PLAYABLE):
-                w, reg = weights[i], z[0]
+            codes = []
+            for i, (w, reg) in enumerate(zone_cols):
                 best, best_code = -1e18, ""
                 for code, brow, by_region in options:
                     score = w * by_region[reg] + brow[i]
                     if score > best:
                         best, best_code = score, code
                 row.append(best)
-                best_card[pi, i] = best_code
+                codes.append(best_code)
             matrix.append(row)
+            best_card.append(codes)
         rows, cols = linear_sum_assignment(matrix, maximize=True)
-        plays = tuple(
-            CardPlay(players[pi], best_card[pi, zi], PLAYABLE[zi]) for pi, zi in zip(rows.tolist(), cols.tolist(), strict=True)
-        )
-        return Placement(plays)
+        slots: list[CardPlay | None] = [None] * _N
+        for pi, zi in zip(rows.tolist(), cols.tolist(), strict=True):
+            slots[zi] = card_play(players[pi], best_card[pi][zi], PLAYABLE[zi])
+        return Placement.in_zone_order(tuple([cp for cp in slots if cp is not None]))
 
 
     @staticmethod
