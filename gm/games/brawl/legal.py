@@ -62,15 +62,12 @@ class PlacementSpace(ActionSpace):
     def __init__(self, players: Sequence[str], hands: Mapping[str, Sequence[Card]]) -> None:
         self.players: tuple[str, ...] = tuple(players)
         choices: list[tuple[str | None, ...]] = []
-        rows: list[tuple[tuple[CardPlay, ...], ...]] = []
         card_count = 1
         for p in self.players:
             opts = card_choices(hands[p])
             choices.append(opts)
-            rows.append(tuple([_row(p, c) for c in opts]))
             card_count *= len(opts)
         self.choices: tuple[tuple[str | None, ...], ...] = tuple(choices)
-        self._rows = tuple(rows)
         self.card_count = card_count
         self.zone_count = _ASSIGNMENTS[len(self.players)] if len(self.players) <= _N else 0  # injective assignments
         self._len = card_count * self.zone_count
@@ -85,14 +82,14 @@ class PlacementSpace(ActionSpace):
         if not 0 <= i < n:
             raise IndexError(f"placement index {i} out of range (0 to {n - 1})")
         q, z = divmod(i, self.zone_count)
-        rows = self._rows
-        m = len(rows)
+        players, choices = self.players, self.choices
+        m = len(players)
         picked: list[tuple[CardPlay, ...]] = [()] * m
         digits = [0] * m
         for j in range(m - 1, -1, -1):
-            options = rows[j]
+            options = choices[j]
             q, c = divmod(q, len(options))
-            picked[j] = options[c]
+            picked[j] = _row(players[j], options[c])
             z, digits[j] = divmod(z, _N - j)
         free = _ZONE_INDICES.copy()
         slots: list[CardPlay | None] = [None] * _N
