@@ -61,7 +61,9 @@ def _expected(card: Card, effect: str, strong: int, weak: int) -> float:
 
 
 #: the region (index into a position's effects as D, M, S, B) of each playable zone
-_REGION_AT = tuple("DMSB".index(z[0]) for z in PLAYABLE)
+_REGION_AT = np.array(["DMSB".index(z[0]) for z in PLAYABLE])
+#: a card kind's row of the kind bonuses (S, A, F)
+_KIND_ROW = {"S": 0, "A": 1, "F": 2}
 
 
 @lru_cache(maxsize=8192)
@@ -124,16 +126,16 @@ def soft_values(mu: Any, sigma: Any, comp: Any, risk: Any, multipliers: dict[str
     conn = p * (comp | _START_MASK)
     for _ in range(_SWEEPS):
         padded[:, :_N] = conn
-        conn = np.maximum(conn, p * padded[:, _NBR].max(axis=2))
+        conn = np.maximum(conn, p * np.maximum.reduce(padded[:, _NBR], axis=2))
     none_yet = np.ones(mu.shape[0])
     expected_mult = np.zeros(mu.shape[0])
     for members, m in _regions(multipliers):
-        miss = np.prod(1.0 - conn[:, members], axis=1)
+        miss = np.multiply.reduce(1.0 - conn[:, members], axis=1)
         expected_mult += none_yet * (1.0 - miss) * m
         none_yet = none_yet * miss
-    yards = np.minimum((conn * cond).sum(axis=1) * expected_mult, cap)
-    gain = yards * (1.0 - np.prod(1.0 - p[:, _BACK_LIST], axis=1))
-    keep = np.prod(np.where(risk, p, 1.0), axis=1)
+    yards = np.minimum(np.add.reduce(conn * cond, axis=1) * expected_mult, cap)
+    gain = yards * (1.0 - np.multiply.reduce(1.0 - p[:, _BACK_LIST], axis=1))
+    keep = np.multiply.reduce(np.where(risk, p, 1.0), axis=1)
     return gain * keep - TURNOVER_YARDS * (1.0 - keep), gain, p
 
 
@@ -213,11 +215,14 @@ class DefaultBot:
         mult = [r.multipliers[z[0]] for z in PLAYABLE]
         cap = float(state.to_goal + 10)
         # rows: 0 base; 1..N one more point in zone i; N+1..2N completion flag toggled
-        mu_rows = np.tile(np.array(mu), (2 * _N + 1, 1))
+        mu_rows = np.empty((2 * _N + 1, _N))
+        mu_rows[:] = mu
         mu_rows[1 : _N + 1] += _EYE * (sign * DELTA)
-        comp_rows = np.tile(np.array(comp_l), (2 * _N + 1, 1))
+        comp_rows = np.empty((2 * _N + 1, _N), dtype=bool)
+        comp_rows[:] = comp_l
         comp_rows[_N + 1 :] ^= _EYE_BOOL
-        risk_rows = np.tile(np.array(risk_l), (2 * _N + 1, 1))
+        risk_rows = np.empty((2 * _N + 1, _N), dtype=bool)
+        risk_rows[:] = risk_l
         raw, gain, p_lead = soft_values(mu_rows, sigma, comp_rows, risk_rows, r.multipliers, cap)
         vals = raw * sign
         base = float(vals[0])
@@ -238,27 +243,32 @@ class DefaultBot:
         players = list(mine_roster)
         hand = state.hands[seat]
         strong, weak = r.strong_factor, r.weak_divisor
-        zone_cols = [(weights[i], _REGION_AT[i]) for i in range(_N)]
-        best_card: list[list[str]] = []
-        matrix = []
+        # every player's distinct cards (hand order), each one's value by region and kind; then per zone the
+        # score of each: weight x value + the kind's bonus, and each player's best card per zone
+        option_codes: list[list[str]] = []
+        values: list[tuple[float, ...]] = []
+        kind_rows: list[int] = []
+        width = 1
         for name in players:
             effects = r.positions[mine_roster[name]].effects
             eff = (effects["D"], effects["M"], effects["S"], effects["B"])
             cards = {c.code: c for c in hand[name]}
-            # (code, kind bonus row, value by region) per distinct card
-            options = [(code, bonus[c.kind], _by_region(c, eff, strong, weak)) for code, c in cards.items()]
-            row = []
-            codes = []
-            for i, (w, reg) in enumerate(zone_cols):
-                best, best_code = -1e18, ""
-                for code, brow, by_region in options:
-                    score = w * by_region[reg] + brow[i]
-                    if score > best:
-                        best, best_code = score, code
-                row.append(best)
-                codes.append(best_code)
-            matrix.append(row)
-            best_card.append(codes)
+            option_codes.append(list(cards))
+            width = max(width, len(cards))
+            for c in cards.values():
+                values.append(_by_region(c, eff, strong, weak))
+                kind_rows.append(_KIND_ROW[c.kind])
+        flat = np.full((len(players) * width, 4), np.nan)
+        kinds_of = np.zeros(len(players) * width, dtype=np.intp)
+        at = [pi * width + o for pi, codes in enumerate(option_codes) for o in range(len(codes))]
+        flat[at] = values
+        kinds_of[at] = kind_rows
+        bonus_rows = np.array([bonus["S"], bonus["A"], bonus["F"]])
+        scores = (flat[:, _REGION_AT] * np.array(weights) + bonus_rows[kinds_of]).reshape(len(players), width, _N)
+        scores[np.isnan(scores)] = -np.inf  # no such card
+        matrix = scores.max(axis=1)
+        choice = scores.argmax(axis=1).tolist()
+        best_card = [[codes[o] for o in row] for codes, row in zip(option_codes, choice, strict=True)]
         rows, cols = linear_sum_assignment(matrix, maximize=True)
         slots: list[CardPlay | None] = [None] * _N
         for pi, zi in zip(rows.tolist(), cols.tolist(), strict=True):
