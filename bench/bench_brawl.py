@@ -12,7 +12,13 @@ import time
 from collections import Counter
 from typing import Any
 
-from bench import play_out, wilson
+from bench import wilson
+from gm.core.playout import play_out
+
+#: issue #22's targets: random-play actions per second on one core, and default-vs-random games per
+#: second per core (``gm sim brawl --games 1000`` within 20 s on two cores)
+TARGET_ACTIONS = 50_000
+TARGET_GAMES = 50
 
 GAMES = 1000  # seeded games for the win rate (quick: QUICK_GAMES)
 QUICK_GAMES = 100
@@ -20,20 +26,54 @@ SPEED_GAMES = 200  # random-vs-random games for the engine speed (quick: QUICK_S
 QUICK_SPEED_GAMES = 40
 
 
+class _Timed:
+    """A bot whose decisions are timed (CPU seconds in ``spent``)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.name, self.spent = bot, bot.name, 0.0
+
+    def choose(self, state: Any, seat: str) -> Any:
+        t = time.process_time()
+        try:
+            return self.bot.choose(state, seat)
+        finally:
+            self.spent += time.process_time() - t
+
+
+def _uniform_actions(n: int) -> tuple[float, int]:
+    """CPU seconds and actions of ``n`` games where every decision is issue #22's random decision:
+    ``state.legal_actions(seat)`` and a uniform draw from it, then a validated ``state.apply``."""
+    import random
+
+    from gm.core.registry import find_game
+
+    game = find_game("brawl")
+    actions = 0
+    t = time.process_time()
+    for k in range(n):
+        s = game.new_state(None, k)
+        rng = random.Random(k)
+        while not s.is_terminal:
+            seat = s.to_act()[0]
+            s.apply(seat, s.legal_actions(seat).sample(rng))
+            actions += 1
+    return time.process_time() - t, actions
+
+
 def _random_games(n: int) -> tuple[float, int, Counter[str]]:
-    """Seconds, actions and series results of ``n`` random-vs-random games."""
+    """CPU seconds, actions and series results of ``n`` random-vs-random games (the random bot)."""
     from gm.core.registry import find_game
     from gm.games.brawl.bots import RandomBot
 
     game = find_game("brawl")
     actions = 0
     results: Counter[str] = Counter()
-    t = time.perf_counter()
+    t = time.process_time()
     for k in range(n):
         s = game.new_state(None, k)
         actions += play_out(s, {seat: RandomBot(seed=10 * k + i) for i, seat in enumerate(game.seats)})
         results.update(h["result"] for h in s.history)  # type: ignore[attr-defined]
-    return time.perf_counter() - t, actions, results
+    return time.process_time() - t, actions, results
 
 
 def _win_rate(n: int) -> tuple[Counter[str], float, int, float]:
@@ -46,23 +86,16 @@ def _win_rate(n: int) -> tuple[Counter[str], float, int, float]:
     results: Counter[str] = Counter()
     actions = 0
     thinking = 0.0
-    t = time.perf_counter()
+    t = time.process_time()
     for k in range(n):
         s = game.new_state(None, 70_000 + k)
         hero = game.seats[k % 2]
-        default = DefaultBot(seed=k)
-        bots: dict[str, Any] = {seat: default if seat == hero else RandomBot(seed=10 * k + 1) for seat in game.seats}
-        while not s.is_terminal:
-            for seat in s.to_act():
-                t0 = time.perf_counter()
-                action = bots[seat].choose(s, seat)
-                if seat == hero:
-                    thinking += time.perf_counter() - t0
-                s.apply(seat, action)
-                actions += 1
+        default = _Timed(DefaultBot(seed=k))
+        actions += play_out(s, {seat: default if seat == hero else RandomBot(seed=10 * k + 1) for seat in game.seats})
+        thinking += default.spent
         assert s.outcome is not None
         results[s.outcome.result(hero)] += 1
-    return results, time.perf_counter() - t, actions, thinking
+    return results, time.process_time() - t, actions, thinking
 
 
 def _default_games(n: int) -> tuple[float, int, Counter[str], int]:
@@ -73,13 +106,13 @@ def _default_games(n: int) -> tuple[float, int, Counter[str], int]:
     game = find_game("brawl")
     actions = points = 0
     results: Counter[str] = Counter()
-    t = time.perf_counter()
+    t = time.process_time()
     for k in range(n):
         s = game.new_state(None, 90_000 + k)
         actions += play_out(s, {seat: DefaultBot(seed=k + i) for i, seat in enumerate(game.seats)})
         results.update(h["result"] for h in s.history)  # type: ignore[attr-defined]
         points += sum(s.score.values())  # type: ignore[attr-defined]
-    return time.perf_counter() - t, actions, results, points
+    return time.process_time() - t, actions, results, points
 
 
 def run(quick: bool = False) -> list[dict[str, Any]]:
@@ -91,6 +124,10 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
 
     rows: list[dict[str, Any]] = []
     n_speed = QUICK_SPEED_GAMES if quick else SPEED_GAMES
+    secs, actions = _uniform_actions(n_speed)
+    rows.append({"name": "brawl random-play actions/s", "value": round(actions / secs), "unit": "actions/s",
+                 "note": f"target >= {TARGET_ACTIONS:,} (issue #22): legal_actions + a uniform draw + a validated apply, "
+                         f"{n_speed} games, CPU time"})
     secs, actions, results = _random_games(n_speed)
     series = sum(results.values())
     rows.append({"name": "brawl random games/s", "value": round(n_speed / secs, 1), "unit": "games/s",
@@ -107,7 +144,8 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
                  "note": f"{n} seeded games, seats alternating; 95% CI {lo:.3f}-{hi:.3f}; "
                          f"{res['win']} won, {res['draw']} drawn, {res['loss']} lost"})
     rows.append({"name": "brawl default vs random games/s", "value": round(n / secs, 1), "unit": "games/s",
-                 "note": f"{actions} actions; {thinking / secs:.0%} of the time in the default bot"})
+                 "note": f"target >= {TARGET_GAMES} per core (gm sim brawl --games 1000 in 20 s on 2 cores); {actions} actions; "
+                         f"{thinking / secs:.0%} of the time in the default bot; CPU time"})
     n_self = 10 if quick else 50
     secs, decisions, results, points = _default_games(n_self)
     rows.append({"name": "brawl default decision time", "value": round(secs / decisions * 1000, 2), "unit": "ms",

@@ -197,10 +197,15 @@ class OfflineReferee:
         if not legal:
             waiting = ", ".join(result.get("to_act") or []) or "nobody"
             return f"Nothing for you to do right now (waiting for: {waiting})."
+        if "summary" in result:  # too many to list: the game's summary, and one of them
+            return f"You can choose from {result.get('count', len(legal)):,} moves: " + "; ".join(map(str, result["summary"])) + f". For example: {legal[0]}"
         return f"You can ({len(legal)}): " + ", ".join(map(str, legal))
 
     def _forms(self, session: Session, seat: str) -> str:
-        legal = [str(a) for a in session.state.legal_actions(seat)]
+        actions = session.state.legal_actions(seat)
+        if actions.is_space:  # too many to list: the game's short summary of them
+            return f"Right now you choose: {'; '.join(session.state.legal_summary(seat))} ('what can I do?' counts your moves and shows one, 'help' for more)."
+        legal = [str(a) for a in actions]
         if not legal:
             return "It isn't your move right now; try 'board', 'score' or 'help'."
         sample = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")

@@ -71,7 +71,8 @@ class ReplayBot:
                 return public
         # a stand-in must itself stay secret: the round stays open, only this seat done
         waiting = set(state.to_act()) - {seat}
-        legal = list(state.legal_actions(seat))
+        actions = state.legal_actions(seat)
+        legal = actions.page(0, 100) if actions.is_space else actions.all()  # a space is too large to try whole
         for action in legal:
             trial = state.copy()
             trial.apply(seat, action)

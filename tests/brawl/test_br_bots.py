@@ -57,3 +57,18 @@ def test_default_fourth_down_choices() -> None:
     assert _fourth(20) == FourthDown("punt")
     assert _fourth(30, (two,)) == FourthDown("punt")  # 2 yards from the own 30
     assert _fourth(30, (two, two, two)) == FourthDown("go_for_it")  # 6 yards: 4 to go
+
+
+@pytest.mark.parametrize("name", ["default", "random"])
+def test_a_bot_made_afresh_for_every_decision_plays_the_same_game(name: str) -> None:
+    """A bot's choice is a function of its seed and what its seat sees: a game where the bot is made again
+    before every decision equals one with a single instance per seat (over many seeds)."""
+    from gm.core.playout import play_out
+
+    rounds = 2 if name == "default" else 4
+    for seed in range(6 if name == "default" else 20):
+        kept = G.new_state({"rounds": rounds}, seed)
+        play_out(kept, {s: G.make_bot(name, seed=seed * 10 + i) for i, s in enumerate(G.seats)})
+        fresh = G.new_state({"rounds": rounds}, seed)
+        play_out(fresh, lambda s, seed=seed: G.make_bot(name, seed=seed * 10 + G.seats.index(s)))  # type: ignore[misc]
+        assert kept.is_terminal and [str(m.action) for m in fresh.log] == [str(m.action) for m in kept.log]

@@ -92,3 +92,21 @@ def test_golden_board(name: str, full: bool) -> None:
         path.write_text(text, encoding="utf-8")
     assert path.exists(), f"missing golden file {path.name}; run with GM_UPDATE_GOLDEN=1"
     assert text == path.read_text(encoding="utf-8")
+
+
+def test_the_boards_explain_their_codes() -> None:
+    """Issue #17: the compact board's zone entries (``DL 4 v 4-8 ?``) have a key line, the lead before the
+    series is scored and the results after; the full board's legend states the ruleset's factors."""
+    st = new(seed=1)
+    lines = G.render(st, "home").splitlines()
+    assert lines[1].startswith("zones (offense v defense, then who leads): DL - | DM - |")
+    assert lines[2] == (
+        "key: DL 4 v 4-8 ? = zone (region D/M/S/B + column L/M/R), offense v defense total (lo-hi until Agility is "
+        "rolled), then who leads: O, D, = (tied) or ? (the rolls decide)"
+    )
+    scored = CASES["fourth_down_home"][0]()
+    assert G.render(scored, "home").splitlines()[2].endswith(
+        "then the result: won/comp +margin, cut +margin (led, not connected), INT, FUM, lost, tie"
+    )
+    full = G.render(G.new_state({"strong_factor": 3, "weak_divisor": 4}, 1), "home", full=True).splitlines()
+    assert full[-1].startswith("O offense, D defense; ^ strong (x3), v weak (/4 down); A1-4=n Agility rolled to n;")

@@ -94,3 +94,47 @@ def test_bots_never_read_the_other_sides_pending_placement_or_hand(name: str) ->
     st.pending = Tripwire(st.pending, allowed="away")  # type: ignore[assignment]
     st.hands = Tripwire(st.hands, allowed="away")  # type: ignore[assignment]
     assert st.is_legal("away", G.make_bot(name, seed=9).choose(st, "away"))
+
+
+def _what_home_sees(st: BrawlState) -> list[str]:
+    tools = tool_index(G.tools())
+    out = [G.render(st, "home", full=True), G.render(st, "home"), G.status(st, "home"), json.dumps(st.view("home")),
+           json.dumps(st.view(None)), G.render(st, None, full=True), json.dumps(st.legal_summary("home"))]
+    for name, args in [("get_status", {}), ("get_board", {"full": True}), ("legal_actions", {}),
+                       *(("get_zone", {"zone": z}) for z in ("DL", "MM", "SR", "BR"))]:
+        out.append(json.dumps(tools[name].handler(st, "home", parse_args(tools[name], args)), default=str))
+    out += [str(G.make_bot(name, seed=4).choose(st, "home")) for name in sorted(BOTS) if "home" in st.to_act()]
+    return out
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_states_that_differ_only_in_the_other_sides_hand_and_pile_look_the_same(seed: int) -> None:
+    """BR-R-HANDS: swap cards between away's hands and draw piles (and shuffle its piles): everything home and
+    a spectator see - views, boards, status, tool results, help, its bots' choices, the events of its moves -
+    is identical, before and after away locks a placement, until the reveal."""
+    a, b = new(seed=seed), new(seed=seed)
+    for p, hand in b.hands["away"].items():
+        pile = b.piles["away"][p]
+        hand[0], pile[0] = pile[0], hand[0]
+        pile.reverse()
+    assert a.hands["away"] != b.hands["away"] and a.hands["home"] == b.hands["home"]
+    assert _what_home_sees(a) == _what_home_sees(b)
+    home = RandomBot(3).choose(a, "home")
+    assert [e.text for e in a.apply("home", home)] == [e.text for e in b.apply("home", home)]
+    assert _what_home_sees(a) == _what_home_sees(b)
+    a.apply("away", RandomBot(5).choose(a, "away"))  # the other side's placements differ too
+    b.apply("away", RandomBot(6).choose(b, "away"))
+    assert a.view("home")["zones"] != b.view("home")["zones"]  # revealed: now public
+    assert a.view("home")["hand"] == b.view("home")["hand"] and a.view("home")["hand_sizes"] == b.view("home")["hand_sizes"]
+
+
+def test_a_locked_placement_and_hand_of_the_other_side_change_nothing_home_sees() -> None:
+    """BR-SECRET: away locks first, with different hands and different placements in two games: home's
+    views, boards, tool results and bots' choices are the same, and so are the events of home's move up to
+    the reveal."""
+    a, b = new(seed=4), new(seed=4)
+    b.hands["away"] = {p: list(reversed(b.piles["away"][p][:3])) for p in b.hands["away"]}
+    a.apply("away", RandomBot(1).choose(a, "away"))
+    b.apply("away", RandomBot(2).choose(b, "away"))
+    assert a.snapshot()["pending"] != b.snapshot()["pending"]
+    assert _what_home_sees(a) == _what_home_sees(b)

@@ -66,3 +66,36 @@ def test_the_game_is_registered() -> None:
 
     assert find_game("brawl") is GAME and find_game("Brawl") is GAME
     assert {t.name for t in GAME.action_tools()} == {"play_cards", "choose_fourth_down", "get_zone"}
+
+
+def test_the_rules_text_is_the_rulesets() -> None:
+    """Rule texts carry the session's ruleset: its numbers, rosters and choices (BR-R-PUNT, BR-R-SCORE, ...)."""
+    default = GAME.rules_text(None)
+    assert set(default) == set(RULES) and all(default.values())
+    assert default["BR-R-PUNT"] == "Punt: 40 yards from the spot; past the goal line it is a touchback at the receiving team's 20"
+    assert default["BR-YARDS"].endswith("(D 4x, M 2x, S 1x, B 0x)") and default["BR-STRONG"].endswith("by 2")
+    custom = GAME.rules_text({"punt_distance": 35, "touchdown_points": 6, "rounds": 8, "turnovers": "any", "go_cards": 2,
+                              "first_offense": "away", "offense": {"QB": "QB", "RB": "RB"}, "multipliers": {"D": 5, "M": 3, "S": 1, "B": 0}})
+    assert custom["BR-R-PUNT"].startswith("Punt: 35 yards") and custom["BR-R-SCORE"].startswith("A touchdown scores 6")
+    assert custom["BR-R-LENGTH"].startswith("A game is 8 series") and custom["BR-TEAMS"].startswith("2 players on offense and 11")
+    assert custom["BR-R-TURNOVER-ZONE"].startswith("A defense win on Focus or Strength alone turns the ball over wherever")
+    assert custom["BR-GO"].startswith("Go for it: each player draws 2 cards") and custom["BR-R-FIRST"] == "away has the ball first"
+    assert custom["BR-YARDS"].endswith("(D 5x, M 3x, S 1x, B 0x)") and custom["BR-R-ROSTER"].startswith("Offense QB RB;")
+
+
+def test_rule_words_name_real_rules() -> None:
+    assert GAME.rule_words and all(ids and set(ids) <= set(RULES) for ids in GAME.rule_words.values())
+    assert "BR-INTERCEPTION" in GAME.rule_words["pick"] and "BR-SACK" in GAME.rule_words["sack"]
+
+
+def test_the_tools_describe_the_sessions_ruleset() -> None:
+    """The action tools state what this ruleset allows: players, multipliers, punt, kick range, go-for-it cards."""
+    tools = {t.name: t for t in GAME.action_tools(None)}
+    assert "one card from each of your 11 players" in tools["play_cards"].description
+    assert "Downfield 4x, Midfield 2x, Scrimmage 1x, Backfield 0x" in tools["play_cards"].description
+    assert "punt (40 yards)" in tools["choose_fourth_down"].description and "up to 60 yards" in tools["choose_fourth_down"].description
+    custom = {t.name: t for t in GAME.action_tools({"offense": {"QB": "QB", "RB": "RB"}, "punt_distance": 35, "go_cards": 2,
+                                                    "field_goal_odds": {45: 80}})}
+    assert "(2 on offense, 11 on defense)" in custom["play_cards"].description
+    fourth = custom["choose_fourth_down"].description
+    assert "punt (35 yards)" in fourth and "up to 45 yards" in fourth and "draws 2 more cards" in fourth

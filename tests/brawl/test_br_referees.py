@@ -36,3 +36,18 @@ def test_the_offline_referee_reads_a_placement_and_a_fourth_down_choice_in_words
     assert s.state.phase == "fourth_down"
     turn = ref.handle(s, "home", "we'll go for it!")
     assert [(c.tool, c.args) for c in turn.calls] == [("choose_fourth_down", {"option": "go_for_it"})] and turn.accepted
+
+
+def test_the_offline_help_is_short_and_names_each_players_cards() -> None:
+    """Issue #17: help and 'what can I do?' give the legal summary (a line per player and the zones), the
+    number of legal placements and one of them - not a list of whole placements."""
+    s = Session.create("brawl", seed=3, rules={"first_offense": "home"}, players=PLAYERS, persist=False, nonce_seed=0, bot_seed=0)
+    ref = OfflineReferee()
+    summary = s.state.legal_summary("home")
+    help_text = ref.help_text(s, "home")
+    assert help_text.endswith(f"Right now you choose: {'; '.join(summary)} ('what can I do?' counts your moves and shows one, 'help' for more).")
+    assert len(help_text.split("\n")[-1]) < 400
+    turn = ref.handle(s, "home", "what can I do?")
+    count = len(s.state.legal_actions("home"))
+    first = str(s.state.legal_actions("home")[0])
+    assert turn.narration == f"You can choose from {count:,} moves: {'; '.join(summary)}. For example: {first}"

@@ -69,11 +69,16 @@ deck = ["A1-6", "A1-6", "A1-6", "A1-6"]
         ({"offense": {"SL": "SLOT"}}, "a zone"),
         ({"defense": {"X": "S"}}, "a zone"),
         ({"offense": {"qb": "QB"}}, "capital"),
-        ({"offense": {f"P{i}": "QB" for i in range(12)}}, "between 1 and 11"),
+        ({"offense": {f"P{i}": "QB" for i in range(12)}}, "offense: Dictionary should have at most 11 items"),
+        ({"offense": {}}, "between 1 and 11"),
         ({"defense": {"QB": "MLB"}}, "must differ"),
         ({"offense": {"QB": "KICKER"}}, "unknown position"),
         ({"series_cards": 6, "go_cards": 3}, "cards needed"),
-        ({"field_goal_odds": {"40": 120}}, "percentages"),
+        ({"field_goal_odds": {"40": 120}}, "field_goal_odds.40: Input should be less than or equal to 100"),
+        ({"field_goal_odds": {}}, "field_goal_odds: Dictionary should have at least 1 item"),
+        ({"positions": {"QB": {"deck": ["F1"] * 41}}}, "positions.QB.deck: List should have at most 40 items"),
+        ({"multipliers": {"D": 21, "M": 2, "S": 1, "B": 0}}, "multipliers.D: Input should be less than or equal to 20"),
+        ({"multipliers": {"D": 4, "M": 2, "S": 1, "B": 0, "X": 1}}, "multipliers.X.[key]"),
         ({"turnovers": "sometimes"}, "turnovers"),
         ({"surprise": 1}, "surprise"),
     ],
@@ -101,3 +106,39 @@ def test_a_custom_series_length_and_go_cards() -> None:
     assert all(len(h) == 2 for h in st.hands["home"].values()) and st.plays_in_series == 4  # two more plays
     series(st)
     assert st.phase in ("play", "fourth_down") and st.round == 2  # the series was rescored after both
+
+
+def _largest() -> BrawlRules:
+    """Every size at its maximum: 11 a side, 32 positions with 40-card decks of the largest values, the
+    longest field, series and game, the largest multipliers, factors and odds table."""
+    from gm.games.brawl.rules import MAX_DECK, MAX_MULTIPLIER, MAX_POSITIONS, PLAYABLE
+
+    deck = ["A0-99", "S99", "F99", "A1-2"] * (MAX_DECK // 4)
+    positions = {f"P{i}": {"side": "offense" if i % 2 else "defense", "effects": {"B": "S", "S": "W", "M": "-", "D": "S"},
+                           "deck": deck} for i in range(MAX_POSITIONS - len(BrawlRules().positions))}
+    n = len(positions)
+    roster = {unit: {f"{unit[0].upper()}{i}": f"P{(2 * i + (unit == 'offense')) % n}" for i in range(len(PLAYABLE))}
+              for unit in ("offense", "defense")}
+    return G.load_rules({
+        "positions": positions, **roster, "multipliers": dict.fromkeys("DMSB", MAX_MULTIPLIER),
+        "strong_factor": 10, "weak_divisor": 10, "series_cards": 6, "go_cards": 3, "first_down_yards": 99,
+        "field_length": 200, "drive_start": 199, "punt_distance": 200, "punt_touchback": 199, "field_goal_extra": 100,
+        "field_goal_odds": {300 - i: 100 - i for i in range(20)}, "touchdown_points": 99, "field_goal_points": 99,
+        "rounds": 500,
+    })
+
+
+def test_the_largest_ruleset_still_plays_a_whole_random_game_in_sane_time_and_memory() -> None:
+    """Issue #15: the bounds keep the largest allowed ruleset playable: 500 series of 22 players with
+    40-card decks play to the end (about a second), and the whole state stays small."""
+    import pickle
+
+    from gm.core.playout import play_out
+    from gm.games.brawl.bots import RandomBot
+
+    rules = _largest()
+    assert len(rules.positions) == 32 and all(len(p.deck) <= 40 for p in rules.positions.values())
+    st = G.new_state(rules, 7)
+    moves = play_out(st, {s: RandomBot(i) for i, s in enumerate(G.seats)})
+    assert st.is_terminal and st.round == 500 and moves > 3000
+    assert len(pickle.dumps(st)) < 8 * 2**20

@@ -106,9 +106,9 @@ def test_the_worked_example_is_what_the_engine_does() -> None:
     for e in events:
         if e.kind in ("reveal", "agility", "zones", "unconnected", "yards", "first_down"):
             assert e.text in text, e.text
-    assert "home wins DM +8 (completion)" in text and "home leads SR but cannot connect them to the X" in text
+    assert "home wins DL +4 (completion)" in text and "home leads DR but cannot connect them to the X" in text
     assert re.search(r"\[BR-ZONE-ONE\] '[^']+': DL: one card per zone", text)
-    assert render_doc(GAME, "quickstart").count("home gains 32 yards (8 x4)") == 1
+    assert render_doc(GAME, "quickstart").count("home gains 36 yards (9 x4)") == 1
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

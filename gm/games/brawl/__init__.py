@@ -17,7 +17,7 @@ from gm.core.tools import ToolSpec
 from gm.games.brawl.actions import ACTION_TYPES, parse_action
 from gm.games.brawl.board import render, status_line
 from gm.games.brawl.engine import BrawlState
-from gm.games.brawl.ruleids import RULES
+from gm.games.brawl.ruleids import RULE_WORDS, RULES, rules_text
 from gm.games.brawl.rules import BrawlRules
 
 
@@ -30,6 +30,7 @@ class Brawl(Game):
     seats = ("home", "away")
     rules_model = BrawlRules
     rules_index = RULES
+    rule_words = RULE_WORDS
     move_examples = (
         "QB F3 MM, RB S2 SM, WR1 A1-4 DL, ... (one card and zone per player)",
         "QB plays focus 3 in the middle of the midfield; RB strength 2 to the line middle; ...",
@@ -66,7 +67,11 @@ class Brawl(Game):
     def action_tools(self, rules: Any = None) -> list[ToolSpec]:
         from gm.games.brawl.tools import brawl_tools
 
-        return brawl_tools()
+        return brawl_tools(self.load_rules(rules))
+
+    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+        """Every rule id with its rule as ``rules`` has it (the ruleset's numbers, rosters and choices)."""
+        return rules_text(self.load_rules(rules))
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.brawl import bots

@@ -22,18 +22,29 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import pairwise
 from typing import Any, ClassVar
 
 from gm.core.actions import Action
-from gm.core.errors import InvalidActionError
+from gm.core.errors import InvalidActionError, bad_input
 from gm.games.brawl.rules import PARSER_WORDS, PLAYABLE, X_ZONE, ZONE_INDEX, ZONES, is_card_code, parse_card
 
 SYNTAX_RULE = "BR-SYNTAX"
 #: a zone the grid does not have, a card that is not one of the three kinds (tool arguments)
 GRID_RULE, CARDS_RULE = "BR-GRID", "BR-CARDS"
-FOURTH_OPTIONS = ("punt", "field_goal", "go_for_it")
-_FOURTH_TEXT = {"punt": "punt", "field_goal": "field goal", "go_for_it": "go for it"}
+
+
+class FourthOption(StrEnum):
+    """The offense's choices on 4th down (BR-FOURTH)."""
+
+    PUNT = "punt"
+    FIELD_GOAL = "field_goal"
+    GO_FOR_IT = "go_for_it"
+
+
+FOURTH_OPTIONS = tuple(FourthOption)
+_FOURTH_TEXT: dict[str, str] = {FourthOption.PUNT: "punt", FourthOption.FIELD_GOAL: "field goal", FourthOption.GO_FOR_IT: "go for it"}
 
 KINDS_FORMS = ("S3 (Strength: a flat value)", "A1-4 (Agility: a range, rolled)", "F2 (Focus: a flat value)")
 FORMS = (
@@ -48,10 +59,6 @@ _ZONE_ALIASES = {c + r: r + c for r in "DMSB" for c in "LMR"} | {z: z for z in Z
 _PLAYER_RE = re.compile(r"^[A-Z][A-Z0-9]{0,9}$")
 
 
-def _bad(reason: str, text: object, legal: Iterable[str] = FORMS, rule: str = SYNTAX_RULE) -> InvalidActionError:
-    return InvalidActionError(reason, rule=rule, input=str(text), legal=tuple(legal))
-
-
 def norm_zone(text: str) -> str:
     """A zone code (``DL``, column-first ``LD``, or in words: ``deep left``) in canonical region + column
     form; raises :class:`InvalidActionError` (rule BR-GRID)."""
@@ -60,7 +67,7 @@ def norm_zone(text: str) -> str:
         words = _words(_normalise(str(text)))
         z = _ZONE_ALIASES.get(words[0]) if len(words) == 1 else None
     if z is None:
-        raise _bad("not a zone; zones are DL DM DR ML MM MR SL SM SR BL BR (BM is the X)", text, ZONES, GRID_RULE)
+        raise bad_input("not a zone; zones are DL DM DR ML MM MR SL SM SR BL BR (BM is the X)", text, rule=GRID_RULE, legal=ZONES)
     return z
 
 
@@ -75,17 +82,17 @@ class CardPlay:
     def __post_init__(self) -> None:
         player = str(self.player).strip().upper() if isinstance(self.player, str) else ""
         if not _PLAYER_RE.match(player):
-            raise _bad("a player is named like QB, WR1 or CB2", self.player)
+            raise bad_input("a player is named like QB, WR1 or CB2", self.player, rule=SYNTAX_RULE, legal=FORMS)
         card = self.card
         if card is not None:
             if not isinstance(card, str):
-                raise _bad("a card is a code like S3, F2 or A1-4", card)
+                raise bad_input("a card is a code like S3, F2 or A1-4", card, rule=SYNTAX_RULE, legal=FORMS)
             try:
                 card = parse_card(card).code
             except ValueError as exc:
-                raise _bad(str(exc), card, KINDS_FORMS, CARDS_RULE) from None
+                raise bad_input(str(exc), card, rule=CARDS_RULE, legal=KINDS_FORMS) from None
         if not isinstance(self.zone, str):
-            raise _bad("a zone is a code like DL or SM", self.zone, ZONES)
+            raise bad_input("a zone is a code like DL or SM", self.zone, rule=SYNTAX_RULE, legal=ZONES)
         object.__setattr__(self, "player", player)
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "zone", norm_zone(self.zone))
@@ -97,22 +104,38 @@ class CardPlay:
         return f"{self.player}:{self.card}@{self.zone}" if self.card else f"{self.player}@{self.zone}"
 
 
+_INTERNED: dict[tuple[str, str | None, str], CardPlay] = {}
+_INTERNED_MAX = 100_000
+
+
+def card_play(player: str, card: str | None, zone: str) -> CardPlay:
+    """The :class:`CardPlay` of a canonical player name, card code (or ``None``) and zone code, shared:
+    the legal placements of a position are built from these without parsing anything again."""
+    key = (player, card, zone)
+    cp = _INTERNED.get(key)
+    if cp is None:
+        if len(_INTERNED) >= _INTERNED_MAX:
+            _INTERNED.clear()
+        cp = _INTERNED[key] = CardPlay(player, card, zone)
+    return cp
+
+
 def _card_play(item: object) -> CardPlay:
     if isinstance(item, CardPlay):
         return item
     if isinstance(item, Mapping):
         extra = set(item) - {"player", "card", "zone"}
         if extra or "player" not in item or "zone" not in item:
-            raise _bad("each placement is {player, card, zone}", item)
+            raise bad_input("each placement is {player, card, zone}", item, rule=SYNTAX_RULE, legal=FORMS)
         return CardPlay(item["player"], item.get("card"), item["zone"])
     if isinstance(item, str):
         plays = _parse_entries(item)
         if len(plays) != 1:
-            raise _bad("one entry reads PLAYER:CARD@ZONE", item)
+            raise bad_input("one entry reads PLAYER:CARD@ZONE", item, rule=SYNTAX_RULE, legal=FORMS)
         return plays[0]
     if isinstance(item, list | tuple) and len(item) in (2, 3):
         return CardPlay(item[0], item[1] if len(item) == 3 else None, item[-1])
-    raise _bad("each placement is {player, card, zone}", item)
+    raise bad_input("each placement is {player, card, zone}", item, rule=SYNTAX_RULE, legal=FORMS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,11 +148,19 @@ class Placement(Action):
     def __post_init__(self) -> None:
         items = self.placements
         if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
-            raise _bad("placements is a list of {player, card, zone}", items)
+            raise bad_input("placements is a list of {player, card, zone}", items, rule=SYNTAX_RULE, legal=FORMS)
         plays = tuple(_card_play(i) for i in items)
         if not plays:
-            raise _bad("a placement needs one card from each player", "")
+            raise bad_input("a placement needs one card from each player", "", rule=SYNTAX_RULE, legal=FORMS)
         object.__setattr__(self, "placements", tuple(sorted(plays, key=lambda p: (ZONE_INDEX[p.zone], p.player))))
+
+    @classmethod
+    def in_zone_order(cls, plays: tuple[CardPlay, ...]) -> Placement:
+        """A placement of well-formed plays already in its canonical order (by zone, then player: what
+        ``Placement(plays)`` sorts them into), built without checking them again."""
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "placements", plays)
+        return obj
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "placements": [p.to_json() for p in self.placements]}
@@ -145,14 +176,15 @@ class Placement(Action):
 class FourthDown(Action):
     """The offense's choice when a series ends short of a first down."""
 
+    #: a :class:`FourthOption` once built (any spelling the constructor reads before)
     option: str
     type: ClassVar[str] = "fourth_down"
 
     def __post_init__(self) -> None:
         opt = str(self.option).strip().lower().replace(" ", "_").replace("-", "_")
         if opt not in FOURTH_OPTIONS:
-            raise _bad("the 4th-down choices are punt, field_goal and go_for_it", self.option, FOURTH_OPTIONS)
-        object.__setattr__(self, "option", opt)
+            raise bad_input("the 4th-down choices are punt, field_goal and go_for_it", self.option, rule=SYNTAX_RULE, legal=FOURTH_OPTIONS)
+        object.__setattr__(self, "option", FourthOption(opt))
 
     def __str__(self) -> str:
         return _FOURTH_TEXT[self.option]
@@ -235,20 +267,20 @@ def _entry(group: list[tuple[str, str]], text: str) -> CardPlay:
     cards = [w for k, w in group if k == "card"]
     zones = [w for k, w in group if k == "zone"]
     if not players:
-        raise _bad(f"no player named for {' '.join(w for _, w in group)}; entries read PLAYER:CARD@ZONE", text)
+        raise bad_input(f"no player named for {' '.join(w for _, w in group)}; entries read PLAYER:CARD@ZONE", text, rule=SYNTAX_RULE, legal=FORMS)
     who = players[0]
     if not _PLAYER_RE.match(who):
-        raise _bad(f"expected a player name, read {who!r}; entries read PLAYER:CARD@ZONE", text)
+        raise bad_input(f"expected a player name, read {who!r}; entries read PLAYER:CARD@ZONE", text, rule=SYNTAX_RULE, legal=FORMS)
     if len(cards) > 1:
-        raise _bad(f"{who}: one card per player, read {' '.join(cards)}", text)
+        raise bad_input(f"{who}: one card per player, read {' '.join(cards)}", text, rule=SYNTAX_RULE, legal=FORMS)
     if not zones:
-        raise _bad(f"{who}: no zone given; entries read PLAYER:CARD@ZONE", text)
+        raise bad_input(f"{who}: no zone given; entries read PLAYER:CARD@ZONE", text, rule=SYNTAX_RULE, legal=FORMS)
     if len(zones) > 1:
-        raise _bad(f"{who}: one zone per player, read {' '.join(zones)}", text)
+        raise bad_input(f"{who}: one zone per player, read {' '.join(zones)}", text, rule=SYNTAX_RULE, legal=FORMS)
     try:
         return CardPlay(who, cards[0] if cards else None, zones[0])
     except InvalidActionError as exc:
-        raise _bad(f"{who}: {exc.reason}", text) from None
+        raise bad_input(f"{who}: {exc.reason}", text, rule=SYNTAX_RULE, legal=FORMS) from None
 
 
 def _parse_entries(text: str) -> list[CardPlay]:
@@ -261,14 +293,14 @@ def _parse_entries(text: str) -> list[CardPlay]:
     for g, after in pairwise(groups):
         names = [w for k, w in g if k == "player"]
         if names and not any(k == "zone" for k, _ in g) and len(after) == 1:  # QB F3 ZZ: ZZ is a bad zone
-            raise _bad(f"{names[0]}: {after[0][1]!r} is not a card or a zone (zones: {' '.join(PLAYABLE)})", text)
+            raise bad_input(f"{names[0]}: {after[0][1]!r} is not a card or a zone (zones: {' '.join(PLAYABLE)})", text, rule=SYNTAX_RULE, legal=FORMS)
     return [_entry(g, text) for g in groups]
 
 
 def parse_action(text: str) -> Action:
     """Parse a placement or a 4th-down choice (see the module doc for the forms)."""
     if not isinstance(text, str) or not text.strip():
-        raise _bad("empty action", text)
+        raise bad_input("empty action", text, rule=SYNTAX_RULE, legal=FORMS)
     norm = _normalise(text)
     words = norm.split()
     has_cards = any(is_card_code(w) or w in _ZONE_ALIASES for w in words)
@@ -277,9 +309,9 @@ def parse_action(text: str) -> Action:
         if len(options) == 1:
             return FourthDown(options[0])
         if len(options) > 1:
-            raise _bad("choose one: punt, field goal or go for it", text, FOURTH_OPTIONS)
-        raise _bad("not a brawl action", text)
+            raise bad_input("choose one: punt, field goal or go for it", text, rule=SYNTAX_RULE, legal=FOURTH_OPTIONS)
+        raise bad_input("not a brawl action", text, rule=SYNTAX_RULE, legal=FORMS)
     plays = _parse_entries(text)
     if not plays:
-        raise _bad("a placement needs one card from each player", text)
+        raise bad_input("a placement needs one card from each player", text, rule=SYNTAX_RULE, legal=FORMS)
     return Placement(tuple(plays))

@@ -12,12 +12,27 @@ from gm.games.brawl.rules import COLUMN_NAMES, COLUMNS, PLAYABLE, REGION_NAMES, 
 
 if TYPE_CHECKING:
     from gm.games.brawl.engine import BrawlState, PlayedCard
+    from gm.games.brawl.rules import BrawlRules
 
-LEGEND = (
-    "O offense, D defense; ^ strong (x2), v weak (/2 down); A1-4=n Agility rolled to n; "
-    "totals lo-hi until Agility is rolled; lead: O / D / = / ? (rolls decide); "
-    "result: won +margin, comp (completion), cut (led, not connected), INT, FUM, lost, tie"
-)
+def legend(rules: BrawlRules) -> str:
+    """The full board's legend, with the ruleset's strong factor and weak divisor."""
+    return (
+        f"O offense, D defense; ^ strong (x{rules.strong_factor}), v weak (/{rules.weak_divisor} down); "
+        "A1-4=n Agility rolled to n; totals lo-hi until Agility is rolled; lead: O / D / = / ? (rolls decide); "
+        "result: won +margin, comp (completion), cut (led, not connected), INT, FUM, lost, tie"
+    )
+
+
+#: the compact board's key to a zone entry such as ``DL 4 v 4-8 ?``: before the series is scored it ends in
+#: who leads, after it in the zone's result
+KEY_ZONES = "key: DL 4 v 4-8 ? = zone (region D/M/S/B + column L/M/R), offense v defense total (lo-hi until Agility is rolled), "
+KEY_LEAD = "then who leads: O, D, = (tied) or ? (the rolls decide)"
+KEY_RESULT = "then the result: won/comp +margin, cut +margin (led, not connected), INT, FUM, lost, tie"
+
+
+def compact_key(state: BrawlState) -> str:
+    """The line that explains the compact board's zone entries."""
+    return KEY_ZONES + (KEY_LEAD if state.series_score is None else KEY_RESULT)
 _MIN_CELL = 18
 _LABEL = 10
 
@@ -171,7 +186,7 @@ def render(state: BrawlState, seat: str | None = None, *, full: bool = False) ->
             lines.append(f"{label:<{_LABEL}}|" + "|".join(row) + "|")
         lines.append(sep)
     lines += _fourth_line(state) + _hand_lines(state, seat) + _last_line(state)
-    lines.append(LEGEND)
+    lines.append(legend(state.rules))
     return "\n".join(lines)
 
 
@@ -186,5 +201,6 @@ def render_compact(state: BrawlState, seat: str | None = None) -> str:
     lines = [status_line(state, seat)]
     zones = " | ".join(f"{z} {zone_line(state, z)}" for z in PLAYABLE)
     lines.append(f"zones (offense v defense, then who leads): {zones}")
+    lines.append(compact_key(state))
     lines += _fourth_line(state) + _hand_lines(state, seat) + _last_line(state)
     return "\n".join(lines)

@@ -17,8 +17,8 @@ Ball position ``spot`` counts yards from the offense's own goal line (BR-R-FIELD
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from gm.core.actions import Action
@@ -26,22 +26,48 @@ from gm.core.errors import IllegalActionError
 from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
-from gm.games.brawl.actions import CardPlay, FourthDown, Placement
-from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, ZONES, BrawlRules, Card, parse_card
-from gm.games.brawl.scoring import SeriesScore, ZoneTotals, purity, score_series
+from gm.games.brawl.actions import FourthDown, FourthOption, Placement
+from gm.games.brawl.legal import PlacementSpace
+from gm.games.brawl.rules import (
+    ADJACENT,
+    BACKFIELD,
+    PLAYABLE,
+    X_ZONE,
+    ZONES,
+    BrawlRules,
+    Card,
+    Effect,
+    Kind,
+    Unit,
+    parse_card,
+)
+from gm.games.brawl.scoring import SeriesResult, SeriesScore, ZoneTotals, purity, score_series
 
 HOME, AWAY = "home", "away"
 SEATS = (HOME, AWAY)
-OFFENSE, DEFENSE = "offense", "defense"
+OFFENSE, DEFENSE = Unit.OFFENSE, Unit.DEFENSE
 UNITS = (OFFENSE, DEFENSE)
 
-# phases
-PLAY = "play"
-FOURTH_DOWN = "fourth_down"
-GAME_OVER = "game_over"
+
+class Phase(StrEnum):
+    """Where a game stands: both sides placing cards, the offense's 4th-down choice, or over."""
+
+    PLAY = "play"
+    FOURTH_DOWN = "fourth_down"
+    GAME_OVER = "game_over"
+
+
+class Decision(StrEnum):
+    """The kinds of decision a seat faces (the tools declare which they answer)."""
+
+    PLACEMENT = "placement"
+    FOURTH_DOWN = "fourth_down"
+
+
+PLAY, FOURTH_DOWN, GAME_OVER = Phase.PLAY, Phase.FOURTH_DOWN, Phase.GAME_OVER
 
 #: what each phase asks a seat to decide (the tool layer maps these to tools)
-DECISIONS = {PLAY: "placement", FOURTH_DOWN: "fourth_down"}
+DECISIONS = {PLAY: Decision.PLACEMENT, FOURTH_DOWN: Decision.FOURTH_DOWN}
 
 
 def other(seat: str) -> str:
@@ -93,7 +119,10 @@ class BrawlState(GameState[BrawlRules]):
         self.score = {HOME: 0, AWAY: 0}
         self.round = 0
         self.phase = PLAY
-        self.pending: dict[str, Placement | FourthDown] = {}
+        #: each side's locked placement until both have locked (secret: ``view`` shows another side's as
+        #: ``locked``), and its card codes (the plan its check returned)
+        self.pending: dict[str, Placement] = {}
+        self.locked: dict[str, tuple[str, ...]] = {}
         self.hands: dict[str, dict[str, list[Card]]] = {HOME: {}, AWAY: {}}
         self.zones: dict[str, dict[str, list[PlayedCard]]] = {}
         self.play_no = 0
@@ -103,6 +132,8 @@ class BrawlState(GameState[BrawlRules]):
         self.last: dict[str, Any] = {}  # the last finished series, for views
         self.history: list[dict[str, Any]] = []
         self.positions = {**r.offense, **r.defense}
+        #: every player's effect in every zone (the position table, looked up once)
+        self._effects = {p: {z: r.effect(pos, z) for z in ZONES} for p, pos in self.positions.items()}
         # BR-R-SHUFFLE: every player's deck, shuffled by the seeded generator (draw from the end)
         self.piles: dict[str, dict[str, list[Card]]] = {}
         self.discards: dict[str, dict[str, list[Card]]] = {}
@@ -134,7 +165,7 @@ class BrawlState(GameState[BrawlRules]):
     def defense(self) -> str:
         return other(self.offense)
 
-    def unit(self, seat: str) -> str:
+    def unit(self, seat: str) -> Unit:
         """``offense`` or ``defense``: which of ``seat``'s units is on the field."""
         return OFFENSE if seat == self.offense else DEFENSE
 
@@ -142,7 +173,7 @@ class BrawlState(GameState[BrawlRules]):
         """The on-field players of ``seat``: name -> position."""
         return self.rules.roster(self.unit(seat))
 
-    def decision(self, seat: str) -> str | None:
+    def decision(self, seat: str) -> Decision | None:
         """The kind of decision ``seat`` must make now (``None``: nothing)."""
         if seat not in self.to_act():
             return None
@@ -190,11 +221,12 @@ class BrawlState(GameState[BrawlRules]):
         """Where the ball stands after the series' yards (BR-R-SPOT)."""
         return self.los + (self.series_score.yards if self.series_score else 0)
 
-    def fourth_options(self) -> list[str]:
-        out = ["punt"]
+    def fourth_options(self) -> list[FourthOption]:
+        """The offense's 4th-down options now: punt, a field goal when in range, go for it (BR-FOURTH)."""
+        out = [FourthOption.PUNT]
         if self.rules.field_goal_chance(self.field_goal_distance()) is not None:
-            out.append("field_goal")
-        out.append("go_for_it")
+            out.append(FourthOption.FIELD_GOAL)
+        out.append(FourthOption.GO_FOR_IT)
         return out
 
     def field_text(self, spot: int) -> str:
@@ -207,38 +239,26 @@ class BrawlState(GameState[BrawlRules]):
     # ------------------------------------------------------------ turn model
     def _to_act(self) -> tuple[str, ...]:
         if self.phase == PLAY:
-            return tuple(s for s in (self.offense, self.defense) if s not in self.pending)
+            pending = self.pending
+            if not pending:
+                return (self.offense, other(self.offense))
+            return tuple(s for s in (self.offense, other(self.offense)) if s not in pending)
         if self.phase == FOURTH_DOWN:
             return (self.offense,)
         return ()
 
-    def _legal(self, seat: str) -> Iterator[Action]:
-        """Placements: a bounded representative sample (the space is ~11! x 3^11).
-
-        One placement per player count: sample ``k`` shifts the roster ``k`` zones along the
-        playable zones and plays each player's ``k``-th distinct card (cycling), so across the
-        sample every player meets every zone and every card in hand.  ``_check`` (not this
-        list) decides legality of any placement exactly."""
+    def _legal(self, seat: str) -> PlacementSpace | tuple[Action, ...]:
+        """Placements: every one the check accepts, as a :class:`PlacementSpace` (counted, indexed and
+        sampled, never listed); on 4th down the offense's options."""
         if self.phase == FOURTH_DOWN:
-            return iter([FourthDown(o) for o in self.fourth_options()])
+            return tuple(FourthDown(o) for o in self.fourth_options())
         if self.phase != PLAY:
-            return iter(())
-        return self._sample_placements(seat)
-
-    def _sample_placements(self, seat: str) -> Iterator[Action]:
-        players = list(self.roster(seat))
-        hand = self.hands[seat]
-        codes = {p: sorted({c.code for c in hand[p]}) for p in players}
-        n = len(PLAYABLE)
-        for k in range(n):
-            yield Placement(
-                tuple(
-                    CardPlay(p, codes[p][k % len(codes[p])], PLAYABLE[(i + k) % n]) for i, p in enumerate(players)
-                )
-            )
+            return ()
+        return PlacementSpace(tuple(self.roster(seat)), self.hands[seat])
 
     def legal_summary(self, seat: str) -> list[str]:
-        """The legal choices in words (for rejections and the legal-actions tool)."""
+        """The legal choices in short (for rejections, help texts and the legal-actions tool): on 4th
+        down the options; when placing, each player's hand, then the zones."""
         if self.phase == FOURTH_DOWN:
             return [str(FourthDown(o)) for o in self.fourth_options()]
         hand = self.hands[seat]
@@ -250,43 +270,73 @@ class BrawlState(GameState[BrawlRules]):
         return IllegalActionError(reason, rule=rule, input=str(action), legal=self.legal_summary(seat))
 
     def _check(self, seat: str, action: Action) -> Any:
+        """Pure.  The plan of a placement is every entry's card code (a card left out resolved to the one
+        kind the player holds); of a 4th-down choice, the option."""
         if self.phase == FOURTH_DOWN:
             if not isinstance(action, FourthDown):
                 raise self._illegal("BR-FOURTH", "the offense must choose: punt, field goal or go for it", action, seat)
-            if action.option == "field_goal" and "field_goal" not in self.fourth_options():
+            if action.option == FourthOption.FIELD_GOAL and FourthOption.FIELD_GOAL not in self.fourth_options():
                 dist = self.field_goal_distance()
                 longest = max(self.rules.field_goal_odds)
                 raise self._illegal(
                     "BR-R-FIELD-GOAL", f"a field goal from {dist} yards is out of range (longest {longest})", action, seat
                 )
-            return
+            return FourthOption(action.option)
         if not isinstance(action, Placement):
             raise self._illegal("BR-PLACE", "now each side plays one card from each player", action, seat)
-        self._check_placement(seat, action)
+        return self._check_placement(seat, action)
 
-    def _check_placement(self, seat: str, action: Placement) -> None:
+    def _check_placement(self, seat: str, action: Placement) -> tuple[str, ...]:
+        """Every entry's card code, if ``action`` is one card from each player on the field, each into a
+        zone of its own (not the X), each a card the player holds; else the error of the first rule broken."""
+        roster = self.roster(seat)
+        hand = self.hands[seat]
+        plays = action.placements
+        if len(plays) == len(roster):
+            codes: list[str] = []
+            players: set[str] = set()
+            zones: set[str] = set()
+            for cp in plays:
+                player, zone, card = cp.player, cp.zone, cp.card
+                if player not in roster or player in players or zone == X_ZONE or zone in zones:
+                    break
+                players.add(player)
+                zones.add(zone)
+                held = hand[player]
+                if card is None:
+                    if not held or any(c.code != held[0].code for c in held):
+                        break
+                    card = held[0].code
+                elif not any(c.code == card for c in held):
+                    break
+                codes.append(card)
+            else:
+                return tuple(codes)
+        raise self._placement_error(seat, action)
+
+    def _placement_error(self, seat: str, action: Placement) -> IllegalActionError:
+        """Why ``action`` is not a legal placement, by the first rule it breaks (in the order the rules
+        are stated: who plays, then where, then which card)."""
         roster = self.roster(seat)
         unit = self.unit(seat)
         seen: set[str] = set()
         for cp in action.placements:
             if cp.player not in roster:
-                raise self._illegal(
+                return self._illegal(
                     "BR-R-ROSTER", f"{cp.player} is not on the field; the {unit} is {', '.join(roster)}", action, seat
                 )
             if cp.player in seen:
-                raise self._illegal("BR-PLACE", f"{cp.player} plays more than one card", action, seat)
+                return self._illegal("BR-PLACE", f"{cp.player} plays more than one card", action, seat)
             seen.add(cp.player)
         missing = [p for p in roster if p not in seen]
         if missing:
-            raise self._illegal(
-                "BR-PLACE", f"every player plays a card; missing: {', '.join(missing)}", action, seat
-            )
+            return self._illegal("BR-PLACE", f"every player plays a card; missing: {', '.join(missing)}", action, seat)
         zones: set[str] = set()
         for cp in action.placements:
             if cp.zone == X_ZONE:
-                raise self._illegal("BR-X", f"{cp.player}: no cards are played on the X ({X_ZONE})", action, seat)
+                return self._illegal("BR-X", f"{cp.player}: no cards are played on the X ({X_ZONE})", action, seat)
             if cp.zone in zones:
-                raise self._illegal("BR-ZONE-ONE", f"{cp.zone}: one card per zone", action, seat)
+                return self._illegal("BR-ZONE-ONE", f"{cp.zone}: one card per zone", action, seat)
             zones.add(cp.zone)
         hand = self.hands[seat]
         for cp in action.placements:
@@ -294,26 +344,29 @@ class BrawlState(GameState[BrawlRules]):
             if cp.card is None:
                 kinds = {c.code for c in held}
                 if len(kinds) != 1:
-                    raise self._illegal(
+                    return self._illegal(
                         "BR-R-CARD", f"{cp.player} holds {' '.join(sorted(kinds))}: name the card", action, seat
                     )
             elif not any(c.code == cp.card for c in held):
                 have = " ".join(c.code for c in held) or "nothing"
-                raise self._illegal("BR-HAND", f"{cp.player} does not hold {cp.card} (holds {have})", action, seat)
+                return self._illegal("BR-HAND", f"{cp.player} does not hold {cp.card} (holds {have})", action, seat)
+        raise AssertionError(f"placement {action} passes every rule but was refused")  # pragma: no cover
 
     # ------------------------------------------------------------------ apply
-    def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
+    def _apply(self, seat: str, action: Action, plan: Any) -> list[Event]:
         events: list[Event] = [] if self.log else list(self.setup_events)
         if isinstance(action, FourthDown):
-            self._fourth_down(action, events)
+            self._fourth_down(plan, events)
             return events
         assert isinstance(action, Placement)
         self.pending[seat] = action
+        self.locked[seat] = plan
         if len(self.pending) < len(SEATS):
             events.append(_ev("locked", "BR-SECRET", "{seat} has locked its cards for play {play}", seat=seat, play=self.play_no))
             return events
-        picks, self.pending = self.pending, {}
-        self._reveal(picks, events)
+        picks, codes = self.pending, self.locked
+        self.pending, self.locked = {}, {}
+        self._reveal(picks, codes, events)
         if self.play_no < self.plays_in_series:
             self.play_no += 1
             return events
@@ -367,35 +420,38 @@ class BrawlState(GameState[BrawlRules]):
             events.append(_ev("reshuffle", "BR-R-SHUFFLE", "reshuffled into new draw piles: {players}",
                               players=", ".join(reshuffled), also=["BR-R-DECKBUILD"]))
 
-    def _reveal(self, picks: dict[str, Placement | FourthDown], events: list[Event]) -> None:
+    def _reveal(self, picks: dict[str, Placement], codes: dict[str, tuple[str, ...]], events: list[Event]) -> None:
         r = self.rules
         shown: dict[str, str] = {}
         effects: set[str] = set()
         unnamed = False
-        for seat in (self.offense, self.defense):
-            action = picks[seat]
-            assert isinstance(action, Placement)
-            unit = self.unit(seat)
+        play = self.play_no
+        zones = self.zones
+        positions, fx, modify = self.positions, self._effects, r.modify
+        for seat, unit in ((self.offense, OFFENSE), (self.defense, DEFENSE)):
             hand = self.hands[seat]
             parts = []
-            for cp in action.placements:
-                held = hand[cp.player]
-                code = cp.card or held[0].code
-                idx = next(i for i, c in enumerate(held) if c.code == code)
-                card = held.pop(idx)
-                pos = self.positions[cp.player]
-                eff = r.effect(pos, cp.zone)
-                value = None if card.rolled else r.modify(card.lo, eff)
-                self.zones[cp.zone][unit].append(PlayedCard(cp.player, pos, card, self.play_no, eff, value))
-                parts.append(f"{cp.player}:{code}@{cp.zone}")
+            for cp, code in zip(picks[seat].placements, codes[seat], strict=True):
+                player, zone = cp.player, cp.zone
+                held = hand[player]
+                i = 0
+                for c in held:
+                    if c.code == code:
+                        break
+                    i += 1
+                card = held.pop(i)
+                eff = fx[player][zone]
+                zones[zone][unit].append(PlayedCard(player, positions[player], card, play, eff, None if card.rolled else modify(card.lo, eff)))
+                parts.append(f"{player}:{code}@{zone}")
                 effects.add(eff)
-                unnamed = unnamed or cp.card is None
+                if cp.card is None:
+                    unnamed = True
             shown[seat] = " ".join(parts)
         also = []
-        if effects - {"-"}:  # the position table gave some card a strong or weak effect
+        if effects - {Effect.NONE}:  # the position table gave some card a strong or weak effect
             also += ["BR-POSITION", "BR-R-TABLE"]
-            also += ["BR-STRONG"] if "S" in effects else []
-            also += ["BR-WEAK"] if "W" in effects else []
+            also += ["BR-STRONG"] if Effect.STRONG in effects else []
+            also += ["BR-WEAK"] if Effect.WEAK in effects else []
         if unnamed:
             also.append("BR-R-CARD")
         if self.play_no < self.plays_in_series:
@@ -439,11 +495,11 @@ class BrawlState(GameState[BrawlRules]):
                               offense=off, zones=", ".join(s.unconnected)))
         if s.turnover:
             zone = (s.interceptions or s.fumbles)[0]
-            what = "INTERCEPTION" if s.result == "interception" else "FUMBLE"
-            events.append(_ev(s.result, s.rule, "{what}! {defense} wins {zone} on {alone} alone: {defense} takes over",
-                              what=what, defense=de, zone=zone,
-                              alone="Focus" if s.result == "interception" else "Strength", also=notes.turnover))
-            self._end_series(events, s.result, de, r.field_length - self.los, "BR-R-TURNOVER")
+            intercepted = s.result == SeriesResult.INTERCEPTION
+            events.append(_ev(s.result.value, s.rule, "{what}! {defense} wins {zone} on {alone} alone: {defense} takes over",
+                              what="INTERCEPTION" if intercepted else "FUMBLE", defense=de, zone=zone,
+                              alone="Focus" if intercepted else "Strength", also=notes.turnover))
+            self._end_series(events, s.result.value, de, r.field_length - self.los, "BR-R-TURNOVER")
             return
         if s.sack:
             events.append(_ev("sack", "BR-SACK", "SACK! {defense} wins the Backfield ({zones}): no zones count",
@@ -474,11 +530,11 @@ class BrawlState(GameState[BrawlRules]):
                     also=["BR-R-SPOT", "BR-R-FOURTH-WHO"])
             )
 
-    def _fourth_down(self, action: FourthDown, events: list[Event]) -> None:
+    def _fourth_down(self, option: FourthOption, events: list[Event]) -> None:
         r = self.rules
         off, de = self.offense, self.defense
         spot = self.fourth_spot
-        if action.option == "punt":
+        if option == FourthOption.PUNT:
             land = spot + r.punt_distance
             if land >= r.field_length:
                 new = r.punt_touchback
@@ -489,7 +545,7 @@ class BrawlState(GameState[BrawlRules]):
                 events.append(_ev("punt", "BR-R-PUNT", "{offense} punts {n} yards: {defense} ball at {at}",
                                   offense=off, n=r.punt_distance, defense=de, at=self.field_text(new), also=["BR-PUNT"]))
             self._end_series(events, "punt", de, new, "BR-R-PUNT")
-        elif action.option == "field_goal":
+        elif option == FourthOption.FIELD_GOAL:
             dist = self.field_goal_distance(spot)
             chance = r.field_goal_chance(dist)
             assert chance is not None
@@ -553,6 +609,7 @@ class BrawlState(GameState[BrawlRules]):
         self.outcome = outcome
         self.phase = GAME_OVER
         self.pending.clear()
+        self.locked.clear()
         events.append(_ev("game_over", "BR-R-LENGTH", "end of round {n}: game over - {result}", n=self.round,
                           result=str(outcome), also=["BR-R-WIN"]))
 
@@ -594,7 +651,7 @@ class BrawlState(GameState[BrawlRules]):
                 cell[f"{unit}_total"] = list(self.total_range(z, unit)) if self.zones else [0, 0]
             zones[z] = cell
         out: dict[str, Any] = {
-            "phase": self.phase,
+            "phase": self.phase.value,
             "round": self.round,
             "rounds": r.rounds,
             "offense": self.offense,
@@ -619,7 +676,7 @@ class BrawlState(GameState[BrawlRules]):
             out["fourth_down"] = {
                 "yards": self.series_score.yards if self.series_score else 0,
                 "spot": self.field_text(self.fourth_spot),
-                "options": self.fourth_options(),
+                "options": [o.value for o in self.fourth_options()],
                 "field_goal": {"distance": dist, "chance": r.field_goal_chance(dist)},
             }
         return out
@@ -642,7 +699,7 @@ def _score_notes(s: SeriesScore, totals: dict[str, ZoneTotals], going: bool) -> 
     ties = [z for z in both if totals[z].offense == totals[z].defense]
     # a defense win on Focus/Strength alone that took no ball: the offense's cards there were not all of
     # that kind (BR-R-TURNOVER-ZONE), or it had none there (BR-R-EMPTY)
-    spared = [z for z in s.lost if totals[z].defense_kind in ("F", "S") and z not in s.interceptions + s.fumbles]
+    spared = [z for z in s.lost if totals[z].defense_kind in (Kind.FOCUS, Kind.STRENGTH) and z not in s.interceptions + s.fumbles]
     spared_rules = (["BR-R-TURNOVER-ZONE"] if any(totals[z].offense_kind for z in spared) else []) + (
         ["BR-R-EMPTY"] if any(not totals[z].offense_kind for z in spared) else []
     )

@@ -16,7 +16,7 @@ from gm.games.brawl.engine import BrawlState
 from gm.games.brawl.rules import ADJACENT, COLUMN_NAMES, COLUMNS, REGION_NAMES, REGIONS, X_ZONE, BrawlRules
 
 #: the worked example's seed: the default game's first series has a completion and a zone cut off
-EXAMPLE_SEED = 3
+EXAMPLE_SEED = 76
 EFFECT_WORDS = {"S": "strong", "W": "weak", "-": "-"}
 
 

@@ -2,8 +2,15 @@
 
 ``BR-*`` ids name rules of the document (``shared/seeds/003``); ``BR-R-*`` ids name
 the rulings recorded in ``rules_md/brawl.md`` where the document is silent, vague,
-marked TODO or contradicts itself.
+marked TODO or contradicts itself.  :func:`rules_text` states them with a ruleset's numbers.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gm.games.brawl.rules import BrawlRules
 
 RULES: dict[str, str] = {
     # --- the document
@@ -68,4 +75,104 @@ RULES: dict[str, str] = {
     "BR-R-FIRST": "A seeded coin toss decides who has the ball first",
     "BR-R-LENGTH": "A game is 20 series (rounds); a series ends with a first down, a score, a turnover, a punt or a kick",
     "BR-R-WIN": "After the last series the team with more points wins; equal points are a draw",
+}
+
+
+def rules_text(r: BrawlRules) -> dict[str, str]:
+    """Every rule as the ruleset ``r`` has it: the titles above with the ruleset's numbers, rosters and
+    choices in place of the defaults (the rules lookup of a session answers from these)."""
+    from gm.games.brawl.rules import REGION_NAMES, REGIONS
+
+    n, go, need = r.series_cards, r.go_cards, r.first_down_yards
+    mult = ", ".join(f"{g} {r.multipliers[g]}x" for g in REGIONS)
+    odds = ", ".join(f"up to {d} yards {c}%" for d, c in sorted(r.field_goal_odds.items()))
+    sizes = sorted({len(p.deck) for p in r.positions.values()})
+    deck_sizes = f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
+    turnover = {
+        "pure": "A turnover needs the offense's cards in the zone to be all of the winning kind too: all Focus (a pass) "
+        "for an interception, all Strength (a carry) for a fumble",
+        "kind": "A turnover needs the offense to have a card of the winning kind in the zone",
+        "reach": "A turnover needs the zone to be next to the X or to a zone the offense won (where its play reaches)",
+        "any": "A defense win on Focus or Strength alone turns the ball over wherever the offense has cards",
+    }[r.turnovers]
+    first = {"toss": "A seeded coin toss decides who has the ball first",
+             "home": "home has the ball first", "away": "away has the ball first"}[r.first_offense]
+    out = dict(RULES)
+    out.update({
+        "BR-TEAMS": f"{len(r.offense)} players on offense and {len(r.defense)} on defense; each player has a deck of cards",
+        "BR-DRAW": f"Each round is a {n}-play series and begins with every player drawing {n} card{'s' if n > 1 else ''}",
+        "BR-REPEAT": f"Play and reveal again until all {n} cards have been played",
+        "BR-YARDS": f"Yards = the sum of the won zones' values x the highest multiplier among them ({mult})",
+        "BR-FIRST-DOWN": f"At least {need} yards on the series is a first down",
+        "BR-FOURTH": f"Fewer than {need} yards: the offense chooses to punt, attempt a field goal or go for it",
+        "BR-GO": f"Go for it: each player draws {go} card{'s' if go > 1 else ''}, both sides play and reveal {go} more "
+        f"time{'s' if go > 1 else ''}, the series is rescored",
+        "BR-STRONG": f"Strong (S): multiply the values on the card by {r.strong_factor}",
+        "BR-WEAK": f"Weak (W): divide the values on the card by {r.weak_divisor}, rounded down",
+        "BR-R-ROSTER": f"Offense {' '.join(r.offense)}; defense {' '.join(r.defense)}",
+        "BR-R-DECKS": f"Deck contents per position are part of the ruleset ({deck_sizes} cards each)",
+        "BR-R-TURNOVER-ZONE": turnover,
+        "BR-R-FIELD": f"A {r.field_length}-yard field; the ball is placed by yards from the offense's own goal line; "
+        f"drives start at the own {r.drive_start}",
+        "BR-R-GO-FAIL": f"Going for it and still short of {need} yards is a turnover on downs at the new spot",
+        "BR-R-PUNT": f"Punt: {r.punt_distance} yards from the spot; past the goal line it is a touchback at the receiving "
+        f"team's {r.punt_touchback}",
+        "BR-R-FIELD-GOAL": f"Field goal: distance = yards to the goal line + {r.field_goal_extra}; a seeded roll against the "
+        f"odds ({odds}); {r.field_goal_points} points; a miss gives the ball over at the spot",
+        "BR-R-SCORE": f"A touchdown scores {r.touchdown_points} (no conversions); after any score the other team starts a "
+        f"drive at its own {r.drive_start}",
+        "BR-R-FIRST": first,
+        "BR-R-LENGTH": f"A game is {r.rounds} series (rounds); a series ends with a first down, a score, a turnover, "
+        "a punt or a kick",
+        "BR-GRID": "A 4x3 grid of zones: regions " + ", ".join(REGION_NAMES[g] for g in REGIONS) + "; columns Left, Middle, Right",
+    })
+    return out
+
+
+#: the words players use for the rules, with the rule ids they mean (the rules lookup finds a rule by these too)
+RULE_WORDS: dict[str, tuple[str, ...]] = {
+    "pick": ("BR-INTERCEPTION", "BR-R-TURNOVER-ZONE"),
+    "interception": ("BR-INTERCEPTION", "BR-R-TURNOVER-ZONE"),
+    "fumble": ("BR-FUMBLE", "BR-R-TURNOVER-ZONE"),
+    "turnover": ("BR-INTERCEPTION", "BR-FUMBLE", "BR-R-TURNOVER-ZONE", "BR-R-TURNOVER"),
+    "sack": ("BR-SACK", "BR-R-SACK"),
+    "completion": ("BR-COMPLETION", "BR-R-CHAIN"),
+    "pass": ("BR-COMPLETION", "BR-INTERCEPTION"),
+    "catch": ("BR-COMPLETION",),
+    "connect": ("BR-ADJ", "BR-R-CHAIN"),
+    "chain": ("BR-ADJ", "BR-R-CHAIN"),
+    "adjacent": ("BR-ADJ",),
+    "multiplier": ("BR-YARDS",),
+    "yards": ("BR-YARDS", "BR-MARGIN"),
+    "margin": ("BR-MARGIN",),
+    "tie": ("BR-R-TIE",),
+    "x": ("BR-X",),
+    "zone": ("BR-GRID", "BR-ZONE-ONE", "BR-WIN-ZONE"),
+    "hand": ("BR-HAND", "BR-R-HANDS"),
+    "deck": ("BR-R-DECKS", "BR-R-DECKBUILD", "BR-R-SHUFFLE"),
+    "shuffle": ("BR-R-SHUFFLE",),
+    "draw": ("BR-DRAW", "BR-R-SHUFFLE"),
+    "secret": ("BR-SECRET", "BR-R-HANDS"),
+    "reveal": ("BR-REVEAL",),
+    "roll": ("BR-AGILITY-ROLL", "BR-R-AGILITY"),
+    "agility": ("BR-CARDS", "BR-AGILITY-ROLL", "BR-R-AGILITY", "BR-R-AGILITY-MOD"),
+    "strength": ("BR-CARDS", "BR-FUMBLE"),
+    "focus": ("BR-CARDS", "BR-COMPLETION", "BR-INTERCEPTION"),
+    "strong": ("BR-STRONG", "BR-POSITION"),
+    "weak": ("BR-WEAK", "BR-POSITION"),
+    "position": ("BR-POSITION", "BR-R-TABLE"),
+    "roster": ("BR-R-ROSTER", "BR-TEAMS"),
+    "punt": ("BR-PUNT", "BR-R-PUNT"),
+    "kick": ("BR-FIELD-GOAL", "BR-R-FIELD-GOAL"),
+    "fg": ("BR-FIELD-GOAL", "BR-R-FIELD-GOAL"),
+    "touchdown": ("BR-TD", "BR-R-SCORE"),
+    "td": ("BR-TD", "BR-R-SCORE"),
+    "score": ("BR-R-SCORE", "BR-R-WIN"),
+    "down": ("BR-R-DOWN", "BR-FIRST-DOWN", "BR-FOURTH"),
+    "4th": ("BR-FOURTH", "BR-GO", "BR-R-FOURTH-WHO"),
+    "fourth": ("BR-FOURTH", "BR-GO", "BR-R-FOURTH-WHO"),
+    "go": ("BR-GO", "BR-R-GO-RESCORE", "BR-R-GO-FAIL"),
+    "win": ("BR-R-WIN",),
+    "length": ("BR-R-LENGTH",),
+    "toss": ("BR-R-FIRST",),
 }

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 # --------------------------------------------------------------------- the grid
 #: regions from the far end (Downfield) to the offense's own (Backfield)
@@ -48,7 +49,31 @@ ADJACENT: dict[str, tuple[str, ...]] = {z: _neighbours(z) for z in ZONES}
 BACKFIELD = tuple(z for z in PLAYABLE if z[0] == "B")
 
 # --------------------------------------------------------------------- cards
-KINDS = {"S": "Strength", "A": "Agility", "F": "Focus"}
+class Kind(StrEnum):
+    """The three kinds of card (BR-CARDS); the value is the letter of a card code."""
+
+    STRENGTH = "S"
+    AGILITY = "A"
+    FOCUS = "F"
+
+
+class Effect(StrEnum):
+    """A position's effect in a region (BR-POSITION): strong, weak or none."""
+
+    STRONG = "S"
+    WEAK = "W"
+    NONE = "-"
+
+
+class Unit(StrEnum):
+    """The unit of a team on the field: its offense or its defense."""
+
+    OFFENSE = "offense"
+    DEFENSE = "defense"
+
+
+_STRONG, _WEAK = Effect.STRONG, Effect.WEAK  # (an enum member read through its class is slow in 3.11)
+KINDS = {Kind.STRENGTH: "Strength", Kind.AGILITY: "Agility", Kind.FOCUS: "Focus"}
 _CARD_RE = re.compile(r"^([SAF])(\d{1,2})(?:-(\d{1,2}))?$")
 
 
@@ -58,18 +83,16 @@ class Card:
 
     Strength and Focus are flat (``lo == hi``); Agility is rolled in ``lo..hi``."""
 
-    kind: str
+    kind: Kind
     lo: int
     hi: int
     code: str = field(init=False, compare=False, repr=False)
+    #: whether the value is rolled at the end of the series (an Agility range; only Agility has one)
+    rolled: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", f"{self.kind}{self.lo}" if self.lo == self.hi else f"{self.kind}{self.lo}-{self.hi}")
-
-    @property
-    def rolled(self) -> bool:
-        """Whether the value is rolled at the end of the series (an Agility range)."""
-        return self.kind == "A" and self.lo != self.hi
+        object.__setattr__(self, "rolled", self.lo != self.hi)
 
     @property
     def mean(self) -> float:
@@ -88,9 +111,9 @@ def parse_card(text: str) -> Card:
     kind, lo, hi = m.group(1), int(m.group(2)), int(m.group(3) or m.group(2))
     if hi < lo:
         raise ValueError(f"card {text!r}: the range runs low-high")
-    if kind != "A" and lo != hi:
+    if kind != Kind.AGILITY and lo != hi:
         raise ValueError(f"card {text!r}: only Agility has a range")
-    return Card(kind, lo, hi)
+    return Card(Kind(kind), lo, hi)
 
 
 def is_card_code(text: str) -> bool:
@@ -98,8 +121,19 @@ def is_card_code(text: str) -> bool:
 
 
 # --------------------------------------------------------------------- ruleset
-Effect = Literal["S", "W", "-"]
-Side = Literal["offense", "defense"]
+#: a region's letter, as a key of the multipliers and of a position's effects
+Region = Annotated[str, StringConstraints(pattern=r"^[DMSB]$")]
+#: the bounds of a ruleset (issue #15): the largest ruleset these allow still plays a game in
+#: well under a second and a few megabytes (``tests/brawl/test_br_ruleset.py``)
+MAX_POSITIONS = 32
+MAX_DECK = 40
+MAX_MULTIPLIER = 20
+#: a position's name (``QB``, ``KR``): what a roster names
+PositionName = Annotated[str, StringConstraints(min_length=1, max_length=12, pattern=r"^[A-Za-z][A-Za-z0-9_]*$")]
+#: a player's name on a roster (``WR1``); the model validator checks the finer form
+PlayerName = Annotated[str, StringConstraints(min_length=1, max_length=6)]
+#: a card code (``S3``, ``A1-4``): a kind letter and values 0-99
+CardCode = Annotated[str, StringConstraints(min_length=2, max_length=6)]
 
 
 class _Strict(BaseModel):
@@ -109,9 +143,15 @@ class _Strict(BaseModel):
 class PositionSpec(_Strict):
     """A position: its side, its strong/weak regions (the position table) and its deck."""
 
-    side: Side
-    effects: dict[str, Effect] = Field(description="region (B, S, M, D) -> S strong (x2), W weak (/2, rounded down) or - none")
-    deck: list[str] = Field(min_length=1, description="the deck, as card codes (S3, F2, A1-4)")
+    side: Unit = Field(description="offense or defense: the unit the position plays in")
+    effects: dict[Region, Effect] = Field(
+        max_length=len(REGIONS),
+        description="region (B, S, M, D) -> S strong (values x strong_factor), W weak (/ weak_divisor, rounded down) "
+        "or - none; exactly the four regions",
+    )
+    deck: list[CardCode] = Field(
+        min_length=1, max_length=MAX_DECK, description=f"the deck, as card codes (S3, F2, A1-4; values 0-99), 1 to {MAX_DECK} cards"
+    )
 
     @field_validator("effects")
     @classmethod
@@ -129,8 +169,10 @@ class PositionSpec(_Strict):
         return out
 
 
-def _pos(side: Side, b: Effect, s: Effect, m: Effect, d: Effect, deck: str) -> PositionSpec:
-    return PositionSpec(side=side, effects={"B": b, "S": s, "M": m, "D": d}, deck=deck.split())
+def _pos(side: str, b: str, s: str, m: str, d: str, deck: str) -> PositionSpec:
+    return PositionSpec(
+        side=Unit(side), effects={"B": Effect(b), "S": Effect(s), "M": Effect(m), "D": Effect(d)}, deck=deck.split()
+    )
 
 
 def _default_positions() -> dict[str, PositionSpec]:
@@ -187,39 +229,56 @@ def _reads_as_zone(name: str) -> bool:
 class BrawlRules(_Strict):
     """Ruleset of brawl (defaults: the document plus the rulings of ``rules_md/brawl.md``)."""
 
-    multipliers: dict[str, int] = Field(
+    multipliers: dict[Region, Annotated[int, Field(ge=0, le=MAX_MULTIPLIER)]] = Field(
         default_factory=lambda: {"D": 4, "M": 2, "S": 1, "B": 0},
-        description="yard multiplier of each region (BR-YARDS)",
+        max_length=len(REGIONS),
+        description=f"yard multiplier of each region (BR-YARDS): exactly D, M, S and B, each 0 to {MAX_MULTIPLIER}",
     )
-    strong_factor: int = Field(default=2, ge=1, le=10, description="a strong (S) region multiplies card values by this")
-    weak_divisor: int = Field(default=2, ge=1, le=10, description="a weak (W) region divides card values by this, rounded down")
-    positions: dict[str, PositionSpec] = Field(
+    strong_factor: int = Field(default=2, ge=1, le=10, description="a strong (S) region multiplies card values by this (1 to 10)")
+    weak_divisor: int = Field(default=2, ge=1, le=10, description="a weak (W) region divides card values by this, rounded down (1 to 10)")
+    positions: dict[PositionName, PositionSpec] = Field(
         default_factory=_default_positions,
-        description="position -> side, strong/weak regions and deck; a rules file names only what it changes",
+        max_length=MAX_POSITIONS,
+        description=f"position -> side, strong/weak regions and deck; a rules file names only what it changes "
+        f"(at most {MAX_POSITIONS} positions, the defaults included; names of 1-12 letters/digits)",
     )
-    offense: dict[str, str] = Field(default_factory=_default_offense, description="offensive players: name -> position")
-    defense: dict[str, str] = Field(default_factory=_default_defense, description="defensive players: name -> position")
-    series_cards: int = Field(default=3, ge=1, le=6, description="cards each player draws per series = plays per series (BR-DRAW)")
-    go_cards: int = Field(default=1, ge=1, le=3, description="cards each player draws when going for it = extra plays (BR-GO)")
-    first_down_yards: int = Field(default=10, ge=1, le=99, description="yards a series needs for a first down (BR-FIRST-DOWN)")
-    field_length: int = Field(default=100, ge=20, le=200, description="yards from goal line to goal line (BR-R-FIELD)")
-    drive_start: int = Field(default=25, ge=1, description="a drive after a score or at the start begins this far from the own goal line")
-    punt_distance: int = Field(default=40, ge=1, description="yards a punt travels (BR-R-PUNT)")
-    punt_touchback: int = Field(default=20, ge=1, description="a punt into the end zone is taken over this far from the goal line")
-    field_goal_extra: int = Field(default=17, ge=0, description="kick distance = yards to the goal line + this (BR-R-FIELD-GOAL)")
-    field_goal_odds: dict[int, int] = Field(
+    offense: dict[PlayerName, PositionName] = Field(
+        default_factory=_default_offense,
+        max_length=len(PLAYABLE),
+        description=f"offensive players: name -> position; 1 to {len(PLAYABLE)} players (one per playable zone)",
+    )
+    defense: dict[PlayerName, PositionName] = Field(
+        default_factory=_default_defense,
+        max_length=len(PLAYABLE),
+        description=f"defensive players: name -> position; 1 to {len(PLAYABLE)} players (one per playable zone)",
+    )
+    series_cards: int = Field(default=3, ge=1, le=6, description="cards each player draws per series = plays per series (BR-DRAW; 1 to 6)")
+    go_cards: int = Field(default=1, ge=1, le=3, description="cards each player draws when going for it = extra plays (BR-GO; 1 to 3)")
+    first_down_yards: int = Field(default=10, ge=1, le=99, description="yards a series needs for a first down (BR-FIRST-DOWN; 1 to 99)")
+    field_length: int = Field(default=100, ge=20, le=200, description="yards from goal line to goal line (BR-R-FIELD; 20 to 200)")
+    drive_start: int = Field(
+        default=25, ge=1, le=199, description="a drive after a score or at the start begins this far from the own goal line (on the field)"
+    )
+    punt_distance: int = Field(default=40, ge=1, le=200, description="yards a punt travels (BR-R-PUNT; 1 to 200)")
+    punt_touchback: int = Field(
+        default=20, ge=1, le=199, description="a punt into the end zone is taken over this far from the goal line (on the field)"
+    )
+    field_goal_extra: int = Field(default=17, ge=0, le=100, description="kick distance = yards to the goal line + this (BR-R-FIELD-GOAL; 0 to 100)")
+    field_goal_odds: dict[Annotated[int, Field(ge=1, le=300)], Annotated[int, Field(ge=0, le=100)]] = Field(
         default_factory=lambda: {30: 95, 40: 85, 50: 70, 60: 40},
-        description="kick distance up to N yards -> percent chance; longer kicks may not be tried",
+        min_length=1,
+        max_length=20,
+        description="kick distance up to N yards (1 to 300) -> percent chance (0 to 100); longer kicks may not be tried; 1 to 20 entries",
     )
-    touchdown_points: int = Field(default=7, ge=1, description="points for a touchdown, conversion included (BR-R-SCORE)")
-    field_goal_points: int = Field(default=3, ge=1, description="points for a good field goal (BR-R-SCORE)")
+    touchdown_points: int = Field(default=7, ge=1, le=99, description="points for a touchdown, conversion included (BR-R-SCORE; 1 to 99)")
+    field_goal_points: int = Field(default=3, ge=1, le=99, description="points for a good field goal (BR-R-SCORE; 1 to 99)")
     turnovers: Literal["pure", "kind", "reach", "any"] = Field(
         default="pure",
         description="where a defensive win on Focus/Strength alone is a turnover (BR-R-TURNOVER-ZONE): "
         "pure = where the offense's cards are all of that kind too; kind = where the offense has a card of that kind; "
         "reach = next to the X or a won zone; any = wherever the offense has cards (the literal reading)",
     )
-    rounds: int = Field(default=20, ge=1, le=500, description="series in a game (BR-R-LENGTH)")
+    rounds: int = Field(default=20, ge=1, le=500, description="series in a game (BR-R-LENGTH; 1 to 500)")
     first_offense: Literal["toss", "home", "away"] = Field(
         default="toss", description="who has the ball first: a seeded coin toss, home or away (BR-R-FIRST)"
     )
@@ -244,9 +303,7 @@ class BrawlRules(_Strict):
     def _consistent(self) -> BrawlRules:
         if set(self.multipliers) != set(REGIONS):
             raise ValueError("multipliers needs exactly the regions D, M, S and B")
-        if any(m < 0 for m in self.multipliers.values()):
-            raise ValueError("multipliers must not be negative")
-        for unit, roster in (("offense", self.offense), ("defense", self.defense)):
+        for unit, roster in ((Unit.OFFENSE, self.offense), (Unit.DEFENSE, self.defense)):
             if not 1 <= len(roster) <= len(PLAYABLE):
                 raise ValueError(f"{unit}: between 1 and {len(PLAYABLE)} players (one per playable zone)")
             for name, pos in roster.items():
@@ -263,27 +320,25 @@ class BrawlRules(_Strict):
                     raise ValueError(f"positions.{pos}.deck: at least {self.series_cards + self.go_cards} cards needed")
         if set(self.offense) & set(self.defense):
             raise ValueError("offense and defense player names must differ")
-        if not self.field_goal_odds or any(not 0 <= p <= 100 for p in self.field_goal_odds.values()):
-            raise ValueError("field_goal_odds: percentages 0-100, at least one entry")
         if not self.drive_start < self.field_length or not self.punt_touchback < self.field_length:
             raise ValueError("drive_start and punt_touchback must lie on the field")
         return self
 
     # ------------------------------------------------------------- helpers
-    def effect(self, position: str, zone: str) -> str:
+    def effect(self, position: str, zone: str) -> Effect:
         """``S``, ``W`` or ``-``: the position's effect in the zone's region."""
         return self.positions[position].effects[zone[0]]
 
     def modify(self, value: int, effect: str) -> int:
         """A card value after the position's effect (BR-STRONG / BR-WEAK)."""
-        if effect == "S":
+        if effect == _STRONG:
             return value * self.strong_factor
-        if effect == "W":
+        if effect == _WEAK:
             return value // self.weak_divisor
         return value
 
     def roster(self, unit: str) -> dict[str, str]:
-        return self.offense if unit == "offense" else self.defense
+        return self.offense if unit == Unit.OFFENSE else self.defense
 
     def field_goal_chance(self, distance: int) -> int | None:
         """Percent chance of a kick of ``distance`` yards; ``None`` if out of range."""

@@ -18,15 +18,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, ZONE_INDEX
+from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, ZONE_INDEX, Kind
 
 #: the purity of a side's cards in a zone: no cards, one kind only (S, A, F), or mixed
 EMPTY, MIXED = "", "*"
 
 _X_NEIGHBOURS = frozenset(ADJACENT[X_ZONE])
 _PLAYABLE_ADJ = {z: tuple(n for n in ADJACENT[z] if n != X_ZONE) for z in PLAYABLE}
+
+
+class SeriesResult(StrEnum):
+    """What scoring a series decided: a gain of yards (maybe none), or a special result first."""
+
+    GAIN = "gain"
+    INTERCEPTION = "interception"
+    FUMBLE = "fumble"
+    SACK = "sack"
+
+
+#: a defense win on one of these kinds alone may take the ball (BR-INTERCEPTION, BR-FUMBLE)
+_FOCUS, _STRENGTH = Kind.FOCUS, Kind.STRENGTH  # (an enum member read through its class is slow in 3.11)
+_TAKES = (_FOCUS, _STRENGTH)
+_RESULT_RULE = {
+    SeriesResult.INTERCEPTION: "BR-INTERCEPTION",
+    SeriesResult.FUMBLE: "BR-FUMBLE",
+    SeriesResult.SACK: "BR-SACK",
+}
 
 
 def purity(kinds: Sequence[str]) -> str:
@@ -54,7 +74,7 @@ class SeriesScore:
     """The result of scoring a series."""
 
     #: ``gain``, ``interception``, ``fumble`` or ``sack``
-    result: str
+    result: SeriesResult
     yards: int
     multiplier: int
     #: counted zones (zone order) with their margins
@@ -72,11 +92,11 @@ class SeriesScore:
 
     @property
     def turnover(self) -> bool:
-        return self.result in ("interception", "fumble")
+        return self.result in (SeriesResult.INTERCEPTION, SeriesResult.FUMBLE)
 
     @property
     def rule(self) -> str:
-        return {"interception": "BR-INTERCEPTION", "fumble": "BR-FUMBLE", "sack": "BR-SACK"}.get(self.result, "BR-YARDS")
+        return _RESULT_RULE.get(self.result, "BR-YARDS")
 
     def zone_status(self, zone: str) -> str:
         """``won``, ``comp``, ``INT``, ``FUM``, ``lost``, ``cut`` (led, unconnected) or ``tie``."""
@@ -96,7 +116,7 @@ class SeriesScore:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "result": self.result,
+            "result": self.result.value,
             "yards": self.yards,
             "multiplier": self.multiplier,
             "won": dict(self.won),
@@ -126,11 +146,11 @@ def score_series(zones: Mapping[str, ZoneTotals], multipliers: Mapping[str, int]
         t = zones.get(z, blank)
         if t.offense > t.defense:
             lead.add(z)
-            if t.offense_kind == "F":
+            if t.offense_kind == _FOCUS:
                 completions.append(z)
         elif t.defense > t.offense:
             lost.append(z)
-            if t.offense_kind != EMPTY and t.defense_kind in ("F", "S"):  # BR-R-EMPTY: no offense cards, no turnover
+            if t.offense_kind != EMPTY and t.defense_kind in _TAKES:  # BR-R-EMPTY: no offense cards, no turnover
                 if (
                     turnovers in ("any", "reach")
                     or (turnovers == "kind" and t.defense_kind in t.offense_kinds)
@@ -151,8 +171,8 @@ def score_series(zones: Mapping[str, ZoneTotals], multipliers: Mapping[str, int]
         reach = won | _X_NEIGHBOURS
         reach.update(n for z in won for n in ADJACENT[z])
         taken = [z for z in taken if z in reach]
-    interceptions = [z for z in taken if zones[z].defense_kind == "F"]
-    fumbles = [z for z in taken if zones[z].defense_kind == "S"]
+    interceptions = [z for z in taken if zones[z].defense_kind == _FOCUS]
+    fumbles = [z for z in taken if zones[z].defense_kind == _STRENGTH]
     order = sorted(won, key=ZONE_INDEX.__getitem__)
     margins = {z: zones[z].offense - zones[z].defense for z in order}
     unconnected = tuple(sorted(lead - won, key=ZONE_INDEX.__getitem__))
@@ -167,13 +187,13 @@ def score_series(zones: Mapping[str, ZoneTotals], multipliers: Mapping[str, int]
         "sack": sack,
     }
     if interceptions:
-        return SeriesScore("interception", 0, 0, **common)
+        return SeriesScore(SeriesResult.INTERCEPTION, 0, 0, **common)
     if fumbles:
-        return SeriesScore("fumble", 0, 0, **common)
+        return SeriesScore(SeriesResult.FUMBLE, 0, 0, **common)
     if sack:
-        return SeriesScore("sack", 0, 0, **common)
+        return SeriesScore(SeriesResult.SACK, 0, 0, **common)
     if not order:
-        return SeriesScore("gain", 0, 0, **common)
+        return SeriesScore(SeriesResult.GAIN, 0, 0, **common)
     mult = max(multipliers[z[0]] for z in order)
     margin = sum(margins.values())
-    return SeriesScore("gain", margin * mult, mult, margin=margin, **common)
+    return SeriesScore(SeriesResult.GAIN, margin * mult, mult, margin=margin, **common)

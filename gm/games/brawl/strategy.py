@@ -24,7 +24,8 @@ import numpy as np
 
 from gm.core.actions import Action
 from gm.core.state import GameState
-from gm.games.brawl.actions import CardPlay, FourthDown, Placement
+from gm.games.brawl.actions import CardPlay, FourthDown, FourthOption, Placement, card_play
+from gm.games.brawl.bots import decision_rng
 from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, BrawlRules, Card, parse_card
 from gm.games.brawl.scoring import EMPTY, purity
 
@@ -57,6 +58,18 @@ def _expected(card: Card, effect: str, strong: int, weak: int) -> float:
     if effect == "W":
         return sum(v // weak for v in vals) / len(vals)
     return sum(vals) / len(vals)
+
+
+#: the region (index into a position's effects as D, M, S, B) of each playable zone
+_REGION_AT = np.array(["DMSB".index(z[0]) for z in PLAYABLE])
+#: a card kind's row of the kind bonuses (S, A, F)
+_KIND_ROW = {"S": 0, "A": 1, "F": 2}
+
+
+@lru_cache(maxsize=8192)
+def _by_region(card: Card, effects: tuple[str, str, str, str], strong: int, weak: int) -> tuple[float, ...]:
+    """Expected value of ``card`` in each region (D, M, S, B) under a position's ``effects`` there."""
+    return tuple(_expected(card, e, strong, weak) for e in effects)
 
 
 @lru_cache(maxsize=4096)
@@ -113,16 +126,16 @@ def soft_values(mu: Any, sigma: Any, comp: Any, risk: Any, multipliers: dict[str
     conn = p * (comp | _START_MASK)
     for _ in range(_SWEEPS):
         padded[:, :_N] = conn
-        conn = np.maximum(conn, p * padded[:, _NBR].max(axis=2))
+        conn = np.maximum(conn, p * np.maximum.reduce(padded[:, _NBR], axis=2))
     none_yet = np.ones(mu.shape[0])
     expected_mult = np.zeros(mu.shape[0])
     for members, m in _regions(multipliers):
-        miss = np.prod(1.0 - conn[:, members], axis=1)
+        miss = np.multiply.reduce(1.0 - conn[:, members], axis=1)
         expected_mult += none_yet * (1.0 - miss) * m
         none_yet = none_yet * miss
-    yards = np.minimum((conn * cond).sum(axis=1) * expected_mult, cap)
-    gain = yards * (1.0 - np.prod(1.0 - p[:, _BACK_LIST], axis=1))
-    keep = np.prod(np.where(risk, p, 1.0), axis=1)
+    yards = np.minimum(np.add.reduce(conn * cond, axis=1) * expected_mult, cap)
+    gain = yards * (1.0 - np.multiply.reduce(1.0 - p[:, _BACK_LIST], axis=1))
+    keep = np.multiply.reduce(np.where(risk, p, 1.0), axis=1)
     return gain * keep - TURNOVER_YARDS * (1.0 - keep), gain, p
 
 
@@ -132,15 +145,15 @@ class DefaultBot:
     name = "default"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
-        from gm.games.brawl.engine import BrawlState
+        from gm.games.brawl.engine import BrawlState, Decision
 
         assert isinstance(state, BrawlState)
-        if state.decision(seat) == "fourth_down":
+        if state.decision(seat) == Decision.FOURTH_DOWN:
             return self.fourth_down(state, seat)
-        return self.place(state, seat)
+        return self.place(state, seat, decision_rng(self.seed, state, seat))
 
     # ------------------------------------------------------------ 4th down
     def fourth_down(self, state: Any, seat: str) -> FourthDown:
@@ -148,23 +161,23 @@ class DefaultBot:
         options = state.fourth_options()
         yards = state.series_score.yards if state.series_score else 0
         spot = state.fourth_spot
-        chance = r.field_goal_chance(state.field_goal_distance()) if "field_goal" in options else None
+        chance = r.field_goal_chance(state.field_goal_distance()) if FourthOption.FIELD_GOAL in options else None
         behind = state.score[state.defense] - state.score[seat]
         if state.round >= r.rounds:
             if behind > 0 and (chance is None or behind > r.field_goal_points):
-                return FourthDown("go_for_it")
+                return FourthDown(FourthOption.GO_FOR_IT)
             if chance is not None and behind >= 0:
-                return FourthDown("field_goal")
+                return FourthDown(FourthOption.FIELD_GOAL)
         if chance is not None and chance >= 65:
-            return FourthDown("field_goal")
+            return FourthDown(FourthOption.FIELD_GOAL)
         if yards >= r.first_down_yards // 2 or (2 * spot >= r.field_length and yards >= 3):
-            return FourthDown("go_for_it")
+            return FourthDown(FourthOption.GO_FOR_IT)
         if chance is not None and chance >= 40:
-            return FourthDown("field_goal")
-        return FourthDown("punt")
+            return FourthDown(FourthOption.FIELD_GOAL)
+        return FourthDown(FourthOption.PUNT)
 
     # ------------------------------------------------------------ placement
-    def place(self, state: Any, seat: str) -> Placement:
+    def place(self, state: Any, seat: str, rng: random.Random) -> Placement:
         from scipy.optimize import linear_sum_assignment
 
         r: BrawlRules = state.rules
@@ -202,11 +215,14 @@ class DefaultBot:
         mult = [r.multipliers[z[0]] for z in PLAYABLE]
         cap = float(state.to_goal + 10)
         # rows: 0 base; 1..N one more point in zone i; N+1..2N completion flag toggled
-        mu_rows = np.tile(np.array(mu), (2 * _N + 1, 1))
+        mu_rows = np.empty((2 * _N + 1, _N))
+        mu_rows[:] = mu
         mu_rows[1 : _N + 1] += _EYE * (sign * DELTA)
-        comp_rows = np.tile(np.array(comp_l), (2 * _N + 1, 1))
+        comp_rows = np.empty((2 * _N + 1, _N), dtype=bool)
+        comp_rows[:] = comp_l
         comp_rows[_N + 1 :] ^= _EYE_BOOL
-        risk_rows = np.tile(np.array(risk_l), (2 * _N + 1, 1))
+        risk_rows = np.empty((2 * _N + 1, _N), dtype=bool)
+        risk_rows[:] = risk_l
         raw, gain, p_lead = soft_values(mu_rows, sigma, comp_rows, risk_rows, r.multipliers, cap)
         vals = raw * sign
         base = float(vals[0])
@@ -215,7 +231,7 @@ class DefaultBot:
             if risk_l[i]:
                 keep *= float(p_lead[0, i])
         keep_others = [keep / float(p_lead[0, i]) if risk_l[i] and p_lead[0, i] > 1e-9 else keep for i in range(_N)]
-        noise = [self.rng.random() * 1e-3 for _ in range(_N)]
+        noise = [rng.random() * 1e-3 for _ in range(_N)]
         weights = [
             max(float(vals[1 + i]) - base, 0.0) / DELTA + BASE_WEIGHT * (mult[i] + 1) + noise[i] for i in range(_N)
         ]
@@ -227,32 +243,37 @@ class DefaultBot:
         players = list(mine_roster)
         hand = state.hands[seat]
         strong, weak = r.strong_factor, r.weak_divisor
-        best_card: dict[tuple[int, int], str] = {}
-        matrix = []
-        for pi, name in enumerate(players):
+        # every player's distinct cards (hand order), each one's value by region and kind; then per zone the
+        # score of each: weight x value + the kind's bonus, and each player's best card per zone
+        option_codes: list[list[str]] = []
+        values: list[tuple[float, ...]] = []
+        kind_rows: list[int] = []
+        width = 1
+        for name in players:
             effects = r.positions[mine_roster[name]].effects
+            eff = (effects["D"], effects["M"], effects["S"], effects["B"])
             cards = {c.code: c for c in hand[name]}
-            # (code, kind bonus row, value by region) per distinct card
-            options = [
-                (code, bonus[c.kind], {reg: _expected(c, eff, strong, weak) for reg, eff in effects.items()})
-                for code, c in cards.items()
-            ]
-            row = []
-            for i, z in enumerate(PLAYABLE):
-                w, reg = weights[i], z[0]
-                best, best_code = -1e18, ""
-                for code, brow, by_region in options:
-                    score = w * by_region[reg] + brow[i]
-                    if score > best:
-                        best, best_code = score, code
-                row.append(best)
-                best_card[pi, i] = best_code
-            matrix.append(row)
+            option_codes.append(list(cards))
+            width = max(width, len(cards))
+            for c in cards.values():
+                values.append(_by_region(c, eff, strong, weak))
+                kind_rows.append(_KIND_ROW[c.kind])
+        flat = np.full((len(players) * width, 4), np.nan)
+        kinds_of = np.zeros(len(players) * width, dtype=np.intp)
+        at = [pi * width + o for pi, codes in enumerate(option_codes) for o in range(len(codes))]
+        flat[at] = values
+        kinds_of[at] = kind_rows
+        bonus_rows = np.array([bonus["S"], bonus["A"], bonus["F"]])
+        scores = (flat[:, _REGION_AT] * np.array(weights) + bonus_rows[kinds_of]).reshape(len(players), width, _N)
+        scores[np.isnan(scores)] = -np.inf  # no such card
+        matrix = scores.max(axis=1)
+        choice = scores.argmax(axis=1).tolist()
+        best_card = [[codes[o] for o in row] for codes, row in zip(option_codes, choice, strict=True)]
         rows, cols = linear_sum_assignment(matrix, maximize=True)
-        plays = tuple(
-            CardPlay(players[pi], best_card[pi, zi], PLAYABLE[zi]) for pi, zi in zip(rows.tolist(), cols.tolist(), strict=True)
-        )
-        return Placement(plays)
+        slots: list[CardPlay | None] = [None] * _N
+        for pi, zi in zip(rows.tolist(), cols.tolist(), strict=True):
+            slots[zi] = card_play(players[pi], best_card[pi][zi], PLAYABLE[zi])
+        return Placement.in_zone_order(tuple([cp for cp in slots if cp is not None]))
 
 
     @staticmethod

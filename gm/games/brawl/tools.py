@@ -18,10 +18,11 @@ from gm.games.brawl.actions import CardPlay, FourthDown, Placement, norm_zone
 
 if TYPE_CHECKING:
     from gm.core.state import GameState
+    from gm.games.brawl.rules import BrawlRules
 
 ZONE_HELP = (
-    "a zone: region letter + column letter - D Downfield (4x), M Midfield (2x), S Scrimmage (1x), "
-    "B Backfield (0x); L Left, M Middle, R Right: DL DM DR ML MM MR SL SM SR BL BR (BM is the X, no cards)"
+    "a zone: region letter + column letter - D Downfield, M Midfield, S Scrimmage, B Backfield; "
+    "L Left, M Middle, R Right: DL DM DR ML MM MR SL SM SR BL BR (BM is the X, no cards)"
 )
 
 
@@ -40,14 +41,14 @@ class PlayCardsArgs(ToolArgs):
     placements: list[CardPlacementArgs] = Field(
         min_length=1,
         max_length=11,
-        description="one entry per player on the field (all 11), each player into a different zone",
+        description="one entry per player on the field (every one of them), each player into a different zone",
     )
 
 
 class FourthDownArgs(ToolArgs):
     option: Literal["punt", "field_goal", "go_for_it"] = Field(
-        description="punt (40 yards), field_goal (if in range: a seeded roll against the odds), "
-        "or go_for_it (every player draws 1 more card, one more play, the series is rescored)"
+        description="punt, field_goal (if in range: a seeded roll against the odds), "
+        "or go_for_it (every player draws more cards, more plays, the series is rescored)"
     )
 
 
@@ -92,7 +93,7 @@ def _get_zone(state: GameState[Any], seat: str | None, args: ZoneArgs) -> dict[s
             eff = r.effect(pos, zone)
             worth[player] = {
                 "position": pos,
-                "effect": {"S": "strong x2", "W": "weak /2", "-": "none"}[eff],
+                "effect": {"S": f"strong x{r.strong_factor}", "W": f"weak /{r.weak_divisor}", "-": "none"}[eff],
                 "cards": {
                     c.code: (f"{r.modify(c.lo, eff)}-{r.modify(c.hi, eff)}" if c.rolled else r.modify(c.lo, eff))
                     for c in cards
@@ -102,13 +103,23 @@ def _get_zone(state: GameState[Any], seat: str | None, args: ZoneArgs) -> dict[s
     return out
 
 
-def brawl_tools() -> list[ToolSpec]:
-    """The action tools (plus one zone query) of brawl."""
+def brawl_tools(rules: BrawlRules | None = None) -> list[ToolSpec]:
+    """The action tools (plus one zone query) of brawl, described as ``rules`` has the game."""
+    from gm.games.brawl.rules import REGION_NAMES, REGIONS, BrawlRules
+
+    r = rules if rules is not None else BrawlRules()
+    players = (
+        f"your {len(r.offense)} players" if len(r.offense) == len(r.defense)
+        else f"your players ({len(r.offense)} on offense, {len(r.defense)} on defense)"
+    )
+    mult = ", ".join(f"{REGION_NAMES[g]} {r.multipliers[g]}x" for g in REGIONS)
+    longest = max(r.field_goal_odds)
+    go = f"{r.go_cards} more card{'s' if r.go_cards > 1 else ''}"
     return [
         ToolSpec(
             "play_cards",
-            "Secretly lock this play's cards: one card from each of your 11 players, each into a different zone "
-            "(never BM, the X). Both sides' cards are revealed together once both have locked.",
+            f"Secretly lock this play's cards: one card from each of {players}, each into a different zone "
+            f"(never BM, the X; yard multipliers {mult}). Both sides' cards are revealed together once both have locked.",
             PlayCardsArgs,
             "action",
             _play_cards,
@@ -117,7 +128,9 @@ def brawl_tools() -> list[ToolSpec]:
         ),
         ToolSpec(
             "choose_fourth_down",
-            "Offense, when a series ends short of a first down: punt, try a field goal, or go for it.",
+            f"Offense, when a series ends short of a first down ({r.first_down_yards} yards): punt ({r.punt_distance} yards), "
+            f"try a field goal (kicks of up to {longest} yards: yards to the goal line + {r.field_goal_extra}), or go for it "
+            f"(every player draws {go}, the series is rescored).",
             FourthDownArgs,
             "action",
             _fourth_down,
