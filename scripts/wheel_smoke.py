@@ -242,7 +242,7 @@ def run(checks: list[Check], workers: int, *, verbose: bool = False) -> list[str
             if verbose:
                 print(f"wheel smoke: {check.name}: {'FAIL' if why else 'ok'} ({took:.1f} s)", flush=True)
             if why:
-                failures.append(f"wheel smoke: FAIL {check.name}: {why}")
+                failures.append(f"wheel smoke: FAIL {check.name}: {' '.join(why.split())}")
     return sorted(failures)
 
 

@@ -17,7 +17,15 @@ import gm
 from gm.cli.app import app
 from gm.core import registry
 from gm.core.errors import GameError, UnknownGameError
-from gm.core.registry import ENTRY_POINT_GROUP, all_games, broken_games, default_game, find_game, game_ids, register_game
+from gm.core.registry import (
+    ENTRY_POINT_GROUP,
+    all_games,
+    broken_games,
+    default_game,
+    find_game,
+    game_ids,
+    register_game,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 GM = Path(gm.__file__).resolve().parent

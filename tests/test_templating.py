@@ -141,7 +141,7 @@ def test_template_errors_say_where() -> None:
         templating.render("gm/nope.md.j2", {})
     with pytest.raises(templating.TemplateError, match="names start with gm/ or games/"):
         templating.template("rules_md/templates/x.md.j2")
-    with pytest.raises(templating.TemplateError, match="no template '../../pyproject.toml'"):
+    with pytest.raises(templating.TemplateError, match=r"no template '\.\./\.\./pyproject\.toml'"):
         templating.template("games/grid-football/../../pyproject.toml")
     with pytest.raises(GameError, match="no such game"):
         templating.template("games/tiddlywinks/rules.md.j2")
@@ -186,7 +186,7 @@ def test_a_game_with_its_own_rules_summary_uses_it(temp_game: TempGame) -> None:
 # ------------------------------------------------------------ no silent fallback
 def test_the_mcp_rules_resource_of_a_game_without_templates_is_an_error(temp_game: TempGame) -> None:
     game = temp_game({})
-    with pytest.raises(ExportError, match=f"game {game.id} has no template 'rules.md.j2'.*it has: none"):
+    with pytest.raises(ExportError, match=rf"game {game.id} has no template 'rules\.md\.j2'.*it has: none"):
         document(game, "rules")
-    with pytest.raises(ExportError, match="no template 'quickstart.md.j2'"):
+    with pytest.raises(ExportError, match=r"no template 'quickstart\.md\.j2'"):
         document(game, "quickstart")
