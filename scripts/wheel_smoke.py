@@ -106,8 +106,13 @@ class Smoke:
 
     # ------------------------------------------------------------ set-up
     def build_and_install(self) -> None:
+        # build from a copy of what the wheel is made of, so the checkout gets no build/ or egg-info
+        src = self.tmp / "src"
+        shutil.copytree(REPO / "gm", src / "gm", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy2(REPO / name, src / name)
         dist = self.tmp / "dist"
-        _step(f"building the wheel of {REPO}", [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(REPO)], cwd=self.tmp)
+        _step(f"building the wheel of {REPO}", [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(src)], cwd=self.tmp)
         wheels = sorted(dist.glob("gm-*.whl"))
         if len(wheels) != 1:
             raise SystemExit(f"wheel smoke: FAIL build: expected one gm wheel in {dist}, found {[w.name for w in wheels]}")
