@@ -6,8 +6,9 @@ code), so this runs gm the way a user who ran ``pip install gm`` would, from a t
 - ``gm games`` lists every game gm's ``pyproject.toml`` declares, and each loads;
 - ``gm play`` (the default game against the bot) piped to the end of a game, then ``gm replay`` of
   the transcript it recorded;
-- every ``gm export`` (quickstart, rules, glossary, session, bundle, token, prompt = the LLM
-  referee's system prompt) of every game; the rules equal the committed ``rules_md/<game>.md``;
+- every kind of ``gm export`` of every game: the bundle (quick start, rules, session template,
+  glossary, each titled), the rules on stdout (equal to the committed ``rules_md/<game>.md``),
+  the state token, and the prompt (the LLM referee's system prompt);
 - ``gm mcp`` through the real ``mcp`` client: tools, resources (every game's rules and quick
   start read back), the ``referee`` prompt of every game.
 
@@ -31,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-EXPORTS = ("quickstart", "rules", "glossary", "session", "bundle", "token", "prompt")
+#: the exports run per game (the bundle holds the quick start, rules, session template and glossary)
+EXPORTS = ("bundle", "rules", "token", "prompt")
 #: lines fed to `gm play`: an answer to every kind of decision of the default game, over and over
 #: (the referee refuses what does not fit; the game ends long before the input does)
 PLAY_INPUT = "\n".join(["heads", "receive", "center red", "play 1 red", "5", "punt"] * 400) + "\n"
@@ -185,7 +187,10 @@ class Smoke:
             if why:
                 return why
             files = sorted(p.name for p in dest.iterdir()) if dest.is_dir() else []
-            return None if len(files) == 4 and all((dest / f).stat().st_size > 0 for f in files) else f"the bundle holds {files}"
+            if len(files) != 4:
+                return f"the bundle holds {files}"
+            untitled = [f for f in files if name not in _first_line((dest / f).read_text(encoding="utf-8"))]
+            return f"{', '.join(untitled)} of the bundle have no title naming {name}" if untitled else None
         out, why = self.gm_ok("export", kind, "--game", gid)
         if why:
             return why
