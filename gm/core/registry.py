@@ -126,6 +126,9 @@ def broken_games() -> dict[str, str]:
 def find_game(name: str) -> Game:
     """The game with id or alias ``name`` (case, spaces and underscores ignored).  An unknown
     name is an :class:`UnknownGameError` listing the installed games."""
+    known = _registered.get(name) or _loaded.get(name)  # the fast path: an id, as the code passes them
+    if known is not None:
+        return known
     key = _norm(name)
     if key in _registered or key in _declared():
         return _get(key)
