@@ -1,3 +1,3 @@
-"""gm: a deterministic rules engine and LLM game-master toolkit for grid-football games."""
+"""gm: a deterministic rules engine and LLM game-master toolkit for board games."""
 
 __version__ = "0.1.0"

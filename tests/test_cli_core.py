@@ -55,7 +55,7 @@ def test_new_prints_id_and_path(_gm_home: Path) -> None:
     assert (_gm_home / "sessions" / f"{sid}.jsonl").is_file()
     assert f"path: {_gm_home / 'sessions' / sid}.jsonl" in out
     assert "players: home human, away bot:" in out and "next: home (human) must" in out
-    code, out, _ = gm("new", "gf", "--away", "human", "--json")
+    code, out, _ = gm("new", "gf", "--player", "away=human", "--json")
     data = json.loads(out)
     assert code == 0 and data["players"] == {"home": "human", "away": "human"} and Path(data["path"]).is_file()
 
@@ -70,7 +70,7 @@ def test_tools_in_every_format(fmt: str) -> None:
 
 
 def test_call_and_show_against_the_bot() -> None:
-    code, out, _ = gm("new", "gf", "--seed", "1", "--away", "bot:random")
+    code, out, _ = gm("new", "gf", "--seed", "1", "--player", "away=bot:random")
     sid = out.splitlines()[0]
     code, out, _ = gm("show", sid, "--json")
     view = json.loads(out)
@@ -99,7 +99,7 @@ def test_complete_hot_seat_game_through_gm_call(tmp_path: Path) -> None:
     """Two humans play a whole (short-clock) game with nothing but ``gm call``."""
     rules = tmp_path / "short.toml"
     rules.write_text("downs_per_quarter = 3\n")
-    code, out, _ = gm("new", "grid-football", "--seed", "4", "--away", "human", "--rules", str(rules))
+    code, out, _ = gm("new", "grid-football", "--seed", "4", "--player", "away=human", "--rules", str(rules))
     assert code == 0, out
     sid = out.splitlines()[0]
     rng = random.Random(4)
@@ -127,21 +127,21 @@ def test_complete_hot_seat_game_through_gm_call(tmp_path: Path) -> None:
 
 
 def test_hot_seat_needs_a_side_when_both_must_choose(tmp_path: Path) -> None:
-    sid = gm("new", "gf", "--away", "human", "--seed", "2")[1].splitlines()[0]
+    sid = gm("new", "gf", "--player", "away=human", "--seed", "2")[1].splitlines()[0]
     code, out, _ = gm("call", sid, "call_coin_toss", '{"call": "heads"}')  # only away may call: defaulted
     assert code == 0 and json.loads(out)["seat"] == "away"
 
 
 def test_sim_reports_rates() -> None:
-    code, out, _ = gm("sim", "grid-football", "--games", "6", "--seed", "1", "--home", "bot:random", "--away", "bot:random", "--json")
+    code, out, _ = gm("sim", "grid-football", "--games", "6", "--seed", "1", "--player", "home=bot:random", "--player", "away=bot:random", "--json")
     assert code == 0, out
     rep = json.loads(out)
     assert rep["games"] == 6 and sum(rep["wins"].values()) + rep["draws"] + rep["unfinished"] == 6
     assert set(rep["rates"]) == {"touchdown", "turnover", "first_down"} == set(rep["headlines"]) and rep["avg_length"] > 0
     assert rep["events_per_game"]["coin_toss"] == 1.0
-    code, out, _ = gm("sim", "gf", "-n", "3", "--home", "bot:random", "--away", "bot:random")
+    code, out, _ = gm("sim", "gf", "-n", "3", "--player", "home=bot:random", "--player", "away=bot:random")
     assert code == 0 and "home wins" in out and "average length" in out and "touchdown" in out
-    assert_one_line_error(*gm("sim", "gf", "-n", "2", "--home", "human"))
+    assert_one_line_error(*gm("sim", "gf", "-n", "2", "--player", "home=human"))
 
 
 @pytest.mark.parametrize("game", ["grid-football", "quarterback"])
@@ -162,7 +162,7 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     assert_one_line_error(*gm("new", "no-such-game"))
     assert_one_line_error(*gm("new", "gf", "--rules", str(bad)))
     assert_one_line_error(*gm("new", "gf", "--rules", str(tmp_path / "missing.toml")))
-    assert_one_line_error(*gm("new", "gf", "--away", "bot:nope"))
+    assert_one_line_error(*gm("new", "gf", "--player", "away=bot:nope"))
     assert_one_line_error(*gm("new", "gf", "--player", "nonsense"))
     assert_one_line_error(*gm("tools", "gf", "--format", "yaml"))
     assert_one_line_error(*gm("show", str(junk)))

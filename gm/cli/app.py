@@ -19,7 +19,7 @@ def _version(value: bool) -> None:
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
 ) -> None:
-    """gm: play grid-football games with a deterministic rules engine and an AI (or offline) referee."""
+    """gm: play board games with a deterministic rules engine and an AI (or offline) referee."""
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from gm.core.errors import GameError
 
 app = typer.Typer(
     name="gm",
-    help="gm: play grid-football games with a deterministic rules engine and an AI (or offline) referee.",
+    help="gm: play board games with a deterministic rules engine and an AI (or offline) referee.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

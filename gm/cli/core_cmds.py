@@ -24,21 +24,18 @@ def _dump(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def _players(game: Any, home: str | None, away: str | None, player: list[str] | None, *, sim: bool = False) -> dict[str, str]:
-    """Seat -> player spec from ``--home``/``--away`` and generic ``--player SEAT=SPEC``.
+def _players(game: Any, player: list[str] | None, *, sim: bool = False) -> dict[str, str]:
+    """Seat -> player spec from the repeatable ``--player SEAT=SPEC``.
     Defaults: the first seat human and the others the default bot (all bots for ``sim``)."""
     seats = tuple(game.seats)
     out = {seat: "bot" if sim or i else "human" for i, seat in enumerate(seats)}
     for item in player or []:
-        seat, sep, spec = item.partition("=")
+        seat, sep, spec = (part.strip() for part in item.partition("="))
         if not sep or not seat or not spec:
-            fail(f"--player takes SEAT=human|bot:STRATEGY, not {item!r}")
-        out[seat.strip()] = spec.strip()
-    for seat, value in (("home", home), ("away", away)):
-        if value is not None:
-            if seat not in seats:
-                fail(f"{game.id} has no {seat} seat (its seats: {', '.join(seats)}); use --player SEAT=...")
-            out[seat] = value
+            fail(f"--player takes SEAT=human|bot[:STRATEGY], not {item!r}")
+        if seat not in seats:
+            fail(f"{game.id} has no seat {seat!r}; its seats: {', '.join(seats)}")
+        out[seat] = spec
     return out
 
 
@@ -76,25 +73,31 @@ def _expected_line(expected: list[dict[str, Any]]) -> str:
 @app.command()
 @errors_to_exit
 def games() -> None:
-    """List the registered games."""
-    from gm.core.registry import all_games
+    """List the installed games (the default one, played when no game is named, is marked)."""
+    from gm.core.errors import GameError
+    from gm.core.registry import all_games, broken_games, default_game
 
+    try:
+        default: str | None = default_game().id
+    except GameError:
+        default = None
     for g in all_games():
         aliases = f" (aliases: {', '.join(g.aliases)})" if g.aliases else ""
-        echo(f"{g.id:16} {g.name}{aliases}")
+        mark = " [default]" if g.id == default else ""
+        echo(f"{g.id:16} {g.name}{aliases}{mark}")
+    for gid, why in broken_games().items():
+        echo(f"{gid:16} cannot be loaded: {why}")
 
 
 @app.command()
 @errors_to_exit
 def new(
-    game: str = typer.Argument(..., help="game id or alias, e.g. grid-football"),
+    game: str = typer.Argument(..., help="game id or alias (gm games lists them)"),
     seed: int | None = typer.Option(
         None, "--seed", min=0, help="a practice game with this seed: reproducible, but the bot's picks are predictable (default: a hidden random seed)"
     ),
     rules: str | None = typer.Option(None, "--rules", help="TOML rules file overriding the defaults"),
-    home: str | None = typer.Option(None, "--home", help="human | bot:STRATEGY (default human)"),
-    away: str | None = typer.Option(None, "--away", help="human | bot:STRATEGY (default: the default bot)"),
-    player: Annotated[list[str] | None, typer.Option("--player", help="SEAT=human|bot:STRATEGY (any game's seats)")] = None,
+    player: Annotated[list[str] | None, typer.Option("--player", help="SEAT=human|bot[:STRATEGY], repeatable (default: the first seat human, the others the default bot)")] = None,
     as_json: bool = typer.Option(False, "--json", help="print the new session as JSON"),
 ) -> None:
     """Create a session and print its id (first line) and path."""
@@ -102,7 +105,7 @@ def new(
     from gm.session import Session
 
     g = find_game(game)
-    players = _players(g, home, away, player)
+    players = _players(g, player)
     s = Session.create(g, seed=seed, rules=_rules(g, rules), players=players)
     if as_json:
         echo(_dump({"id": s.id, "path": str(s.path), "game": g.id, "players": s.players, "seed": s.public_seed,
@@ -184,13 +187,11 @@ def show(
 @app.command()
 @errors_to_exit
 def sim(
-    game: str = typer.Argument("grid-football", help="game id or alias"),
+    game: str | None = typer.Argument(None, help="game id or alias (default: the default game)"),
     n: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
     seed: int = typer.Option(0, "--seed", help="seed of game 1 (game i uses seed + i)"),
     rules: str | None = typer.Option(None, "--rules", help="TOML rules file"),
-    home: str | None = typer.Option(None, "--home", help="bot:STRATEGY (default: the default bot)"),
-    away: str | None = typer.Option(None, "--away", help="bot:STRATEGY (default: the default bot)"),
-    player: Annotated[list[str] | None, typer.Option("--player", help="SEAT=bot:STRATEGY (any game's seats)")] = None,
+    player: Annotated[list[str] | None, typer.Option("--player", help="SEAT=bot[:STRATEGY], repeatable (default: every seat the default bot)")] = None,
     workers: int = typer.Option(0, "--workers", "-w", min=0, help="processes to play in (0: every core); the report is the same for any number"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
 ) -> None:
@@ -205,11 +206,11 @@ def sim(
         TimeRemainingColumn,
     )
 
-    from gm.core.registry import find_game
+    from gm.core.registry import default_game, find_game
     from gm.sim import default_workers, simulate
 
-    g = find_game(game)
-    players = _players(g, home, away, player, sim=True)
+    g = find_game(game) if game else default_game()
+    players = _players(g, player, sim=True)
     bad = [s for s, p in players.items() if not p.startswith("bot")]
     if bad:
         fail(f"gm sim plays bots only: {bad[0]} is {players[bad[0]]!r} (use bot:STRATEGY)")

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from gm.core.game import Game
     from gm.core.state import GameState
 
-WHAT = ("quickstart", "rules", "glossary", "session", "bundle", "token")
+WHAT = ("quickstart", "rules", "glossary", "session", "bundle", "token", "prompt")
 
 
 def load_state(spec: str, home: Path | None = None) -> GameState[Any]:
@@ -47,15 +47,16 @@ def _load(spec: str, home: Path | None = None) -> tuple[GameState[Any], Any]:
 @app.command("export")
 @errors_to_exit
 def export(
-    what: str = typer.Argument(..., help="quickstart | rules | glossary | session | bundle | token"),
-    game: str | None = typer.Option(None, "--game", "-g", help="game id (default: the session's game, else grid-football)"),
+    what: str = typer.Argument(..., help="quickstart | rules | glossary | session | bundle | token | prompt"),
+    game: str | None = typer.Option(None, "--game", "-g", help="game id (default: the session's game, else the default game)"),
     rules: Path | None = typer.Option(None, "--rules", help="a TOML ruleset file (default: the game's rules)"),
     session: str | None = typer.Option(None, "--session", "-s", help="a saved session (id or path) or a state .json file"),
     output: Path | None = typer.Option(None, "--output", "-o", help="write here (bundle: a folder, or a .zip file)"),
-    home: Path | None = typer.Option(None, "--home", help="gm home folder holding the sessions (default $GM_HOME or ~/.gm)"),
+    home: Path | None = typer.Option(None, "--gm-home", help="gm home folder holding the sessions (default $GM_HOME or ~/.gm)"),
 ) -> None:
-    """Export a game for any chatbot: quick start, rules, glossary, session template, bundle or state token."""
-    from gm.core.registry import find_game
+    """Export a game for any chatbot: quick start, rules, glossary, session template, bundle or state token
+    (or prompt: the system prompt the LLM referee of `gm play --referee` sends, for the first seat)."""
+    from gm.core.registry import default_game, find_game
     from gm.core.token import encode_state
     from gm.export import ExportError, render_doc, write_bundle
 
@@ -71,7 +72,7 @@ def export(
         if rules is not None:
             fail("--rules cannot be combined with --session: the session has its own ruleset")
     else:
-        g = find_game(game or "grid-football")
+        g = find_game(game) if game else default_game()
     ruleset = g.load_rules_file(rules) if rules is not None else (state.rules if state is not None else None)
 
     token = None
@@ -88,6 +89,11 @@ def export(
         return
     if kind == "token":
         text = (token or encode_state(state if state is not None else g.new_state(ruleset, 0))) + "\n"
+    elif kind == "prompt":
+        from gm.referee.llm.prompts import system_prompt
+
+        players = {s: "human" if i == 0 else "bot:default" for i, s in enumerate(g.seats)}
+        text = system_prompt(g, g.load_rules(ruleset), g.seats[0], players) + "\n"
     else:
         text = render_doc(g, kind, ruleset, state, {"token": token} if token else None)
     if output is None:
@@ -103,7 +109,7 @@ def export(
 def import_(
     token: str = typer.Argument(..., help="the token (gm2.GAME.PAYLOAD.CHECKSUM, or an older gm1 token), or - to read it from stdin"),
     output: Path | None = typer.Option(None, "--output", "-o", help="write the state as JSON here instead of creating a session (gm1 tokens)"),
-    home: Path | None = typer.Option(None, "--home", help="gm home folder for the new session (default $GM_HOME or ~/.gm)"),
+    home: Path | None = typer.Option(None, "--gm-home", help="gm home folder for the new session (default $GM_HOME or ~/.gm)"),
     session_id: str | None = typer.Option(None, "--id", help="id of the new session (default: generated)"),
     player: list[str] | None = typer.Option(None, "--player", help="SEAT=human|bot:STRATEGY: change who plays a seat (default: as in the token)"),
 ) -> None:

@@ -18,12 +18,12 @@ DEFAULT_PORT = 8765
 @app.command("mcp")
 @errors_to_exit
 def mcp(
-    game: str | None = typer.Option(None, "--game", "-g", help="serve only this game (default: any; grid-football until a game starts)"),
+    game: str | None = typer.Option(None, "--game", "-g", help="serve only this game (default: any; the default game until a game starts)"),
     session: str | None = typer.Option(None, "--session", "-s", help="resume this saved session (id, id prefix or path) at start"),
     seat: str | None = typer.Option(None, "--seat", help="with --session: the human side the client plays (default: its only one)"),
     transport: str = typer.Option("stdio", "--transport", "-t", help="stdio | http (streamable HTTP on 127.0.0.1)"),
     port: int = typer.Option(DEFAULT_PORT, "--port", "-p", min=0, max=65535, help="HTTP port on 127.0.0.1 (0: any free port)"),
-    home: Path | None = typer.Option(None, "--home", help="gm home folder holding the sessions (default $GM_HOME or ~/.gm)"),
+    home: Path | None = typer.Option(None, "--gm-home", help="gm home folder holding the sessions (default $GM_HOME or ~/.gm)"),
 ) -> None:
     """Serve the engine as MCP tools (plus sessions, rules, board and a referee prompt) to any MCP client."""
     import sys

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 @app.command()
 @errors_to_exit
 def play(
-    game: str = typer.Argument("grid-football", help="game id (see `gm games`)"),
+    game: str | None = typer.Argument(None, help="game id (see `gm games`; default: the default game)"),
     opponent: str = typer.Option("bot", "--opponent", "-o", help="bot (the default strategy), bot:NAME, or human for hot seat"),
     seat: str | None = typer.Option(None, "--seat", help="the seat you play (default: the first seat)"),
     seed: int | None = typer.Option(
@@ -34,7 +34,7 @@ def play(
 
     With --referee openai or anthropic a language model referees: it reads what you type and
     acts through the game's tools (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)."""
-    from gm.core.registry import find_game
+    from gm.core.registry import default_game, find_game
     from gm.play.terminal import Terminal, play_game, transcript_path
     from gm.session import Session
 
@@ -42,7 +42,7 @@ def play(
     if resume:
         session = Session.open(resume)
     else:
-        g = find_game(game)
+        g = find_game(game) if game else default_game()
         me = seat or g.seats[0]
         if me not in g.seats:
             fail(f"{g.id} has no seat {me!r}; seats: {', '.join(g.seats)}")

@@ -84,7 +84,7 @@ def replay(
 @app.command()
 @errors_to_exit
 def record(
-    game: str = typer.Argument("grid-football", help="game id"),
+    game: str | None = typer.Argument(None, help="game id (default: the default game)"),
     output: Path = typer.Option(..., "--output", "-o", help="transcript file to write (.jsonl)"),
     seed: int = typer.Option(0, "--seed", help="game seed"),
     bots: list[str] = typer.Option([], "--bot", help="SEAT=bot:NAME for a bot-vs-bot recording (default: every seat bot:default)"),
@@ -94,10 +94,10 @@ def record(
     title: str | None = typer.Option(None, "--title", help="a title for the transcript header"),
 ) -> None:
     """Record a transcript: bot vs bot through the tool registry, or a scripted game through the offline referee."""
-    from gm.core.registry import find_game
+    from gm.core.registry import default_game, find_game
     from gm.transcript.record import record_bot_game, record_script
 
-    g = find_game(game)
+    g = find_game(game) if game else default_game()
     ruleset = g.load_rules_file(rules) if rules else None
 
     def pairs(items: list[str], what: str) -> dict[str, str]:

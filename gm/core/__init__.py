@@ -1,4 +1,5 @@
-"""The game-agnostic core: actions, states, errors, events, outcomes, registry.
+"""The game-agnostic core: actions, states, errors, events, outcomes, tools, registry: the public
+API a game (in gm or in a package of its own) is written against.
 
 Names are imported on first use (PEP 562), so ``import gm.core.errors`` – what the
 command line needs at start-up – does not pull in pydantic and the rest.
@@ -21,21 +22,28 @@ _EXPORTS = {
     "RulesetError": "errors",
     "StateError": "errors",
     "UnknownGameError": "errors",
+    "bad_input": "errors",
     "Event": "events",
     "Game": "game",
     "ruleset_hash": "game",
     "Outcome": "outcome",
     "all_games": "registry",
+    "default_game": "registry",
     "find_game": "registry",
     "game_ids": "registry",
     "register_game": "registry",
+    "ActionSpace": "state",
     "GameState": "state",
     "LegalActions": "state",
+    "ToolArgs": "tools",
+    "ToolSpec": "tools",
+    "action_tool": "tools",
 }
 
 __all__ = [
     "Action",
     "ActionError",
+    "ActionSpace",
     "Bot",
     "Event",
     "Game",
@@ -49,8 +57,13 @@ __all__ = [
     "RandomBot",
     "RulesetError",
     "StateError",
+    "ToolArgs",
+    "ToolSpec",
     "UnknownGameError",
+    "action_tool",
     "all_games",
+    "bad_input",
+    "default_game",
     "find_game",
     "game_ids",
     "register_game",
@@ -78,9 +91,11 @@ if TYPE_CHECKING:
         RulesetError,
         StateError,
         UnknownGameError,
+        bad_input,
     )
     from gm.core.events import Event
     from gm.core.game import Game, ruleset_hash
     from gm.core.outcome import Outcome
-    from gm.core.registry import all_games, find_game, game_ids, register_game
-    from gm.core.state import GameState, LegalActions
+    from gm.core.registry import all_games, default_game, find_game, game_ids, register_game
+    from gm.core.state import ActionSpace, GameState, LegalActions
+    from gm.core.tools import ToolArgs, ToolSpec, action_tool

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import sys
 import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -117,6 +118,18 @@ class Game(ABC):
     #: words players use for the rules, with the rule ids they mean (``{"jump": ("GM4-MOVE",)}``): the
     #: rules lookup finds a rule by these as well as by the words of its own text
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: whether this is the game gm plays when none is named (``gm play``, ``gm sim``, ``gm export``);
+    #: :func:`gm.core.registry.default_game` picks the one installed game that says so
+    default: ClassVar[bool] = False
+
+    @property
+    def package(self) -> str:
+        """The import name of the package the game lives in; its ``templates/`` folder holds the
+        game's documents (export templates, the referee's rules summary).  Default: the package
+        of the module that defines the game's class."""
+        module = type(self).__module__
+        mod = sys.modules.get(module)
+        return getattr(mod, "__package__", None) or module.rpartition(".")[0] or module
 
     # ----------------------------------------------------------------- rules
     def default_rules(self) -> Any:
@@ -192,7 +205,7 @@ class Game(ABC):
 
     # ---------------------------------------------------------------- export
     def export_context(self, rules: Any) -> dict[str, Any]:
-        """Extra context for the game's export templates (``rules_md/templates/<game>/``):
+        """Extra context for the game's export templates (``templates/`` of its :attr:`package`):
         worked examples computed by the engine, derived tables.  Default: nothing."""
         return {}
 

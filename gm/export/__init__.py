@@ -1,8 +1,8 @@
 """Export a game for any chatbot: quick start, rules, glossary, session template, bundle.
 
-Game-agnostic: the documents are jinja2 markdown templates in
-``rules_md/templates/<game>/`` rendered with the ruleset, the game's ``rules_index`` and
-the game's own :meth:`Game.export_context` (worked examples computed by the engine).
+Game-agnostic: the documents are jinja2 markdown templates in the ``templates/`` folder of
+the game's package, rendered with the ruleset, the game's ``rules_index`` and the game's
+own :meth:`Game.export_context` (worked examples computed by the engine).
 """
 
 from gm.export.render import (
@@ -11,8 +11,6 @@ from gm.export.render import (
     ExportError,
     render_all,
     render_doc,
-    rules_md_dir,
-    rules_md_path,
     slug,
     template_dir,
     write_bundle,
@@ -24,8 +22,6 @@ __all__ = [
     "ExportError",
     "render_all",
     "render_doc",
-    "rules_md_dir",
-    "rules_md_path",
     "slug",
     "template_dir",
     "write_bundle",

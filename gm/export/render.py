@@ -1,15 +1,15 @@
 """Rendering of a game's export templates (jinja2 markdown) and the download bundle.
 
-Templates live in ``rules_md/templates/<game slug>/<doc>.md.j2`` (slug: the game id
-with ``-`` as ``_``).  Every template gets:
+Templates live in the ``templates/`` folder of the game's package (``<doc>.md.j2``, loaded
+through :mod:`gm.templating`, so they come with whatever installed the game).  Every template gets:
 
 - ``game`` (the :class:`Game`), ``r`` / ``rules`` (the ruleset), ``defaults`` (the
   default ruleset), ``changed`` (names of the fields that differ from it) and
   ``ruleset_fields`` (name, value, description, changed of every field);
 - ``rules_index`` (rule id -> title) and ``rulings`` (the ``-R-`` ids among them);
-- filters ``signed`` (``+4``/``-2``), ``ordinal`` (``1st``), ``join_and`` and ``ids``
-  (rule ids as inline code; an id the game does not know is a render error, so a
-  template cannot cite a rule that does not exist);
+- the filters and ``ids(...)`` of :mod:`gm.templating` (rule ids as inline code; an id
+  the game does not know is a render error, so a template cannot cite a rule that does
+  not exist);
 - whatever :meth:`Game.export_context` adds (worked examples computed by the engine);
 - for the ``session`` document also ``state`` (settled: no unrevealed secret picks),
   ``view`` (the spectator view), ``board`` (full ASCII board), ``status``, ``log``,
@@ -22,12 +22,12 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jinja2
-
+from gm import templating
 from gm.core.errors import GameError
 
 if TYPE_CHECKING:
@@ -51,91 +51,13 @@ class ExportError(GameError):
     kind = "export_error"
 
 
-def rules_md_dir() -> Path:
-    """The ``rules_md/`` folder of this checkout."""
-    return Path(__file__).resolve().parents[2] / "rules_md"
-
-
 def slug(game: Game) -> str:
     return game.id.replace("-", "_")
 
 
-def template_dir(game: Game) -> Path:
-    return rules_md_dir() / "templates" / slug(game)
-
-
-def rules_md_path(game: Game) -> Path:
-    """Where the rendered default rules of ``game`` are committed (``rules_md/<slug>.md``)."""
-    return rules_md_dir() / f"{slug(game)}.md"
-
-
-# ------------------------------------------------------------------ filters
-def _signed(n: int) -> str:
-    return f"{n:+d}"
-
-
-def _ordinal(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
-
-
-def _join_and(items: Iterable[Any], word: str = "and") -> str:
-    xs = [str(x) for x in items]
-    if len(xs) <= 1:
-        return "".join(xs)
-    return f"{', '.join(xs[:-1])} {word} {xs[-1]}"
-
-
-def _cell(text: Any) -> str:
-    """Text made safe for a markdown table cell."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def _natural(items: Iterable[Any]) -> list[Any]:
-    """Sorted with digit runs compared as numbers (``H8`` before ``H11``)."""
-
-    def key(x: Any) -> list[Any]:
-        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(x))]
-
-    return sorted(items, key=key)
-
-
-_ENVS: dict[tuple[str, str], jinja2.Environment] = {}
-
-
-def _env(game: Game) -> jinja2.Environment:
-    """The jinja2 environment of ``game``'s templates (cached: compiling them is the slow part)."""
-    folder = template_dir(game)
-    key = (game.id, str(folder))
-    if key in _ENVS:
-        return _ENVS[key]
-    if not folder.is_dir():
-        raise ExportError("this game has no export templates", rule="CORE-EXPORT", input=game.id, legal=_games_with_templates())
-    env = _ENVS[key] = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(folder)),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
-    index = dict(game.rules_index)
-
-    def ids(*rule_ids: str) -> str:
-        for rid in rule_ids:
-            if rid not in index:
-                raise ExportError("a template cites a rule id the game does not define", rule="CORE-EXPORT", input=rid)
-        return ", ".join(f"`{rid}`" for rid in rule_ids)
-
-    env.filters.update(signed=_signed, ordinal=_ordinal, join_and=_join_and, cell=_cell, natural=_natural)
-    env.globals.update(ids=ids)
-    return env
-
-
-def _games_with_templates() -> list[str]:
-    root = rules_md_dir() / "templates"
-    return sorted(p.name.replace("_", "-") for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+def template_dir(game: Game) -> Traversable:
+    """The folder of ``game``'s templates (``templates/`` of the game's package)."""
+    return templating.game_folder(game)
 
 
 def _tidy(text: str) -> str:
@@ -212,18 +134,15 @@ def render_doc(
     if rules is None:
         rules = state.rules if state is not None else game.default_rules()
     rules = game.load_rules(rules)
-    env = _env(game)
     ctx = _context(game, rules)
     ctx.update(game.export_context(rules))
     if doc == "session":
         ctx.update(_session_context(game, state if state is not None else game.new_state(rules, 0)))
     ctx.update(extra or {})
     try:
-        text = env.get_template(f"{doc}.md.j2").render(ctx)
-    except jinja2.TemplateNotFound as exc:
-        raise ExportError(f"template {exc.name} is missing", rule="CORE-EXPORT", input=game.id) from None
-    except jinja2.TemplateError as exc:
-        raise ExportError(f"template error in {doc}: {exc}", rule="CORE-EXPORT", input=game.id) from None
+        text = templating.render(templating.game_name(game, f"{doc}.md.j2"), ctx)
+    except templating.TemplateError as exc:
+        raise ExportError(exc.reason, rule="CORE-EXPORT", input=exc.input) from None
     return _tidy(text)
 
 

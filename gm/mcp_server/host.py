@@ -32,7 +32,7 @@ from pydantic import Field
 
 from gm.core.errors import GameError
 from gm.core.game import Game, ruleset_hash
-from gm.core.registry import all_games, find_game, game_ids
+from gm.core.registry import all_games, default_game, find_game, game_ids
 from gm.core.schemas import to_mcp
 from gm.core.tools import ToolArgs, ToolSpec, parse_args, unknown_tool
 from gm.mcp_server.text import next_line, summary
@@ -41,7 +41,6 @@ from gm.session.store import SessionInfo, check_id
 
 #: rule id of the server's own refusals (no game in progress, a pinned game, a seat it cannot play)
 MCP_RULE = "CORE-MCP"
-DEFAULT_GAME = "grid-football"
 SESSION_TOOLS = ("new_game", "list_sessions", "resume_session")
 
 
@@ -50,7 +49,7 @@ class NewGameArgs(ToolArgs):
     game: str | None = Field(default=None, max_length=100, description="game id or alias (gm games lists them); empty: the current game")
     seed: int | None = Field(default=None, ge=0, le=2**53, description="a practice game with this seed: reproducible, but the bot's picks are predictable; empty: a hidden random seed, revealed when the game ends")
     opponent: str | None = Field(default=None, max_length=100, description="bot strategy of the other sides, e.g. default or random; empty: default")
-    seat: str | None = Field(default=None, max_length=50, description="the side you play, e.g. home; empty: the game's first side. Every other side is the bot")
+    seat: str | None = Field(default=None, max_length=50, description="the side you play (one of the game's seats); empty: the game's first side. Every other side is the bot")
     rules: dict[str, Any] | None = Field(default=None, description="ruleset overrides as a JSON object (field -> value); empty: the game's rules")
 
 
@@ -115,10 +114,10 @@ class GameHost:
     # ------------------------------------------------------------------ tools
     @property
     def game(self) -> Game:
-        """The active game: the active session's, else the pinned one, else the default."""
+        """The active game: the active session's, else the pinned one, else the default game."""
         if self.session is not None:
             return self.session.game
-        return self.pinned or find_game(DEFAULT_GAME)
+        return self.pinned or default_game()
 
     def tools(self) -> list[ToolSpec]:
         """The session tools, then the active game's tools (a game tool never shadows a session tool)."""
@@ -396,46 +395,11 @@ def _session_row(info: SessionInfo) -> dict[str, Any]:
 
 
 def document(game: Game, doc: str, rules: Any = None) -> str:
-    """The rules or quick start of ``game``: the export templates (``gm export``) when the
-    game has them, else the committed rules file and a generated quick start."""
-    from gm.export import ExportError, render_doc, rules_md_path
+    """The rules or quick start of ``game`` under ``rules``: its export templates (``gm export``).
+    A game without them is an :class:`~gm.export.ExportError` naming what is missing."""
+    from gm.export import render_doc
 
-    try:
-        return render_doc(game, doc, rules)
-    except ExportError:
-        pass
-    if doc == "rules":
-        path = rules_md_path(game)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
-            text = f"# {game.name}: rules\n\n" + "\n".join(f"- `{rid}`: {title}" for rid, title in game.rules_index.items()) + "\n"
-        if rules is not None and ruleset_hash(game.load_rules(rules)) != ruleset_hash(game.default_rules()):
-            changed = json.dumps(game.load_rules(rules).model_dump(mode="json"), indent=1)
-            text += f"\n\n## This session's ruleset\n\nThe rules above use the defaults; this session plays with:\n\n```json\n{changed}\n```\n"
-        return text
-    return _generated_quickstart(game)
-
-
-def _generated_quickstart(game: Game) -> str:
-    actions = [t for t in game.tools() if t.kind == "action"]
-    lines = [
-        f"# {game.name} - Quick Start",
-        "",
-        f"Sides: {', '.join(game.seats)}. You play one side; the built-in bot plays the others.",
-        "The gm engine keeps the board and applies the rules; the referee only calls its tools.",
-        "",
-        "## Decisions (tools)",
-        "",
-        *(f"- `{t.name}`: {t.description}" for t in actions),
-        "",
-        "Ask `legal_actions` what you may do now, `get_board` for the board, `get_rules` for a rule by id.",
-        "",
-        "## Rule ids",
-        "",
-        *(f"- `{rid}`: {title}" for rid, title in game.rules_index.items()),
-    ]
-    return "\n".join(lines) + "\n"
+    return render_doc(game, doc, rules)
 
 
 __all__ = ["MCP_RULE", "SESSION_TOOLS", "GameHost", "Reply", "ResourceInfo", "document"]

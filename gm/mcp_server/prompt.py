@@ -1,6 +1,6 @@
-"""The ``referee`` prompt of ``gm mcp``: ``prompts/mcp_referee.md.j2`` with the game's rules summary.
+"""The ``referee`` prompt of ``gm mcp``: gm's ``prompts/mcp_referee.md.j2`` with the game's rules summary.
 
-The rules summary is the LLM referee's (``prompts/rules_summary/<game>.md.j2``, every
+The rules summary is the LLM referee's (:func:`gm.referee.llm.prompts.rules_summary`, every
 number from the ruleset), so both referees quote the same rules.
 """
 
@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-
-import jinja2
 
 if TYPE_CHECKING:
     from gm.core.game import Game
@@ -28,15 +26,9 @@ def referee_prompt(
     tools: Sequence[ToolSpec],
 ) -> str:
     """The referee prompt for a client playing ``seat`` (of session ``session_id``, or of a game to start)."""
-    from gm.referee.llm.prompts import context, prompts_dir, rules_summary
+    from gm import templating
+    from gm.referee.llm.prompts import context, rules_summary
 
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(prompts_dir())),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-    )
     ctx = context(game, rules, seat, dict(players))
     ctx.update(
         session_id=session_id,
@@ -44,4 +36,4 @@ def referee_prompt(
         query_tools=[t.name for t in tools if t.kind == "query"],
         rules_summary=rules_summary(game, rules, seat, dict(players)),
     )
-    return env.get_template(TEMPLATE).render(**ctx).strip() + "\n"
+    return templating.render(templating.own_name(TEMPLATE), ctx).strip() + "\n"

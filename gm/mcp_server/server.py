@@ -40,7 +40,7 @@ LOOPBACK = "127.0.0.1"
 HTTP_PATH = "/mcp"
 
 INSTRUCTIONS = (
-    "gm: a deterministic rules engine for grid-football games. You are the referee: the user plays one side "
+    "gm: a deterministic rules engine for board games. You are the referee: the user plays one side "
     "and the built-in bot the others. Start with new_game (or resume_session), then make the user's decisions "
     "with the game tools; every result carries the narration, the board and who must act next. The prompt "
     "'referee' explains the role; the resource gm://rules has the rules."

@@ -89,7 +89,7 @@ def test_session_template_of_a_saved_session(tmp_path: Path) -> None:
         from gm.core.tools import call_for_action
 
         assert s.call(*call_for_action(s.tools, action), seat)["ok"]
-    out = _ok("export", "session", "--session", s.id, "--home", str(tmp_path))
+    out = _ok("export", "session", "--session", s.id, "--gm-home", str(tmp_path))
     check_markdown(out)
     view = settled(s.state)[0].view(None)
     assert f"| Quarter | {view['quarter']} of 4 |" in out
@@ -97,7 +97,7 @@ def test_session_template_of_a_saved_session(tmp_path: Path) -> None:
     for square in view["blocked"]:
         assert square in out
     assert GAME.render(settled(s.state)[0], full=True) in out
-    token = _ok("export", "token", "--session", s.id, "--home", str(tmp_path)).strip()
+    token = _ok("export", "token", "--session", s.id, "--gm-home", str(tmp_path)).strip()
     assert token in out
 
 
@@ -106,7 +106,7 @@ def test_import_creates_a_session_that_continues_the_game(tmp_path: Path) -> Non
 
     state = random_state(7, 90)
     token = encode_state(state)
-    out = _ok("import", token, "--home", str(tmp_path), "--id", "from-chat")
+    out = _ok("import", token, "--gm-home", str(tmp_path), "--id", "from-chat")
     # a gm1 token (a bare state) names no players: every seat is human unless --player says otherwise
     assert out.startswith(f"imported grid-football session from-chat ({len(settled(state)[0].log)} moves; home human, away human)")
     again = Session.open("from-chat", home=tmp_path)
@@ -127,7 +127,7 @@ def test_import_rejects_a_changed_token_in_one_line(tmp_path: Path) -> None:
     token = encode_state(random_state(6, 40))
     i = len(token) // 2
     bad = token[:i] + ("x" if token[i] != "x" else "y") + token[i + 1 :]
-    line = _err("import", bad, "--home", str(tmp_path))
+    line = _err("import", bad, "--gm-home", str(tmp_path))
     assert "[CORE-TOKEN]" in line and "checksum mismatch" in line
     assert not (tmp_path / "sessions").exists()
 
@@ -140,6 +140,6 @@ def test_export_errors_are_one_line(tmp_path: Path) -> None:
     toml = tmp_path / "r.toml"
     toml.write_text("kick_distance = 50\n")
     assert "--rules cannot be combined with --session" in _err("export", "rules", "--session", str(state_file), "--rules", str(toml))
-    assert "no session" in _err("export", "session", "--session", "nope", "--home", str(tmp_path))
+    assert "no session" in _err("export", "session", "--session", "nope", "--gm-home", str(tmp_path))
     state_file.write_text("{not json")
     assert "is not JSON" in _err("export", "session", "--session", str(state_file))

@@ -42,7 +42,7 @@ def test_a_busy_port_is_one_line() -> None:
 
 def test_help_names_the_options() -> None:
     out = CliRunner().invoke(app, ["mcp", "--help"]).output
-    for opt in ("--game", "--session", "--seat", "--transport", "--port", "--home"):
+    for opt in ("--game", "--session", "--seat", "--transport", "--port", "--gm-home"):
         assert opt in out
 
 

@@ -1,6 +1,6 @@
 """Export context of brawl: derived tables and a worked example computed by the engine.
 
-The templates in ``rules_md/templates/brawl/`` never type a game number by hand: they read
+The templates in ``templates/`` (next to this module) never type a game number by hand: they read
 the ruleset, and the example here comes from actually playing a series on a
 :class:`BrawlState` built from that ruleset (the default bot chooses both sides' cards).
 """

@@ -1,7 +1,7 @@
 """Export context of the Chess-Football Hybrid: derived numbers, tables and worked examples
 computed by the engine.
 
-The templates in ``rules_md/templates/chess_football/`` never type a game number by hand: they
+The templates in ``templates/`` (next to this module) never type a game number by hand: they
 read the ruleset and these tables, and the examples come from playing the moves on a
 :class:`ChessFootballState` of that ruleset (home wins the toss, so the examples read the same
 whatever the coin).  An example that does not fit a custom ruleset (its squares off the field,

@@ -22,6 +22,7 @@ class GridFootball(Game):
 
     id = "grid-football"
     name = "Turn-Based Grid Football"
+    default = True  # the flagship: what `gm play` plays when no game is named
     aliases = ("gf", "football", "grid", "gridfootball")
     seats = ("home", "away")
     rules_model = GridFootballRules

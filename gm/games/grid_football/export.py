@@ -1,6 +1,6 @@
 """Export context of Grid Football: derived tables and worked examples computed by the engine.
 
-The templates in ``rules_md/templates/grid_football/`` never type a game number by
+The templates in ``templates/`` (next to this module) never type a game number by
 hand: they read the ruleset, and the examples here are produced by actually playing
 the moves on a :class:`GridFootballState` built from that ruleset.
 """

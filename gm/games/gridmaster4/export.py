@@ -1,6 +1,6 @@
 """Export context of GridMaster4: derived numbers and worked examples computed by the engine.
 
-The templates in ``rules_md/templates/gridmaster4/`` never type a game number by hand:
+The templates in ``templates/`` (next to this module) never type a game number by hand:
 they read the ruleset, and the examples here come from actually playing the moves on a
 :class:`GridMaster4State` built from that ruleset.
 """

@@ -1,6 +1,6 @@
 """Export context of Quarter Back: derived numbers and worked examples computed by the engine.
 
-The templates in ``rules_md/templates/quarterback/`` never type a game number by hand: they
+The templates in ``templates/`` (next to this module) never type a game number by hand: they
 read the ruleset, and the examples here come from actually playing the moves on a
 :class:`QuarterbackState` built from that ruleset (with the first attacker fixed to red, so
 the examples read the same whatever the toss).  An example that does not fit a custom

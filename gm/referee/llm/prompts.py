@@ -1,52 +1,34 @@
-"""The LLM referee's prompts: jinja2 templates in ``prompts/`` rendered from the ruleset.
+"""The LLM referee's prompts: jinja2 templates rendered from the session's ruleset.
 
-- ``prompts/referee_system.md.j2`` – the system prompt (role, tool discipline,
+- ``gm/prompts/referee_system.md.j2`` – the system prompt (role, tool discipline,
   hidden information, reply style) with the rules summary inside;
-- ``prompts/rules_summary/<game slug>.md.j2`` – the rules summary the referee may
-  quote, every number taken from the session's ruleset so custom rules reach the
-  model; games without one get ``default.md.j2`` (rule ids and titles, to a budget).
+- the rules summary the referee may quote, every number taken from the session's
+  ruleset so custom rules reach the model: the game's own ``templates/prompts/rules_summary.md.j2``
+  (in the game's package), or, for a game that ships none, gm's
+  ``prompts/rules_summary.md.j2`` (rule ids and titles, to a budget).
 
 Templates get ``game``, ``seat``, ``others`` (``"away (bot:default)"``), ``r`` /
 ``rules`` (the ruleset), ``changed`` (fields that differ from the defaults),
 ``rules_index``, ``last_col`` (the last column letter, when the ruleset has
-``columns``) and ``budget`` (characters for the default summary).
+``columns``) and ``budget`` (characters for the default summary).  All of them load
+through the one environment of :mod:`gm.templating`.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jinja2
+from gm import templating
 
 if TYPE_CHECKING:
     from gm.core.game import Game
     from gm.session import Session
 
 SYSTEM_TEMPLATE = "referee_system.md.j2"
+SUMMARY_TEMPLATE = "rules_summary.md.j2"
+#: where a game keeps its own rules summary in its templates folder
+GAME_SUMMARY_TEMPLATE = "prompts/rules_summary.md.j2"
 DEFAULT_SUMMARY_BUDGET = 1800
-
-
-def prompts_dir() -> Path:
-    """The ``prompts/`` folder of this checkout."""
-    return Path(__file__).resolve().parents[3] / "prompts"
-
-
-@lru_cache(maxsize=4)
-def _env(folder: str) -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(folder),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=False,
-        autoescape=False,
-    )
-
-
-def _slug(game: Game) -> str:
-    return game.id.replace("-", "_")
 
 
 def _changed(game: Game, rules: Any) -> list[str]:
@@ -73,23 +55,23 @@ def context(game: Game, rules: Any, seat: str, players: dict[str, str]) -> dict[
     }
 
 
-def rules_summary(game: Game, rules: Any, seat: str, players: dict[str, str], folder: Path | None = None) -> str:
+def summary_template(game: Game) -> str:
+    """The name of ``game``'s rules-summary template: its own, or gm's default for a game without one."""
+    if templating.has_game_template(game, GAME_SUMMARY_TEMPLATE):
+        return templating.game_name(game, GAME_SUMMARY_TEMPLATE)
+    return templating.own_name(SUMMARY_TEMPLATE)
+
+
+def rules_summary(game: Game, rules: Any, seat: str, players: dict[str, str]) -> str:
     """The rules summary for ``game`` under ``rules`` (the game's own template, or the default)."""
-    env = _env(str(folder or prompts_dir()))
-    name = f"rules_summary/{_slug(game)}.md.j2"
-    try:
-        template = env.get_template(name)
-    except jinja2.TemplateNotFound:
-        template = env.get_template("rules_summary/default.md.j2")
-    return template.render(**context(game, rules, seat, players)).strip()
+    return templating.render(summary_template(game), context(game, rules, seat, players)).strip()
 
 
-def system_prompt(game: Game, rules: Any, seat: str, players: dict[str, str], folder: Path | None = None) -> str:
+def system_prompt(game: Game, rules: Any, seat: str, players: dict[str, str]) -> str:
     """The referee's system prompt for ``seat``."""
-    env = _env(str(folder or prompts_dir()))
     ctx = context(game, rules, seat, players)
-    ctx["rules_summary"] = rules_summary(game, rules, seat, players, folder)
-    return env.get_template(SYSTEM_TEMPLATE).render(**ctx).strip()
+    ctx["rules_summary"] = rules_summary(game, rules, seat, players)
+    return templating.render(templating.own_name(SYSTEM_TEMPLATE), ctx).strip()
 
 
 def session_system_prompt(session: Session, seat: str) -> str:
