@@ -157,7 +157,8 @@ class Session:
         self._just_revealed: list[_Secret] = []  # revealed since the last action result
         self._size = 0  # bytes of complete records on disk that this object knows of
         self.bot_error: str | None = None
-        #: events of the bot moves made when the session was created or opened
+        #: what the set-up decided (before any move) and the events of the bot moves made when the
+        #: session was created or opened
         self.opening_events: list[dict[str, Any]] = []
 
     # ----------------------------------------------------------------- create
@@ -229,8 +230,12 @@ class Session:
             os.replace(tmp, path)
             s._size = len(header)
         s._bots.update(bots or {})  # injected bot instances (e.g. replaying a transcript's bot moves)
-        s.opening_events = s.advance_bots()
+        s.opening_events = s._opening() + s.advance_bots()
         return s
+
+    def _opening(self) -> list[dict[str, Any]]:
+        """What the set-up decided (a coin toss), while nobody has moved yet."""
+        return [] if self.state.log else [e.to_json() for e in self.state.opening_events()]
 
     def _header(self) -> dict[str, Any]:
         rules = self.state.rules
@@ -306,7 +311,7 @@ class Session:
                 why = exc.message if isinstance(exc, GameError) else "not a valid record"
                 raise StateError(f"{path}: line {n} is corrupt: {why}", rule=SESSION_RULE) from None
         s._size = good
-        s.opening_events = s.advance_bots()
+        s.opening_events = s._opening() + s.advance_bots()
         return s
 
     @classmethod

@@ -138,8 +138,11 @@ def run_scenario(sc: Scenario) -> ReplayResult:
         return res
     referee = OfflineReferee()
     rec = Recorder(Header(game=session.game.id))
-    last: list[dict[str, Any]] = []  # results of the last step's calls
-    narration = ""
+    # results of the last step's calls; before the first step, what the game said as it opened
+    last: list[dict[str, Any]] = [{"ok": True, "events": session.opening_events}] if session.opening_events else []
+    narration = "\n".join(str(e.get("text", "")) for e in session.opening_events)
+    for r in last:
+        res.rules |= rules_of(r)
     for step in sc.steps:
         if step.kind == "say":
             assert step.seat is not None
