@@ -159,7 +159,7 @@ def test_setup_from_a_toml_file(tmp_path: Path) -> None:
         ({"columns": 5}, "off the board"),
         ({"column_values": [1, 2]}, "one value per column"),
         ({"double_strength": 4}, "order"),
-        ({"moves": 3}, "Extra inputs"),
+        ({"moves": 3}, "no such field"),
     ],
 )
 @pins("QB-R-SETUP")
