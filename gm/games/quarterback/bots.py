@@ -22,18 +22,7 @@ from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.state import GameState
 from gm.games.quarterback.actions import EndTurn, PassBall
-from gm.games.quarterback.engine import (
-    DIRS,
-    TACKLES_ONTO,
-    Bad,
-    Piece,
-    QuarterbackState,
-    Square,
-    Walk,
-    _move,
-    _waypoints,
-    sq,
-)
+from gm.games.quarterback.engine import DIRS, TACKLES_ONTO, IllegalStep, Piece, QuarterbackState, Square, sq
 
 SAFE_BONUS = 2.0
 
@@ -53,14 +42,8 @@ class QuarterbackRandomBot:
     def choose(self, state: GameState[Any], seat: str) -> Action:
         assert isinstance(state, QuarterbackState)
         st, rng = state, self.rng
-        options: list[str] = []
-        for pid in st._pieces_of(seat):
-            try:
-                st.steps_open(seat, pid)
-            except Bad:
-                continue
-            options.append(pid)
-        if seat == st.attacker and st.carrier is not None and st.budget_left() > 0:
+        options: list[str] = st.movable(seat)
+        if st.may_pass(seat):
             options.append("pass")
         options.append("end")
         while True:
@@ -80,20 +63,17 @@ class QuarterbackRandomBot:
     def _walk(self, st: QuarterbackState, seat: str, pid: str) -> Action | None:
         piece = (seat, pid)
         limit = st.steps_open(seat, pid)
-        w = st._walk_start(piece)
-        start = w.at
+        w = st.start_walk(piece)
         path: list[Square] = []
         for _ in range(self.rng.randint(1, limit)):
             dirs = list(DIRS)
             self.rng.shuffle(dirs)
             for dc, dr in dirs:
                 to = (w.at[0] + dc, w.at[1] + dr)
-                w2 = w.fork()
                 try:
-                    st._step(w2, to, True)
-                except Bad:
+                    w = st.step(w, to)
+                except IllegalStep:
                     continue
-                w = w2
                 path.append(to)
                 break
             else:
@@ -102,7 +82,7 @@ class QuarterbackRandomBot:
                 break
         if not path:
             return None
-        return _move(pid, sq(path[-1]), _waypoints(start, path))
+        return st.move_action(piece, path)
 
 
 class GreedyBot:
@@ -129,9 +109,7 @@ class GreedyBot:
             k = st.kind[p]
             d = _cheb(s, at)
             if carrier_kind in TACKLES_ONTO[k]:
-                if k == "T" and at[1] < 1:
-                    continue
-                if k in "SD" and at[1] >= 2 and not st.released:
+                if st.offside(p, at):
                     continue
                 if d <= st.allowance(p):
                     return True
@@ -162,12 +140,6 @@ class GreedyBot:
             return st.value(loose) * 0.25
         return float(st.value(loose))
 
-    @staticmethod
-    def _board_after(w: Walk) -> dict[Square, Piece]:
-        b = dict(w.base)
-        b[w.at] = w.piece
-        return b
-
     # -------------------------------------------------------------- attack
     def _attack(self, st: QuarterbackState, seat: str) -> Action:
         best: tuple[float, Action] = (self._score(st, st.board, st.carrier, st.loose) + 0.01, EndTurn())
@@ -185,7 +157,7 @@ class GreedyBot:
                 if w.end:  # an interception caused by a push
                     cands.append((-5.0, action))
                     continue
-                cands.append((self._score(st, self._board_after(w), w.carrier, w.loose) + w.at[1] * 0.001, action))
+                cands.append((self._score(st, w.board(), w.carrier, w.loose) + w.at[1] * 0.001, action))
         if st.carrier is not None and st.budget_left() > 0:
             for t in st.pass_targets():
                 board = st.board
@@ -206,11 +178,11 @@ class GreedyBot:
         current = self._pressure(st, st.board, ball, carrier_kind)
         best: tuple[float, Action] = (current - 0.01, EndTurn())
         cands: list[tuple[float, Action]] = []
-        for pid in st._pieces_of(seat):
+        for pid in st.pieces(seat):
             for action, w in st.move_outcomes(seat, pid):
                 if w.end:
                     return action  # a tackle or an interception: take it
-                cands.append((self._pressure(st, self._board_after(w), ball, carrier_kind), action))
+                cands.append((self._pressure(st, w.board(), ball, carrier_kind), action))
         self.rng.shuffle(cands)
         for c in cands:
             if c[0] < best[0]:
