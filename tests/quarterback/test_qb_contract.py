@@ -9,6 +9,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from qb_helpers import G, frozen, pins
 
 from gm.core.actions import Action
@@ -118,22 +119,25 @@ def test_checking_never_changes_the_state() -> None:
     assert checked > 2000 and 0 < accepted < checked
 
 
+@pytest.mark.parametrize("chunk", range(3))
 @pins("QB-R-NOTATION")
-def test_the_legal_list_is_exactly_what_the_check_accepts() -> None:
+def test_the_legal_list_is_exactly_what_the_check_accepts(chunk: int) -> None:
     """On random positions: the list counts what it iterates, names each action once, and every listed
     action is accepted.  Brute force over every step sequence of every piece that may move: the outcomes
     the check accepts are exactly the listed ones, one listed move each (a longer route to the same square
     is its own move: it leaves fewer squares for later).  Random candidates are accepted exactly when
     their outcome is listed."""
-    rng = random.Random(11)
+    rng = random.Random(11 + chunk)
     positions_seen = routes = 0
-    for s in positions(games=24, every=7, seed=100):
+    for s in positions(games=8, every=7, seed=100 + 8 * chunk):
         positions_seen += 1
         seat = s.to_act()[0]
         legal = s.legal_actions(seat)
         listed = list(legal)
         assert len(legal) == len(listed) == len({str(a) for a in listed})
         assert all(s.is_legal(seat, a) for a in listed)
+        # a log replays through the canonical forms' fast path: it reads as the phrasing pass does
+        assert all(G.parse_action(str(a)) == G.parse_action(f" {a} ") == a for a in listed)
         by_piece: dict[str, dict[tuple[Any, ...], MovePiece]] = {}
         for a in listed:
             if isinstance(a, MovePiece):
@@ -155,7 +159,7 @@ def test_the_legal_list_is_exactly_what_the_check_accepts() -> None:
                 assert outcome(s, s.route(seat, a)) in by_piece[a.piece]
             else:
                 assert str(a) in texts
-    assert positions_seen > 80 and routes > 20_000, (positions_seen, routes)
+    assert positions_seen > 20 and routes > 5_000, (positions_seen, routes)
 
 
 def test_kinds_compared_across_modules_are_string_enums_with_their_old_values() -> None:

@@ -156,10 +156,21 @@ def _piece(words: list[str]) -> tuple[str | None, list[str]]:
     return None, words
 
 
+#: the canonical text forms (what ``str(action)`` writes and a log stores), read without the natural-language pass
+_CANONICAL = re.compile(r"^(?:move (QB|[SDT][1-9]) ([A-Z]-?\d{1,2}(?:-[A-Z]-?\d{1,2})*)|pass to ([A-Z]-?\d{1,2})|end)$")
+_CANONICAL_SQUARE = re.compile(r"[A-Z]-?\d{1,2}")
+
+
 def parse_action(text: str) -> Action:
     """Parse any Quarter Back action, tolerant of natural phrasings (see ``FORMS``)."""
     if not isinstance(text, str) or not text.strip():
         raise bad_input("empty action", text, rule=NOTATION, legal=FORMS)
+    m = _CANONICAL.match(text)
+    if m is not None:  # str(action) of any action: a log replays without the phrasing pass
+        if m.group(1):
+            squares = _CANONICAL_SQUARE.findall(m.group(2))
+            return MovePiece(m.group(1), squares[-1], tuple(squares[:-1]))
+        return PassBall(m.group(3)) if m.group(3) else EndTurn()
     words = _words(text)
     if _END_PHRASE.match(" ".join(words)):
         return EndTurn()

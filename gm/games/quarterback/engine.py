@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from gm.core.actions import Action
-from gm.core.errors import IllegalActionError, bad_input
+from gm.core.errors import IllegalActionError, InvalidActionError, bad_input
 from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
@@ -110,20 +110,23 @@ class IllegalStep(Exception):
 
 
 class Geometry(NamedTuple):
-    """The board of a ruleset: its squares, and each square's on-board neighbours in :data:`DIRS` order."""
+    """The board of a ruleset: its squares, each square's on-board neighbours in :data:`DIRS` order
+    (also as a set), and the squares' names both ways."""
 
     squares: frozenset[Square]
     neighbours: dict[Square, tuple[Square, ...]]
+    around: dict[Square, frozenset[Square]]
+    names: dict[Square, str]
+    by_name: dict[str, Square]
 
 
 @lru_cache(maxsize=64)
 def geometry(columns: int, min_row: int, max_row: int) -> Geometry:
-    """The board's squares and neighbours (computed once per board size)."""
+    """The board's squares, neighbours and names (computed once per board size)."""
     squares = frozenset((c, r) for c in range(columns) for r in range(min_row, max_row + 1))
-    neighbours = {
-        (c, r): tuple((c + dc, r + dr) for dc, dr in DIRS if (c + dc, r + dr) in squares) for c, r in squares
-    }
-    return Geometry(squares, neighbours)
+    neighbours = {(c, r): tuple((c + dc, r + dr) for dc, dr in DIRS if (c + dc, r + dr) in squares) for c, r in squares}
+    names = {s: square_name(s) for s in squares}
+    return Geometry(squares, neighbours, {s: frozenset(n) for s, n in neighbours.items()}, names, {n: s for s, n in names.items()})
 
 
 class Walk:
@@ -135,14 +138,12 @@ class Walk:
 
     __slots__ = (
         "at", "base", "carrier", "crossed", "end", "end_at", "kind", "log", "loose", "opp", "past_weaker", "path",
-        "piece", "pushed", "shared", "strength", "zones",
+        "piece", "pushed", "shared", "strength",
     )  # fmt: skip
 
     def __init__(self, piece: Piece, kind: str, strength: int, at: Square, base: dict[Square, Piece],
-                 carrier: Piece | None, loose: Square | None, zones: dict[str, frozenset[Square]]) -> None:  # fmt: skip
+                 carrier: Piece | None, loose: Square | None) -> None:  # fmt: skip
         self.piece = piece
-        #: squares next to each seat's Singles as the move starts (the board without the mover decides)
-        self.zones = zones
         self.opp = other(piece[0])
         self.kind = kind
         self.strength = strength
@@ -166,7 +167,7 @@ class Walk:
         """An independent copy to walk on (the board is shared until one of them pushes)."""
         w = Walk.__new__(Walk)
         w.piece, w.opp, w.kind, w.strength, w.at = self.piece, self.opp, self.kind, self.strength, self.at
-        w.base, w.shared, w.carrier, w.loose, w.zones = self.base, True, self.carrier, self.loose, self.zones
+        w.base, w.shared, w.carrier, w.loose = self.base, True, self.carrier, self.loose
         w.end, w.end_at, w.past_weaker, w.crossed, w.path = self.end, self.end_at, self.past_weaker, self.crossed, self.path
         w.pushed = dict(self.pushed) if self.pushed else {}
         w.log = list(self.log) if self.log else []
@@ -210,6 +211,14 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.results: list[dict[str, Any]] = []
         self._values = r.values
         self._geo = geometry(r.columns, r.min_row, r.field_rows)
+        self._layouts: dict[str, tuple[dict[Piece, Square], dict[Piece, Kind], dict[Piece, int], dict[str, tuple[str, ...]]]] = {}
+        self._names = {(seat, pid): f"{seat} {KIND_NAMES[pid[0]]} {pid}" for seat in SEATS for side in (r.attack, r.defense)
+                       for pid in side.pieces()}  # fmt: skip
+        #: walks computed in this position, by piece and route: a move checked after a bot or the legal
+        #: list walked it is not walked again (cleared by every action: walks depend on the ball, the
+        #: turn and the defense's release as well as the board)
+        self._walks: dict[tuple[Piece, tuple[Square, ...]], Walk] = {}
+        self._routes: dict[tuple[Piece, MovePiece], Walk] = {}  # the same walks by their canonical action
         self._start_half(0)
 
     def opening_events(self) -> list[Event]:
@@ -228,20 +237,21 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.defender = other(self.attacker)
         self.phase = Phase.ATTACK
         self.round = 1
-        self.pos: dict[Piece, Square] = {}
-        self.kind: dict[Piece, Kind] = {}
-        board: dict[Square, Piece] = {}
-        for seat, setup in ((self.attacker, r.attack), (self.defender, r.defense)):
-            for pid, name in setup.pieces().items():
-                piece = (seat, pid)
-                square = parse_square(name)
-                board[square] = piece
-                self.pos[piece] = square
-                # ruling QB-R-DEFENSE-QB: a defending Quarterback plays as a Triple
-                self.kind[piece] = Kind.TRIPLE if pid == "QB" and seat == self.defender else Kind(pid[0])
-        self.strength = {p: r.strength(k) for p, k in self.kind.items()}
-        self._order = {seat: tuple(sorted((p for s, p in self.pos if s == seat), key=_pid_order)) for seat in SEATS}
-        self._names = {p: f"{p[0]} {KIND_NAMES[p[1][0]]} {p[1]}" for p in self.pos}
+        layout = self._layouts.get(self.attacker)
+        if layout is None:  # the same two set-ups every half: worked out once a match
+            pos: dict[Piece, Square] = {}
+            kind: dict[Piece, Kind] = {}
+            for seat, setup in ((self.attacker, r.attack), (self.defender, r.defense)):
+                for pid, name in setup.pieces().items():
+                    piece = (seat, pid)
+                    pos[piece] = parse_square(name)
+                    # ruling QB-R-DEFENSE-QB: a defending Quarterback plays as a Triple
+                    kind[piece] = Kind.TRIPLE if pid == "QB" and seat == self.defender else Kind(pid[0])
+            order = {seat: tuple(sorted((p for s, p in pos if s == seat), key=_pid_order)) for seat in SEATS}
+            layout = self._layouts[self.attacker] = (pos, kind, {p: r.strength(k) for p, k in kind.items()}, order)
+        self.pos = dict(layout[0])
+        self.kind, self.strength, self._order = layout[1], layout[2], layout[3]
+        board = {square: piece for piece, square in self.pos.items()}
         self.carrier: Piece | None = (self.attacker, "QB")  # QB-BALL-START
         self.loose: Square | None = None
         self.released = False
@@ -249,10 +259,12 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self._reset_turn()
         self._check_release([])
 
-    def _set_board(self, board: dict[Square, Piece]) -> None:
-        """A new position: the board, and what is derived from it (kept until the next move)."""
+    def _set_board(self, board: dict[Square, Piece], zones_moved: bool = True) -> None:
+        """A new position: the board, and what is derived from it (kept until the next move): the squares
+        next to Singles, Triples and Quarterbacks change only when one of them moves or is pushed."""
         self.board = board
-        self._zone_cache: dict[str, frozenset[Square]] | None = None
+        if zones_moved:
+            self._zones: dict[str, frozenset[Square]] = {}
         self._bases: dict[Piece, dict[Square, Piece]] = {}
 
     def _reset_turn(self) -> None:
@@ -376,6 +388,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             raise IllegalStep(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
         w2 = w.fork()
         self._step(w2, to, True)
+        self._walks[(w2.piece, w2.path)] = w2
         return w2
 
     def _step(self, w: Walk, to: Square, last: bool) -> None:
@@ -443,7 +456,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             target = (tc + dc, tr + dr)
             self._push_ok(w, occ, target, to)
             push = (occ, target)
-        if kind in "TQ" and to in w.zones[w.opp]:
+        if kind in "TQ" and to in self._zone(w.opp):
             s = self.adjacent_single(base, to, w.opp)
             if s is not None:
                 raise IllegalStep("QB-ADJACENT", f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
@@ -472,7 +485,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             raise IllegalStep("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed off the board (from {sq(frm)})")
         if target in w.base:
             raise IllegalStep("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed from {sq(frm)} onto {sq(target)}: it is occupied")
-        if self.kind[piece] in "TQ" and target in w.zones[w.piece[0]]:
+        if self.kind[piece] in "TQ" and target in self._zone(w.piece[0]):
             s = self.adjacent_single(w.base, target, w.piece[0])
             if s is not None:
                 raise IllegalStep(
@@ -506,6 +519,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
 
     def _single_reach(self, w: Walk, at: Square, has_ball: bool) -> None:
         """A Single arrives next to opposition Triples/Quarterbacks: tackle the carrier or push them away."""
+        if not w.pushed and at not in self._zone(w.opp + "/TQ"):
+            return  # no opposition Triple or Quarterback next to it (none has been pushed on the way)
         base = w.base
         c, r = at
         hits: list[tuple[Piece, Square]] = []
@@ -578,19 +593,28 @@ class QuarterbackState(GameState[QuarterbackRules]):
             base = dict(self.board)
             del base[self.pos[piece]]
             self._bases[piece] = base
-        return Walk(piece, self.kind[piece], self.strength[piece], self.pos[piece], base, self.carrier, self.loose,
-                    self._zones())  # fmt: skip
+        return Walk(piece, self.kind[piece], self.strength[piece], self.pos[piece], base, self.carrier, self.loose)
 
-    def _zones(self) -> dict[str, frozenset[Square]]:
-        """Squares next to each seat's Singles (kept until the board changes)."""
-        if self._zone_cache is None:
-            zones: dict[str, set[Square]] = {RED: set(), BLUE: set()}
-            for (c, r), p in self.board.items():
-                if self.kind[p] == "S":
-                    zones[p[0]].update([(c - 1, r - 1), (c, r - 1), (c + 1, r - 1), (c - 1, r), (c + 1, r),
-                                        (c - 1, r + 1), (c, r + 1), (c + 1, r + 1)])  # fmt: skip
-            self._zone_cache = {k: frozenset(v) for k, v in zones.items()}
-        return self._zone_cache
+    def _zone(self, key: str) -> frozenset[Square]:
+        """The squares next to a seat's Singles (``"red"``: what keeps Triples and Quarterbacks away,
+        QB-ADJACENT), or next to its Triples and Quarterbacks (``"red/TQ"``: where a Single pushes or
+        tackles them); computed when first asked, kept until one of those pieces moves."""
+        zone = self._zones.get(key)
+        if zone is None:
+            seat, _, which = key.partition("/")
+            kinds = "TQ" if which else "S"
+            around, kind = self._geo.around, self.kind
+            zone = frozenset().union(*[around[sq] for sq, p in self.board.items() if p[0] == seat and kind[p] in kinds])
+            self._zones[key] = zone
+        return zone
+
+    def next_squares(self, w: Walk) -> list[Square]:
+        """The squares ``w`` might step to next: the on-board neighbours of where it stands that its own
+        side does not hold (QB-OCCUPIED, QB-JUMP); :meth:`step` decides the rest."""
+        if w.end:
+            return []
+        base, seat = w.base, w.piece[0]
+        return [to for to in self._geo.neighbours[w.at] if (occ := base.get(to)) is None or occ[0] != seat]
 
     def walk(self, piece: Piece, steps: Iterable[Square]) -> Walk:
         """Walk ``piece`` along unit ``steps``; raise :class:`IllegalStep` at the first broken rule."""
@@ -616,23 +640,19 @@ class QuarterbackState(GameState[QuarterbackRules]):
         seen = set() if every_route else {w0.signature()}
         watch_line = every_route and not self.released and piece[0] == self.attacker and self.kind[piece] in "DQ"
         frontier = [w0]
-        seat = piece[0]
-        neighbours = self._geo.neighbours
         step = self._step
+        walks = self._walks
         for _ in range(limit):
             nxt: list[Walk] = []
             level: set[Any] = set()  # every_route: outcomes at this length
             for w in frontier:
-                base = w.base
-                for to in neighbours[w.at]:
-                    occ = base.get(to)
-                    if occ is not None and occ[0] == seat:
-                        continue
+                for to in self.next_squares(w):
                     w2 = w.fork()
                     try:
                         step(w2, to, True)
                     except IllegalStep:
                         continue
+                    walks[(piece, w2.path)] = w2
                     sig = w2.signature()
                     if every_route and w2.end is None:
                         key = (sig, w2.crossed) if watch_line else sig
@@ -657,11 +677,17 @@ class QuarterbackState(GameState[QuarterbackRules]):
             mine = ", ".join(p for s, p in self.pos if s == seat)
             raise IllegalStep("QB-R-NOTATION", f"you have no piece {action.piece}; your pieces are {mine}")
         limit = self.steps_open(seat, action.piece)
+        known = self._routes.get((piece, action))
+        if known is not None and len(known.path) <= limit:
+            return known  # the canonical action of a walk made in this position (by a bot, the legal list)
         start = self.pos[piece]
-        named = [parse_square(n) for n in action.path]
-        for n in named:
-            if n not in self._geo.squares:
-                raise IllegalStep("QB-R-BOARD", f"{sq(n)} is off the board")
+        by_name = self._geo.by_name
+        named: list[Square] = []
+        for name in action.path:
+            n = by_name.get(name)
+            if n is None:
+                raise IllegalStep("QB-R-BOARD", f"{sq(parse_square(name))} is off the board")
+            named.append(n)
         explicit = len(named) > 1
         if named[0] == start:
             if len(named) == 1:
@@ -687,6 +713,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
         rule = MOVE_RULE[self.kind[piece]]
         first_error: IllegalStep | None = None
         if straight and len(steps) <= limit:
+            known = self._walks.get((piece, tuple(steps)))
+            if known is not None:
+                return known  # walked already in this position (by a bot, the legal list)
             try:
                 return self.walk(piece, steps)
             except IllegalStep as exc:
@@ -706,8 +735,19 @@ class QuarterbackState(GameState[QuarterbackRules]):
 
     def move_action(self, piece: Piece, path: Iterable[Square]) -> MovePiece:
         """The canonical action of a route: ``move T1 C3-C4-D5`` (its start and the squares where it turns)."""
-        path = list(path)
+        path = tuple(path)
+        w = self._walks.get((piece, path))
+        if w is not None:
+            return self._action_of(w)
         return _move(piece[1], sq(path[-1]), _waypoints(self.pos[piece], path))
+
+    def _action_of(self, w: Walk) -> MovePiece:
+        """The canonical action of a walk made in this position (checking it later finds the walk)."""
+        piece = w.piece
+        names = self._geo.names
+        action = _move(piece[1], names[w.path[-1]], _waypoints(self.pos[piece], w.path, names))
+        self._routes[(piece, action)] = w
+        return action
 
     # ------------------------------------------------------------- passes
     def pass_targets(self) -> Iterator[Square]:
@@ -796,22 +836,18 @@ class QuarterbackState(GameState[QuarterbackRules]):
             limit = self.steps_open(seat, pid)
         except IllegalStep:
             return
-        piece = (seat, pid)
-        start = self.pos[piece]
-        for w in self.reachable(piece, limit, every_route=True):
-            yield _move(pid, sq(w.path[-1]), _waypoints(start, w.path))
+        for w in self.reachable((seat, pid), limit, every_route=True):
+            yield self._action_of(w)
 
-    def move_outcomes(self, seat: str, pid: str) -> Iterator[tuple[MovePiece, Walk]]:
-        """The piece's moves with the walk each makes, one per distinct board outcome by its shortest
-        route (what a bot weighs; a longer route to the same squares only leaves it fewer squares)."""
+    def move_outcomes(self, seat: str, pid: str) -> Iterator[Walk]:
+        """The piece's moves now as walks, one per distinct board outcome by its shortest route (what a
+        bot weighs: a longer route to the same squares only leaves it fewer squares); the action of
+        one is :meth:`move_action` of its ``path``."""
         try:
             limit = self.steps_open(seat, pid)
         except IllegalStep:
             return
-        piece = (seat, pid)
-        start = self.pos[piece]
-        for w in self.reachable(piece, limit):
-            yield _move(pid, sq(w.path[-1]), _waypoints(start, w.path)), w
+        yield from self.reachable((seat, pid), limit)
 
     def _turn_error(self, seat: str, action: Action) -> IllegalActionError:
         """A seat out of turn hears why it is the other side's turn, by rule."""
@@ -836,7 +872,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if seat not in self.to_act():
             return out
         if isinstance(action, MovePiece) and (seat, action.piece) in self.pos:
-            out += [str(a) for a, _ in self.move_outcomes(seat, action.piece)][:40]
+            out += [str(self._action_of(w)) for w in self.move_outcomes(seat, action.piece)][:40]
         movers = self.movable(seat)
         if movers:
             out.append(f"move <piece> <squares> - pieces that may move now: {', '.join(movers)}")
@@ -863,10 +899,13 @@ class QuarterbackState(GameState[QuarterbackRules]):
         """The game's parser, in context: a move by directions (``S2 forward``, ``T1 2 forward 1 left``)
         is read from the side on turn, its own forward and left (ruling QB-R-NOTATION), into the squares
         of the piece's route."""
-        rel = read_directions(text) if isinstance(text, str) else None
-        acting = self.to_act()
-        if rel is None or len(acting) != 1:
+        try:
             return self.game.parse_action(text)
+        except InvalidActionError:
+            rel = read_directions(text) if isinstance(text, str) else None
+            acting = self.to_act()
+            if rel is None or len(acting) != 1:
+                raise
         return self.move_by_directions(acting[0], rel, text)
 
     def move_by_directions(self, seat: str, rel: Directions, text: str = "") -> MovePiece:
@@ -896,6 +935,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
     # ------------------------------------------------------------------ apply
     def _apply(self, seat: str, action: Action, plan: Any) -> list[Event]:
         events: list[Event] = []
+        if self._walks:
+            self._walks, self._routes = {}, {}
         if isinstance(action, MovePiece):
             self._commit_move(plan, events)
         elif isinstance(action, PassBall):
@@ -929,6 +970,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def _commit_move(self, w: Walk, events: list[Event]) -> None:
         piece = w.piece
         pid = piece[1]
+        names = self._geo.names
         start = self.pos[piece]
         steps = w.path
         also = self._move_rules(piece, start, w, pid == self.active)
@@ -940,22 +982,24 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self.active = pid
             self.active_left = limit - len(steps)
         # the board after the walk
-        self._set_board(w.board())
+        self._set_board(w.board(), zones_moved=self.kind[piece] != "D" or bool(w.pushed))
         self.pos[piece] = w.at
         for p, t in w.pushed.items():
             self.pos[p] = t
         self.carrier, self.loose = w.carrier, w.loose
         events.append(_ev("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
-                          piece=self.describe(piece), path="-".join(sq(s) for s in (start, *steps)), seat=piece[0],
+                          piece=self.describe(piece), path="-".join([names[start], *[names[s] for s in steps]]), seat=piece[0],
                           also=also))
-        events.extend(self._walk_events(w))
+        if w.log:
+            events.extend(self._walk_events(w))
         if w.end:
             assert w.end_at is not None
             self._end_half(w.end, w.end_at, events)
             return
         if w.crossed:
             self._release(piece, events)  # it moved over the line, even if it came back
-        self._check_release(events)
+        elif w.pushed:
+            self._check_release(events)  # a defender's push may have put an attacking Double over the line
         self._maybe_end_turn(events)
 
     def _commit_pass(self, to: Square, events: list[Event]) -> None:
@@ -1167,15 +1211,16 @@ def _pid_order(pid: str) -> tuple[int, str]:
     return ("QSDT".index(pid[0]), pid)
 
 
-def _waypoints(start: Square, path: Sequence[Square]) -> tuple[str, ...]:
+def _waypoints(start: Square, path: Sequence[Square], names: dict[Square, str] | None = None) -> tuple[str, ...]:
     """The named squares of a path: its start and every square where it turns (the destination excluded)."""
-    out = [sq(start)]
+    name = sq if names is None else names.__getitem__
+    out = [name(start)]
     prev = start
     direction: Square | None = None
     for i, s in enumerate(path):
         d = (s[0] - prev[0], s[1] - prev[1])
         if direction is not None and d != direction:
-            out.append(sq(path[i - 1]))
+            out.append(name(path[i - 1]))
         direction = d
         prev = s
     return tuple(out)
