@@ -178,3 +178,16 @@ def test_quarter_back_has_no_secrets_for_a_bot_to_read() -> None:
     for s in positions(games=3, every=25, seed=7):
         assert s.view("red") == s.view("blue") == s.view(None) == s.snapshot()
         assert not s.has_locked_picks() and s.secret_moves() == set()
+
+
+def test_a_walk_kept_from_an_earlier_position_is_walked_again() -> None:
+    """The engine reuses the walks made in the position at hand only: a walk a caller kept from before
+    the last move describes an old board, and checking its action walks it afresh."""
+    s = G.new_state({"first_attacker": "red", "format": "game"})
+    assert isinstance(s, QuarterbackState)
+    old = s.start_walk(("red", "T1"))
+    s.apply("red", "move D1 C0-B0")
+    stale = s.step(old, (0, 1))  # on the board before D1 moved
+    assert stale.board()[(2, 0)] == ("red", "D1")
+    s.apply("red", s.move_action(("red", "T1"), stale.path))
+    assert s.board[(1, 0)] == ("red", "D1") and (2, 0) not in s.board and s.board[(0, 1)] == ("red", "T1")

@@ -137,8 +137,8 @@ class Walk:
     to everyone else."""
 
     __slots__ = (
-        "at", "base", "carrier", "crossed", "end", "end_at", "kind", "log", "loose", "opp", "past_weaker", "path",
-        "piece", "pushed", "shared", "strength",
+        "at", "base", "carrier", "crossed", "end", "end_at", "kind", "log", "loose", "memo", "opp", "past_weaker",
+        "path", "piece", "pushed", "shared", "strength",
     )  # fmt: skip
 
     def __init__(self, piece: Piece, kind: str, strength: int, at: Square, base: dict[Square, Piece],
@@ -162,6 +162,8 @@ class Walk:
         #: an attacking Double or Quarterback stepped over the line (QB-OFFSIDE-LINE)
         self.crossed = False
         self.path: tuple[Square, ...] = ()
+        #: the walks of the position this walk started in (the engine keeps a walk only for its own position)
+        self.memo: dict[tuple[Piece, tuple[Square, ...]], Walk] | None = None
 
     def fork(self) -> Walk:
         """An independent copy to walk on (the board is shared until one of them pushes)."""
@@ -171,6 +173,7 @@ class Walk:
         w.end, w.end_at, w.past_weaker, w.crossed, w.path = self.end, self.end_at, self.past_weaker, self.crossed, self.path
         w.pushed = dict(self.pushed) if self.pushed else {}
         w.log = list(self.log) if self.log else []
+        w.memo = self.memo
         return w
 
     def write(self) -> dict[Square, Piece]:
@@ -388,7 +391,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
             raise IllegalStep(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
         w2 = w.fork()
         self._step(w2, to, True)
-        self._walks[(w2.piece, w2.path)] = w2
+        if w2.memo is self._walks:  # a walk of this position (not one kept from an earlier one)
+            self._walks[(w2.piece, w2.path)] = w2
         return w2
 
     def _step(self, w: Walk, to: Square, last: bool) -> None:
@@ -593,7 +597,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
             base = dict(self.board)
             del base[self.pos[piece]]
             self._bases[piece] = base
-        return Walk(piece, self.kind[piece], self.strength[piece], self.pos[piece], base, self.carrier, self.loose)
+        w = Walk(piece, self.kind[piece], self.strength[piece], self.pos[piece], base, self.carrier, self.loose)
+        w.memo = self._walks
+        return w
 
     def _zone(self, key: str) -> frozenset[Square]:
         """The squares next to a seat's Singles (``"red"``: what keeps Triples and Quarterbacks away,
@@ -935,8 +941,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
     # ------------------------------------------------------------------ apply
     def _apply(self, seat: str, action: Action, plan: Any) -> list[Event]:
         events: list[Event] = []
-        if self._walks:
-            self._walks, self._routes = {}, {}
+        self._walks, self._routes = {}, {}  # a new position: the walks of the last one are of no use
         if isinstance(action, MovePiece):
             self._commit_move(plan, events)
         elif isinstance(action, PassBall):
