@@ -220,43 +220,43 @@ class GreedyBot:
 
     # -------------------------------------------------------------- defend
     def _defend(self, st: QuarterbackState, seat: str) -> Action:
+        """Tackle or intercept at once if a move can; else the move that most lowers the pressure (the
+        defenders' distance from the ball, a sum of each defender's part, so a move changes only the
+        mover's part: its pushes move attackers only)."""
         ball = st.pos[st.carrier] if st.carrier is not None else st.loose
         assert ball is not None
         carrier_kind = st.kind[st.carrier] if st.carrier is not None else None
-        current = self._pressure(st, st.board, ball, carrier_kind)
-        best: tuple[float, Action | Walk] = (current - 0.01, EndTurn())
-        cands: list[tuple[float, Action | Walk]] = []
+        parts = {p: self._part(st, p, square, ball, carrier_kind) for square, p in st.board.items() if p[0] == seat}
+        current = sum(parts.values())
+        best: tuple[int, Action | Walk] = (current, EndTurn())  # a move must lower the pressure
+        cands: list[tuple[int, Action | Walk]] = []
         for pid in st.pieces(seat):
+            piece = (seat, pid)
+            rest = current - parts[piece]
             for w in st.move_outcomes(seat, pid):
                 if w.end:
                     return _action(st, w)  # a tackle or an interception: take it
-                cands.append((self._pressure(st, w.board(), ball, carrier_kind), w))
+                cands.append((rest + self._part(st, piece, w.at, ball, carrier_kind), w))
         self.rng.shuffle(cands)
         for c in cands:
             if c[0] < best[0]:
                 best = c
         return _action(st, best[1])
 
-    def _pressure(self, st: QuarterbackState, board: dict[Square, Piece], ball: Square, carrier_kind: str | None) -> float:
-        """How far the defenders are from the ball, tacklers counting most (lower is better for the defense)."""
-        total = 0.0
-        bc, br = ball
-        defender, kind, allowance = st.defender, st.kind, st.allowance
-        for (c, r), p in board.items():
-            if p[0] != defender:
-                continue
-            k = kind[p]
-            d = max(abs(c - bc), abs(r - br))
-            if carrier_kind is None:
-                total += max(d - allowance(p), 0) * 2
-            elif carrier_kind in TACKLES_ONTO[k] or (k == "S" and carrier_kind in "TQ"):
-                total += max(d - allowance(p), 0) * 3 + d * 0.1
-            else:
-                total += d * 0.5
-            # cover the field ahead of the ball
-            if r > br:
-                total -= 0.2
-        return total
+    @staticmethod
+    def _part(st: QuarterbackState, piece: Piece, square: Square, ball: Square, carrier_kind: str | None) -> int:
+        """A defender's part of the pressure on the ball, in tenths (lower is better for the defense):
+        tacklers count by the squares they lack to reach it, the others by their distance; a defender
+        ahead of the ball covers the field."""
+        d = max(abs(square[0] - ball[0]), abs(square[1] - ball[1]))
+        k = st.kind[piece]
+        if carrier_kind is None:
+            part = max(d - st.allowance(piece), 0) * 20
+        elif carrier_kind in TACKLES_ONTO[k] or (k == "S" and carrier_kind in "TQ"):
+            part = max(d - st.allowance(piece), 0) * 30 + d
+        else:
+            part = d * 5
+        return part - 2 if square[1] > ball[1] else part
 
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": QuarterbackRandomBot, "default": GreedyBot}

@@ -460,7 +460,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             target = (tc + dc, tr + dr)
             self._push_ok(w, occ, target, to)
             push = (occ, target)
-        if kind in "TQ" and to in self._zone(w.opp):
+        if kind in "TQ" and to in (self._zones.get(w.opp) or self._zone(w.opp)):
             s = self.adjacent_single(base, to, w.opp)
             if s is not None:
                 raise IllegalStep("QB-ADJACENT", f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
@@ -523,7 +523,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
 
     def _single_reach(self, w: Walk, at: Square, has_ball: bool) -> None:
         """A Single arrives next to opposition Triples/Quarterbacks: tackle the carrier or push them away."""
-        if not w.pushed and at not in self._zone(w.opp + "/TQ"):
+        key = w.opp + "/TQ"
+        if not w.pushed and at not in (self._zones.get(key) or self._zone(key)):
             return  # no opposition Triple or Quarterback next to it (none has been pushed on the way)
         base = w.base
         c, r = at
