@@ -189,5 +189,5 @@ def test_a_walk_kept_from_an_earlier_position_is_walked_again() -> None:
     s.apply("red", "move D1 C0-B0")
     stale = s.step(old, (0, 1))  # on the board before D1 moved
     assert stale.board()[(2, 0)] == ("red", "D1")
-    s.apply("red", s.move_action(("red", "T1"), stale.path))
+    s.apply("red", s.action_of(stale))
     assert s.board[(1, 0)] == ("red", "D1") and (2, 0) not in s.board and s.board[(0, 1)] == ("red", "T1")

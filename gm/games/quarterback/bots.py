@@ -38,7 +38,7 @@ def _cheb(a: Square, b: Square) -> int:
 
 def _action(st: QuarterbackState, choice: Action | Walk) -> Action:
     """The action of a choice: a move's walk becomes its canonical action."""
-    return st.move_action(choice.piece, choice.path) if isinstance(choice, Walk) else choice
+    return st.action_of(choice) if isinstance(choice, Walk) else choice
 
 
 class Draws:
@@ -129,7 +129,7 @@ class QuarterbackRandomBot:
                     squares.pop()
             else:
                 break
-        return st.move_action(piece, w.path) if w.path else None
+        return st.action_of(w) if w.path else None
 
 
 class GreedyBot:

@@ -162,8 +162,9 @@ class Walk:
         #: an attacking Double or Quarterback stepped over the line (QB-OFFSIDE-LINE)
         self.crossed = False
         self.path: tuple[Square, ...] = ()
-        #: the walks of the position this walk started in (the engine keeps a walk only for its own position)
-        self.memo: dict[tuple[Piece, tuple[Square, ...]], Walk] | None = None
+        #: the walks of the position this walk started in, by canonical action (the engine reuses a walk
+        #: only in its own position)
+        self.memo: dict[tuple[Piece, MovePiece], Walk] | None = None
 
     def fork(self) -> Walk:
         """An independent copy to walk on (the board is shared until one of them pushes)."""
@@ -217,11 +218,10 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self._layouts: dict[str, tuple[dict[Piece, Square], dict[Piece, Kind], dict[Piece, int], dict[str, tuple[str, ...]]]] = {}
         self._names = {(seat, pid): f"{seat} {KIND_NAMES[pid[0]]} {pid}" for seat in SEATS for side in (r.attack, r.defense)
                        for pid in side.pieces()}  # fmt: skip
-        #: walks computed in this position, by piece and route: a move checked after a bot or the legal
-        #: list walked it is not walked again (cleared by every action: walks depend on the ball, the
-        #: turn and the defense's release as well as the board)
-        self._walks: dict[tuple[Piece, tuple[Square, ...]], Walk] = {}
-        self._routes: dict[tuple[Piece, MovePiece], Walk] = {}  # the same walks by their canonical action
+        #: walks made in this position by their canonical action (:meth:`action_of`): a move a bot or the
+        #: legal list walked is not walked again when checked (renewed by every action: walks depend on
+        #: the ball, the turn and the defense's release as well as the board)
+        self._routes: dict[tuple[Piece, MovePiece], Walk] = {}
         self._start_half(0)
 
     def opening_events(self) -> list[Event]:
@@ -391,8 +391,6 @@ class QuarterbackState(GameState[QuarterbackRules]):
             raise IllegalStep(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
         w2 = w.fork()
         self._step(w2, to, True)
-        if w2.memo is self._walks:  # a walk of this position (not one kept from an earlier one)
-            self._walks[(w2.piece, w2.path)] = w2
         return w2
 
     def _step(self, w: Walk, to: Square, last: bool) -> None:
@@ -599,7 +597,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             del base[self.pos[piece]]
             self._bases[piece] = base
         w = Walk(piece, self.kind[piece], self.strength[piece], self.pos[piece], base, self.carrier, self.loose)
-        w.memo = self._walks
+        w.memo = self._routes
         return w
 
     def _zone(self, key: str) -> frozenset[Square]:
@@ -648,7 +646,6 @@ class QuarterbackState(GameState[QuarterbackRules]):
         watch_line = every_route and not self.released and piece[0] == self.attacker and self.kind[piece] in "DQ"
         frontier = [w0]
         step = self._step
-        walks = self._walks
         for _ in range(limit):
             nxt: list[Walk] = []
             level: set[Any] = set()  # every_route: outcomes at this length
@@ -659,7 +656,6 @@ class QuarterbackState(GameState[QuarterbackRules]):
                         step(w2, to, True)
                     except IllegalStep:
                         continue
-                    walks[(piece, w2.path)] = w2
                     sig = w2.signature()
                     if every_route and w2.end is None:
                         key = (sig, w2.crossed) if watch_line else sig
@@ -720,9 +716,6 @@ class QuarterbackState(GameState[QuarterbackRules]):
         rule = MOVE_RULE[self.kind[piece]]
         first_error: IllegalStep | None = None
         if straight and len(steps) <= limit:
-            known = self._walks.get((piece, tuple(steps)))
-            if known is not None:
-                return known  # walked already in this position (by a bot, the legal list)
             try:
                 return self.walk(piece, steps)
             except IllegalStep as exc:
@@ -743,17 +736,16 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def move_action(self, piece: Piece, path: Iterable[Square]) -> MovePiece:
         """The canonical action of a route: ``move T1 C3-C4-D5`` (its start and the squares where it turns)."""
         path = tuple(path)
-        w = self._walks.get((piece, path))
-        if w is not None:
-            return self._action_of(w)
         return _move(piece[1], sq(path[-1]), _waypoints(self.pos[piece], path))
 
-    def _action_of(self, w: Walk) -> MovePiece:
-        """The canonical action of a walk made in this position (checking it later finds the walk)."""
+    def action_of(self, w: Walk) -> MovePiece:
+        """The canonical action of a walk; for a walk made in this position, checking the action later
+        finds the walk instead of walking it again."""
         piece = w.piece
         names = self._geo.names
         action = _move(piece[1], names[w.path[-1]], _waypoints(self.pos[piece], w.path, names))
-        self._routes[(piece, action)] = w
+        if w.memo is self._routes:  # not a walk kept from an earlier position
+            self._routes[(piece, action)] = w
         return action
 
     # ------------------------------------------------------------- passes
@@ -844,12 +836,12 @@ class QuarterbackState(GameState[QuarterbackRules]):
         except IllegalStep:
             return
         for w in self.reachable((seat, pid), limit, every_route=True):
-            yield self._action_of(w)
+            yield self.action_of(w)
 
     def move_outcomes(self, seat: str, pid: str) -> Iterator[Walk]:
         """The piece's moves now as walks, one per distinct board outcome by its shortest route (what a
         bot weighs: a longer route to the same squares only leaves it fewer squares); the action of
-        one is :meth:`move_action` of its ``path``."""
+        one is :meth:`action_of` it."""
         try:
             limit = self.steps_open(seat, pid)
         except IllegalStep:
@@ -879,7 +871,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if seat not in self.to_act():
             return out
         if isinstance(action, MovePiece) and (seat, action.piece) in self.pos:
-            out += [str(self._action_of(w)) for w in self.move_outcomes(seat, action.piece)][:40]
+            out += [str(self.action_of(w)) for w in self.move_outcomes(seat, action.piece)][:40]
         movers = self.movable(seat)
         if movers:
             out.append(f"move <piece> <squares> - pieces that may move now: {', '.join(movers)}")
@@ -942,7 +934,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
     # ------------------------------------------------------------------ apply
     def _apply(self, seat: str, action: Action, plan: Any) -> list[Event]:
         events: list[Event] = []
-        self._walks, self._routes = {}, {}  # a new position: the walks of the last one are of no use
+        self._routes = {}  # a new position: the walks of the last one are of no use
         if isinstance(action, MovePiece):
             self._commit_move(plan, events)
         elif isinstance(action, PassBall):
