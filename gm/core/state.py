@@ -13,8 +13,9 @@ A game subclasses :class:`GameState` and implements the declared hooks:
   changes the state: whatever a check computes that the move needs is in its plan;
 - ``_apply`` – carry out a checked action with its plan, return the events; never raises;
 - optionally ``_turn_error`` (what a seat acting out of turn is told), ``legal_summary``
-  (a short, structured list of the options for help texts), ``secret_moves`` and
-  ``has_locked_picks`` (what of the log is still secret).
+  (a short, structured list of the options for help texts), ``opening_events`` (what the
+  set-up decided, said as the game opens), ``secret_moves`` and ``has_locked_picks`` (what
+  of the log is still secret).
 
 The base class validates, keeps the action log and guarantees that a rejected action
 leaves the state unchanged.
@@ -231,6 +232,11 @@ class GameState(ABC, Generic[R]):
         it out).  Default: the spectator view hides something of the snapshot; a game with secrets
         that outlast a round (hands, draw piles) says it directly."""
         return self.snapshot() != self.view(None)
+
+    def opening_events(self) -> list[Event]:
+        """What the set-up decided that the players are told as the game opens (who won a coin
+        toss): a session shows them before the first move.  Default: nothing."""
+        return []
 
     def secret_moves(self) -> set[int]:
         """Log indices of moves that are public but still carry a secret (who secretly holds a

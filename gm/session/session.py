@@ -143,7 +143,8 @@ class Session:
         self.driver = BotDriver(game, self.players, secret.bot_seed, injected or {})
         self.bot_error: str | None = None
         self.recorder: Recorder | None = None
-        #: events of the bot moves made when the session was created
+        #: what the set-up decided (before any move) and the events of the bot moves made when the
+        #: session was created
         self.opening_events: list[dict[str, Any]] = []
         self._seed_recorded = False
 
@@ -250,9 +251,12 @@ class Session:
             raise StateError("could not find a free session id", rule=SESSION_RULE)
         if record:
             s.start_recording(referee, model, title=title)
-        if advance:
-            s.opening_events = s.advance()
+        s.opening_events = s._opening() + (s.advance() if advance else [])
         return s
+
+    def _opening(self) -> list[dict[str, Any]]:
+        """What the set-up decided (a coin toss), while nobody has moved yet."""
+        return [] if self.state.log else [e.to_json() for e in self.state.opening_events()]
 
     @classmethod
     def restore(
@@ -360,6 +364,7 @@ class Session:
                 why = exc.message if isinstance(exc, GameError) else "not a valid record"
                 raise StateError(f"session {sid}: {where} is corrupt: {why}", rule=SESSION_RULE) from None
         s._position = stored.position
+        s.opening_events = s._opening()
         if record:
             s.start_recording()
         return s

@@ -224,6 +224,7 @@ def replay(tr: Transcript, *, source: str = "<transcript>", update: bool = False
     except GameError as exc:
         res.error = f"cannot rebuild the game from the header: {exc.message}"
         return res
+    res.rules |= rules_of({"events": session.opening_events})  # what the game said as it opened
     entries = list(tr.entries)
     pending: dict[str, dict[str, Any]] = {}
     for i, e in enumerate(entries):

@@ -136,8 +136,11 @@ def run_scenario(sc: Scenario) -> ReplayResult:
         res.error = f"cannot set up the scenario: {exc.message}"
         return res
     referee = OfflineReferee()
-    last: list[dict[str, Any]] = []  # results of the last step's calls
-    narration = ""
+    # results of the last step's calls; before the first step, what the game said as it opened
+    last: list[dict[str, Any]] = [{"ok": True, "events": session.opening_events}] if session.opening_events else []
+    narration = "\n".join(str(e.get("text", "")) for e in session.opening_events)
+    for r in last:
+        res.rules |= rules_of(r)
     for step in sc.steps:
         if step.kind == "say":
             assert step.seat is not None

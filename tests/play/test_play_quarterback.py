@@ -103,3 +103,24 @@ def test_help_table_talk_rejections_and_quit(gm_home: Path) -> None:
     assert "red Quarterback QB moves E-2-E-1" in out
     assert "row points" in out  # the full board
     assert "Game paused (quit)" in out
+
+
+@pytest.mark.parametrize(
+    ("seed", "seat", "said"),
+    [
+        (1, "red", ["red won the coin toss and attacks first"]),
+        # blue won: the bot attacks at once, after the toss is said
+        (0, "red", ["blue won the coin toss and attacks first", "blue Quarterback QB moves E-2-F-1-G-1-H-2",
+                    "blue ends the turn"]),
+    ],
+)  # fmt: skip
+def test_the_toss_is_said_as_the_match_opens(seed: int, seat: str, said: list[str], gm_home: Path) -> None:
+    """Issue #17: who won the coin toss is known from the start, not after the first move."""
+    res = CliRunner().invoke(app, ["play", "quarterback", "--seed", str(seed), "--seat", seat], input="quit\n")
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[1].startswith(f"Practice game: the seed ({seed}) is known")
+    assert lines[2] == "Type 'help' for commands, 'quit' to stop (the game is saved)."
+    assert lines[3 : 3 + len(said)] == said
+    assert lines[3 + len(said)].startswith("Quarter Back - game 1 of 2, half 1 of 2, round 1 of 15")
+    assert res.output.count("coin toss") == 1

@@ -67,6 +67,53 @@ def test_parse_rejects_with_the_notation_rule(text: str) -> None:
     assert info.value.rule == "QB-R-NOTATION" and info.value.legal
 
 
+@pytest.mark.parametrize(
+    ("seat", "text", "canonical"),
+    [
+        # red attacks up the board: forward is toward row 12, left toward column A
+        ("red", "S2 forward", "move S2 E0-E1"),
+        ("red", "move T1 2 forward 1 right", "move T1 A0-A2-B2"),
+        ("red", "T1 forward 2 then right", "move T1 A0-A2-B2"),
+        ("red", "the quarterback forward-left", "move QB E-2-D-1"),
+        ("red", "QB 2 forward left", "move QB E-2-C0"),
+        ("red", "D2 back", "move D2 G0-G-1"),
+        ("red", "T2 forward twice", "move T2 I0-I2"),
+        # blue defends facing down the board: its forward is toward row 0, its left toward column I
+        ("blue", "S2 forward", "move S2 E1-E0"),
+        ("blue", "T1 forward left", "move T1 B4-C3"),
+        ("blue", "triple 2 back 2", "move T2 H4-H6"),
+        ("blue", "D1 right", "move D1 C1-B1"),
+        # a named square decides: the direction words are only how it goes
+        ("red", "move S1 forward to D1", "move S1 D1"),
+    ],
+)
+@pins("QB-R-NOTATION")
+def test_directions_are_read_for_the_side_that_moves(seat: str, text: str, canonical: str) -> None:
+    s = G.new_state({"first_attacker": "red"})
+    if seat == "blue":
+        s.apply("red", "end")
+    assert s.to_act() == (seat,)
+    assert str(s.parse_action(text)) == canonical
+
+
+@pins("QB-R-NOTATION", "QB-R-BOARD")
+def test_directions_need_the_side_on_turn_and_the_board() -> None:
+    with pytest.raises(InvalidActionError) as info:
+        G.parse_action("S2 forward")  # without a state: which way is forward?
+    assert info.value.rule == "QB-R-NOTATION" and "moving side's own direction" in info.value.reason
+    s = G.new_state({"first_attacker": "red"})
+    with pytest.raises(InvalidActionError) as info:
+        s.parse_action("T1 left")  # A0: the board ends on red's left
+    assert info.value.rule == "QB-R-BOARD"
+    assert info.value.reason == "T1 on A0 would leave the board going left: name the squares of its route instead"
+    with pytest.raises(InvalidActionError) as info:
+        s.parse_action("T9 forward")
+    assert info.value.rule == "QB-R-NOTATION" and "red has no piece T9" in info.value.reason
+    rejected(s, "red", "S2 forward", "QB-PUSH")  # read, then judged: a Single can't push a Single
+    s.apply("red", "T1 forward 3")
+    assert at(s, "red", "T1") == "A3"
+
+
 def test_json_forms() -> None:
     assert MovePiece("t1", "c5", ("c3",)).to_json() == {"type": "move", "piece": "T1", "to": "C5", "via": ("C3",)}
     assert G.action_from_json({"type": "move", "piece": "T1", "to": "C5", "via": ["C3"]}) == MovePiece("T1", "C5", ("C3",))

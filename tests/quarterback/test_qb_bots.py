@@ -1,20 +1,21 @@
-"""Quarter Back bots: both strategies play legal moves to the end; the default beats random."""
+"""Quarter Back bots: both strategies play legal moves to the end; the default beats random; a bot made
+afresh for every decision plays exactly as one kept for the whole game."""
 
 from __future__ import annotations
 
+import pytest
 from qb_helpers import G
 
 from gm.core import RandomBot
+from gm.core.playout import play_out
+from gm.games.quarterback.bots import Draws
 from gm.games.quarterback.engine import QuarterbackState
 
 
 def _play(red: str, blue: str, seed: int, rules: dict) -> QuarterbackState:
     s = G.new_state(rules, seed)
     assert isinstance(s, QuarterbackState)
-    bots = {"red": G.make_bot(red, seed * 2), "blue": G.make_bot(blue, seed * 2 + 1)}
-    while not s.is_terminal:
-        seat = s.to_act()[0]
-        s.apply(seat, bots[seat].choose(s, seat))
+    play_out(s, {"red": G.make_bot(red, seed * 2), "blue": G.make_bot(blue, seed * 2 + 1)})
     return s
 
 
@@ -39,8 +40,39 @@ def test_default_against_itself_and_core_random_bot_finish() -> None:
     s = _play("default", "default", 3, {"format": "game"})
     assert s.is_terminal
     s = G.new_state({"format": "game", "max_rounds": 2}, seed=4)
-    bots = {seat: RandomBot(i) for i, seat in enumerate(G.seats)}  # uniform over the full legal list
-    while not s.is_terminal:
-        seat = s.to_act()[0]
-        s.apply(seat, bots[seat].choose(s, seat))
+    play_out(s, {seat: RandomBot(i) for i, seat in enumerate(G.seats)})  # uniform over the full legal list
     assert s.outcome is not None
+
+
+@pytest.mark.parametrize(("strategy", "seeds", "rules"), [
+    ("random", range(40), {"format": "game", "max_rounds": 6}),
+    ("default", range(8), {"format": "game", "max_rounds": 5}),
+])  # fmt: skip
+def test_a_bot_made_afresh_for_every_decision_plays_as_one_kept(strategy: str, seeds: range, rules: dict) -> None:
+    """A bot's choice is a function of its seed and the position: the session may make a new bot for
+    every decision (in any process, or after a resume) and the game is the same."""
+    for seed in seeds:
+        bot_seeds = {"red": 3 * seed + 1, "blue": 3 * seed + 2}
+        kept = G.new_state(rules, seed)
+        play_out(kept, {seat: G.make_bot(strategy, bot_seeds[seat]) for seat in G.seats})
+        fresh = G.new_state(rules, seed)
+        play_out(fresh, lambda seat, seeds=bot_seeds: G.make_bot(strategy, seeds[seat]))  # a new bot every time
+        assert fresh.to_json() == kept.to_json() and fresh.is_terminal
+        if strategy == "random":  # the seed matters
+            other = G.new_state(rules, seed)
+            play_out(other, {seat: G.make_bot(strategy, bot_seeds[seat] + 100) for seat in G.seats})
+            assert other.log != kept.log
+
+
+def test_a_decision_draws_uniformly_from_its_key_alone() -> None:
+    a, b = Draws("quarterback", 7, "red", 12), Draws("quarterback", 7, "red", 12)
+    assert [a.below(6) for _ in range(50)] == [b.below(6) for _ in range(50)]
+    assert [Draws("quarterback", 7, "red", 13).below(1000) for _ in range(3)] != [Draws("quarterback", 7, "red", 12).below(1000)] * 3
+    d = Draws("x")
+    counts = [0] * 7
+    for _ in range(7000):
+        counts[d.below(7)] += 1
+    assert all(900 < c < 1100 for c in counts)  # seeded: the same counts every run
+    items = list(range(10))
+    d.shuffle(items)
+    assert sorted(items) == list(range(10)) and items != list(range(10))

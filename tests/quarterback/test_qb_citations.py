@@ -24,14 +24,16 @@ def everything(events: list[Event]) -> set[str]:
 
 
 @pins("QB-TOSS", "QB-R-TOSS", "QB-HALVES", "QB-BALL-START")
-def test_the_first_action_of_the_match_tells_who_won_the_toss() -> None:
-    s = G.new_state(None, 3)
-    who = s.attacker
-    ev = s.apply(who, "end")
-    kick = ev[0]
-    assert kick.kind == "kickoff" and cited(kick) == {"QB-TOSS", "QB-R-TOSS", "QB-HALVES", "QB-BALL-START"}
-    assert kick.text == f"{who} won the coin toss and attacks first"
-    assert "kickoff" not in [e.kind for e in s.apply(s.defender, "end")]
+def test_the_match_opens_telling_who_won_the_toss() -> None:
+    for seed, who in ((1, "red"), (0, "blue")):
+        s = G.new_state(None, seed)
+        assert s.attacker == who
+        (kick,) = s.opening_events()
+        assert kick.kind == "kickoff" and cited(kick) == {"QB-TOSS", "QB-R-TOSS", "QB-HALVES", "QB-BALL-START"}
+        assert kick.text == f"{who} won the coin toss and attacks first"
+        assert "kickoff" not in [e.kind for e in s.apply(who, "end") + s.apply(s.defender, "end")]
+    (fixed,) = G.new_state({"first_attacker": "blue"}, 1).opening_events()
+    assert (fixed.rule, fixed.text) == ("QB-HALVES", "blue attacks first (the ruleset's first_attacker)")
 
 
 @pins("QB-TOSS", "QB-HALVES", "QB-TURN", "QB-R-DEFENSE-TURN")
@@ -41,7 +43,7 @@ def test_a_seat_out_of_turn_hears_the_rule_that_gives_the_other_side_the_move() 
     assert "red won the coin toss and attacks first" in err.reason
     s = game(side("E-2", d=("C0",)), side(s=("E1",)))  # red attacks first by the ruleset: no toss
     rejected(s, "blue", "move S1 E2", "QB-HALVES")
-    assert first(s.copy().apply("red", "end"), "kickoff").rule == "QB-HALVES"
+    assert first(s.opening_events(), "kickoff").rule == "QB-HALVES"
     s.apply("red", "move D1 C0-C-1")
     rejected(s, "blue", "end", "QB-TURN")
     s.apply("red", "end")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from qb_helpers import G, frozen, pins
 
 from gm.core import GameError, GameState
@@ -33,6 +34,7 @@ VARIANTS = [
     },
 ]
 GAMES = 2000
+CHUNKS = 8  # run side by side (pytest-xdist): each chunk a few seconds
 NOISE = ["move T1 A0-A9", "pass to Z9", "move QB E-2-E3", "move S1 D0-D2", "pass to E5", "move D9 C1", "move T2 I0-H1-G2-F3"]
 
 
@@ -78,10 +80,11 @@ def _random_game(rules: dict, seed: int, check_every: int) -> QuarterbackState:
     return s
 
 
+@pytest.mark.parametrize("chunk", range(CHUNKS))
 @pins("QB-R-WHISTLE")
-def test_thousands_of_random_games() -> None:  # guarantees they end
+def test_thousands_of_random_games(chunk: int) -> None:  # guarantees they end
     games = 0
-    for seed in range(GAMES):
+    for seed in range(chunk * GAMES // CHUNKS, (chunk + 1) * GAMES // CHUNKS):
         s = _random_game(VARIANTS[seed % len(VARIANTS)], seed, check_every=7)
         games += 1
         assert s.outcome is not None and s.to_act() == ()
@@ -92,7 +95,7 @@ def test_thousands_of_random_games() -> None:  # guarantees they end
         assert again.snapshot() == s.snapshot() and again.to_json() == data
         if seed % 50 == 0:
             assert s.replay().snapshot() == s.snapshot()
-    assert games == GAMES
+    assert games == GAMES // CHUNKS
 
 
 def test_full_legal_lists_are_legal_and_complete_on_samples() -> None:

@@ -13,7 +13,7 @@ from gm.core.tools import ToolSpec
 from gm.games.quarterback.actions import ACTION_TYPES, parse_action
 from gm.games.quarterback.board import render, status_line
 from gm.games.quarterback.engine import QuarterbackState
-from gm.games.quarterback.ruleids import RULES
+from gm.games.quarterback.ruleids import RULE_WORDS, RULES, rule_texts
 from gm.games.quarterback.rules import QuarterbackRules
 
 
@@ -27,11 +27,16 @@ class Quarterback(Game):
     rules_model = QuarterbackRules
     rules_index = RULES
     move_examples = (
-        "move T1 C3-C5", "T1 from C3 to C5", "move the quarterback to E1", "D1 to D2 via C1", "pass to E7",
-        "throw to E7", "end", "I'm done",
+        "move T1 C3-C5", "T1 from C3 to C5", "move the quarterback to E1", "D1 to D2 via C1", "S2 forward",
+        "T1 2 forward 1 left", "pass to E7", "throw to E7", "end", "I'm done",
     )  # fmt: skip
+    rule_words = RULE_WORDS
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"score": "scores", "tackle": "tackles"}
+
+    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+        """Every rule as ``rules`` has it (its numbers, board and set-up); the defaults are :data:`RULES`."""
+        return RULES if rules is None else rule_texts(self.load_rules(rules))
 
     def new_state(self, rules: Any = None, seed: int = 0) -> QuarterbackState:
         return QuarterbackState(self.load_rules(rules), seed)
@@ -53,7 +58,7 @@ class Quarterback(Game):
     def action_tools(self, rules: Any = None) -> list[ToolSpec]:
         from gm.games.quarterback.tools import action_tools
 
-        return action_tools()
+        return action_tools(self.load_rules(rules))
 
     def export_context(self, rules: Any) -> dict[str, Any]:
         from gm.games.quarterback.export import export_context

@@ -12,28 +12,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from gm.core.actions import Action
-from gm.core.errors import InvalidActionError
+from gm.core.errors import bad_input
 from gm.games.quarterback.rules import parse_square, square_name
 
 NOTATION = "QB-R-NOTATION"
-FORMS = ("move T1 C3-C5", "move D1 C0-C1-D2", "move QB E1", "pass to E7", "end")
+FORMS = ("move T1 C3-C5", "move D1 C0-C1-D2", "move QB E1", "S2 forward", "pass to E7", "end")
 _PIECE = re.compile(r"^(QB|[SDT][1-9])$")
-
-
-def _bad(reason: str, text: object) -> InvalidActionError:
-    return InvalidActionError(reason, rule=NOTATION, input=str(text), legal=FORMS)
 
 
 def _square(text: object) -> str:
     if not isinstance(text, str):
-        raise _bad("a square is a text like E7 or E-1", text)
+        raise bad_input("a square is a text like E7 or E-1", text, rule=NOTATION, legal=FORMS)
     try:
         return square_name(parse_square(text))
     except ValueError as exc:
-        raise _bad(str(exc), text) from None
+        raise bad_input(str(exc), text, rule=NOTATION, legal=FORMS) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +43,11 @@ class MovePiece(Action):
 
     def __post_init__(self) -> None:
         if not isinstance(self.piece, str) or not _PIECE.match(self.piece.strip().upper()):
-            raise _bad("a piece is QB (the Quarterback) or S, D or T with a number (S1, D2, T1)", self.piece)
+            raise bad_input("a piece is QB (the Quarterback) or S, D or T with a number (S1, D2, T1)", self.piece, rule=NOTATION, legal=FORMS)
         object.__setattr__(self, "piece", self.piece.strip().upper())
         object.__setattr__(self, "to", _square(self.to))
         if isinstance(self.via, str) or not isinstance(self.via, list | tuple):
-            raise _bad("via is a list of squares", self.via)
+            raise bad_input("via is a list of squares", self.via, rule=NOTATION, legal=FORMS)
         object.__setattr__(self, "via", tuple(_square(v) for v in self.via))
 
     @property
@@ -133,7 +129,7 @@ def _squares(tokens: list[str], text: str) -> list[str]:
     out: list[str] = []
     for tok in tokens:
         if not _PATH_TOKEN.fullmatch(tok):
-            raise _bad(f"cannot read {tok!r} as a square (write a column letter and a row, e.g. E7 or E-1)", text)
+            raise bad_input(f"cannot read {tok!r} as a square (write a column letter and a row, e.g. E7 or E-1)", text, rule=NOTATION, legal=FORMS)
         out.extend(_SQ_TOKEN.findall(tok))
     return [_square(s) for s in out]
 
@@ -160,10 +156,21 @@ def _piece(words: list[str]) -> tuple[str | None, list[str]]:
     return None, words
 
 
+#: the canonical text forms (what ``str(action)`` writes and a log stores), read without the natural-language pass
+_CANONICAL = re.compile(r"^(?:move (QB|[SDT][1-9]) ([A-Z]-?\d{1,2}(?:-[A-Z]-?\d{1,2})*)|pass to ([A-Z]-?\d{1,2})|end)$")
+_CANONICAL_SQUARE = re.compile(r"[A-Z]-?\d{1,2}")
+
+
 def parse_action(text: str) -> Action:
     """Parse any Quarter Back action, tolerant of natural phrasings (see ``FORMS``)."""
     if not isinstance(text, str) or not text.strip():
-        raise _bad("empty action", text)
+        raise bad_input("empty action", text, rule=NOTATION, legal=FORMS)
+    m = _CANONICAL.match(text)
+    if m is not None:  # str(action) of any action: a log replays without the phrasing pass
+        if m.group(1):
+            squares = _CANONICAL_SQUARE.findall(m.group(2))
+            return MovePiece(m.group(1), squares[-1], tuple(squares[:-1]))
+        return PassBall(m.group(3)) if m.group(3) else EndTurn()
     words = _words(text)
     if _END_PHRASE.match(" ".join(words)):
         return EndTurn()
@@ -176,16 +183,16 @@ def parse_action(text: str) -> Action:
         # "pass to D2 (the double)": words naming the receiver's kind add nothing to its square
         rest = [w for w in core[pass_at + 1 :] if w not in _VIA and w.rstrip("s") not in _KINDS and w not in _QB_WORDS]
         if not rest:
-            raise _bad("a pass names the square it goes to: pass to E7 (or 'end' to end the turn)", text)
+            raise bad_input("a pass names the square it goes to: pass to E7 (or 'end' to end the turn)", text, rule=NOTATION, legal=FORMS)
         squares = _squares(rest, text)
         if len(squares) != 1:
-            raise _bad("a pass goes to one square: pass to E7", text)
+            raise bad_input("a pass goes to one square: pass to E7", text, rule=NOTATION, legal=FORMS)
         return PassBall(squares[0])
     if core and core[0] in _MOVE_WORDS:
         core = core[1:]
     piece, rest = _piece(core)
     if piece is None:
-        raise _bad("name the piece first: move T1 C3-C5, move QB E1", text)
+        raise bad_input("name the piece first: move T1 C3-C5, move QB E1", text, rule=NOTATION, legal=FORMS)
     rest = [w for w in rest if w not in _MOVE_WORDS]
     # "D1 to D2 via C1": the squares after "via" come before the destination named ahead of them
     cut = next((i for i, w in enumerate(rest) if w in _VIA), None)
@@ -193,6 +200,85 @@ def parse_action(text: str) -> Action:
         before, after = rest[:cut], [w for w in rest[cut + 1 :] if w not in _VIA]
         rest = [*before[:-1], *after, *before[-1:]] if before and after else before + after
     if not rest:
-        raise _bad(f"say where {piece} goes: move {piece} E1", text)
+        rel = read_directions(text)
+        if rel is not None:
+            raise bad_input(
+                f"'{rel.words}' is the moving side's own direction (forward is up the board for the attacker, down "
+                f"for the defender): say it on your turn, or name the square (move {piece} E1)",
+                text, rule=NOTATION, legal=FORMS,
+            )  # fmt: skip
+        raise bad_input(f"say where {piece} goes: move {piece} E1", text, rule=NOTATION, legal=FORMS)
     squares = _squares(rest, text)
     return MovePiece(piece, squares[-1], tuple(squares[:-1]))
+
+
+# ------------------------------------------------------------------ directions
+#: side-relative directions: (to the mover's right, forward)
+_DIRECTION: dict[str, tuple[int, int]] = {
+    "forward": (0, 1), "forwards": (0, 1), "ahead": (0, 1), "back": (0, -1), "backward": (0, -1), "backwards": (0, -1),
+    "left": (-1, 0), "right": (1, 0),
+}  # fmt: skip
+#: words between directions that add nothing ("T1 two squares diagonally forward left")
+_DIRECTION_NOISE = {"diagonally", "diagonal", "square", "squares", "step", "steps", "space", "spaces", "times"}
+_SEPARATORS = {"then", "and"}
+_COUNT_WORDS = {"once": 1, "twice": 2}
+
+
+class Directions(NamedTuple):
+    """A move said in directions relative to the side that moves (``S2 forward``, ``T1 2 forward 1 left``):
+    the piece and its legs ``(right, forward, squares)`` - ``right`` -1 is the mover's left, ``forward``
+    -1 is back.  Only the state knows which way the side faces (``QuarterbackState.parse_action``)."""
+
+    piece: str
+    legs: tuple[tuple[int, int, int], ...]
+    words: str
+
+
+def read_directions(text: str) -> Directions | None:
+    """The piece and side-relative legs of a move said in directions, or ``None`` when ``text`` is not
+    such a move (it names a square, passes, or has words that are not directions)."""
+    words: list[str] = []
+    for w in _words(text.replace(",", " then ")):
+        parts = w.split("-")
+        words.extend(parts if len(parts) > 1 and all(p in _DIRECTION for p in parts) else [w])  # "forward-left"
+    toks = [w for w in words if (w not in _FILLER or w in _SEPARATORS)]
+    if toks and toks[0] in _MOVE_WORDS:
+        toks = toks[1:]
+    piece, rest = _piece(toks)
+    if piece is None or not any(w in _DIRECTION for w in rest):
+        return None
+    legs: list[list[int]] = []  # [right, forward, squares or 0, closed]
+    pending = 0
+    said: list[str] = []
+    for w in rest:
+        if w in _MOVE_WORDS or w in _DIRECTION_NOISE:
+            continue
+        if w in _SEPARATORS:
+            if legs:
+                legs[-1][3] = 1
+            continue
+        count = _COUNT_WORDS.get(w) or (int(w) if re.fullmatch(r"[1-9]", w) else 0)
+        if count:
+            if pending:
+                return None
+            if legs and not legs[-1][3]:
+                legs[-1][3] = 1  # a count closes the leg before it: "forward 2 left", "2 forward 1 left"
+                if not legs[-1][2]:
+                    legs[-1][2] = count
+                    continue
+            pending = count
+            continue
+        if w not in _DIRECTION:
+            return None  # not a move by directions: the ordinary parser explains
+        right, forward = _DIRECTION[w]
+        said.append(w)
+        cur = legs[-1] if legs else None
+        if cur is None or cur[3] or (right and cur[0]) or (forward and cur[1]):
+            cur = [0, 0, pending, 0]
+            legs.append(cur)
+            pending = 0
+        cur[0] += right
+        cur[1] += forward
+    if pending or not legs:
+        return None
+    return Directions(piece, tuple((r, f, n or 1) for r, f, n, _ in legs), " ".join(said))

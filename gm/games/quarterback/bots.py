@@ -1,11 +1,15 @@
 """Quarter Back bot strategies: ``random`` and ``default`` (greedy, one-ply).
 
-Bots read the state like any seat may (Quarter Back has no secrets) and use the
-engine's own move walker, so every action they return is legal.
+Bots read the state like any seat may (Quarter Back has no secrets) and walk their moves with the
+engine's own public movement function (:meth:`QuarterbackState.step`, through
+:meth:`~QuarterbackState.move_outcomes` for the default bot), so every action they return is legal
+and no rule is stated twice.  Every choice is a function of the bot's seed and the position
+(:func:`decision_draws` draws its randomness per decision), so a bot made afresh for every decision
+plays exactly as one kept for the whole game.
 
-* ``random`` - a random action: a random piece walks a random number of random
-  legal squares, or a random pass, or the end of the turn.  It never lists every
-  legal action, so thousands of games stay cheap.
+* ``random`` - a random action: a random piece that may move walks a random number of squares,
+  each drawn uniformly from those it may step to next; or a random pass; or the end of the turn.
+  It never lists every legal action, so thousands of games stay cheap.
 * ``default`` - greedy over one action at a time with a one-ply evaluation.  The
   attacker scores a position by the square the ball is on (row + column) plus a
   bonus when no defender can reach the carrier next turn; the defender tackles
@@ -14,7 +18,7 @@ engine's own move walker, so every action they return is legal.
 
 from __future__ import annotations
 
-import random
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -22,24 +26,59 @@ from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.state import GameState
 from gm.games.quarterback.actions import EndTurn, PassBall
-from gm.games.quarterback.engine import (
-    DIRS,
-    TACKLES_ONTO,
-    Bad,
-    Piece,
-    QuarterbackState,
-    Square,
-    Walk,
-    _move,
-    _waypoints,
-    sq,
-)
+from gm.games.quarterback.engine import TACKLES_ONTO, IllegalStep, Piece, QuarterbackState, Square, Walk, sq
 
 SAFE_BONUS = 2.0
+_END, _PASS = "end", "pass"
 
 
 def _cheb(a: Square, b: Square) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def _action(st: QuarterbackState, choice: Action | Walk) -> Action:
+    """The action of a choice: a move's walk becomes its canonical action."""
+    return st.action_of(choice) if isinstance(choice, Walk) else choice
+
+
+class Draws:
+    """The random draws of one decision, a function of its key alone (the bot's seed, the seat, how far
+    the game has got), so a bot made afresh for every decision chooses as one kept for the whole game.
+
+    The bits are BLAKE2b of the key, read as mixed-radix digits: each draw below ``n`` is the remainder
+    of a number uniform on a range at least ``n * 2**64`` wide, so it is uniform within ``2**-64``.
+    Seeding a Mersenne Twister (:class:`random.Random`) for every decision would cost as much as a
+    random bot's whole move; one hash gives the few dozen draws a decision makes."""
+
+    __slots__ = ("_block", "_key", "_span", "_x")
+
+    def __init__(self, *key: object) -> None:
+        self._key = "/".join(map(str, key)).encode()
+        self._block = 0
+        self._x, self._span = 0, 1  # _x is uniform on range(_span)
+
+    def below(self, n: int) -> int:
+        """A number drawn uniformly from ``range(n)``."""
+        if self._span < n << 64:
+            digest = hashlib.blake2b(self._key, digest_size=64, salt=self._block.to_bytes(16, "little")).digest()
+            self._x = (self._x << 512) | int.from_bytes(digest, "little")
+            self._span <<= 512
+            self._block += 1
+        self._x, r = divmod(self._x, n)
+        self._span //= n
+        return r
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def decision_draws(seed: int, state: GameState[Any], seat: str) -> Draws:
+    """The draws of ``seat``'s decision now: a function of the bot's seed, the seat and how far the game
+    has got (public), nothing else."""
+    return Draws("quarterback", seed, seat, len(state.log))
 
 
 class QuarterbackRandomBot:
@@ -48,61 +87,49 @@ class QuarterbackRandomBot:
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         assert isinstance(state, QuarterbackState)
-        st, rng = state, self.rng
-        options: list[str] = []
-        for pid in st._pieces_of(seat):
-            try:
-                st.steps_open(seat, pid)
-            except Bad:
-                continue
-            options.append(pid)
-        if seat == st.attacker and st.carrier is not None and st.budget_left() > 0:
-            options.append("pass")
-        options.append("end")
-        while True:
-            pick = rng.choice(options)
-            if pick == "end":
+        st = state
+        rng = decision_draws(self.seed, st, seat)
+        options: list[str] = st.movable(seat)
+        if st.may_pass(seat):
+            options.append(_PASS)
+        options.append(_END)
+        while True:  # draw an option; one that turns out impossible is dropped and another drawn
+            i = rng.below(len(options))
+            pick = options[i]
+            if pick == _END:
                 return EndTurn()
-            if pick == "pass":
+            if pick == _PASS:
                 targets = list(st.pass_targets())
                 if targets:
-                    return PassBall(sq(rng.choice(targets)))
+                    return PassBall(sq(targets[rng.below(len(targets))]))
             else:
-                move = self._walk(st, seat, pick)
+                move = self._walk(st, seat, pick, rng)
                 if move is not None:
                     return move
-            options.remove(pick)
+            options[i] = options[-1]
+            options.pop()
 
-    def _walk(self, st: QuarterbackState, seat: str, pid: str) -> Action | None:
+    @staticmethod
+    def _walk(st: QuarterbackState, seat: str, pid: str, rng: Draws) -> Action | None:
         piece = (seat, pid)
-        limit = st.steps_open(seat, pid)
-        w = st._walk_start(piece)
-        start = w.at
-        path: list[Square] = []
-        for _ in range(self.rng.randint(1, limit)):
-            dirs = list(DIRS)
-            self.rng.shuffle(dirs)
-            for dc, dr in dirs:
-                to = (w.at[0] + dc, w.at[1] + dr)
-                w2 = w.fork()
+        w = st.start_walk(piece)
+        for _ in range(rng.below(st.steps_open(seat, pid)) + 1):
+            squares = st.next_squares(w)
+            while squares:  # a square drawn uniformly among those the piece may step to
+                i = rng.below(len(squares))
                 try:
-                    st._step(w2, to, True)
-                except Bad:
-                    continue
-                w = w2
-                path.append(to)
-                break
+                    w = st.step(w, squares[i])
+                    break
+                except IllegalStep:
+                    squares[i] = squares[-1]
+                    squares.pop()
             else:
                 break
-            if w.end:
-                break
-        if not path:
-            return None
-        return _move(pid, sq(path[-1]), _waypoints(start, path))
+        return st.action_of(w) if w.path else None
 
 
 class GreedyBot:
@@ -111,10 +138,11 @@ class GreedyBot:
     name = "default"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         assert isinstance(state, QuarterbackState)
+        self.rng = decision_draws(self.seed, state, seat)
         if seat == state.attacker:
             return self._attack(state, seat)
         return self._defend(state, seat)
@@ -129,9 +157,7 @@ class GreedyBot:
             k = st.kind[p]
             d = _cheb(s, at)
             if carrier_kind in TACKLES_ONTO[k]:
-                if k == "T" and at[1] < 1:
-                    continue
-                if k in "SD" and at[1] >= 2 and not st.released:
+                if st.offside(p, at):
                     continue
                 if d <= st.allowance(p):
                     return True
@@ -162,16 +188,10 @@ class GreedyBot:
             return st.value(loose) * 0.25
         return float(st.value(loose))
 
-    @staticmethod
-    def _board_after(w: Walk) -> dict[Square, Piece]:
-        b = dict(w.base)
-        b[w.at] = w.piece
-        return b
-
     # -------------------------------------------------------------- attack
     def _attack(self, st: QuarterbackState, seat: str) -> Action:
-        best: tuple[float, Action] = (self._score(st, st.board, st.carrier, st.loose) + 0.01, EndTurn())
-        cands: list[tuple[float, Action]] = []
+        best: tuple[float, Action | Walk] = (self._score(st, st.board, st.carrier, st.loose) + 0.01, EndTurn())
+        cands: list[tuple[float, Action | Walk]] = []
         movers: list[str] = []
         if st.carrier is not None:
             movers.append(st.carrier[1])
@@ -181,11 +201,11 @@ class GreedyBot:
         if st.active and st.active not in movers:
             movers.append(st.active)
         for pid in movers:
-            for action, w in st.move_outcomes(seat, pid):
+            for w in st.move_outcomes(seat, pid):
                 if w.end:  # an interception caused by a push
-                    cands.append((-5.0, action))
+                    cands.append((-5.0, w))
                     continue
-                cands.append((self._score(st, self._board_after(w), w.carrier, w.loose) + w.at[1] * 0.001, action))
+                cands.append((self._score(st, w.board(), w.carrier, w.loose) + w.at[1] * 0.001, w))
         if st.carrier is not None and st.budget_left() > 0:
             for t in st.pass_targets():
                 board = st.board
@@ -196,45 +216,47 @@ class GreedyBot:
         for c in cands:
             if c[0] > best[0]:
                 best = c
-        return best[1]
+        return _action(st, best[1])
 
     # -------------------------------------------------------------- defend
     def _defend(self, st: QuarterbackState, seat: str) -> Action:
+        """Tackle or intercept at once if a move can; else the move that most lowers the pressure (the
+        defenders' distance from the ball, a sum of each defender's part, so a move changes only the
+        mover's part: its pushes move attackers only)."""
         ball = st.pos[st.carrier] if st.carrier is not None else st.loose
         assert ball is not None
         carrier_kind = st.kind[st.carrier] if st.carrier is not None else None
-        current = self._pressure(st, st.board, ball, carrier_kind)
-        best: tuple[float, Action] = (current - 0.01, EndTurn())
-        cands: list[tuple[float, Action]] = []
-        for pid in st._pieces_of(seat):
-            for action, w in st.move_outcomes(seat, pid):
+        parts = {p: self._part(st, p, square, ball, carrier_kind) for square, p in st.board.items() if p[0] == seat}
+        current = sum(parts.values())
+        best: tuple[int, Action | Walk] = (current, EndTurn())  # a move must lower the pressure
+        cands: list[tuple[int, Action | Walk]] = []
+        for pid in st.pieces(seat):
+            piece = (seat, pid)
+            rest = current - parts[piece]
+            for w in st.move_outcomes(seat, pid):
                 if w.end:
-                    return action  # a tackle or an interception: take it
-                cands.append((self._pressure(st, self._board_after(w), ball, carrier_kind), action))
+                    return _action(st, w)  # a tackle or an interception: take it
+                cands.append((rest + self._part(st, piece, w.at, ball, carrier_kind), w))
         self.rng.shuffle(cands)
         for c in cands:
             if c[0] < best[0]:
                 best = c
-        return best[1]
+        return _action(st, best[1])
 
-    def _pressure(self, st: QuarterbackState, board: dict[Square, Piece], ball: Square, carrier_kind: str | None) -> float:
-        """How far the defenders are from the ball, tacklers counting most (lower is better for the defense)."""
-        total = 0.0
-        for s, p in board.items():
-            if p[0] != st.defender:
-                continue
-            k = st.kind[p]
-            d = _cheb(s, ball)
-            if carrier_kind is None:
-                total += max(d - st.allowance(p), 0) * 2
-            elif carrier_kind in TACKLES_ONTO[k] or (k == "S" and carrier_kind in "TQ"):
-                total += max(d - st.allowance(p), 0) * 3 + d * 0.1
-            else:
-                total += d * 0.5
-            # cover the field ahead of the ball
-            if s[1] > ball[1]:
-                total -= 0.2
-        return total
+    @staticmethod
+    def _part(st: QuarterbackState, piece: Piece, square: Square, ball: Square, carrier_kind: str | None) -> int:
+        """A defender's part of the pressure on the ball, in tenths (lower is better for the defense):
+        tacklers count by the squares they lack to reach it, the others by their distance; a defender
+        ahead of the ball covers the field."""
+        d = max(abs(square[0] - ball[0]), abs(square[1] - ball[1]))
+        k = st.kind[piece]
+        if carrier_kind is None:
+            part = max(d - st.allowance(piece), 0) * 20
+        elif carrier_kind in TACKLES_ONTO[k] or (k == "S" and carrier_kind in "TQ"):
+            part = max(d - st.allowance(piece), 0) * 30 + d
+        else:
+            part = d * 5
+        return part - 2 if square[1] > ball[1] else part
 
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": QuarterbackRandomBot, "default": GreedyBot}

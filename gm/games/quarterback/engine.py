@@ -12,40 +12,78 @@ Squares are ``(column index, row)``: column 0 is ``A`` (the attacker's left) and
 rows are as printed, 0..field_rows, with the unnumbered rows behind row 0 as -1,
 -2, ...  The attacker always plays up the board, toward the high rows.
 
-Moves are walked one square at a time by :meth:`QuarterbackState._step`, the
-single place where movement, blocking, offside, pushing, tackling and picking up
-the ball are decided; checking an action, applying it and generating the legal
-moves all use it, so they cannot disagree.
+One statement of movement: :meth:`QuarterbackState.step` walks a piece one square
+and is the single place where movement, blocking, offside, pushing, tackling and
+picking up the ball are decided.  Checking an action, applying it, listing the
+legal moves (:meth:`~QuarterbackState.reachable`) and the bots all walk through
+it, so they cannot disagree.  A :class:`Walk` is a move in progress, computed
+without touching the state; carrying out a move commits its walk.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from gm.core.actions import Action
-from gm.core.errors import IllegalActionError
+from gm.core.errors import IllegalActionError, InvalidActionError, bad_input
 from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
-from gm.games.quarterback.actions import EndTurn, MovePiece, PassBall
+from gm.games.quarterback.actions import FORMS, NOTATION, Directions, EndTurn, MovePiece, PassBall, read_directions
 from gm.games.quarterback.rules import KIND_NAMES, QuarterbackRules, parse_square, square_name
 
 Square = tuple[int, int]
 Piece = tuple[str, str]  # (seat, piece id)
 RED, BLUE = "red", "blue"
 SEATS = (RED, BLUE)
-ATTACK, DEFEND, OVER = "attack", "defend", "over"
-#: what each phase asks the seat to act to decide (the tool layer maps these to tools)
-DECISIONS = {ATTACK: "attacker_turn", DEFEND: "defender_turn"}
+
+
+class Phase(StrEnum):
+    """Who is on turn: the attacker, the defender, or nobody (the match is over)."""
+
+    ATTACK = "attack"
+    DEFEND = "defend"
+    OVER = "over"
+
+
+class Decision(StrEnum):
+    """What the seat on turn decides (the action tools declare which they answer)."""
+
+    ATTACKER_TURN = "attacker_turn"
+    DEFENDER_TURN = "defender_turn"
+
+
+class HalfEnd(StrEnum):
+    """How a half ended."""
+
+    TACKLE = "tackle"
+    INTERCEPT = "intercept"
+    WHISTLE = "whistle"
+
+
+class Kind(StrEnum):
+    """How a piece plays: its letter (a defending Quarterback plays as a Triple, ruling QB-R-DEFENSE-QB)."""
+
+    QUARTERBACK = "Q"
+    SINGLE = "S"
+    DOUBLE = "D"
+    TRIPLE = "T"
+
+
+ATTACK, DEFEND, OVER = Phase.ATTACK, Phase.DEFEND, Phase.OVER
+#: what each phase asks the seat on turn to decide
+DECISIONS = {Phase.ATTACK: Decision.ATTACKER_TURN, Phase.DEFEND: Decision.DEFENDER_TURN}
 #: step directions, forward first (also the order of generated moves)
 DIRS: tuple[Square, ...] = ((0, 1), (-1, 1), (1, 1), (-1, 0), (1, 0), (0, -1), (-1, -1), (1, -1))
 #: tackles by moving onto the carrier's square: tackler kind -> carrier kinds (QB-TACKLE, ruling QB-R-TACKLE-PAIRS)
 TACKLES_ONTO: dict[str, frozenset[str]] = {
-    "T": frozenset("D"),
-    "D": frozenset("TQS"),
-    "S": frozenset("D"),
-    "Q": frozenset(),
+    Kind.TRIPLE: frozenset("D"),
+    Kind.DOUBLE: frozenset("TQS"),
+    Kind.SINGLE: frozenset("D"),
+    Kind.QUARTERBACK: frozenset(),
 }
 MOVE_RULE = {"S": "QB-MOVE-SINGLE", "D": "QB-MOVE-DOUBLE", "T": "QB-MOVE-TRIPLE", "Q": "QB-MOVE-QB"}
 
@@ -61,8 +99,9 @@ def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
     return Event(kind, rule, template, data)
 
 
-class Bad(Exception):
-    """Internal: a step or an action breaks a rule (becomes an :class:`IllegalActionError`)."""
+class IllegalStep(Exception):
+    """A step or an action breaks a rule: ``rule`` and ``reason`` (the engine turns it into an
+    :class:`IllegalActionError`; a bot trying steps just tries another)."""
 
     def __init__(self, rule: str, reason: str) -> None:
         super().__init__(reason)
@@ -70,19 +109,41 @@ class Bad(Exception):
         self.reason = reason
 
 
+class Geometry(NamedTuple):
+    """The board of a ruleset: its squares, each square's on-board neighbours in :data:`DIRS` order
+    (also as a set), and the squares' names both ways."""
+
+    squares: frozenset[Square]
+    neighbours: dict[Square, tuple[Square, ...]]
+    around: dict[Square, frozenset[Square]]
+    names: dict[Square, str]
+    by_name: dict[str, Square]
+
+
+@lru_cache(maxsize=64)
+def geometry(columns: int, min_row: int, max_row: int) -> Geometry:
+    """The board's squares, neighbours and names (computed once per board size)."""
+    squares = frozenset((c, r) for c in range(columns) for r in range(min_row, max_row + 1))
+    neighbours = {(c, r): tuple((c + dc, r + dr) for dc, dr in DIRS if (c + dc, r + dr) in squares) for c, r in squares}
+    names = {s: square_name(s) for s in squares}
+    return Geometry(squares, neighbours, {s: frozenset(n) for s, n in neighbours.items()}, names, {n: s for s, n in names.items()})
+
+
 class Walk:
-    """One piece's move in progress: the board without the mover, where the mover is, the ball."""
+    """One piece's move in progress, computed without touching the state: the board without the
+    mover (``base``), where the mover is (``at``), the squares it went through (``path``), the
+    ball (``carrier`` / ``loose``), the pieces it pushed and whether the half ends (``end``).
+    Made by :meth:`QuarterbackState.start_walk` and :meth:`QuarterbackState.step`; read-only
+    to everyone else."""
 
     __slots__ = (
-        "at", "base", "carrier", "end", "end_at", "kind", "log", "loose", "opp", "past_weaker", "piece", "pushed", "shared",
-        "strength", "zones",
+        "at", "base", "carrier", "crossed", "end", "end_at", "kind", "log", "loose", "memo", "opp", "past_weaker",
+        "path", "piece", "pushed", "shared", "strength",
     )  # fmt: skip
 
     def __init__(self, piece: Piece, kind: str, strength: int, at: Square, base: dict[Square, Piece],
-                 carrier: Piece | None, loose: Square | None, zones: dict[str, frozenset[Square]]) -> None:  # fmt: skip
+                 carrier: Piece | None, loose: Square | None) -> None:  # fmt: skip
         self.piece = piece
-        #: squares next to each seat's Singles (Singles are never pushed, so these hold for the whole walk)
-        self.zones = zones
         self.opp = other(piece[0])
         self.kind = kind
         self.strength = strength
@@ -91,20 +152,29 @@ class Walk:
         self.shared = True  # base is shared with the state / other walks: copy before writing
         self.carrier = carrier
         self.loose = loose
-        self.end: str | None = None  # "tackle" or "intercept": the half is over
+        self.end: HalfEnd | None = None  # a tackle or an interception: the half is over
         self.end_at: Square | None = None
         self.pushed: dict[Piece, Square] = {}
-        self.log: list[Event] = []
+        #: what happened on the way, as facts (the events are written when the move is carried out)
+        self.log: list[tuple[Any, ...]] = []
         #: a diagonal step passed a weaker opposition piece (QB-DIAGONAL was checked and allowed it)
         self.past_weaker = False
+        #: an attacking Double or Quarterback stepped over the line (QB-OFFSIDE-LINE)
+        self.crossed = False
+        self.path: tuple[Square, ...] = ()
+        #: the walks of the position this walk started in, by canonical action (the engine reuses a walk
+        #: only in its own position)
+        self.memo: dict[tuple[Piece, MovePiece], Walk] | None = None
 
     def fork(self) -> Walk:
+        """An independent copy to walk on (the board is shared until one of them pushes)."""
         w = Walk.__new__(Walk)
         w.piece, w.opp, w.kind, w.strength, w.at = self.piece, self.opp, self.kind, self.strength, self.at
-        w.base, w.shared, w.carrier, w.loose, w.zones = self.base, True, self.carrier, self.loose, self.zones
-        w.end, w.end_at, w.past_weaker = self.end, self.end_at, self.past_weaker
+        w.base, w.shared, w.carrier, w.loose = self.base, True, self.carrier, self.loose
+        w.end, w.end_at, w.past_weaker, w.crossed, w.path = self.end, self.end_at, self.past_weaker, self.crossed, self.path
         w.pushed = dict(self.pushed) if self.pushed else {}
         w.log = list(self.log) if self.log else []
+        w.memo = self.memo
         return w
 
     def write(self) -> dict[Square, Piece]:
@@ -113,7 +183,14 @@ class Walk:
             self.shared = False
         return self.base
 
+    def board(self) -> dict[Square, Piece]:
+        """The board after the move (every piece, the mover on its square)."""
+        b = dict(self.base)
+        b[self.at] = self.piece
+        return b
+
     def signature(self) -> tuple[Any, ...]:
+        """What the move leaves on the board: where the mover stands, the ball, the pushes, the end."""
         if not self.pushed:
             return (self.at, self.carrier, self.loose, self.end)
         return (self.at, self.carrier, self.loose, self.end, tuple(sorted(self.pushed.items())))
@@ -137,35 +214,61 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.game_points = {RED: 0, BLUE: 0}
         self.results: list[dict[str, Any]] = []
         self._values = r.values
-        self._zone_board: dict[Square, Piece] | None = None
-        self._zone_cache: dict[str, frozenset[Square]] = {}
+        self._geo = geometry(r.columns, r.min_row, r.field_rows)
+        self._layouts: dict[str, tuple[dict[Piece, Square], dict[Piece, Kind], dict[Piece, int], dict[str, tuple[str, ...]]]] = {}
+        self._names = {(seat, pid): f"{seat} {KIND_NAMES[pid[0]]} {pid}" for seat in SEATS for side in (r.attack, r.defense)
+                       for pid in side.pieces()}  # fmt: skip
+        #: walks made in this position by their canonical action (:meth:`action_of`): a move a bot or the
+        #: legal list walked is not walked again when checked (renewed by every action: walks depend on
+        #: the ball, the turn and the defense's release as well as the board)
+        self._routes: dict[tuple[Piece, MovePiece], Walk] = {}
         self._start_half(0)
+
+    def opening_events(self) -> list[Event]:
+        """Who attacks first, said as the match opens: the coin toss (QB-TOSS) or the ruleset."""
+        seat = self.first_attacker
+        if self.rules.first_attacker == "toss":
+            return [_ev("kickoff", "QB-TOSS", "{seat} won the coin toss and attacks first", seat=seat,
+                        also=["QB-R-TOSS", "QB-HALVES", "QB-BALL-START"])]
+        return [_ev("kickoff", "QB-HALVES", "{seat} attacks first (the ruleset's first_attacker)", seat=seat,
+                    also=["QB-BALL-START"])]
 
     def _start_half(self, half: int) -> None:
         r = self.rules
         self.half = half
         self.attacker = self.order[half]
         self.defender = other(self.attacker)
-        self.phase = ATTACK
+        self.phase = Phase.ATTACK
         self.round = 1
-        self.board: dict[Square, Piece] = {}
-        self.pos: dict[Piece, Square] = {}
-        self.kind: dict[Piece, str] = {}
-        for seat, setup in ((self.attacker, r.attack), (self.defender, r.defense)):
-            for pid, name in setup.pieces().items():
-                piece = (seat, pid)
-                square = parse_square(name)
-                self.board[square] = piece
-                self.pos[piece] = square
-                # ruling QB-R-DEFENSE-QB: a defending Quarterback plays as a Triple
-                self.kind[piece] = "T" if pid == "QB" and seat == self.defender else pid[0]
-        self.strength = {p: r.strength(k) for p, k in self.kind.items()}
-        self._order = {seat: sorted((p for s, p in self.pos if s == seat), key=_pid_order) for seat in SEATS}
+        layout = self._layouts.get(self.attacker)
+        if layout is None:  # the same two set-ups every half: worked out once a match
+            pos: dict[Piece, Square] = {}
+            kind: dict[Piece, Kind] = {}
+            for seat, setup in ((self.attacker, r.attack), (self.defender, r.defense)):
+                for pid, name in setup.pieces().items():
+                    piece = (seat, pid)
+                    pos[piece] = parse_square(name)
+                    # ruling QB-R-DEFENSE-QB: a defending Quarterback plays as a Triple
+                    kind[piece] = Kind.TRIPLE if pid == "QB" and seat == self.defender else Kind(pid[0])
+            order = {seat: tuple(sorted((p for s, p in pos if s == seat), key=_pid_order)) for seat in SEATS}
+            layout = self._layouts[self.attacker] = (pos, kind, {p: r.strength(k) for p, k in kind.items()}, order)
+        self.pos = dict(layout[0])
+        self.kind, self.strength, self._order = layout[1], layout[2], layout[3]
+        board = {square: piece for piece, square in self.pos.items()}
         self.carrier: Piece | None = (self.attacker, "QB")  # QB-BALL-START
         self.loose: Square | None = None
         self.released = False
+        self._set_board(board)
         self._reset_turn()
         self._check_release([])
+
+    def _set_board(self, board: dict[Square, Piece], zones_moved: bool = True) -> None:
+        """A new position: the board, and what is derived from it (kept until the next move): the squares
+        next to Singles, Triples and Quarterbacks change only when one of them moves or is pushed."""
+        self.board = board
+        if zones_moved:
+            self._zones: dict[str, frozenset[Square]] = {}
+        self._bases: dict[Piece, dict[Square, Piece]] = {}
 
     def _reset_turn(self) -> None:
         self.moved: list[str] = []
@@ -183,7 +286,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def half_in_game(self) -> int:
         return self.half % 2 + 1
 
-    def decision(self, seat: str) -> str | None:
+    def decision(self, seat: str) -> Decision | None:
         """The kind of decision ``seat`` must make now (``None``: nothing)."""
         if seat not in self.to_act():
             return None
@@ -194,11 +297,19 @@ class QuarterbackState(GameState[QuarterbackRules]):
         return max(square[1], 0) + self._values[square[0]]
 
     def on_board(self, square: Square) -> bool:
-        return self.rules.on_board(square)
+        return square in self._geo.squares
+
+    def neighbours(self, square: Square) -> tuple[Square, ...]:
+        """The on-board squares next to ``square``, in :data:`DIRS` order."""
+        return self._geo.neighbours[square]
 
     def describe(self, piece: Piece) -> str:
         """``"red Triple T1"``."""
-        return f"{piece[0]} {KIND_NAMES[piece[1][0]]} {piece[1]}"
+        return self._names[piece]
+
+    def pieces(self, seat: str) -> tuple[str, ...]:
+        """The seat's piece ids in a fixed order (QB, Singles, Doubles, Triples); pieces never leave the board."""
+        return self._order[seat]
 
     def budget_left(self) -> int:
         """Actions (pieces to start moving, passes) still open this turn."""
@@ -219,23 +330,41 @@ class QuarterbackState(GameState[QuarterbackRules]):
         return r.triple_moves + (r.quarterback_extra if self.pos[piece][1] >= 1 else 0)
 
     def steps_open(self, seat: str, pid: str) -> int:
-        """Squares the seat's piece may still move this turn; raises :class:`Bad` if it may not move."""
+        """Squares the seat's piece may still move this turn; raises :class:`IllegalStep` if it may not move."""
         piece = (seat, pid)
         k = self.kind[piece]
         if pid == self.active:
             if self.active_left > 0:
                 return self.active_left
-            raise Bad(MOVE_RULE[k], f"{pid} has already moved all the squares it may move this turn")
+            raise IllegalStep(MOVE_RULE[k], f"{pid} has already moved all the squares it may move this turn")
         if pid in self.moved:
-            raise Bad(
+            raise IllegalStep(
                 "QB-SEQUENCE",
                 f"{pid} already moved this turn and another piece has moved since: a piece moves in one uninterrupted sequence",
             )
         if self.budget_left() <= 0:
             if self.phase == ATTACK:
-                raise Bad("QB-TURN", f"this turn's {self.rules.attack_actions} actions are used ({self._turn_text()})")
-            raise Bad("QB-R-DEFENSE-TURN", f"the defender moves at most {self.rules.defense_moves} pieces a turn")
+                raise IllegalStep("QB-TURN", f"this turn's {self.rules.attack_actions} actions are used ({self._turn_text()})")
+            raise IllegalStep("QB-R-DEFENSE-TURN", f"the defender moves at most {self.rules.defense_moves} pieces a turn")
         return self.allowance(piece)
+
+    def movable(self, seat: str) -> list[str]:
+        """The pieces of the seat on turn that may move now (start their move, or go on with it), in
+        :meth:`pieces` order: exactly those for which :meth:`steps_open` does not raise."""
+        fresh = self.budget_left() > 0
+        active, moved = self.active, self.moved
+        out = []
+        for pid in self._order[seat]:
+            if pid == active:
+                if self.active_left > 0:
+                    out.append(pid)
+            elif fresh and pid not in moved:
+                out.append(pid)
+        return out
+
+    def may_pass(self, seat: str) -> bool:
+        """Whether ``seat`` may pass now (it attacks, a piece holds the ball, an action is left)."""
+        return seat == self.attacker and self.carrier is not None and self.budget_left() > 0
 
     def _turn_text(self) -> str:
         parts = [f"moved {', '.join(self.moved)}"] if self.moved else []
@@ -254,15 +383,24 @@ class QuarterbackState(GameState[QuarterbackRules]):
         return None
 
     # ------------------------------------------------------------ one step
+    def step(self, w: Walk, to: Square) -> Walk:
+        """The one statement of movement: ``w`` one square further, to the adjacent square ``to``, as a
+        new walk (``w`` is unchanged).  Raises :class:`IllegalStep` naming the rule the step breaks."""
+        if w.end:
+            rule = "QB-INTERCEPT" if w.end == HalfEnd.INTERCEPT else "QB-TACKLE"
+            raise IllegalStep(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
+        w2 = w.fork()
+        self._step(w2, to, True)
+        return w2
+
     def _step(self, w: Walk, to: Square, last: bool) -> None:
-        """Move the walking piece one square to ``to`` (adjacent), or raise :class:`Bad`."""
-        r = self.rules
+        """Move the walking piece one square to ``to`` (adjacent), or raise :class:`IllegalStep`
+        (``last``: the move's last square, which only words the error)."""
         c, row = w.at
         tc, tr = to
         dc, dr = tc - c, tr - row
-        pid = w.piece[1]
-        if not r.on_board(to):
-            raise Bad("QB-R-BOARD", f"{sq(to)} is off the board")
+        if to not in self._geo.squares:
+            raise IllegalStep("QB-R-BOARD", f"{sq(to)} is off the board")
         base = w.base
         strength = self.strength
         if dc and dr:  # QB-DIAGONAL / ruling QB-R-DIAGONAL
@@ -270,59 +408,62 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 p = base.get(side)
                 if p is not None and p[0] == w.opp:
                     if strength[p] >= w.strength:
-                        raise Bad(
+                        raise IllegalStep(
                             "QB-DIAGONAL",
-                            f"{pid} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
+                            f"{w.piece[1]} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
                             f"(strength {strength[p]} against {w.strength})",
                         )
                     w.past_weaker = True
         kind = w.kind
-        defending = w.piece[0] == self.defender
-        if defending:
+        if w.piece[0] == self.defender:
             if kind == "T" and tr < 1:
-                raise Bad("QB-OFFSIDE-TRIPLE", f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
-            if kind in "SD" and tr >= 2 and not self.released:
-                raise Bad(
+                r = self.rules
+                raise IllegalStep("QB-OFFSIDE-TRIPLE", f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
+            if tr >= 2 and kind in "SD" and not self.released:
+                r = self.rules
+                raise IllegalStep(
                     "QB-OFFSIDE-LINE",
                     f"a defending {KIND_NAMES[kind]} may not go to rows 2-{r.field_rows} ({sq(to)}) until an attacking "
                     "Double or the Quarterback has moved over the line",
                 )
+        elif tr >= 1 and kind in "DQ":
+            w.crossed = True  # an attacking Double or Quarterback over the line (QB-OFFSIDE-LINE)
         occ = base.get(to)
         has_ball = w.carrier == w.piece
         push: tuple[Piece, Square] | None = None
         if occ is not None:
             if occ[0] == w.piece[0]:
                 if last:
-                    raise Bad("QB-OCCUPIED", f"{sq(to)} is occupied by your {occ[1]}")
-                raise Bad("QB-JUMP", f"{pid} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
+                    raise IllegalStep("QB-OCCUPIED", f"{sq(to)} is occupied by your {occ[1]}")
+                raise IllegalStep("QB-JUMP", f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
             if occ == w.carrier:  # a defender meets the ball carrier: tackle or nothing
                 ck = self.kind[occ]
                 if ck not in TACKLES_ONTO[kind]:
-                    raise Bad(
+                    raise IllegalStep(
                         "QB-R-TACKLE-PAIRS",
                         f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
                     )
-                w.end, w.end_at = "tackle", to  # the tackler stays beside the carrier on the board
-                w.log.append(_ev("tackle", "QB-TACKLE", "{tackler} moves onto {carrier} on {at}: tackled!",
-                                 tackler=self.describe(w.piece), carrier=self.describe(occ), at=sq(to),
-                                 also=["QB-R-TACKLE-PAIRS", "QB-OCCUPIED"]))
+                w.end, w.end_at = HalfEnd.TACKLE, to  # the tackler stays beside the carrier on the board
+                w.path += (to,)
+                w.log.append(("tackle", w.piece, occ, to))
                 return
             if has_ball:
-                raise Bad("QB-PUSH-CARRIER", f"the ball carrier can't push: {pid} can't move onto {occ[1]} on {sq(to)}")
+                raise IllegalStep("QB-PUSH-CARRIER", f"the ball carrier can't push: {w.piece[1]} can't move onto {occ[1]} on {sq(to)}")
             if strength[occ] >= w.strength:
-                raise Bad(
+                raise IllegalStep(
                     "QB-PUSH",
-                    f"{pid} (strength {w.strength}) can push only a weaker opposition piece; "
+                    f"{w.piece[1]} (strength {w.strength}) can push only a weaker opposition piece; "
                     f"{self.describe(occ)} on {sq(to)} has strength {strength[occ]}",
                 )
             target = (tc + dc, tr + dr)
             self._push_ok(w, occ, target, to)
             push = (occ, target)
-        if kind in "TQ" and to in w.zones[w.opp]:
+        if kind in "TQ" and to in (self._zones.get(w.opp) or self._zone(w.opp)):
             s = self.adjacent_single(base, to, w.opp)
             if s is not None:
-                raise Bad("QB-ADJACENT", f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
+                raise IllegalStep("QB-ADJACENT", f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
         # --- the step is allowed: carry it out
+        w.path += (to,)
         if push is not None:
             self._do_push(w, push[0], to, push[1], "QB-PUSH")
             if w.end:
@@ -341,15 +482,15 @@ class QuarterbackState(GameState[QuarterbackRules]):
         return w.pushed.get(piece, self.pos[piece])
 
     def _push_ok(self, w: Walk, piece: Piece, target: Square, frm: Square) -> None:
-        """Raise :class:`Bad` if ``piece`` can't be pushed from ``frm`` to ``target`` (QB-PUSH-LIMIT)."""
-        if not self.rules.on_board(target):
-            raise Bad("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed off the board (from {sq(frm)})")
+        """Raise :class:`IllegalStep` if ``piece`` can't be pushed from ``frm`` to ``target`` (QB-PUSH-LIMIT)."""
+        if target not in self._geo.squares:
+            raise IllegalStep("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed off the board (from {sq(frm)})")
         if target in w.base:
-            raise Bad("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed from {sq(frm)} onto {sq(target)}: it is occupied")
-        if self.kind[piece] in "TQ" and target in w.zones[w.piece[0]]:
+            raise IllegalStep("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed from {sq(frm)} onto {sq(target)}: it is occupied")
+        if self.kind[piece] in "TQ" and target in self._zone(w.piece[0]):
             s = self.adjacent_single(w.base, target, w.piece[0])
             if s is not None:
-                raise Bad(
+                raise IllegalStep(
                     "QB-PUSH-LIMIT",
                     f"{self.describe(piece)} can't be pushed onto {sq(target)}: it is next to the opposition Single {s[1]}",
                 )
@@ -359,17 +500,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
         del base[frm]
         base[target] = piece
         w.pushed[piece] = target
-        also = ["QB-R-PUSH-STEP", "QB-PUSH-LIMIT"]
-        # a Double's push is decided by strengths; a Single's by standing next to the piece
-        also.append("QB-R-ADJACENT" if rule == "QB-PUSH-SINGLE" else "QB-STRENGTH")
-        if piece[0] == self.defender and self._offside(piece, target):
-            also.append("QB-R-OFFSIDE")  # a push may leave a defender offside
-        w.log.append(_ev("push", rule, "{pusher} pushes {pushed} from {frm} to {to}",
-                         pusher=w.piece[1], pushed=self.describe(piece), frm=sq(frm), to=sq(target), also=also))
+        w.log.append(("push", w.piece, piece, frm, target, rule, piece[0] == self.defender and self.offside(piece, target)))
         if w.loose == target:
             self._pick_up(w, piece, target)
 
-    def _offside(self, piece: Piece, square: Square) -> bool:
+    def offside(self, piece: Piece, square: Square) -> bool:
         """Whether a defending ``piece`` on ``square`` stands offside (QB-OFFSIDE-TRIPLE, QB-OFFSIDE-LINE)."""
         k = self.kind[piece]
         return (k == "T" and square[1] < 1) or (k in "SD" and square[1] >= 2 and not self.released)
@@ -378,129 +513,188 @@ class QuarterbackState(GameState[QuarterbackRules]):
         """``piece`` reaches the loose ball (QB-PASS-LOOSE, ruling QB-R-PICKUP)."""
         w.loose = None
         if piece[0] == self.defender:
-            w.end, w.end_at = "intercept", at
-            w.log.append(_ev("intercept", "QB-INTERCEPT", "{piece} picks up the ball on {at}: intercepted!",
-                             piece=self.describe(piece), at=sq(at), also=["QB-PASS-LOOSE", "QB-R-PICKUP"]))
+            w.end, w.end_at = HalfEnd.INTERCEPT, at
+            w.log.append(("intercept", piece, at))
         else:
             w.carrier = piece
-            w.log.append(_ev("pick_up", "QB-PASS-LOOSE", "{piece} picks up the ball on {at}",
-                             piece=self.describe(piece), at=sq(at), also=["QB-R-PICKUP"]))
+            w.log.append(("pick_up", piece, at))
 
     def _single_reach(self, w: Walk, at: Square, has_ball: bool) -> None:
         """A Single arrives next to opposition Triples/Quarterbacks: tackle the carrier or push them away."""
+        key = w.opp + "/TQ"
+        if not w.pushed and at not in (self._zones.get(key) or self._zone(key)):
+            return  # no opposition Triple or Quarterback next to it (none has been pushed on the way)
         base = w.base
         c, r = at
         hits: list[tuple[Piece, Square]] = []
+        kind = self.kind
+        opp = w.opp
         for dc, dr in DIRS:
             n = (c + dc, r + dr)
             p = base.get(n)
-            if p is not None and p[0] == w.opp and self.kind[p] in "TQ":
+            if p is not None and p[0] == opp and kind[p] in "TQ":
                 if p == w.carrier:  # QB-TACKLE-SINGLE
-                    w.end, w.end_at = "tackle", n
-                    w.log.append(_ev("tackle", "QB-TACKLE-SINGLE", "{tackler} moves next to {carrier} on {at}: tackled!",
-                                     tackler=self.describe(w.piece), carrier=self.describe(p), at=sq(n),
-                                     also=["QB-R-ADJACENT"]))
+                    w.end, w.end_at = HalfEnd.TACKLE, n
+                    w.log.append(("tackle_single", w.piece, p, n))
                     return
                 hits.append((p, n))
         if not hits:
             return
         if has_ball:
             p, n = hits[0]
-            raise Bad("QB-PUSH-CARRIER", f"the ball carrier can't push, so {w.piece[1]} can't move next to {p[1]} on {sq(n)}")
+            raise IllegalStep("QB-PUSH-CARRIER", f"the ball carrier can't push, so {w.piece[1]} can't move next to {p[1]} on {sq(n)}")
         moves = []
         for p, n in hits:  # QB-PUSH-SINGLE: one square away along the line from the Single
             target = (2 * n[0] - c, 2 * n[1] - r)
             try:
                 self._push_ok(w, p, target, n)
-            except Bad as exc:
-                raise Bad("QB-R-PUSH-BLOCKED", f"{w.piece[1]} can't move to {sq(at)} next to {p[1]}: {exc.reason}") from None
+            except IllegalStep as exc:
+                raise IllegalStep("QB-R-PUSH-BLOCKED", f"{w.piece[1]} can't move to {sq(at)} next to {p[1]}: {exc.reason}") from None
             moves.append((p, n, target))
         if len({t for _, _, t in moves}) < len(moves):
-            raise Bad("QB-R-PUSH-BLOCKED", f"{w.piece[1]} can't move to {sq(at)}: two pieces would be pushed onto one square")
+            raise IllegalStep("QB-R-PUSH-BLOCKED", f"{w.piece[1]} can't move to {sq(at)}: two pieces would be pushed onto one square")
         for p, n, target in moves:
             self._do_push(w, p, n, target, "QB-PUSH-SINGLE")
             if w.end:
                 return
 
+    def _walk_events(self, w: Walk) -> list[Event]:
+        """The events of what happened on the way (pushes, pick-ups, the tackle or interception)."""
+        out = []
+        for fact in w.log:
+            what = fact[0]
+            if what == "push":
+                _, pusher, piece, frm, target, rule, offside = fact
+                also = ["QB-R-PUSH-STEP", "QB-PUSH-LIMIT"]
+                # a Double's push is decided by strengths; a Single's by standing next to the piece
+                also.append("QB-R-ADJACENT" if rule == "QB-PUSH-SINGLE" else "QB-STRENGTH")
+                if offside:
+                    also.append("QB-R-OFFSIDE")  # a push may leave a defender offside
+                out.append(_ev("push", rule, "{pusher} pushes {pushed} from {frm} to {to}",
+                               pusher=pusher[1], pushed=self.describe(piece), frm=sq(frm), to=sq(target), also=also))
+            elif what == "intercept":
+                out.append(_ev("intercept", "QB-INTERCEPT", "{piece} picks up the ball on {at}: intercepted!",
+                               piece=self.describe(fact[1]), at=sq(fact[2]), also=["QB-PASS-LOOSE", "QB-R-PICKUP"]))
+            elif what == "pick_up":
+                out.append(_ev("pick_up", "QB-PASS-LOOSE", "{piece} picks up the ball on {at}",
+                               piece=self.describe(fact[1]), at=sq(fact[2]), also=["QB-R-PICKUP"]))
+            elif what == "tackle":
+                out.append(_ev("tackle", "QB-TACKLE", "{tackler} moves onto {carrier} on {at}: tackled!",
+                               tackler=self.describe(fact[1]), carrier=self.describe(fact[2]), at=sq(fact[3]),
+                               also=["QB-R-TACKLE-PAIRS", "QB-OCCUPIED"]))
+            else:
+                out.append(_ev("tackle", "QB-TACKLE-SINGLE", "{tackler} moves next to {carrier} on {at}: tackled!",
+                               tackler=self.describe(fact[1]), carrier=self.describe(fact[2]), at=sq(fact[3]),
+                               also=["QB-R-ADJACENT"]))
+        return out
+
     # ------------------------------------------------------------- moves
-    def _walk_start(self, piece: Piece) -> Walk:
-        at = self.pos[piece]
-        base = dict(self.board)
-        del base[at]
-        return Walk(piece, self.kind[piece], self.strength[piece], at, base, self.carrier, self.loose, self._zones())
+    def start_walk(self, piece: Piece) -> Walk:
+        """``piece``'s move before its first step (the board without it; nothing has happened yet)."""
+        base = self._bases.get(piece)
+        if base is None:
+            base = dict(self.board)
+            del base[self.pos[piece]]
+            self._bases[piece] = base
+        w = Walk(piece, self.kind[piece], self.strength[piece], self.pos[piece], base, self.carrier, self.loose)
+        w.memo = self._routes
+        return w
 
-    def _zones(self) -> dict[str, frozenset[Square]]:
-        """Squares next to each seat's Singles (cached per board: every change makes a new board dict)."""
-        if self._zone_board is not self.board:
-            zones: dict[str, set[Square]] = {RED: set(), BLUE: set()}
-            for (c, r), p in self.board.items():
-                if self.kind[p] == "S":
-                    zones[p[0]].update([(c - 1, r - 1), (c, r - 1), (c + 1, r - 1), (c - 1, r), (c + 1, r),
-                                        (c - 1, r + 1), (c, r + 1), (c + 1, r + 1)])  # fmt: skip
-            self._zone_cache = {k: frozenset(v) for k, v in zones.items()}
-            self._zone_board = self.board
-        return self._zone_cache
+    def _zone(self, key: str) -> frozenset[Square]:
+        """The squares next to a seat's Singles (``"red"``: what keeps Triples and Quarterbacks away,
+        QB-ADJACENT), or next to its Triples and Quarterbacks (``"red/TQ"``: where a Single pushes or
+        tackles them); computed when first asked, kept until one of those pieces moves."""
+        zone = self._zones.get(key)
+        if zone is None:
+            seat, _, which = key.partition("/")
+            kinds = "TQ" if which else "S"
+            around, kind = self._geo.around, self.kind
+            zone = frozenset().union(*[around[sq] for sq, p in self.board.items() if p[0] == seat and kind[p] in kinds])
+            self._zones[key] = zone
+        return zone
 
-    def walk(self, piece: Piece, steps: list[Square]) -> Walk:
-        """Walk ``piece`` along unit ``steps``; raise :class:`Bad` at the first broken rule."""
-        w = self._walk_start(piece)
+    def next_squares(self, w: Walk) -> list[Square]:
+        """The squares ``w`` might step to next: the on-board neighbours of where it stands that its own
+        side does not hold (QB-OCCUPIED, QB-JUMP); :meth:`step` decides the rest."""
+        if w.end:
+            return []
+        base, seat = w.base, w.piece[0]
+        return [to for to in self._geo.neighbours[w.at] if (occ := base.get(to)) is None or occ[0] != seat]
+
+    def walk(self, piece: Piece, steps: Iterable[Square]) -> Walk:
+        """Walk ``piece`` along unit ``steps``; raise :class:`IllegalStep` at the first broken rule."""
+        w = self.start_walk(piece)  # a new walk (its board is shared until it pushes)
+        steps = list(steps)
         for i, to in enumerate(steps):
             if w.end:
-                rule = "QB-INTERCEPT" if w.end == "intercept" else "QB-TACKLE"
-                raise Bad(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
+                rule = "QB-INTERCEPT" if w.end == HalfEnd.INTERCEPT else "QB-TACKLE"
+                raise IllegalStep(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
             self._step(w, to, last=i == len(steps) - 1)
         return w
 
-    def reachable(self, piece: Piece, limit: int) -> Iterator[tuple[list[Square], Walk]]:
-        """Every distinct outcome of moving ``piece`` up to ``limit`` squares, by a shortest path (BFS)."""
-        w0 = self._walk_start(piece)
-        seen = {w0.signature()}
-        frontier: list[tuple[Walk, list[Square]]] = [(w0, [])]
-        cols, lo, hi = self.rules.columns, self.rules.min_row, self.rules.field_rows
-        seat = piece[0]
+    def reachable(self, piece: Piece, limit: int, *, every_route: bool = False) -> Iterator[Walk]:
+        """The moves of ``piece`` of up to ``limit`` squares, breadth first (each walk's ``path`` is its route).
+
+        By default one walk per distinct board outcome (where the pieces and the ball end up), by its
+        shortest route.  With ``every_route``, one walk per distinct outcome of the move as a whole: a
+        longer route to the same squares leaves the piece fewer squares for later in its sequence, and
+        an attacking Double or Quarterback that stepped over the line on the way frees the defense
+        (QB-OFFSIDE-LINE), so those are outcomes of their own - exactly the moves a check accepts, up
+        to routes that leave everything the same."""
+        w0 = self.start_walk(piece)
+        seen = set() if every_route else {w0.signature()}
+        watch_line = every_route and not self.released and piece[0] == self.attacker and self.kind[piece] in "DQ"
+        frontier = [w0]
+        step = self._step
         for _ in range(limit):
-            nxt: list[tuple[Walk, list[Square]]] = []
-            for w, path in frontier:
-                c, r = w.at
-                base = w.base
-                for dc, dr in DIRS:
-                    to = (c + dc, r + dr)
-                    if not (0 <= to[0] < cols and lo <= to[1] <= hi):
-                        continue
-                    occ = base.get(to)
-                    if occ is not None and occ[0] == seat:
-                        continue
+            nxt: list[Walk] = []
+            level: set[Any] = set()  # every_route: outcomes at this length
+            for w in frontier:
+                for to in self.next_squares(w):
                     w2 = w.fork()
                     try:
-                        self._step(w2, to, True)
-                    except Bad:
+                        step(w2, to, True)
+                    except IllegalStep:
                         continue
                     sig = w2.signature()
-                    if sig in seen:
-                        continue
-                    seen.add(sig)
-                    p2 = [*path, to]
-                    yield p2, w2
+                    if every_route and w2.end is None:
+                        key = (sig, w2.crossed) if watch_line else sig
+                        if key in level:
+                            continue
+                        level.add(key)
+                    else:
+                        if sig in seen:
+                            continue
+                        seen.add(sig)
+                    yield w2
                     if w2.end is None:
-                        nxt.append((w2, p2))
+                        nxt.append(w2)
             frontier = nxt
 
-    def _route(self, seat: str, action: MovePiece) -> tuple[Piece, list[Square], Walk]:
-        """Resolve a move's named squares into unit steps and walk them (raises :class:`Bad`)."""
+    def route(self, seat: str, action: MovePiece) -> Walk:
+        """The walk ``action`` makes for ``seat`` now: its named squares resolved into unit steps and
+        walked (a bare destination by its straight route, else the first legal one); raises
+        :class:`IllegalStep`.  Pure: what checking a move computes, and what carrying it out commits."""
         piece = (seat, action.piece)
         if piece not in self.pos:
             mine = ", ".join(p for s, p in self.pos if s == seat)
-            raise Bad("QB-R-NOTATION", f"you have no piece {action.piece}; your pieces are {mine}")
+            raise IllegalStep("QB-R-NOTATION", f"you have no piece {action.piece}; your pieces are {mine}")
         limit = self.steps_open(seat, action.piece)
+        known = self._routes.get((piece, action))
+        if known is not None and len(known.path) <= limit:
+            return known  # the canonical action of a walk made in this position (by a bot, the legal list)
         start = self.pos[piece]
-        named = [parse_square(n) for n in action.path]
-        for n in named:
-            if not self.on_board(n):
-                raise Bad("QB-R-BOARD", f"{sq(n)} is off the board")
+        by_name = self._geo.by_name
+        named: list[Square] = []
+        for name in action.path:
+            n = by_name.get(name)
+            if n is None:
+                raise IllegalStep("QB-R-BOARD", f"{sq(parse_square(name))} is off the board")
+            named.append(n)
         explicit = len(named) > 1
         if named[0] == start:
             if len(named) == 1:
-                raise Bad("QB-R-NOTATION", f"{action.piece} is already on {sq(start)}")
+                raise IllegalStep("QB-R-NOTATION", f"{action.piece} is already on {sq(start)}")
             named = named[1:]
         steps: list[Square] = []
         cur = start
@@ -509,7 +703,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             dc, dr = n[0] - cur[0], n[1] - cur[1]
             if (dc or dr) == 0 or (dc and dr and abs(dc) != abs(dr)):
                 if explicit:
-                    raise Bad(
+                    raise IllegalStep(
                         "QB-R-NOTATION",
                         f"{sq(cur)}-{sq(n)} is not a straight line along a row, column or diagonal: name the squares between",
                     )
@@ -520,24 +714,39 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 cur = (cur[0] + sc, cur[1] + sr)
                 steps.append(cur)
         rule = MOVE_RULE[self.kind[piece]]
-        first_error: Bad | None = None
+        first_error: IllegalStep | None = None
         if straight and len(steps) <= limit:
             try:
-                return piece, steps, self.walk(piece, steps)
-            except Bad as exc:
+                return self.walk(piece, steps)
+            except IllegalStep as exc:
                 if explicit:
                     raise
                 first_error = exc
         elif straight and explicit:
-            raise Bad(rule, f"{action.piece} may move {limit} square{'s' if limit != 1 else ''} now; this path is {len(steps)}")
+            raise IllegalStep(rule, f"{action.piece} may move {limit} square{'s' if limit != 1 else ''} now; this path is {len(steps)}")
         # a bare destination: the straight route failed or there is none; take the first legal route (BFS)
         dest = named[-1]
-        for path, w in self.reachable(piece, limit):
-            if path[-1] == dest:
-                return piece, path, w
+        for w in self.reachable(piece, limit):
+            if w.path[-1] == dest:
+                return w
         if first_error is not None:
             raise first_error
-        raise Bad(rule, f"{action.piece} can't reach {sq(dest)} this move (it may move {limit} square{'s' if limit != 1 else ''} now)")
+        raise IllegalStep(rule, f"{action.piece} can't reach {sq(dest)} this move (it may move {limit} square{'s' if limit != 1 else ''} now)")
+
+    def move_action(self, piece: Piece, path: Iterable[Square]) -> MovePiece:
+        """The canonical action of a route: ``move T1 C3-C4-D5`` (its start and the squares where it turns)."""
+        path = tuple(path)
+        return _move(piece[1], sq(path[-1]), _waypoints(self.pos[piece], path))
+
+    def action_of(self, w: Walk) -> MovePiece:
+        """The canonical action of a walk; for a walk made in this position, checking the action later
+        finds the walk instead of walking it again."""
+        piece = w.piece
+        names = self._geo.names
+        action = _move(piece[1], names[w.path[-1]], _waypoints(self.pos[piece], w.path, names))
+        if w.memo is self._routes:  # not a walk kept from an earlier position
+            self._routes[(piece, action)] = w
+        return action
 
     # ------------------------------------------------------------- passes
     def pass_targets(self) -> Iterator[Square]:
@@ -547,15 +756,16 @@ class QuarterbackState(GameState[QuarterbackRules]):
         c, r = self.pos[self.carrier]
         may_forward = self.carrier[1] == "QB" and r <= 0
         board = self.board
-        on_board = self.rules.on_board
+        squares = self._geo.squares
+        attacker = self.attacker
         for dc, dr in DIRS:
             if dr > 0 and not may_forward:
                 continue
             n = (c + dc, r + dr)
-            while on_board(n):
+            while n in squares:
                 p = board.get(n)
                 if p is not None:
-                    if p[0] == self.attacker:
+                    if p[0] == attacker:
                         yield n
                     break
                 yield n
@@ -563,29 +773,29 @@ class QuarterbackState(GameState[QuarterbackRules]):
 
     def _check_pass(self, seat: str, action: PassBall) -> Square:
         if seat != self.attacker:
-            raise Bad("QB-R-DEFENSE-TURN", "the defender has no ball to pass: it moves pieces or ends its turn")
+            raise IllegalStep("QB-R-DEFENSE-TURN", "the defender has no ball to pass: it moves pieces or ends its turn")
         if self.carrier is None:
             assert self.loose is not None
-            raise Bad("QB-PASS-LOOSE", f"the ball lies loose on {sq(self.loose)}: a piece must reach it before it can be passed")
+            raise IllegalStep("QB-PASS-LOOSE", f"the ball lies loose on {sq(self.loose)}: a piece must reach it before it can be passed")
         if self.budget_left() <= 0:
-            raise Bad("QB-TURN", f"this turn's {self.rules.attack_actions} actions are used ({self._turn_text()})")
+            raise IllegalStep("QB-TURN", f"this turn's {self.rules.attack_actions} actions are used ({self._turn_text()})")
         to = parse_square(action.to)
         if not self.on_board(to):
             hint = ""
             if (seat, action.to) in self.pos:
                 hint = f" (to pass to your {action.to}, name its square: pass to {sq(self.pos[(seat, action.to)])})"
-            raise Bad("QB-R-BOARD", f"{sq(to)} is off the board{hint}")
+            raise IllegalStep("QB-R-BOARD", f"{sq(to)} is off the board{hint}")
         src = self.pos[self.carrier]
         dc, dr = to[0] - src[0], to[1] - src[1]
         if not (dc or dr):
-            raise Bad("QB-PASS", f"the ball is already on {sq(to)}")
+            raise IllegalStep("QB-PASS", f"the ball is already on {sq(to)}")
         if dc and dr and abs(dc) != abs(dr):
-            raise Bad("QB-PASS", f"a pass goes along a row, a column or a diagonal: {sq(src)} to {sq(to)} is none of them")
+            raise IllegalStep("QB-PASS", f"a pass goes along a row, a column or a diagonal: {sq(src)} to {sq(to)} is none of them")
         if dr > 0:
             if self.carrier[1] != "QB":
-                raise Bad("QB-PASS-FORWARD", f"only the Quarterback may pass forward; {self.carrier[1]} has the ball")
+                raise IllegalStep("QB-PASS-FORWARD", f"only the Quarterback may pass forward; {self.carrier[1]} has the ball")
             if src[1] >= 1:
-                raise Bad(
+                raise IllegalStep(
                     "QB-PASS-FORWARD",
                     f"a forward pass is made only from behind the line of scrimmage; the Quarterback is on row {src[1]}",
                 )
@@ -594,11 +804,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
         while n != to:
             p = self.board.get(n)
             if p is not None:
-                raise Bad("QB-PASS-LINE", f"the line of the pass is blocked by {self.describe(p)} on {sq(n)}")
+                raise IllegalStep("QB-PASS-LINE", f"the line of the pass is blocked by {self.describe(p)} on {sq(n)}")
             n = (n[0] + sc, n[1] + sr)
         p = self.board.get(to)
         if p is not None and p[0] != seat:
-            raise Bad("QB-R-PASS", f"a pass goes to one of your pieces or an empty square; {sq(to)} holds {self.describe(p)}")
+            raise IllegalStep("QB-R-PASS", f"a pass goes to one of your pieces or an empty square; {sq(to)} holds {self.describe(p)}")
         return to
 
     # ------------------------------------------------------------ turn model
@@ -609,39 +819,34 @@ class QuarterbackState(GameState[QuarterbackRules]):
             return (self.defender,)
         return ()
 
-    def _pieces_of(self, seat: str) -> list[str]:
-        """The seat's piece ids in a fixed order (QB, Singles, Doubles, Triples); pieces never leave the board."""
-        return self._order[seat]
-
-    def _legal(self, seat: str) -> Iterator[Action]:
-        for pid in self._pieces_of(seat):
-            yield from self.moves_of(seat, pid)
-        if seat == self.attacker and self.carrier is not None and self.budget_left() > 0:
-            for t in self.pass_targets():
-                yield PassBall(sq(t))
-        yield EndTurn()
+    def _legal(self, seat: str) -> tuple[Action, ...]:
+        out: list[Action] = []
+        for pid in self.movable(seat):
+            out.extend(self.moves_of(seat, pid))
+        if self.may_pass(seat):
+            out.extend(_pass(sq(t)) for t in self.pass_targets())
+        out.append(EndTurn())
+        return tuple(out)
 
     def moves_of(self, seat: str, pid: str) -> Iterator[MovePiece]:
-        """The piece's legal moves now, one per distinct outcome (shortest path, canonical text)."""
-        for action, _ in self.move_outcomes(seat, pid):
-            yield action
-
-    def move_outcomes(self, seat: str, pid: str) -> Iterator[tuple[MovePiece, Walk]]:
-        """Legal moves of a piece with the walk each makes (what bots evaluate)."""
+        """Every legal move of the piece now: one per distinct outcome (:meth:`reachable` with
+        ``every_route``), each by its first route found, in canonical text."""
         try:
             limit = self.steps_open(seat, pid)
-        except Bad:
+        except IllegalStep:
             return
-        start = self.pos[(seat, pid)]
-        for path, w in self.reachable((seat, pid), limit):
-            yield _move(pid, sq(path[-1]), _waypoints(start, path)), w
+        for w in self.reachable((seat, pid), limit, every_route=True):
+            yield self.action_of(w)
 
-    def _may_start(self, seat: str, pid: str) -> bool:
+    def move_outcomes(self, seat: str, pid: str) -> Iterator[Walk]:
+        """The piece's moves now as walks, one per distinct board outcome by its shortest route (what a
+        bot weighs: a longer route to the same squares only leaves it fewer squares); the action of
+        one is :meth:`action_of` it."""
         try:
-            self.steps_open(seat, pid)
-        except Bad:
-            return False
-        return True
+            limit = self.steps_open(seat, pid)
+        except IllegalStep:
+            return
+        yield from self.reachable((seat, pid), limit)
 
     def _turn_error(self, seat: str, action: Action) -> IllegalActionError:
         """A seat out of turn hears why it is the other side's turn, by rule."""
@@ -656,48 +861,82 @@ class QuarterbackState(GameState[QuarterbackRules]):
             rule, reason = "QB-TURN", f"it is {who}'s turn (attacking): {seat} defends and moves after it"
         return IllegalActionError(reason, rule=rule, input=str(action), legal=["wait for " + who])
 
-    def _illegal(self, seat: str, action: Action, bad: Bad) -> IllegalActionError:
+    def _illegal(self, seat: str, action: Action, bad: IllegalStep) -> IllegalActionError:
         return IllegalActionError(bad.reason, rule=bad.rule, input=str(action), legal=self.legal_summary(seat, action))
 
     def legal_summary(self, seat: str, action: Action | None = None) -> list[str]:
-        """The legal alternatives in short: the named piece's moves, the passes, end."""
+        """The legal alternatives in short: the named piece's moves (one route to each outcome), the
+        pieces that may move, the passes, end."""
         out: list[str] = []
+        if seat not in self.to_act():
+            return out
         if isinstance(action, MovePiece) and (seat, action.piece) in self.pos:
-            out += [str(a) for a in self.moves_of(seat, action.piece)][:40]
-        movers = [pid for pid in self._pieces_of(seat) if self._may_start(seat, pid)]
+            out += [str(self.action_of(w)) for w in self.move_outcomes(seat, action.piece)][:40]
+        movers = self.movable(seat)
         if movers:
             out.append(f"move <piece> <squares> - pieces that may move now: {', '.join(movers)}")
-        if seat == self.attacker and self.carrier is not None and self.budget_left() > 0:
+        if self.may_pass(seat):
             out += [f"pass to {sq(t)}" for t in self.pass_targets()]
         out.append("end")
         return out
 
     def _check(self, seat: str, action: Action) -> Any:
-        """The plan: a move's route, a pass's target square, nothing for the end of a turn."""
+        """The plan: a move's walk, a pass's target square, nothing for the end of a turn."""
         try:
             if isinstance(action, MovePiece):
-                return self._route(seat, action)
+                return self.route(seat, action)
             if isinstance(action, PassBall):
                 return self._check_pass(seat, action)
             if not isinstance(action, EndTurn):
-                raise Bad("QB-R-NOTATION", "not a Quarter Back action")
-        except Bad as bad:
+                raise IllegalStep("QB-R-NOTATION", "not a Quarter Back action")
+        except IllegalStep as bad:
             raise self._illegal(seat, action, bad) from None
         return None
 
+    # ------------------------------------------------------------ reading text
+    def parse_action(self, text: str) -> Action:
+        """The game's parser, in context: a move by directions (``S2 forward``, ``T1 2 forward 1 left``)
+        is read from the side on turn, its own forward and left (ruling QB-R-NOTATION), into the squares
+        of the piece's route."""
+        try:
+            return self.game.parse_action(text)
+        except InvalidActionError:
+            rel = read_directions(text) if isinstance(text, str) else None
+            acting = self.to_act()
+            if rel is None or len(acting) != 1:
+                raise
+        return self.move_by_directions(acting[0], rel, text)
+
+    def move_by_directions(self, seat: str, rel: Directions, text: str = "") -> MovePiece:
+        """``rel`` (a piece and legs of side-relative directions) as ``seat`` means it: forward is toward
+        the other side (up the board for the attacker, down for the defender) and left is the mover's
+        own left as it faces forward.  Raises :class:`InvalidActionError` for a piece the seat does not
+        have or a route off the board."""
+        piece = (seat, rel.piece)
+        if piece not in self.pos:
+            mine = ", ".join(self._order[seat])
+            raise bad_input(f"{seat} has no piece {rel.piece}; its pieces are {mine}", text or rel.piece, rule=NOTATION, legal=FORMS)
+        ahead = 1 if seat == self.attacker else -1
+        start = cur = self.pos[piece]
+        path: list[Square] = []
+        for right, forward, count in rel.legs:
+            dc, dr = right * ahead, forward * ahead
+            for _ in range(count):
+                cur = (cur[0] + dc, cur[1] + dr)
+                if cur not in self._geo.squares:
+                    raise bad_input(
+                        f"{rel.piece} on {sq(start)} would leave the board going {rel.words}: name the squares of its route instead",
+                        text or rel.words, rule="QB-R-BOARD", legal=FORMS,
+                    )  # fmt: skip
+                path.append(cur)
+        return self.move_action(piece, path)
+
     # ------------------------------------------------------------------ apply
-    def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
+    def _apply(self, seat: str, action: Action, plan: Any) -> list[Event]:
         events: list[Event] = []
-        if not self.log:  # the match's first action: the toss (or the ruleset) decided who makes it
-            if self.rules.first_attacker == "toss":
-                events.append(_ev("kickoff", "QB-TOSS", "{seat} won the coin toss and attacks first", seat=seat,
-                                  also=["QB-R-TOSS", "QB-HALVES", "QB-BALL-START"]))
-            else:
-                events.append(_ev("kickoff", "QB-HALVES", "{seat} attacks first (the ruleset's first_attacker)",
-                                  seat=seat, also=["QB-BALL-START"]))
+        self._routes = {}  # a new position: the walks of the last one are of no use
         if isinstance(action, MovePiece):
-            piece, steps, w = plan
-            self._commit_move(piece, steps, w, events)
+            self._commit_move(plan, events)
         elif isinstance(action, PassBall):
             self._commit_pass(plan, events)
         else:
@@ -705,7 +944,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self._end_turn(events)
         return events
 
-    def _move_rules(self, piece: Piece, start: Square, steps: list[Square], w: Walk, continuing: bool) -> list[str]:
+    def _move_rules(self, piece: Piece, start: Square, w: Walk, continuing: bool) -> list[str]:
         """The rules besides the piece's movement rule that decided this move."""
         also: list[str] = []
         kind = self.kind[piece]
@@ -715,21 +954,24 @@ class QuarterbackState(GameState[QuarterbackRules]):
             also.append("QB-R-DEFENSE-QB")
         if kind == "Q" and start[1] >= 1 and not continuing:
             also.append("QB-LOS")  # starting over the line earns the extra square
-        if len(steps) > 1:
+        if len(w.path) > 1:
             also.append("QB-JUMP")  # every square on the way was free: no jumping over a piece
         if w.past_weaker:
             also += ["QB-DIAGONAL", "QB-R-DIAGONAL", "QB-STRENGTH"]
         if piece[0] == self.defender:
             if kind in "SD" and not self.released:
                 also.append("QB-OFFSIDE-LINE")  # held at row 1 while it moved
-            elif kind == "T" and any(row == 1 for _, row in steps):
+            elif kind == "T" and any(row == 1 for _, row in w.path):
                 also.append("QB-OFFSIDE-TRIPLE")  # on the line: no further back
         return also
 
-    def _commit_move(self, piece: Piece, steps: list[Square], w: Walk, events: list[Event]) -> None:
+    def _commit_move(self, w: Walk, events: list[Event]) -> None:
+        piece = w.piece
         pid = piece[1]
+        names = self._geo.names
         start = self.pos[piece]
-        also = self._move_rules(piece, start, steps, w, pid == self.active)
+        steps = w.path
+        also = self._move_rules(piece, start, w, pid == self.active)
         if pid == self.active:
             self.active_left -= len(steps)
         else:
@@ -738,24 +980,24 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self.active = pid
             self.active_left = limit - len(steps)
         # the board after the walk
-        board = dict(w.base)
-        board[w.at] = piece
-        self.board = board
+        self._set_board(w.board(), zones_moved=self.kind[piece] != "D" or bool(w.pushed))
         self.pos[piece] = w.at
         for p, t in w.pushed.items():
             self.pos[p] = t
         self.carrier, self.loose = w.carrier, w.loose
         events.append(_ev("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
-                          piece=self.describe(piece), path="-".join(sq(s) for s in [start, *steps]), seat=piece[0],
+                          piece=self.describe(piece), path="-".join([names[start], *[names[s] for s in steps]]), seat=piece[0],
                           also=also))
-        events.extend(w.log)
+        if w.log:
+            events.extend(self._walk_events(w))
         if w.end:
             assert w.end_at is not None
             self._end_half(w.end, w.end_at, events)
             return
-        if piece[0] == self.attacker and self.kind[piece] in "DQ" and any(row >= 1 for _, row in steps):
+        if w.crossed:
             self._release(piece, events)  # it moved over the line, even if it came back
-        self._check_release(events)
+        elif w.pushed:
+            self._check_release(events)  # a defender's push may have put an attacking Double over the line
         self._maybe_end_turn(events)
 
     def _commit_pass(self, to: Square, events: list[Event]) -> None:
@@ -785,8 +1027,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
         """QB-OFFSIDE-LINE: once an attacking Double or the Quarterback is over the line, the defense is free."""
         if self.released:
             return
+        attacker, kind = self.attacker, self.kind
         for piece, (_, row) in self.pos.items():
-            if piece[0] == self.attacker and row >= 1 and self.kind[piece] in "DQ":
+            if row >= 1 and piece[0] == attacker and kind[piece] in "DQ":
                 self._release(piece, events)
                 return
 
@@ -809,20 +1052,20 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def _end_turn(self, events: list[Event]) -> None:
         self._reset_turn()
         if self.phase == ATTACK:
-            self.phase = DEFEND
+            self.phase = Phase.DEFEND
             return
         if self.round >= self.rules.max_rounds:  # ruling QB-R-WHISTLE
             at = self.pos[self.carrier] if self.carrier is not None else self.loose
             assert at is not None
-            self._end_half("whistle", at, events)
+            self._end_half(HalfEnd.WHISTLE, at, events)
             return
         self.round += 1
-        self.phase = ATTACK
+        self.phase = Phase.ATTACK
 
     # ------------------------------------------------------------- halves
-    def _end_half(self, how: str, at: Square, events: list[Event]) -> None:
+    def _end_half(self, how: HalfEnd, at: Square, events: list[Event]) -> None:
         attacker = self.attacker
-        points = self.value(at) if how == "tackle" or (how == "whistle" and self.carrier is not None) else 0
+        points = self.value(at) if how == HalfEnd.TACKLE or (how == HalfEnd.WHISTLE and self.carrier is not None) else 0
         game = self.half // 2
         self.points[game][attacker] += points
         result = {
@@ -835,10 +1078,10 @@ class QuarterbackState(GameState[QuarterbackRules]):
             "rounds": self.round,
         }
         self.results.append(result)
-        if how == "tackle":
+        if how == HalfEnd.TACKLE:
             events.append(_ev("score", "QB-SCORE", "tackled on {at}: {attacker} scores {points} (row + column)",
                               at=sq(at), attacker=attacker, points=points, also=["QB-R-COLUMNS"]))
-        elif how == "intercept":
+        elif how == HalfEnd.INTERCEPT:
             events.append(_ev("score", "QB-INTERCEPT", "intercepted on {at}: {attacker} scores nothing",
                               at=sq(at), attacker=attacker, points=0))
         elif self.carrier is not None:
@@ -884,7 +1127,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             reason = f"match {gp[RED]}-{gp[BLUE]} on game points"
             outcome = Outcome(winner, reason, "QB-MATCH", dict(gp))
         self.outcome = outcome
-        self.phase = OVER
+        self.phase = Phase.OVER
         self._reset_turn()
         also = ["QB-R-FORMAT"] + (["QB-R-MATCH-LIST"] if self.rules.format == "match" else [])
         events.append(_ev("match_over", outcome.rule, "{what} over: {result}",
@@ -955,19 +1198,27 @@ def _move(pid: str, to: str, via: tuple[str, ...]) -> MovePiece:
     return m
 
 
+def _pass(to: str) -> PassBall:
+    """A :class:`PassBall` to a canonical square name (skips re-validation)."""
+    m = object.__new__(PassBall)
+    object.__setattr__(m, "to", to)
+    return m
+
+
 def _pid_order(pid: str) -> tuple[int, str]:
     return ("QSDT".index(pid[0]), pid)
 
 
-def _waypoints(start: Square, path: list[Square]) -> tuple[str, ...]:
+def _waypoints(start: Square, path: Sequence[Square], names: dict[Square, str] | None = None) -> tuple[str, ...]:
     """The named squares of a path: its start and every square where it turns (the destination excluded)."""
-    out = [sq(start)]
+    name = sq if names is None else names.__getitem__
+    out = [name(start)]
     prev = start
     direction: Square | None = None
     for i, s in enumerate(path):
         d = (s[0] - prev[0], s[1] - prev[1])
         if direction is not None and d != direction:
-            out.append(sq(path[i - 1]))
+            out.append(name(path[i - 1]))
         direction = d
         prev = s
     return tuple(out)

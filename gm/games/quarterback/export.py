@@ -14,7 +14,7 @@ from typing import Any
 from gm.core.errors import GameError
 from gm.games.quarterback.actions import FORMS
 from gm.games.quarterback.engine import QuarterbackState
-from gm.games.quarterback.rules import KIND_NAMES, SETUP_LISTS, QuarterbackRules, square_name
+from gm.games.quarterback.rules import KIND_NAMES, MAX_PER_KIND, SETUP_LISTS, QuarterbackRules, square_name
 
 
 def export_context(rules: QuarterbackRules) -> dict[str, Any]:
@@ -47,7 +47,16 @@ def export_context(rules: QuarterbackRules) -> dict[str, Any]:
         "offside_example": _offside_example(r),
         "example": worked_example(r),
         "default": _default_context(),
+        "bounds": _bounds(),
     }
+
+
+def _bounds() -> dict[str, Any]:
+    """The largest value each whole-number field of the ruleset allows, and the most pieces of a kind."""
+    props = QuarterbackRules.model_json_schema()["properties"]
+    out: dict[str, Any] = {name: p["maximum"] for name, p in props.items() if "maximum" in p}
+    out["per_kind"] = MAX_PER_KIND
+    return out
 
 
 def _default_context() -> dict[str, Any]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -32,8 +32,16 @@ KIND_NAMES: dict[str, str] = {"Q": "Quarterback", "S": "Single", "D": "Double", 
 #: set-up list name -> kind letter
 SETUP_LISTS: dict[str, str] = {"quarterback": "Q", "singles": "S", "doubles": "D", "triples": "T"}
 MAX_PER_KIND = 9
+#: the most squares a piece may be given to move, and the most extra squares of a Quarterback over the line: a
+#: piece's legal moves grow with the square of its reach, and these keep the largest ruleset's list of every
+#: legal action to a few thousand
+MAX_MOVES, MAX_EXTRA = 5, 2
 
 _SQUARE = re.compile(r"^([A-Za-z])(-?\d{1,2})$")
+#: a square of a set-up list, as written in a rules file
+SquareText = Annotated[str, Field(pattern=r"^\s*[A-Za-z]-?\d{1,2}\s*$", max_length=8)]
+#: the points of one column
+ColumnValue = Annotated[int, Field(ge=0, le=99)]
 
 
 @lru_cache(maxsize=4096)
@@ -58,10 +66,18 @@ class _Strict(BaseModel):
 class SideSetup(_Strict):
     """One side's pieces and their starting squares; ids follow the list order (S1, S2, ...)."""
 
-    quarterback: list[str] = Field(default_factory=list, description="the Quarterback's square (at most one)")
-    singles: list[str] = Field(default_factory=list, description="starting squares of the Singles")
-    doubles: list[str] = Field(default_factory=list, description="starting squares of the Doubles")
-    triples: list[str] = Field(default_factory=list, description="starting squares of the Triples")
+    quarterback: list[SquareText] = Field(
+        default_factory=list, max_length=1, description="the Quarterback's square (at most one), e.g. E-2"
+    )
+    singles: list[SquareText] = Field(
+        default_factory=list, max_length=MAX_PER_KIND, description=f"starting squares of the Singles (at most {MAX_PER_KIND})"
+    )
+    doubles: list[SquareText] = Field(
+        default_factory=list, max_length=MAX_PER_KIND, description=f"starting squares of the Doubles (at most {MAX_PER_KIND})"
+    )
+    triples: list[SquareText] = Field(
+        default_factory=list, max_length=MAX_PER_KIND, description=f"starting squares of the Triples (at most {MAX_PER_KIND})"
+    )
 
     def pieces(self) -> dict[str, str]:
         """Piece id -> square name: ``QB``, ``S1``.., ``D1``.., ``T1``.."""
@@ -86,41 +102,52 @@ def _default_defense() -> SideSetup:
 class QuarterbackRules(_Strict):
     """Ruleset of Quarter Back (defaults: the rules document plus the recorded rulings)."""
 
-    columns: int = Field(default=9, ge=3, le=26, description="board width (ruling QB-R-BOARD); columns are lettered from A")
-    column_values: list[int] | None = Field(
-        default=None, description="points of each column, left to right (default 1, 2, 3, ...; ruling QB-R-COLUMNS)"
+    columns: int = Field(
+        default=9, ge=3, le=26, description="board width, 3 to 26 columns lettered from A (ruling QB-R-BOARD)"
     )
-    field_rows: int = Field(default=12, ge=2, le=30, description="numbered rows over the line of scrimmage: 1..field_rows")
+    column_values: Annotated[list[ColumnValue], Field(max_length=26)] | None = Field(
+        default=None,
+        description="points of each column, left to right: one value (0 to 99) per column "
+        "(default 1, 2, 3, ...; ruling QB-R-COLUMNS)",
+    )
+    field_rows: int = Field(
+        default=12, ge=2, le=30, description="numbered rows over the line of scrimmage: 1..field_rows (2 to 30)"
+    )
     back_rows: int = Field(
-        default=2, ge=0, le=9, description="unnumbered rows behind row 0, written -1, -2, ... (ruling QB-R-BOARD)"
+        default=2, ge=0, le=9, description="unnumbered rows behind row 0, written -1, -2, ... (0 to 9; ruling QB-R-BOARD)"
     )
-    single_moves: int = Field(default=1, ge=1, le=9, description="squares a Single may move")
-    double_moves: int = Field(default=2, ge=1, le=9, description="squares a Double may move")
-    triple_moves: int = Field(default=3, ge=1, le=9, description="squares a Triple may move (and a Quarterback behind the line)")
+    single_moves: int = Field(default=1, ge=1, le=MAX_MOVES, description=f"squares a Single may move (1 to {MAX_MOVES})")
+    double_moves: int = Field(default=2, ge=1, le=MAX_MOVES, description=f"squares a Double may move (1 to {MAX_MOVES})")
+    triple_moves: int = Field(
+        default=3, ge=1, le=MAX_MOVES,
+        description=f"squares a Triple may move, and a Quarterback behind the line (1 to {MAX_MOVES})",
+    )  # fmt: skip
     quarterback_extra: int = Field(
-        default=1, ge=0, le=9, description="extra squares for a Quarterback starting its move on rows 1..field_rows"
-    )
-    single_strength: int = Field(default=3, ge=1, le=9, description="blocking strength of a Single")
-    double_strength: int = Field(default=2, ge=1, le=9, description="blocking strength of a Double")
-    triple_strength: int = Field(default=1, ge=1, le=9, description="blocking strength of a Triple")
-    quarterback_strength: int = Field(default=1, ge=1, le=9, description="blocking strength of a Quarterback")
+        default=1, ge=0, le=MAX_EXTRA,
+        description=f"extra squares for a Quarterback starting its move on rows 1..field_rows (0 to {MAX_EXTRA})",
+    )  # fmt: skip
+    single_strength: int = Field(default=3, ge=1, le=9, description="blocking strength of a Single (1 to 9)")
+    double_strength: int = Field(default=2, ge=1, le=9, description="blocking strength of a Double (1 to 9)")
+    triple_strength: int = Field(default=1, ge=1, le=9, description="blocking strength of a Triple (1 to 9)")
+    quarterback_strength: int = Field(default=1, ge=1, le=9, description="blocking strength of a Quarterback (1 to 9)")
     attack_actions: int = Field(
-        default=2, ge=1, le=9, description="the attacker's turn: this many of (move a piece, pass the ball)"
+        default=2, ge=1, le=9, description="the attacker's turn: this many of (move a piece, pass the ball) (1 to 9)"
     )
     defense_moves: int = Field(
-        default=2, ge=1, le=9, description="pieces the defender may move in a turn (ruling QB-R-DEFENSE-TURN)"
+        default=2, ge=1, le=9, description="pieces the defender may move in a turn (1 to 9; ruling QB-R-DEFENSE-TURN)"
     )
     max_rounds: int = Field(
-        default=15, ge=1, le=200, description="attacker+defender turns in a half before the whistle (ruling QB-R-WHISTLE)"
-    )
+        default=15, ge=1, le=200,
+        description="attacker+defender turns in a half before the whistle (1 to 200; ruling QB-R-WHISTLE)",
+    )  # fmt: skip
     format: Literal["match", "game"] = Field(
         default="match", description="a full match of two games (four halves), or one game of two halves"
     )
     first_attacker: Literal["toss", "red", "blue"] = Field(
         default="toss", description="who attacks first: the coin toss (seeded), or a fixed seat"
     )
-    win_points: int = Field(default=2, ge=0, description="game points for winning a game of a match")
-    draw_points: int = Field(default=1, ge=0, description="game points for drawing a game of a match")
+    win_points: int = Field(default=2, ge=0, le=99, description="game points for winning a game of a match (0 to 99)")
+    draw_points: int = Field(default=1, ge=0, le=99, description="game points for drawing a game of a match (0 to 99)")
     attack: SideSetup = Field(default_factory=_default_attack, description="the attacking side's set-up")
     defense: SideSetup = Field(default_factory=_default_defense, description="the defending side's set-up")
 

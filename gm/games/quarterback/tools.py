@@ -15,6 +15,7 @@ from gm.core.actions import Action
 from gm.core.state import GameState
 from gm.core.tools import NoArgs, ToolArgs, ToolSpec
 from gm.games.quarterback.actions import EndTurn, MovePiece, PassBall
+from gm.games.quarterback.rules import QuarterbackRules
 
 _SQUARE = r"^\s*[A-Za-z]\s*-?\d{1,2}\s*$"
 
@@ -48,14 +49,31 @@ def _end(state: GameState[Any], seat: str, args: NoArgs) -> Action:
     return EndTurn()
 
 
-def action_tools() -> list[ToolSpec]:
-    """The action tools; each names the decisions (``state.decision(seat)``) it answers."""
+def _squares(k: int) -> str:
+    return f"{k} square{'s' if k != 1 else ''}"
+
+
+def action_tools(rules: QuarterbackRules | None = None) -> list[ToolSpec]:
+    """The action tools, described as ``rules`` has the game; each names the decisions
+    (``state.decision(seat)``) it answers."""
+    r = rules or QuarterbackRules()
+    qb = f"the Quarterback {r.triple_moves}" + (
+        f" ({r.triple_moves + r.quarterback_extra} when it starts over the line)" if r.quarterback_extra else ""
+    )
+    moves = (
+        f"a Single {_squares(r.single_moves)}, a Double up to {r.double_moves}, a Triple up to {r.triple_moves}, {qb}"
+        if r.single_moves == 1
+        else f"a Single up to {r.single_moves}, a Double up to {r.double_moves}, a Triple up to {r.triple_moves}, {qb}"
+    )
+    last_row = r.field_rows
+    attack = "two actions" if r.attack_actions == 2 else f"{r.attack_actions} action{'s' if r.attack_actions != 1 else ''}"
+    defense = "" if r.defense_moves == r.attack_actions else (
+        f"; the defender moves up to {r.defense_moves} piece{'s' if r.defense_moves != 1 else ''}")  # fmt: skip
     return [
         ToolSpec(
             "move_piece",
-            "Move one of your pieces square by square (any direction): a Single 1 square, a Double up to 2, a Triple up "
-            "to 3, the Quarterback 3 (4 when it starts over the line). Moving into a weaker opposition piece pushes it; "
-            "a defender moving onto (or a Single next to) the ball carrier may tackle it.",
+            f"Move one of your pieces square by square (any direction): {moves}. Moving into a weaker opposition piece "
+            "pushes it; a defender moving onto (or a Single next to) the ball carrier may tackle it.",
             MovePieceArgs,
             "action",
             _move,
@@ -65,7 +83,8 @@ def action_tools() -> list[ToolSpec]:
         ToolSpec(
             "pass_ball",
             "Attacker only: the ball carrier passes along a row, column or diagonal over empty squares, to one of your "
-            "pieces or an empty square. Only the Quarterback passes forward, and only from behind the line (row 0 or lower).",
+            "pieces or an empty square. Only the Quarterback passes forward, and only from behind the line (row 0 or "
+            f"lower){'' if last_row == 12 else f'; rows run up to {last_row}'}.",
             PassBallArgs,
             "action",
             _pass,
@@ -74,7 +93,7 @@ def action_tools() -> list[ToolSpec]:
         ),
         ToolSpec(
             "end_turn",
-            "End your turn now (you may do less than your two actions).",
+            f"End your turn now (you may do less than your {attack}{defense}).",
             NoArgs,
             "action",
             _end,
