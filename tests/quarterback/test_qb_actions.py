@@ -181,3 +181,28 @@ def test_decisions_and_views_have_no_secrets() -> None:
     assert list(s.legal_actions("red")) == []
     assert all(a.type == "move" for a in list(s.legal_actions("blue"))[:-1])
     assert str(list(s.legal_actions("blue"))[-1]) == "end"
+
+
+def test_action_kinds_agree_with_the_legal_list_over_random_play() -> None:
+    """The tool layer asks which kinds of action a seat has (to list the tools that answer now);
+    Quarter Back answers without walking every route, and the answer is the legal list's."""
+    import random
+
+    from gm.core.registry import find_game
+
+    game = find_game("quarterback")
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(6):
+        st = game.new_state(None, seed)
+        for _ in range(120):
+            if st.is_terminal:
+                break
+            seat = st.to_act()[0]
+            legal = st.legal_actions(seat).all()
+            assert st.action_kinds(seat) == {a.type for a in legal}
+            other = next(s for s in st.seats if s != seat)
+            assert st.action_kinds(other) == set()
+            st.apply(seat, rng.choice(legal))
+            checked += 1
+    assert checked > 300

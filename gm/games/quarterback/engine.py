@@ -819,6 +819,18 @@ class QuarterbackState(GameState[QuarterbackRules]):
             return (self.defender,)
         return ()
 
+    def action_kinds(self, seat: str, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+        """The kinds of action open to ``seat`` without listing every route: ending the turn always,
+        a move when a piece may move a square, a pass when the carrier has somewhere to throw."""
+        if seat not in self.to_act():
+            return set()
+        kinds = {EndTurn.type}
+        if any(next(self.moves_of(seat, pid), None) is not None for pid in self.movable(seat)):
+            kinds.add(MovePiece.type)
+        if self.may_pass(seat) and next(self.pass_targets(), None) is not None:
+            kinds.add(PassBall.type)
+        return kinds
+
     def _legal(self, seat: str) -> tuple[Action, ...]:
         out: list[Action] = []
         for pid in self.movable(seat):
