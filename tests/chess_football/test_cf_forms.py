@@ -179,7 +179,7 @@ def test_action_tools_cover_every_decision_and_round_trip() -> None:
     seen = set()
     while not s.is_terminal and len(s.log) < 400:
         for seat in s.to_act():
-            a = bots[seat].choose(s, seat) if rng.random() < 0.7 else rng.choice(list(s.legal_actions(seat)))
+            a = bots[seat].choose(s, seat) if rng.random() < 0.7 else s.legal_actions(seat).sample(rng)
             name, args = call_for_action(tools, a)
             spec = idx[name]
             assert s.decision(seat) in spec.decisions

@@ -94,7 +94,8 @@ def _plan(state: GameState[Any], seat: str, args: PlanArgs) -> Plan:
 
 
 def _piece_options(state: GameState[Any], seat: str | None, args: PieceArgs) -> dict[str, Any]:
-    from .engine import ChessFootballState
+    from .engine import ChessFootballState, Decision
+    from .options import piece_options
 
     assert isinstance(state, ChessFootballState)
     f = state.field
@@ -105,13 +106,13 @@ def _piece_options(state: GameState[Any], seat: str | None, args: PieceArgs) -> 
     if p is None or p.team != seat:
         mine = sorted(q.id for q in f.team_pieces(seat))
         raise InvalidActionError("not one of your pieces on the field", rule="CF-TEAM", input=args.piece, legal=mine)
-    if state.phase == "snap" and seat in state.to_act():
+    if state.decision(seat) == Decision.SNAP_PLAN:
         board = state.plan_board(seat)
-        opts = board.piece_options(seat, pid)
+        opts = piece_options(board, seat, pid, plan=True)
         left = board.mp.get(pid, 0)
         note = "snap plan row options (planned from the board at the snap)"
-    elif state.decision(seat) == "turn":
-        opts = f.piece_options(seat, pid)
+    elif state.decision(seat) == Decision.TURN:
+        opts = piece_options(f, seat, pid)
         left = f.mp.get(pid, 0)
         note = "options now"
     else:
