@@ -11,7 +11,7 @@ from gm.session import Session
 
 def legal_call(session: Session, seat: str, rng: random.Random) -> tuple[str, dict[str, Any]]:
     """A random legal move for ``seat`` as a tool call (name, arguments)."""
-    action = rng.choice(list(session.state.legal_actions(seat)))
+    action = session.state.legal_actions(seat).sample(rng)
     return call_for_action(session.tools, action)
 
 

@@ -213,7 +213,7 @@ def test_every_registered_game_plays_through_the_registry(game_id: str, tmp_path
         if s.state.is_terminal:
             break
         seat = rng.choice(list(s.state.to_act()))
-        name, args = call_for_action(s.tools, rng.choice(list(s.state.legal_actions(seat))))
+        name, args = call_for_action(s.tools, s.state.legal_actions(seat).sample(rng))
         r = s.call(name, args, seat)
         assert r["ok"], r
         assert {e["seat"] for e in r["expected"]} == set(s.state.to_act())

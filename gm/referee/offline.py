@@ -200,11 +200,15 @@ class OfflineReferee:
         return f"You can ({len(legal)}): " + ", ".join(map(str, legal))
 
     def _forms(self, session: Session, seat: str) -> str:
-        legal = [str(a) for a in session.state.legal_actions(seat)]
+        acts = session.state.legal_actions(seat)
+        legal = [str(a) for a in acts.page(0, 6)]
         if not legal:
             return "It isn't your move right now; try 'board', 'score' or 'help'."
-        sample = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")
-        return f"Right now you can say, for example: {sample} (or 'what can I do?' for the full list, 'help' for more)."
+        sample = ", ".join(legal) + (" ..." if len(acts) > 6 else "")
+        text = f"Right now you can say, for example: {sample} (or 'what can I do?' for the full list, 'help' for more)."
+        if acts.is_space:  # too many to list: the game's summary of the options
+            text += "\nYour options in short:\n" + "\n".join(f"  {line}" for line in session.state.legal_summary(seat))
+        return text
 
     def help_text(self, session: Session, seat: str) -> str:
         game = session.game

@@ -395,8 +395,9 @@ class LLMReferee:
     def _rephrase(self, session: Session, seat: str, error: dict[str, Any] | None) -> str:
         err = (error or {}).get("error") or {}
         why = f" [{err.get('rule', '?')}] {err.get('reason', 'rejected')}." if err else ""
-        legal = [str(a) for a in session.state.legal_actions(seat)]
-        options = f" Right now you can say, for example: {', '.join(legal[:6])}{' ...' if len(legal) > 6 else ''}." if legal else ""
+        acts = session.state.legal_actions(seat)
+        legal = [str(a) for a in acts.page(0, 6)]
+        options = f" Right now you can say, for example: {', '.join(legal)}{' ...' if len(acts) > 6 else ''}." if legal else ""
         return f"I couldn't turn that into a move the rules allow.{why} Could you rephrase?{options}"
 
     def _failure_text(self, session: Session, turn: RefereeTurn, exc: LLMError) -> str:
