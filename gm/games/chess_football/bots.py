@@ -158,12 +158,12 @@ class DefaultBot:
             gain = (s[1] - p.sq[1]) * d
             if gain <= 0 or gain > steps:
                 continue
-            if sim.holder_at(s, a.position) is not None or not self._fits(board, sim.offense, a):
+            if sim.holder_at(s, a.position) is not None:
                 continue
             key = (gain, -abs(s[0] - (p.sq[0] + lane)))
             if best_key is None or key > best_key:
                 best, best_key = a, key
-        return best
+        return best if best is not None and self._fits(board, sim.offense, best) else None
 
     def _offense_plan(self, st: ChessFootballState, board: Field, sim: Field, team: str) -> list[PieceAction]:
         rows: list[PieceAction] = []
@@ -201,13 +201,13 @@ class DefaultBot:
         for p in sim.actors(team):
             if len(rows) >= st.rules.plan_rows:
                 break
-            opts = [a for a in candidate_moves(sim, team, p) if self._fits(board, team, a)]
+            opts = list(candidate_moves(sim, team, p))
             if not opts:
                 continue
             target: Square
             if p.heavy or (p.base == "strong" and p.role is None and p.id.endswith("3")):
                 target = qb.sq  # rush the passer
-                hit = [a for a in opts if parse_square(a.to) == qb.sq and a.position == qb.pos]
+                hit = [a for a in opts if parse_square(a.to) == qb.sq and a.position == qb.pos and self._fits(board, team, a)]
                 if hit:
                     _play(sim, team, hit[0])
                     rows.append(hit[0])
@@ -220,6 +220,8 @@ class DefaultBot:
                 covered.add(r.id)
                 target = (r.sq[0], r.sq[1] + sim.off_dir * 3)
             best = min(opts, key=lambda a: (cheb(parse_square(a.to), target), a.to, a.position))
+            if not self._fits(board, team, best):
+                continue
             _play(sim, team, best)
             rows.append(best)
         return rows

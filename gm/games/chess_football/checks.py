@@ -159,7 +159,11 @@ def teammate_spots(f: Field, p: Piece) -> dict[Spot, Piece]:
     (ruling CF-R-PLAN-CHECK)."""
     if f.sim:
         return {}
-    return {q.spot: q for q in f.team_pieces(p.team) if q is not p}
+    spots = f.spots_of(p.team)
+    if spots.get(p.spot) is p:
+        spots = dict(spots)
+        del spots[p.spot]
+    return spots
 
 
 def check_end_spot(f: Field, p: Piece, square: Square, pos: str, action: object) -> None:

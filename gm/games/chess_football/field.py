@@ -205,12 +205,20 @@ class Field:
         """+1 if ``team`` attacks toward the high rows, -1 toward row 1."""
         return self.off_dir if team == self.offense else -self.off_dir
 
-    def team_pieces(self, team: str) -> list[Piece]:
+    def team_pieces(self, team: str) -> tuple[Piece, ...]:
         """``team``'s pieces in movement order (then by id)."""
         got = self._teams.get(team)
         if got is None:
             got = self._teams[team] = tuple(sorted((p for p in self.pieces.values() if p.team == team), key=lambda q: (q.rank, q.id)))
-        return list(got)
+        return got
+
+    def spots_of(self, team: str) -> dict[tuple[Square, str], Piece]:
+        """The positions ``team``'s pieces hold."""
+        key = ("spots", team)
+        got = self._bc.get(key)
+        if got is None:
+            got = self._bc[key] = {q.spot: q for q in self.team_pieces(team)}
+        return got
 
     def occupancy(self) -> dict[Square, list[Piece]]:
         """Square -> the pieces on it."""

@@ -157,8 +157,11 @@ def move_groups(f: Field, team: str, p: Piece) -> list[MoveGroup]:
         return []
     out = []
     abil = p.spec[2]
+    left = f.mp.get(p.id, 0)
     for rush, route in VARIANTS:
-        if (rush and "speed_rush" not in abil) or (route and "route_running" not in abil):
+        if (rush and ("speed_rush" not in abil or abil["speed_rush"] > left)) or (
+            route and ("route_running" not in abil or abil["route_running"] > left)
+        ):
             continue
         try:
             mp = move_allowance(f, p, rush, route, p.id)
@@ -177,8 +180,9 @@ def option_segments(f: Field, team: str, p: Piece, *, plan: bool = False) -> lis
         return out
     singles: list[PieceAction] = []
     abil = p.spec[2]
+    left = f.mp.get(p.id, 0)
     for name in sorted(abil):
-        if name in NOT_ON_THEIR_OWN:
+        if name in NOT_ON_THEIR_OWN or abil[name] > left:  # (the cost alone rules it out: no need to ask)
             continue
         try:
             ability_cost(f, p, name, p.id)
