@@ -250,7 +250,7 @@ class DefaultBot:
                     best = (val, r.id)
             if best is not None and best[0] > 1:
                 a: Action = Pass(best[1], carrier.id)
-                if a in st.legal_actions(team):
+                if legal(f, team, a):
                     return a
         if carrier.id in actors and carrier.id not in f.moved and not f.pass_decl:
             mv = self._run(f, team, carrier, threats)
@@ -294,12 +294,11 @@ class DefaultBot:
             return Done()
         cands = [f.pieces[c] for c in (ball.get("candidates") or [ball.get("carrier")]) if c in f.pieces]
         cands = [c for c in cands if c.id not in f.wrapped]
-        legal_now = st.legal_actions(team)
         # 1. tackle (or wrap every candidate)
         for c in cands:
             for p in actors:
                 a = Move.trusted(p.id, sq(c.sq), c.pos)
-                if a in legal_now:
+                if legal(f, team, a):  # (the field's check: the turn is this seat's)
                     return a
         passing = view.get("pass_declared")
         target_sq: Square | None = None

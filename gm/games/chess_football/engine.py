@@ -137,6 +137,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
         self.score = {HOME: 0, AWAY: 0}
         self.field: Field | None = None
         self.last: dict[str, Any] = {}
+        self._summary: tuple[Any, list[str]] = (None, [])  # (position, seat) -> its legal summary, for errors
         self.drives = 0
 
     # --------------------------------------------------------------- helpers
@@ -262,8 +263,12 @@ class ChessFootballState(GameState[ChessFootballRules]):
         return [str(a) for a in self._legal(seat)]
 
     def _illegal(self, rule: str, reason: str, action: Action, seat: str) -> IllegalActionError:
-        """An :class:`IllegalActionError` with the legal alternatives (summarised during a down)."""
-        return IllegalActionError(reason, rule=rule, input=str(action), legal=self.legal_summary(seat))
+        """An :class:`IllegalActionError` with the legal alternatives (summarised during a down; the summary
+        is worked out once per position)."""
+        key = (len(self.log), seat)
+        if self._summary[0] != key:
+            self._summary = (key, self.legal_summary(seat))
+        return IllegalActionError(reason, rule=rule, input=str(action), legal=self._summary[1])
 
     def _check(self, seat: str, action: Action) -> Any:
         """Pure: raise, or return the plan :meth:`_apply` carries out (a piece action's row plan)."""
@@ -711,8 +716,11 @@ class ChessFootballState(GameState[ChessFootballRules]):
 
     # ------------------------------------------------------------ for bots/tools
     def public_log(self, seat: str | None) -> list[list[str]]:
-        """The action log as ``seat`` may read it: other seats' secrets redacted."""
-        return [[m.seat, str(m.action) if m.seat == seat else public_text(m.action)] for m in self.log]
+        """The action log as ``seat`` may read it: another seat's pick still locked shows as ``locked``, a
+        hidden ball's holder is left out."""
+        locked = {max(i for i, m in enumerate(self.log) if m.seat == s) for s in self.pending if s != seat}
+        return [[m.seat, "locked" if i in locked else str(m.action) if m.seat == seat else public_text(m.action)]
+                for i, m in enumerate(self.log)]
 
 
 __all__ = [
