@@ -197,13 +197,12 @@ class GameState(ABC, Generic[R]):
 
     def action_kinds(self, seat: str, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
         """The types (``Action.type``) of the actions ``seat`` may take now; ``wanted``: only these
-        matter (the answer may stop at them).  Default: read off the legal actions, stopping as soon
-        as every wanted type was seen; a game whose legal list is costly answers directly."""
+        matter (the answer may stop at them).  Default: read off the legal actions (a space is walked
+        lazily), stopping as soon as every wanted type was seen; a game whose legal list is costly
+        answers directly."""
         if seat not in self.to_act():
             return set()
         legal = self._legal(seat)
-        if isinstance(legal, ActionSpace):
-            return {a.type for a in legal.page(0, 200)}
         found: set[str] = set()
         for a in legal:
             found.add(a.type)

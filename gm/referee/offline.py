@@ -202,13 +202,15 @@ class OfflineReferee:
         return f"You can ({len(legal)}): " + ", ".join(map(str, legal))
 
     def _forms(self, session: Session, seat: str) -> str:
-        actions = session.state.legal_actions(seat)
-        if actions.is_space:  # too many to list: the game's short summary of them
-            return f"Right now you choose: {'; '.join(session.state.legal_summary(seat))} ('what can I do?' counts your moves and shows one, 'help' for more)."
-        legal = [str(a) for a in actions]
+        acts = session.state.legal_actions(seat)
+        if acts.is_space:  # too many to list: the game's short summary of them
+            return "Your options in short:\n" + "\n".join(f"  {line}" for line in session.state.legal_summary(seat)) + (
+                "\n('what can I do?' counts your moves and shows one, 'help' for more)"
+            )
+        legal = [str(a) for a in acts.page(0, 6)]
         if not legal:
             return "It isn't your move right now; try 'board', 'score' or 'help'."
-        sample = ", ".join(legal[:6]) + (" ..." if len(legal) > 6 else "")
+        sample = ", ".join(legal) + (" ..." if len(acts) > 6 else "")
         return f"Right now you can say, for example: {sample} (or 'what can I do?' for the full list, 'help' for more)."
 
     def help_text(self, session: Session, seat: str) -> str:

@@ -72,7 +72,7 @@ class ReplayBot:
         # a stand-in must itself stay secret: the round stays open, only this seat done
         waiting = set(state.to_act()) - {seat}
         actions = state.legal_actions(seat)
-        legal = actions.page(0, 100) if actions.is_space else actions.all()  # a space is too large to try whole
+        legal = actions.page(0, 200) if actions.is_space else actions.all()  # a space is too large to try whole
         for action in legal:
             trial = state.copy()
             trial.apply(seat, action)

@@ -179,7 +179,7 @@ def test_action_tools_cover_every_decision_and_round_trip() -> None:
     seen = set()
     while not s.is_terminal and len(s.log) < 400:
         for seat in s.to_act():
-            a = bots[seat].choose(s, seat) if rng.random() < 0.7 else rng.choice(list(s.legal_actions(seat)))
+            a = bots[seat].choose(s, seat) if rng.random() < 0.7 else s.legal_actions(seat).sample(rng)
             name, args = call_for_action(tools, a)
             spec = idx[name]
             assert s.decision(seat) in spec.decisions
@@ -236,3 +236,32 @@ def test_the_ruleset_has_the_documents_numbers_and_loads_from_toml(tmp_path: Pat
                  {"movement_order": ["heavy"]}, {"punt_downs": [5]}):
         with pytest.raises(RulesetError):
             G.load_rules(data)
+
+
+def test_help_in_a_reaction_turn_shows_the_options_in_short(tmp_path: Path) -> None:
+    """Issue #17: a reaction turn offers thousands of actions; help names a few and then the game's
+    summary, one line per piece that may act (legal_summary)."""
+    from gm.referee.offline import OfflineReferee
+    from gm.session import Session
+
+    s = Session.create(G, seed=0, players={"home": "human", "away": "human"}, home=tmp_path)
+    for seat, tool, args in (("home", "choose_captains", {"offense": "deep_threat", "defense": "safety"}),
+                             ("away", "choose_captains", {"offense": "lead_blocker", "defense": "rusher"}),
+                             ("away", "call_coin_toss", {"call": "heads"}), ("home", "submit_snap_plan", {"rows": []}),
+                             ("away", "submit_snap_plan", {"rows": []})):
+        assert s.call(tool, args, seat)["ok"]
+    text = OfflineReferee().help_text(s, "home")
+    assert text.split("\n")[2:] == [
+        "Your options in short:",
+        "  done",
+        "  DT: move to one of 31 squares (movement 3)",
+        "  HV1: move to one of 8 squares (movement 1); chop HV3; chop RU; push HV3; push RU; retreat to H11 NW",
+        "  HV2: move to one of 8 squares (movement 1); chop HV4; chop RU; push HV4; push RU; retreat to H11 NW",
+        "  ST1: move to one of 19 squares (movement 2); chip HV1; chip HV2; engage HV3; engage HV4; engage RU; push HV3; ... 2 more",
+        "  FA1: move to one of 28 squares (movement 3)",
+        "  FA2: move to one of 28 squares (movement 3)",
+        "  QB: move to one of 8 squares (movement 1); pass to DT; pass to FA1; pass to FA2; play action ST1 ball ST1; "
+        "play action ST1 ball QB",
+        "('what can I do?' counts your moves and shows one, 'help' for more)",
+    ]
+    assert s.state.legal_summary("home") == [line.strip() for line in text.split("\n")[3:-1]]

@@ -106,3 +106,15 @@ def test_the_defenses_board_hides_the_ball_under_play_action() -> None:
     de = (GOLDEN / "play_action_defense.window.txt").read_text(encoding="utf-8")
     assert "ST1@" in off and "QB " in off
     assert "ST1?" in de and "QB?" in de and "@" not in de.split("UPPER offense")[0]
+
+
+@pytest.mark.rules("CF-POSITIONS", "CF-TEAM")
+def test_the_board_explains_its_codes() -> None:
+    """Issue #17: under the board a legend says what the piece codes (the captains on the field among them)
+    and the position codes mean."""
+    lines = G.render(start(), "home").splitlines()
+    assert lines[-2] == ("UPPER offense, lower defense; @ ball, ? maybe the ball (hidden), + more pieces on the square; "
+                         ". field  : end zone  - line of scrimmage  = first-down line")
+    assert lines[-1] == ("pieces: HV Heavy, ST Strong, FA Fast, QB, DT Deep Threat, RU Rusher; positions in a square: "
+                         "C centre, NW NE SW SE its corners (north is up the board)")
+    assert G.render(new(), "home").splitlines()[-1].startswith("pieces: HV Heavy, ST Strong, FA Fast, QB; positions")

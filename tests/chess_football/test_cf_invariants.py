@@ -1,6 +1,7 @@
 """Seeded random play: 1,000 short games (a shortened ruleset - 1 possession per half, 2 downs,
-2 turns a down, no overtime - because full games take ~1,000 actions) - every game ends, replays to the same state, round-trips through JSON, has
-no legal actions once over, and every rejected action leaves the state byte-identical."""
+2 turns a down, no overtime - because full games take ~1,000 actions), in chunks run in parallel -
+every game ends, replays to the same state, round-trips through JSON, has no legal actions once
+over, and every rejected action leaves the state byte-identical."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from gm.games.chess_football.engine import ChessFootballState
 
 SHORT = {"possessions_per_half": 1, "downs": 2, "punt_downs": [2], "max_turns_per_down": 2, "overtime_periods": 0}
 GAMES = 1000
+CHUNKS = 50
 #: never legal (no piece ZZ1, no eighth captain): each must be rejected and change nothing
 BAD = ("ZZ1 to A1 C", "plan: ZZ1 to A1 C", "captains eighth safety", "QB pass to ZZ1", "ZZ1 push QB", "ball ZZ1")
 
@@ -25,10 +27,12 @@ def _frozen(s: ChessFootballState) -> str:
 
 
 @pytest.mark.rules("CF-R-DOWN-LIMIT", "CF-R-POSSESSION-END")
-def test_random_games_keep_every_invariant() -> None:
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games_keep_every_invariant(chunk: int) -> None:
     rules = G.load_rules(SHORT)
     outcomes = {"home": 0, "away": 0, None: 0}
-    for seed in range(GAMES):
+    games = range(chunk * GAMES // CHUNKS, (chunk + 1) * GAMES // CHUNKS)
+    for seed in games:
         s = G.new_state(rules, seed)
         assert isinstance(s, ChessFootballState)
         bots = {seat: RandomBot(seed * 2 + i) for i, seat in enumerate(G.seats)}
@@ -49,4 +53,4 @@ def test_random_games_keep_every_invariant() -> None:
         data = json.loads(json.dumps(s.to_json()))
         again = ChessFootballState.from_json(data)
         assert again.snapshot() == s.snapshot() and again.to_json() == s.to_json()
-    assert sum(outcomes.values()) == GAMES
+    assert sum(outcomes.values()) == len(games)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from cf_helpers import at, defense_turn, field, reaction, rejects, start
 
+from gm.games.chess_football import paths
+
 ALLOWANCE = {"HV1": 1, "HV2": 1, "ST1": 2, "FA1": 3, "FA2": 3, "QB": 1}
 
 
@@ -138,10 +140,10 @@ def test_heavy_captains_count_as_heavies() -> None:
 def test_restricted_path_templates_agree_with_the_search() -> None:
     import random
 
-    f = field(start())
+    g = field(start()).grid
     rng = random.Random(7)
     for _ in range(500):
         origin = (rng.randrange(16), rng.randrange(1, 49))
         block = frozenset((rng.randrange(16), rng.randrange(1, 49)) for _ in range(rng.randrange(0, 40))) - {origin}
-        mp = rng.randrange(0, 6)
-        assert f._reach(origin, mp, True, block, frozenset()) == f._search(origin, mp, True, block, frozenset())
+        mp, dcc = rng.randrange(0, 6), rng.randrange(0, 3)
+        assert paths.from_templates(g, origin, mp, block, dcc) == paths.search(g, origin, mp, True, block, frozenset(), dcc, 1)

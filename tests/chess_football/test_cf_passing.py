@@ -7,6 +7,7 @@ from cf_helpers import at, dice, field, kinds, place, reaction, rejects, start, 
 
 from gm.core import Event
 from gm.games.chess_football.engine import ChessFootballState
+from gm.games.chess_football.passing import pass_modifiers
 
 
 def _throw(s: ChessFootballState, roll: int, *, defense: list[str] | None = None) -> list[Event]:
@@ -61,7 +62,7 @@ def test_zero_without_the_safety_is_only_incomplete() -> None:
 def test_the_safety_intercepts_at_zero_and_counts_minus_three() -> None:
     s = reaction(start(away=("lead_blocker", "safety")), FA1="C16", SF="C17")
     f = field(s)
-    mods = f.pass_modifiers(f.pieces["QB"], f.pieces["FA1"])
+    mods = pass_modifiers(f, f.pieces["QB"], f.pieces["FA1"])
     assert [(m[1], m[2]) for m in mods] == [(-1, "CF-PASS-MOD-DEFENDER"), (-2, "CF-PASS-MOD-SAFETY")]
     s.apply("home", "QB pass to FA1")
     events = _throw(s, 3)  # 3 - 3 = 0
@@ -72,24 +73,24 @@ def test_the_safety_intercepts_at_zero_and_counts_minus_three() -> None:
 def test_minus_one_per_adjacent_defender() -> None:
     s = reaction(start(), FA1="C15", FA3="C15 NW", ST3="B16", HV3="A30")
     f = field(s)
-    assert sum(m[1] for m in f.pass_modifiers(f.pieces["QB"], f.pieces["FA1"])) == -2
+    assert sum(m[1] for m in pass_modifiers(f, f.pieces["QB"], f.pieces["FA1"])) == -2
 
 
 @pytest.mark.rules("CF-PASS-MOD-RUSHER", "CF-PRESSURE", "CF-R-PASS-MODS")
 def test_the_rusher_next_to_the_passer() -> None:
     s = reaction(start(home=("scrambler", "safety")), RU="H10", FA1="C16")
     f = field(s)
-    assert [m[1] for m in f.pass_modifiers(f.pieces["QB"], f.pieces["FA1"])] == [-1]
+    assert [m[1] for m in pass_modifiers(f, f.pieces["QB"], f.pieces["FA1"])] == [-1]
     f.carrier = "SC"  # "QB" means the passer: the Scrambler feels the pressure too
     place(s, restart=False, RU="I11")
-    assert [m[2] for m in f.pass_modifiers(f.pieces["SC"], f.pieces["FA1"])] == ["CF-PASS-MOD-RUSHER"]
+    assert [m[2] for m in pass_modifiers(f, f.pieces["SC"], f.pieces["FA1"])] == ["CF-PASS-MOD-RUSHER"]
 
 
 @pytest.mark.rules("CF-PASS-MOD-DEEP", "CF-CATCHING")
 def test_plus_one_to_the_deep_threat() -> None:
     s = reaction(start(), DT="L16")
     f = field(s)
-    assert [(m[1], m[2]) for m in f.pass_modifiers(f.pieces["QB"], f.pieces["DT"])] == [(1, "CF-PASS-MOD-DEEP")]
+    assert [(m[1], m[2]) for m in pass_modifiers(f, f.pieces["QB"], f.pieces["DT"])] == [(1, "CF-PASS-MOD-DEEP")]
     s.apply("home", "QB pass to DT")
     events = _throw(s, 2)  # 2 + 1 = 3
     assert "complete" in kinds(events)
@@ -99,9 +100,9 @@ def test_plus_one_to_the_deep_threat() -> None:
 def test_plus_one_with_the_lead_blocker_within_two_of_the_passer() -> None:
     s = reaction(start(home=("lead_blocker", "safety")), FA1="C16")
     f = field(s)
-    assert [(m[1], m[2]) for m in f.pass_modifiers(f.pieces["QB"], f.pieces["FA1"])] == [(1, "CF-PASS-MOD-LEAD")]
+    assert [(m[1], m[2]) for m in pass_modifiers(f, f.pieces["QB"], f.pieces["FA1"])] == [(1, "CF-PASS-MOD-LEAD")]
     place(s, restart=False, LB="H8")  # three squares away
-    assert f.pass_modifiers(f.pieces["QB"], f.pieces["FA1"]) == []
+    assert pass_modifiers(f, f.pieces["QB"], f.pieces["FA1"]) == []
 
 
 @pytest.mark.rules("CF-R-PASS-TIMING", "CF-SCRAMBLE")

@@ -81,7 +81,8 @@ def test_away_calls_the_toss_and_the_winner_has_the_first_possession() -> None:
     s.apply("home", "captains deep_threat safety")
     s.apply("away", "captains deep_threat safety")
     assert s.to_act() == ("away",)
-    rejects(s, "home", "heads", "CORE-TURN")
+    err = rejects(s, "home", "heads", "CF-R-TOSS")
+    assert err.reason == "away calls the toss"
 
 
 @pytest.mark.rules("CF-R-ENDS", "CF-R-SQUARE8", "CF-DRIVE-START")

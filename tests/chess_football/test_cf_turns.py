@@ -121,3 +121,18 @@ def test_a_plan_is_not_a_reaction_action() -> None:
     assert info.value.rule == "CF-REACTION"
     d = defense_turn(s)
     assert d.decision("away") == "turn"
+
+
+@pytest.mark.rules("CF-R-PLAN-CHECK", "CF-R-TEAMMATE-POS", "CF-R-PASS-THROUGH")
+def test_a_plans_rows_are_checked_per_piece() -> None:
+    """Each row is checked on the board at the snap after its own piece's earlier rows, not the other
+    pieces' rows: a chip block's movement does not count for the Heavy it helps, and a row may end where a
+    teammate stands at the snap (it is cut short if the teammate is still there)."""
+    s = start()
+    s.apply("home", "plan: HV1 push HV3; HV1 to F12 C")  # the pusher goes on from where the push left it (G13)
+    s = start(home=("lineman", "safety"))
+    err = rejects(s, "home", "plan: LM chip HV2; HV2 to I9 C", "CF-MOVEMENT")  # 2 squares at the snap, not 3
+    assert err.reason == "row 2 (HV2 to I9 C): I9 is out of reach for HV2 (2 movement left)"
+    s = start()
+    events = snap(s, "plan: QB to H12 C", "plan: hold")  # ST1 stands on H12 C and does not move
+    assert at(s, "QB") == "H12 NW" and any(e.kind == "row_cut" for e in events)  # as near as it can

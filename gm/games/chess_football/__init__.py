@@ -13,7 +13,7 @@ from gm.core.tools import ToolSpec
 from gm.games.chess_football.actions import ACTION_TYPES, parse_action
 from gm.games.chess_football.board import render, status_line
 from gm.games.chess_football.engine import ChessFootballState
-from gm.games.chess_football.ruleids import RULES
+from gm.games.chess_football.ruleids import RULE_WORDS, RULES, rules_text
 from gm.games.chess_football.rules import ChessFootballRules
 
 
@@ -36,6 +36,7 @@ class ChessFootball(Game):
         "done",
     )
 
+    rule_words = RULE_WORDS
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "interception": "interceptions", "turnover": "turnovers", "first_down": "first downs", "tackle": "tackles"}
 
     def new_state(self, rules: Any = None, seed: int = 0) -> ChessFootballState:
@@ -58,7 +59,11 @@ class ChessFootball(Game):
     def action_tools(self, rules: Any = None) -> list[ToolSpec]:
         from gm.games.chess_football.tools import chess_football_tools
 
-        return chess_football_tools()
+        return chess_football_tools(None if rules is None else self.load_rules(rules))
+
+    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+        """Rule id -> its text with the numbers of ``rules`` (default: the default ruleset)."""
+        return rules_text(self.load_rules(rules))
 
     def export_context(self, rules: Any) -> dict[str, Any]:
         from gm.games.chess_football.export import export_context

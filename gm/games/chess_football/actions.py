@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from gm.core.actions import Action
-from gm.core.errors import InvalidActionError
+from gm.core.errors import InvalidActionError, bad_input
 
 POSITIONS = ("C", "NW", "NE", "SW", "SE")
 PIECE_RE = re.compile(r"^[A-Z]{2}[0-9]?$")
@@ -44,13 +44,21 @@ WORD_ABILITIES = {v: k for k, v in ABILITY_WORDS.items()}
 TARGETED = ("push", "chop_block", "chip_block", "engage", "impact", "anchor")
 
 
-def _bad(reason: str, text: object, legal: tuple[str, ...] = (), rule: str = "CF-SYNTAX") -> InvalidActionError:
-    return InvalidActionError(reason, rule=rule, input=str(text), legal=legal)
+#: the rule id of every "not a well-formed action" error
+SYNTAX = "CF-SYNTAX"
+
+
+def _trusted(cls: type[Action], **fields: Any) -> Any:
+    """An action built from values the engine produced (already normalised): no validation."""
+    a = object.__new__(cls)
+    for k, v in fields.items():
+        object.__setattr__(a, k, v)
+    return a
 
 
 def _piece(value: object, what: str = "piece") -> str:
     if not isinstance(value, str):
-        raise _bad(f"a {what} is a piece id such as FA1 or QB", value)
+        raise bad_input(f"a {what} is a piece id such as FA1 or QB", value, rule=SYNTAX)
     v = value.strip().upper()
     role = v.lower().replace(" ", "_").replace("-", "_")
     if role in ROLE_CODES:
@@ -58,25 +66,25 @@ def _piece(value: object, what: str = "piece") -> str:
     if v == "QUARTERBACK":
         v = "QB"
     if not PIECE_RE.match(v):
-        raise _bad(f"a {what} is a piece id such as FA1, HV3, QB or a captain code (SF, DT ...)", value)
+        raise bad_input(f"a {what} is a piece id such as FA1, HV3, QB or a captain code (SF, DT ...)", value, rule=SYNTAX)
     return v
 
 
 def _square(value: object) -> str:
     if not isinstance(value, str) or not SQUARE_RE.match(value.strip().upper()):
-        raise _bad("a square is a column letter and a row number, e.g. H12", value)
+        raise bad_input("a square is a column letter and a row number, e.g. H12", value, rule=SYNTAX)
     return value.strip().upper()
 
 
 def _position(value: object) -> str:
     if not isinstance(value, str) or value.strip().upper() not in POSITIONS:
-        raise _bad("a position is C, NW, NE, SW or SE", value, POSITIONS)
+        raise bad_input("a position is C, NW, NE, SW or SE", value, rule=SYNTAX, legal=POSITIONS)
     return value.strip().upper()
 
 
 def _role(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _bad("a captain role is a name such as deep_threat or safety", value)
+        raise bad_input("a captain role is a name such as deep_threat or safety", value, rule=SYNTAX)
     v = value.strip().lower().replace(" ", "_").replace("-", "_")
     return CODE_ROLES.get(v.upper(), v)
 
@@ -113,7 +121,7 @@ class CoinCall(Action):
 
     def __post_init__(self) -> None:
         if self.call not in ("heads", "tails"):
-            raise _bad("a coin toss call is heads or tails", self.call, ("heads", "tails"))
+            raise bad_input("a coin toss call is heads or tails", self.call, rule=SYNTAX, legal=("heads", "tails"))
 
     def __str__(self) -> str:
         return self.call
@@ -128,7 +136,7 @@ class FourthDown(Action):
 
     def __post_init__(self) -> None:
         if self.choice not in ("punt", "go"):
-            raise _bad("on 4th down choose punt or go (go for it)", self.choice, ("punt", "go"))
+            raise bad_input("on 4th down choose punt or go (go for it)", self.choice, rule=SYNTAX, legal=("punt", "go"))
 
     def __str__(self) -> str:
         return "punt" if self.choice == "punt" else "go for it"
@@ -152,15 +160,12 @@ class Move(PieceAction):
         object.__setattr__(self, "position", _position(self.position))
         for f in ("rush", "route"):
             if not isinstance(getattr(self, f), bool):
-                raise _bad(f"{f} is true or false", getattr(self, f))
+                raise bad_input(f"{f} is true or false", getattr(self, f), rule=SYNTAX)
 
     @classmethod
     def trusted(cls, piece: str, to: str, position: str, rush: bool = False, route: bool = False) -> Move:
         """Build from values the engine produced (already normalised; skips validation)."""
-        m = object.__new__(cls)
-        for k, v in (("piece", piece), ("to", to), ("position", position), ("rush", rush), ("route", route)):
-            object.__setattr__(m, k, v)
-        return m
+        return _trusted(cls, piece=piece, to=to, position=position, rush=rush, route=route)
 
     def __str__(self) -> str:
         how = "rush " if self.rush else "route " if self.route else ""
@@ -186,21 +191,27 @@ class Ability(PieceAction):
         ab = self.ability.strip().lower().replace(" ", "_") if isinstance(self.ability, str) else self.ability
         ab = WORD_ABILITIES.get(ab, ab) if isinstance(ab, str) else ab
         if ab not in ABILITY_WORDS:
-            raise _bad("unknown ability", self.ability, tuple(sorted(ABILITY_WORDS)))
+            raise bad_input("unknown ability", self.ability, rule=SYNTAX, legal=tuple(sorted(ABILITY_WORDS)))
         object.__setattr__(self, "ability", ab)
         if ab in TARGETED:
             if self.target is None:
-                raise _bad(f"{ab} needs a target piece, e.g. '{self.piece} {ABILITY_WORDS[ab]} HV3'", self.ability)
+                raise bad_input(f"{ab} needs a target piece, e.g. '{self.piece} {ABILITY_WORDS[ab]} HV3'", self.ability, rule=SYNTAX)
             object.__setattr__(self, "target", _piece(self.target, "target"))
         elif self.target is not None:
-            raise _bad(f"{ab} takes no target", self.target)
+            raise bad_input(f"{ab} takes no target", self.target, rule=SYNTAX)
         if ab == "retreat":
             if self.to is None:
-                raise _bad(f"retreat needs a square, e.g. '{self.piece} retreat to G10 C'", self.ability)
+                raise bad_input(f"retreat needs a square, e.g. '{self.piece} retreat to G10 C'", self.ability, rule=SYNTAX)
             object.__setattr__(self, "to", _square(self.to))
             object.__setattr__(self, "position", _position(self.position or "C"))
         elif self.to is not None or self.position is not None:
-            raise _bad(f"{ab} takes no square", self.to or self.position)
+            raise bad_input(f"{ab} takes no square", self.to or self.position, rule=SYNTAX)
+
+    @classmethod
+    def trusted(cls, piece: str, ability: str, target: str | None = None, to: str | None = None,
+                position: str | None = None) -> Ability:
+        """Build from values the engine produced (already normalised; skips validation)."""
+        return _trusted(cls, piece=piece, ability=ability, target=target, to=to, position=position)
 
     def __str__(self) -> str:
         word = ABILITY_WORDS[self.ability]
@@ -224,6 +235,11 @@ class Pass(PieceAction):
         if self.passer is not None:
             object.__setattr__(self, "passer", _piece(self.passer, "passer"))
 
+    @classmethod
+    def trusted(cls, receiver: str, passer: str | None = None) -> Pass:
+        """Build from values the engine produced (already normalised; skips validation)."""
+        return _trusted(cls, receiver=receiver, passer=passer)
+
     @property
     def piece(self) -> str | None:  # type: ignore[override]
         return self.passer
@@ -246,6 +262,11 @@ class PlayAction(PieceAction):
         object.__setattr__(self, "partner", _piece(self.partner, "partner"))
         if self.holder is not None:
             object.__setattr__(self, "holder", _piece(self.holder, "holder"))
+
+    @classmethod
+    def trusted(cls, partner: str, holder: str | None = None) -> PlayAction:
+        """Build from values the engine produced (already normalised; skips validation)."""
+        return _trusted(cls, partner=partner, holder=holder)
 
     @property
     def piece(self) -> str | None:  # type: ignore[override]
@@ -297,9 +318,9 @@ class Plan(Action):
         if isinstance(rows, str):
             rows = _split_plan(rows)
         if not isinstance(rows, list | tuple):
-            raise _bad("a plan's rows are a list of actions", rows)
+            raise bad_input("a plan's rows are a list of actions", rows, rule=SYNTAX)
         if len(rows) > 20:
-            raise _bad("a plan has at most 20 rows (the board has 7)", f"{len(rows)} rows")
+            raise bad_input("a plan has at most 20 rows (the board has 7)", f"{len(rows)} rows", rule=SYNTAX)
         out: list[PieceAction] = []
         for item in rows:
             r: object = item
@@ -308,7 +329,7 @@ class Plan(Action):
             elif isinstance(item, dict):
                 r = _from_json(item)
             if not isinstance(r, PieceAction):
-                raise _bad("a plan row is a move, an ability, a pass or a play action", r, ROW_FORMS)
+                raise bad_input("a plan row is a move, an ability, a pass or a play action", r, rule=SYNTAX, legal=ROW_FORMS)
             out.append(r)
         object.__setattr__(self, "rows", tuple(out))
 
@@ -353,11 +374,11 @@ FORMS = (
 def _from_json(data: dict[str, Any]) -> Action:
     cls = ACTION_TYPES.get(str(data.get("type")))
     if cls is None:
-        raise _bad("unknown action type", data.get("type"), tuple(sorted(ACTION_TYPES)))
+        raise bad_input("unknown action type", data.get("type"), rule=SYNTAX, legal=tuple(sorted(ACTION_TYPES)))
     try:
         return cls(**{k: v for k, v in data.items() if k != "type"})
     except TypeError as exc:
-        raise _bad(str(exc), data) from None
+        raise bad_input(str(exc), data, rule=SYNTAX) from None
 
 
 def public_text(action: Action) -> str:
@@ -472,7 +493,7 @@ def parse_row(text: str) -> PieceAction:
     """Parse one piece action (a plan row or a reaction-turn action)."""
     a = parse_action(text)
     if not isinstance(a, PieceAction):
-        raise _bad("a plan row is a move, an ability, a pass or a play action", text, ROW_FORMS)
+        raise bad_input("a plan row is a move, an ability, a pass or a play action", text, rule=SYNTAX, legal=ROW_FORMS)
     return a
 
 
@@ -516,7 +537,7 @@ def _canonical(text: str) -> Action | None:
 def parse_action(text: str) -> Action:
     """Parse the text form of any Chess-Football action (tolerant of natural phrasing; see ``FORMS``)."""
     if not isinstance(text, str) or not text.strip():
-        raise _bad("empty action", text, FORMS)
+        raise bad_input("empty action", text, rule=SYNTAX, legal=FORMS)
     fast = _canonical(text)
     if fast is not None:
         return fast
@@ -527,13 +548,13 @@ def parse_action(text: str) -> Action:
         return Plan(tuple(_split_plan(raw)))  # type: ignore[arg-type]
     toks = _tokens(raw)
     if not toks:
-        raise _bad("not a Chess-Football action", text, FORMS)
+        raise bad_input("not a Chess-Football action", text, rule=SYNTAX, legal=FORMS)
     head = toks[0]
     words = [t for t in toks if t not in ("offense", "offensive", "defense", "defensive", "captain", "captains", "are", "is")]
     roles = [_role_tok(t) for t in words]
     if head in ("captain", "captains") or (len(words) == 2 and all(roles)):
         if len(words) != 2:  # after 'captains' any two words: the engine names the roles there are
-            raise _bad("name two captains: 'captains deep_threat safety' (offense, defense)", text, FORMS)
+            raise bad_input("name two captains: 'captains deep_threat safety' (offense, defense)", text, rule=SYNTAX, legal=FORMS)
         off, de = roles[0] or words[0], roles[1] or words[1]
         if head not in ("captain", "captains") and off in _DEFENSE_ROLES and de not in _DEFENSE_ROLES:
             off, de = de, off  # two roles named defense first ('captains X Y' keeps its order: offense, defense)
@@ -554,14 +575,14 @@ def parse_action(text: str) -> Action:
         before = [p for p in (_piece_tok(t) for t in toks[:i] if t != "move") if p]
         after = [p for p in (_piece_tok(t) for t in toks[i + 1:] if t not in ("to", "ball")) if p]
         if len(after) != 1 or len(before) > 1:
-            raise _bad("a pass reads 'QB pass to FA2'", text, FORMS)
+            raise bad_input("a pass reads 'QB pass to FA2'", text, rule=SYNTAX, legal=FORMS)
         return Pass(after[0], before[0] if before else None)
     holds = "it" in toks and _piece_tok(toks[0]) and set(toks[1:]) <= _BALL_VERBS and set(toks[1:]) & _HOLDS  # "QB keeps it"
     if head in ("ball", "handoff", "give", "keep") or ("ball" in toks and set(toks) & _BALL_VERBS) or holds:
         who = [p for p in (_piece_tok(t) for t in toks if t not in _BALL_VERBS) if p]
         if len(who) == 1:
             return BallChoice(who[0])
-        raise _bad("name the piece that holds the ball: 'ball FA1'", text, FORMS)
+        raise bad_input("name the piece that holds the ball: 'ball FA1'", text, rule=SYNTAX, legal=FORMS)
     return _parse_piece_action(toks, text)
 
 
@@ -574,7 +595,7 @@ _HOLDS = {"keep", "keeps", "has", "have", "holds", "gets", "takes"}
 def _parse_play_action(rest: list[str], text: str) -> PlayAction:
     """What follows 'play action': the partner and, optionally, the secret holder ('ball ST1', 'ST1 keeps
     the ball', 'hand off' = the partner, 'fake' or 'keep' = the ball carrier)."""
-    bad = _bad("play action reads 'play action FA1 ball FA1' (or 'play action FA1': the QB keeps it)", text, FORMS)
+    bad = bad_input("play action reads 'play action FA1 ball FA1' (or 'play action FA1': the QB keeps it)", text, rule=SYNTAX, legal=FORMS)
     holder: str | None = None
     skip: int | None = None
     if "ball" in rest:
@@ -610,11 +631,11 @@ def _parse_piece_action(toks: list[str], text: str) -> PieceAction:
         lead_route = lead_route or toks[0] == "route"
         toks = toks[1:]
     if not toks:
-        raise _bad("not a Chess-Football action", text, FORMS)
+        raise bad_input("not a Chess-Football action", text, rule=SYNTAX, legal=FORMS)
     toks = [_verb(t) for t in toks]
     piece = _piece_tok(toks[0])
     if piece is None:
-        raise _bad("start with the piece, e.g. 'FA1 to H20 NW' or 'HV1 push HV3'", text, FORMS)
+        raise bad_input("start with the piece, e.g. 'FA1 to H20 NW' or 'HV1 push HV3'", text, rule=SYNTAX, legal=FORMS)
     rest = toks[1:]
     rush, route = lead_rush, lead_route
     words = []
@@ -631,25 +652,25 @@ def _parse_piece_action(toks: list[str], text: str) -> PieceAction:
     ability = next((WORD_ABILITIES[w] for w in words if w in WORD_ABILITIES), None)
     if ability is not None:
         if rush or route:
-            raise _bad("speed rush and route running go with a move: 'FA1 rush to H20 C'", text, FORMS)
+            raise bad_input("speed rush and route running go with a move: 'FA1 rush to H20 C'", text, rule=SYNTAX, legal=FORMS)
         others = [w for w in words if w not in WORD_ABILITIES and w != "to"]
         if ability == "retreat":
             sq = [w for w in others if _is_square(w)]
             pos = [w for w in others if w in ("c", "nw", "ne", "sw", "se")]
             if len(sq) != 1 or len(pos) > 1:
-                raise _bad("a retreat reads 'HV1 retreat to G10 C'", text, FORMS)
+                raise bad_input("a retreat reads 'HV1 retreat to G10 C'", text, rule=SYNTAX, legal=FORMS)
             return Ability(piece, "retreat", to=sq[0], position=(pos[0] if pos else "c"))
         targets = [p for p in (_piece_tok(w) for w in others) if p]
         if ability in TARGETED:
             if len(targets) != 1:
-                raise _bad(f"{ability} needs one target piece, e.g. '{piece} {ABILITY_WORDS[ability]} HV3'", text, FORMS)
+                raise bad_input(f"{ability} needs one target piece, e.g. '{piece} {ABILITY_WORDS[ability]} HV3'", text, rule=SYNTAX, legal=FORMS)
             return Ability(piece, ability, targets[0])
         if others:
-            raise _bad(f"{ability} takes no target", text, FORMS)
+            raise bad_input(f"{ability} takes no target", text, rule=SYNTAX, legal=FORMS)
         return Ability(piece, ability)
     others = [w for w in words if w != "to"]
     sq = [w for w in others if _is_square(w)]
     pos = [w for w in others if w in ("c", "nw", "ne", "sw", "se")]
     if len(sq) == 1 and len(pos) <= 1 and len(others) == len(sq) + len(pos):
         return Move(piece, sq[0], pos[0] if pos else "C", rush=rush, route=route)
-    raise _bad("not a Chess-Football action", text, FORMS)
+    raise bad_input("not a Chess-Football action", text, rule=SYNTAX, legal=FORMS)

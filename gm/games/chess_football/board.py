@@ -20,6 +20,19 @@ if TYPE_CHECKING:
 
 LEGEND = ("UPPER offense, lower defense; @ ball, ? maybe the ball (hidden), + more pieces on the square; "
           ". field  : end zone  - line of scrimmage  = first-down line")
+#: what the codes of pieces and positions mean (issue #17: the board explains its codes)
+CODES = "pieces: {pieces}; positions in a square: C centre, NW NE SW SE its corners (north is up the board)"
+
+
+def codes_legend(state: ChessFootballState) -> str:
+    """The legend line of the piece codes (the kinds, and the captains on the field) and the position codes."""
+    r = state.rules
+    names = {"heavy": "Heavy", "strong": "Strong", "fast": "Fast", "qb": "QB"}
+    parts = [f"{k.code} {names.get(base, k.name)}" if k.code != "QB" else "QB" for base, k in r.kinds.items()]
+    f = state.field
+    if f is not None:
+        parts += [f"{p.id} {r.captains[p.role].name}" for p in sorted(f.pieces.values(), key=lambda q: q.id) if p.role]
+    return CODES.format(pieces=", ".join(parts))
 WINDOW_BEHIND = 4
 WINDOW_AHEAD = 8
 
@@ -172,4 +185,5 @@ def render(state: ChessFootballState, seat: str | None = None, *, full: bool = F
         if maybe:
             lines.append(f"play action: the ball is hidden - {' or '.join(sorted(maybe))}")
     lines.append(LEGEND)
+    lines.append(codes_legend(state))
     return "\n".join(lines)

@@ -1,8 +1,7 @@
 """Chess-Football bots: ``random`` and ``default``.
 
-``random`` samples legal actions: a random snap plan (each piece, in movement order, acts
-with probability 0.6 with a random legal row), and in reaction turns a random acting
-piece's random legal action, or ``done`` with probability 0.3 - so games stay short.
+``random`` draws uniformly from the legal actions (at the snap: uniformly among every plan the
+seat may submit, see :class:`~.options.PlanSpace`).
 
 ``default`` plays a simple, sound game from public information only:
 
@@ -19,9 +18,13 @@ piece's random legal action, or ``done`` with probability 0.3 - so games stay sh
   (under play action: wraps both candidates if it can), a declared pass is met by a sack
   or by covering the receiver, everybody else pursues.
 
-Bots never read hidden information: the defense learns the ball from
-``state.view(seat)`` (only candidates under play action), never another seat's pending
-plan.
+A bot's choice is a function of its seed and what its seat may see: the generator of each
+decision is seeded from the bot's seed and the position (how many moves were made, and by whom
+to act), so a bot made afresh for every decision plays exactly as one kept for the whole game.
+Bots never read hidden information: the defense learns the ball from ``state.view(seat)`` (only
+candidates under play action), never another seat's pending plan; they reason with the engine's
+public functions (:mod:`.tactics`, :mod:`.options`, :mod:`.passing`, the checks) and state no rule
+themselves.
 """
 
 from __future__ import annotations
@@ -32,9 +35,16 @@ from typing import Any
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
-from gm.games.chess_football.actions import Ability, BallChoice, Done, Move, Pass, PieceAction, Plan
-from gm.games.chess_football.engine import ChessFootballState, other
-from gm.games.chess_football.field import Field, Piece, Square, cheb, parse_square, sq
+from gm.core.errors import IllegalActionError
+from gm.games.chess_football.actions import Ability, Done, Move, Pass, PieceAction, Plan
+from gm.games.chess_football.checks import check, legal
+from gm.games.chess_football.engine import ChessFootballState, Decision, other
+from gm.games.chess_football.field import Field, Piece
+from gm.games.chess_football.geometry import Square, cheb, parse_square, sq
+from gm.games.chess_football.options import PieceOptions, other_options
+from gm.games.chess_football.passing import completion_chance
+from gm.games.chess_football.resolution import apply
+from gm.games.chess_football.tactics import candidate_moves, pieces_in_lineup_order, threat_map
 
 
 def _state(state: Any) -> ChessFootballState:
@@ -42,74 +52,54 @@ def _state(state: Any) -> ChessFootballState:
     return state
 
 
+def decision_rng(seed: int, state: ChessFootballState, seat: str) -> random.Random:
+    """The generator of one decision: a function of the bot's seed and the position (never of the
+    bot's history), so a fresh bot and a kept one choose alike."""
+    return random.Random((seed * 1_000_003 + len(state.log)) * 4 + state.seats.index(seat))
+
+
 class RandomBot:
-    """Random legal play, sampled piece by piece (see the module docstring)."""
+    """Uniform over the legal actions (seeded per decision); at the snap a random plan built piece by piece."""
 
     name = "random"
 
-    def __init__(self, seed: int = 0, done_p: float = 0.3, row_p: float = 0.6) -> None:
-        self.rng = random.Random(seed)
-        self.done_p = done_p
+    def __init__(self, seed: int = 0, row_p: float = 0.6) -> None:
+        self.seed = seed
         self.row_p = row_p
 
     def choose(self, state: Any, seat: str) -> Action:
         st = _state(state)
-        d = st.decision(seat)
-        if d == "snap_plan":
-            return self._plan(st, seat)
-        if d == "turn":
-            return self._turn(st, seat)
-        return self.rng.choice(list(st.legal_actions(seat)))
+        rng = decision_rng(self.seed, st, seat)
+        if st.decision(seat) == Decision.SNAP_PLAN:
+            return self._plan(st, seat, rng)
+        return st.legal_actions(seat).sample(rng)
 
-    def _piece_action(self, f: Field, team: str, p: Piece) -> PieceAction | None:
-        """A random legal action of ``p``: a move (sampled) or one of its other options."""
-        opts: list[PieceAction] = list(f.piece_options(team, p.id, moves=False))
-        mv = f.random_move(team, p.id, self.rng)
-        if mv is not None:
-            opts += [mv] * max(1, len(opts))  # moves are most of what pieces do
-        return self.rng.choice(opts) if opts else None
-
-    def _plan(self, st: ChessFootballState, seat: str) -> Plan:
-        sim = st.plan_board(seat)
+    def _plan(self, st: ChessFootballState, seat: str, rng: random.Random) -> Plan:
+        """Each piece in movement order plans one row with probability ``row_p``, drawn uniformly from its
+        legal rows (a plan drawn uniformly from every plan - ``legal_actions(seat).sample`` - is mostly
+        seven rows long and costs a count of all plans)."""
+        board = st.plan_board(seat)
         rows: list[PieceAction] = []
-        for p in sim.actors(seat):
+        for p in board.actors(seat):
             if len(rows) >= st.rules.plan_rows:
                 break
-            if self.rng.random() >= self.row_p:
+            if rng.random() >= self.row_p:
                 continue
-            a = self._piece_action(sim, seat, p)
-            if a is not None:
-                sim.apply(seat, a)
-                rows.append(a)
+            opts = PieceOptions(board, seat, p, plan=True)
+            if opts.count:
+                rows.append(opts[rng.randrange(opts.count)])
         return Plan(tuple(rows))
-
-    def _turn(self, st: ChessFootballState, seat: str) -> Action:
-        f = st.field
-        assert f is not None
-        if self.rng.random() < self.done_p:
-            return Done()
-        if f.hidden and seat == f.offense and not f.ball_choice_used and self.rng.random() < 0.2:
-            assert f.pair
-            return BallChoice(self.rng.choice(f.pair))
-        actors = f.actors(seat)
-        self.rng.shuffle(actors)
-        for p in actors:
-            a = self._piece_action(f, seat, p)
-            if a is not None:
-                return a
-        return Done()
 
 
 # --------------------------------------------------------------------------- default
-def _threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
-    """Squares each piece of ``team`` can reach next turn with its full movement."""
-    out: dict[Square, list[Piece]] = {}
-    for p in f.team_pieces(team):
-        if p.id in f.wrapped:
-            continue
-        for s in f.reach(p, f.spec(p)[0]):
-            out.setdefault(s, []).append(p)
-    return out
+def _play(sim: Field, team: str, row: PieceAction) -> None:
+    """Carry a planned row out on the bot's scratch board, the plan as it will unfold, with the engine's
+    one check and resolution (a row that collides there with an earlier row of the plan is left out)."""
+    try:
+        plan = check(sim, team, row)
+    except IllegalActionError:
+        return
+    apply(sim, team, row, plan)
 
 
 class DefaultBot:
@@ -118,32 +108,27 @@ class DefaultBot:
     name = "default"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed
 
     # ------------------------------------------------------------------ entry
     def choose(self, state: Any, seat: str) -> Action:
         st = _state(state)
         d = st.decision(seat)
         legal = st.legal_actions(seat)
-        if d == "captains":
-            return self._captains(st, seat, list(legal))
-        if d == "coin_call":
-            return self.rng.choice(list(legal))
-        if d == "fourth_down":
-            return self._fourth(st, seat)
-        if d == "snap_plan":
+        if d == Decision.CAPTAINS:
+            want = st.parse_action("captains deep_threat safety")
+            return want if want in legal else legal[0]
+        if d == Decision.FOURTH_DOWN:
+            return self._fourth(st)
+        if d == Decision.SNAP_PLAN:
             plan = self._plan(st, seat)
             return plan if plan in legal else Plan(())
-        if d == "turn":
+        if d == Decision.TURN:
             a = self._turn(st, seat)
             return a if a in legal else Done()
-        return self.rng.choice(list(legal))
+        return legal.sample(decision_rng(self.seed, st, seat))  # the coin toss
 
-    def _captains(self, st: ChessFootballState, seat: str, legal: list[Action]) -> Action:
-        want = st.parse_action("captains deep_threat safety")
-        return want if want in legal else legal[0]
-
-    def _fourth(self, st: ChessFootballState, seat: str) -> Action:
+    def _fourth(self, st: ChessFootballState) -> Action:
         assert st.offense
         to_go = st.to_go() or 0
         their_square = st.yard_square(other(st.offense), st.los)
@@ -152,17 +137,22 @@ class DefaultBot:
 
     # ------------------------------------------------------------------ plans
     def _plan(self, st: ChessFootballState, seat: str) -> Plan:
-        sim = st.plan_board(seat)
-        if seat == st.offense:
-            return self._offense_plan(st, sim, seat)
-        return self._defense_plan(st, sim, seat)
+        board = st.plan_board(seat)
+        sim = board.clone(sim=True)  # the plan as it will look (the bot's own view, rows after rows)
+        rows = self._offense_plan(st, board, sim, seat) if seat == st.offense else self._defense_plan(st, board, sim, seat)
+        return Plan(tuple(rows))
 
-    def _forward_move(self, sim: Field, p: Piece, steps: int, lane: int = 0) -> Move | None:
+    @staticmethod
+    def _fits(board: Field, team: str, row: PieceAction) -> bool:
+        """A row of a piece's first (and only) planned action is checked on the board at the snap (CF-R-PLAN-CHECK)."""
+        return legal(board, team, row)
+
+    def _forward_move(self, board: Field, sim: Field, p: Piece, steps: int, lane: int = 0) -> Move | None:
         d = sim.off_dir
         best: Move | None = None
         best_key: tuple[int, int] | None = None
-        for a in sim.piece_options(sim.offense, p.id):
-            if not isinstance(a, Move) or a.rush or a.route:
+        for a in candidate_moves(sim, sim.offense, p):
+            if a.rush or a.route:
                 continue
             s = parse_square(a.to)
             gain = (s[1] - p.sq[1]) * d
@@ -173,22 +163,22 @@ class DefaultBot:
             key = (gain, -abs(s[0] - (p.sq[0] + lane)))
             if best_key is None or key > best_key:
                 best, best_key = a, key
-        return best
+        return best if best is not None and self._fits(board, sim.offense, best) else None
 
-    def _offense_plan(self, st: ChessFootballState, sim: Field, team: str) -> Plan:
+    def _offense_plan(self, st: ChessFootballState, board: Field, sim: Field, team: str) -> list[PieceAction]:
         rows: list[PieceAction] = []
         receivers: list[Piece] = []
         for p in sim.actors(team):
             if p.id == sim.carrier or sim.ineligible(p):
                 continue
             lane = -1 if p.sq[0] < st.rules.columns // 2 else 1
-            mv = self._forward_move(sim, p, 3, lane)
+            mv = self._forward_move(board, sim, p, 3, lane)
             if mv is not None and len(rows) < st.rules.plan_rows - 1:
-                sim.apply(team, mv)
+                _play(sim, team, mv)
                 rows.append(mv)
                 receivers.append(p)
         qb = sim.pieces[sim.carrier]
-        threats = _threat_map(sim, sim.defense)
+        threats = threat_map(sim, sim.defense)
         best: Piece | None = None
         best_key: tuple[int, int] | None = None
         for r in receivers:
@@ -199,30 +189,27 @@ class DefaultBot:
                 best, best_key = r, key
         if best is not None:
             a = Pass(best.id, qb.id)
-            try:
-                sim.check(team, a)
+            if legal(sim, team, a):
                 rows.append(a)
-            except Exception:
-                pass
-        return Plan(tuple(rows))
+        return rows
 
-    def _defense_plan(self, st: ChessFootballState, sim: Field, team: str) -> Plan:
+    def _defense_plan(self, st: ChessFootballState, board: Field, sim: Field, team: str) -> list[PieceAction]:
         rows: list[PieceAction] = []
         qb = sim.pieces[sim.carrier]
-        eligible = [p for p in sim.team_pieces(sim.offense) if not sim.ineligible(p) and p.id != qb.id]
+        eligible = [p for p in pieces_in_lineup_order(sim, sim.offense) if not sim.ineligible(p) and p.id != qb.id]
         covered: set[str] = set()
         for p in sim.actors(team):
             if len(rows) >= st.rules.plan_rows:
                 break
-            opts = [a for a in sim.piece_options(team, p.id) if isinstance(a, Move)]
+            opts = list(candidate_moves(sim, team, p))
             if not opts:
                 continue
             target: Square
             if p.heavy or (p.base == "strong" and p.role is None and p.id.endswith("3")):
                 target = qb.sq  # rush the passer
-                hit = [a for a in opts if parse_square(a.to) == qb.sq and a.position == qb.pos]
+                hit = [a for a in opts if parse_square(a.to) == qb.sq and a.position == qb.pos and self._fits(board, team, a)]
                 if hit:
-                    sim.apply(team, hit[0])
+                    _play(sim, team, hit[0])
                     rows.append(hit[0])
                     continue
             else:
@@ -233,9 +220,11 @@ class DefaultBot:
                 covered.add(r.id)
                 target = (r.sq[0], r.sq[1] + sim.off_dir * 3)
             best = min(opts, key=lambda a: (cheb(parse_square(a.to), target), a.to, a.position))
-            sim.apply(team, best)
+            if not self._fits(board, team, best):
+                continue
+            _play(sim, team, best)
             rows.append(best)
-        return Plan(tuple(rows))
+        return rows
 
     # ------------------------------------------------------------------ turns
     def _turn(self, st: ChessFootballState, seat: str) -> Action:
@@ -247,48 +236,43 @@ class DefaultBot:
 
     def _offense_turn(self, st: ChessFootballState, f: Field, team: str) -> Action:
         carrier = f.pieces[f.carrier]
-        threats = _threat_map(f, f.defense)
+        threats = threat_map(f, f.defense)
         actors = {p.id for p in f.actors(team)}
         # 1. the ball: pass, or run
         if carrier.id in actors and f.can_pass(carrier) and not f.pass_decl and not f.pass_thrown:
             best: tuple[float, str] | None = None
-            for r in f.team_pieces(team):
+            for r in pieces_in_lineup_order(f, team):
                 if r.id == carrier.id or f.ineligible(r) or r.id in f.wrapped:
                     continue
-                mods = sum(m[1] for m in f.pass_modifiers(carrier, r))
-                p_ok = sum(1 for roll in range(1, 7) if roll + mods >= f.rules.passing.complete_min) / 6
-                gain = f.beyond_los(r.sq[1])
-                val = p_ok * (gain + 2) - (1 - p_ok) * 2
+                p_ok = completion_chance(f, carrier, r)
+                val = p_ok * (f.beyond_los(r.sq[1]) + 2) - (1 - p_ok) * 2
                 if best is None or val > best[0]:
                     best = (val, r.id)
             if best is not None and best[0] > 1:
                 a: Action = Pass(best[1], carrier.id)
-                if a in st.legal_actions(team):
+                if legal(f, team, a):
                     return a
         if carrier.id in actors and carrier.id not in f.moved and not f.pass_decl:
             mv = self._run(f, team, carrier, threats)
             if mv is not None:
                 return mv
         # 2. blockers: engage / push defenders that threaten the carrier
-        danger = {q.id for s in f.reach(carrier, f.spec(carrier)[0] + 1) for q in threats.get(s, ())}
+        danger = {q.id for s in f.reach(carrier, carrier.spec[0] + 1) for q in threats.get(s, ())}
         for p in f.actors(team):
             if p.id == carrier.id:
                 continue
-            for a in f.piece_options(team, p.id):
-                if isinstance(a, Ability) and a.ability in ("engage", "push", "impact", "chop_block") and a.target in danger:
-                    return a
+            for o in other_options(f, team, p):
+                if isinstance(o, Ability) and o.ability in ("engage", "push", "impact", "chop_block") and o.target in danger:
+                    return o
         return Done()
 
     def _run(self, f: Field, team: str, carrier: Piece, threats: dict[Square, list[Piece]]) -> Move | None:
         best: Move | None = None
         best_key: tuple[int, int, int] | None = None
         here_safe = carrier.sq not in threats
-        for a in f.piece_options(team, carrier.id):
-            if not isinstance(a, Move):
-                continue
+        for a in candidate_moves(f, team, carrier):
             s = parse_square(a.to)
-            occupant = f.holder_at(s, a.position)
-            if occupant is not None:
+            if f.holder_at(s, a.position) is not None:
                 continue  # no collisions
             td = f.in_end_zone_of(f.defense, s[1])
             safe = s not in threats
@@ -314,7 +298,7 @@ class DefaultBot:
         for c in cands:
             for p in actors:
                 a = Move.trusted(p.id, sq(c.sq), c.pos)
-                if a in st.legal_actions(team):
+                if legal(f, team, a):  # (the field's check: the turn is this seat's)
                     return a
         passing = view.get("pass_declared")
         target_sq: Square | None = None
@@ -323,17 +307,19 @@ class DefaultBot:
             target_sq = r.sq
             for p in actors:
                 cover: Move | None = None
-                for opt in f.piece_options(team, p.id):
-                    if isinstance(opt, Move) and cheb(parse_square(opt.to), r.sq) <= 1 and f.holder_at(parse_square(opt.to), opt.position) is None:
+                for opt in candidate_moves(f, team, p):
+                    s = parse_square(opt.to)
+                    if cheb(s, r.sq) <= 1 and f.holder_at(s, opt.position) is None:
                         cover = opt
                         break
                 if cover is not None and cheb(p.sq, r.sq) > 1:
                     return cover
         # 2. engage the carrier if next to it
+        ids = {c.id for c in cands}
         for p in actors:
-            for opt in f.piece_options(team, p.id):
-                if isinstance(opt, Ability) and opt.ability in ("engage", "chop_block") and any(opt.target == c.id for c in cands):
-                    return opt
+            for o in other_options(f, team, p):
+                if isinstance(o, Ability) and o.ability in ("engage", "chop_block") and o.target in ids:
+                    return o
         # 3. pursue
         if not cands:
             return Done()
@@ -345,9 +331,7 @@ class DefaultBot:
             here = cheb(p.sq, goal)
             best_m: Move | None = None
             best_k: tuple[int, str] | None = None
-            for opt in f.piece_options(team, p.id):
-                if not isinstance(opt, Move):
-                    continue
+            for opt in candidate_moves(f, team, p):
                 s = parse_square(opt.to)
                 if f.holder_at(s, opt.position) is not None:
                     continue

@@ -7,27 +7,28 @@ are in; offense rows execute, then defense rows, then the ball moves) -> reactio
 touchdown, safety, incomplete pass, interception or the whistle
 (``max_turns_per_down``).  Four possessions per team per half, then overtime.
 
-The down itself (pieces, movement, abilities, tackles, passes) lives in
-:mod:`gm.games.chess_football.field`.
+The down itself lives in the field modules (:mod:`.field` and the modules it names).
 
-Legal actions are a bounded list (the full space - every position of every square, every
-plan of up to 7 rows - is huge): in a reaction turn ``done``, each piece's move to every
-reachable square on one free position plus the positions opponents hold there, every
-ability with each target, passes, play action and ball choices; at the snap ``plan: hold``
-and every one-row plan.  ``_check`` decides any action exactly.  ``home`` attacks toward row 48, ``away`` toward
+Legal actions are exact (iterating them lists exactly what ``in`` accepts): at the snap a
+:class:`~.options.PlanSpace` (every plan, counted and indexed by dynamic programming - see
+:mod:`.options` for why a plan's rows are checked per piece, ruling CF-R-PLAN-CHECK), in a
+reaction turn a :class:`~.options.TurnSpace` (``done``, ball choices and every option of every
+piece that may act), otherwise a short tuple.  ``home`` attacks toward row 48, ``away`` toward
 row 1 (ruling CF-R-ENDS).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
+from enum import StrEnum
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.errors import IllegalActionError, InvalidActionError
+from gm.core.errors import GameError, IllegalActionError, InvalidActionError
 from gm.core.events import Event
 from gm.core.outcome import Outcome
-from gm.core.state import GameState
+from gm.core.state import ActionSpace, GameState
+from gm.games.chess_football import passing, resolution
 from gm.games.chess_football.actions import (
     Ability,
     BallChoice,
@@ -35,34 +36,60 @@ from gm.games.chess_football.actions import (
     CoinCall,
     Done,
     FourthDown,
+    Move,
+    Pass,
     PieceAction,
     Plan,
     PlayAction,
     public_text,
     split_rows,
 )
-from gm.games.chess_football.field import Field, Piece, col_letter, ev, parse_square, sq
+from gm.games.chess_football.checks import check, row_piece
+from gm.games.chess_football.field import DownEnd, Field, Piece, ev
+from gm.games.chess_football.geometry import col_letter, parse_square, sq
+from gm.games.chess_football.options import PlanSpace, TurnSpace, legal_summary
 from gm.games.chess_football.rules import ChessFootballRules
 
 HOME, AWAY = "home", "away"
 SEATS = (HOME, AWAY)
 
-CAPTAINS = "captains"
-COIN_TOSS = "coin_toss"
-FOURTH_DOWN = "fourth_down"
-SNAP = "snap"
-OFFENSE_TURN = "offense_turn"
-DEFENSE_TURN = "defense_turn"
-GAME_OVER = "game_over"
+
+
+class Phase(StrEnum):
+    """The phases of a game (``state.phase``)."""
+
+    CAPTAINS = "captains"
+    COIN_TOSS = "coin_toss"
+    FOURTH_DOWN = "fourth_down"
+    SNAP = "snap"
+    OFFENSE_TURN = "offense_turn"
+    DEFENSE_TURN = "defense_turn"
+    GAME_OVER = "game_over"
+
+
+class Decision(StrEnum):
+    """The kinds of decision a seat makes (``state.decision(seat)``; tools declare the ones they answer)."""
+
+    CAPTAINS = "captains"
+    COIN_CALL = "coin_call"
+    FOURTH_DOWN = "fourth_down"
+    SNAP_PLAN = "snap_plan"
+    TURN = "turn"
+
+
+CAPTAINS, COIN_TOSS, FOURTH_DOWN, SNAP = Phase.CAPTAINS, Phase.COIN_TOSS, Phase.FOURTH_DOWN, Phase.SNAP
+OFFENSE_TURN, DEFENSE_TURN, GAME_OVER = Phase.OFFENSE_TURN, Phase.DEFENSE_TURN, Phase.GAME_OVER
+#: the phases of a down in which the field is live
+DOWN_PHASES = (SNAP, OFFENSE_TURN, DEFENSE_TURN)
 
 #: what each phase asks a seat to decide (the tool layer maps these to tools)
-DECISIONS = {
-    CAPTAINS: "captains",
-    COIN_TOSS: "coin_call",
-    FOURTH_DOWN: "fourth_down",
-    SNAP: "snap_plan",
-    OFFENSE_TURN: "turn",
-    DEFENSE_TURN: "turn",
+DECISIONS: dict[Phase, Decision] = {
+    CAPTAINS: Decision.CAPTAINS,
+    COIN_TOSS: Decision.COIN_CALL,
+    FOURTH_DOWN: Decision.FOURTH_DOWN,
+    SNAP: Decision.SNAP_PLAN,
+    OFFENSE_TURN: Decision.TURN,
+    DEFENSE_TURN: Decision.TURN,
 }
 _PHASE_RULE = {
     CAPTAINS: "CF-R-CAPTAINS",
@@ -73,10 +100,11 @@ _PHASE_RULE = {
     DEFENSE_TURN: "CF-REACTION",
     GAME_OVER: "CORE-OVER",
 }
+#: the decision each action type answers
 _ACTION_DECISION = {
-    "captains": "captains", "coin_call": "coin_call", "fourth_down": "fourth_down", "plan": "snap_plan",
-    "move": "turn", "ability": "turn", "pass": "turn", "play_action": "turn", "ball_choice": "turn", "done": "turn",
-}
+    CaptainPick.type: Decision.CAPTAINS, CoinCall.type: Decision.COIN_CALL, FourthDown.type: Decision.FOURTH_DOWN,
+    Plan.type: Decision.SNAP_PLAN, **{t.type: Decision.TURN for t in (Move, Ability, Pass, PlayAction, BallChoice, Done)},
+}  # fmt: skip
 
 
 def other(seat: str) -> str:
@@ -94,7 +122,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
 
     # ----------------------------------------------------------------- setup
     def _setup(self) -> None:
-        self.phase = CAPTAINS
+        self.phase: Phase = CAPTAINS
         self.pending: dict[str, Action] = {}
         self.captains: dict[str, tuple[str, str]] = {}
         self.toss_winner: str | None = None
@@ -109,6 +137,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
         self.score = {HOME: 0, AWAY: 0}
         self.field: Field | None = None
         self.last: dict[str, Any] = {}
+        self._summary: tuple[Any, list[str]] = (None, [])  # (position, seat) -> its legal summary, for errors
         self.drives = 0
 
     # --------------------------------------------------------------- helpers
@@ -141,7 +170,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
             return f"half {self.period}"
         return "overtime" if self.rules.overtime_periods <= 1 else f"overtime {self.period - 2}"
 
-    def decision(self, seat: str) -> str | None:
+    def decision(self, seat: str) -> Decision | None:
         """The kind of decision ``seat`` must make now (``None``: nothing)."""
         if seat not in self.to_act():
             return None
@@ -176,29 +205,41 @@ class ChessFootballState(GameState[ChessFootballRules]):
             return (other(self.offense),)
         return ()
 
-    def _legal(self, seat: str) -> Iterator[Action]:
+    def _turn_error(self, seat: str, action: Action) -> GameError:
+        """What a seat that has nothing to do now is told, by the rule that says whose move it is."""
+        p = self.phase
+        waiting = " and ".join(self._to_act())
+        if p in (CAPTAINS, SNAP):
+            what = "its captains" if p == CAPTAINS else "its snap plan"
+            reason = f"{seat} has locked {what}; waiting for {waiting}"
+        elif p == COIN_TOSS:
+            reason = f"{waiting} calls the toss"
+        elif p == FOURTH_DOWN:
+            reason = f"the offense ({waiting}) declares punt or go for it"
+        else:
+            reason = f"it is {waiting}'s part of the turn" + (" (the offense moves first)" if p == OFFENSE_TURN else "")
+        rule = {COIN_TOSS: "CF-R-TOSS", FOURTH_DOWN: "CF-R-FOURTH"}.get(p, _PHASE_RULE[p])
+        return IllegalActionError(reason, rule=rule, input=str(action))
+
+    def _legal(self, seat: str) -> Iterable[Action] | ActionSpace:
         p = self.phase
         r = self.rules
         if p == CAPTAINS:
-            return iter([CaptainPick(o, d) for o in r.captain_roles("offense") for d in r.captain_roles("defense")])
+            return tuple(CaptainPick(o, d) for o in r.captain_roles("offense") for d in r.captain_roles("defense"))
         if p == COIN_TOSS:
-            return iter((CoinCall("heads"), CoinCall("tails")))
+            return (CoinCall("heads"), CoinCall("tails"))
         if p == FOURTH_DOWN:
-            return iter((FourthDown("go"), FourthDown("punt")))
+            return (FourthDown("go"), FourthDown("punt"))
         if p == SNAP:
-            return iter(self._plan_options(seat))
+            return self.plan_space(seat)
         if p in (OFFENSE_TURN, DEFENSE_TURN):
             assert self.field is not None
-            return iter(self.field.legal_actions(seat))
-        return iter(())
+            return TurnSpace(self.field, seat)
+        return ()
 
-    def _plan_options(self, seat: str) -> list[Action]:
-        """A bounded set of legal plans: holding, and every one-row plan (CF-R-PLAN-CHECK).
-
-        Longer plans are legal too (``_check`` simulates any plan exactly); this list only
-        offers the first rows."""
-        sim = self.plan_board(seat)
-        return [Plan(()), *(Plan((row,)) for row in sim.legal_rows(seat))]
+    def plan_space(self, seat: str) -> PlanSpace:
+        """Every snap plan ``seat`` may submit now (ruling CF-R-PLAN-CHECK), counted and indexed."""
+        return PlanSpace(self.plan_board(seat), seat, self.rules.plan_rows)
 
     def plan_board(self, seat: str) -> Field:
         """A simulation board for building ``seat``'s snap plan (public information only)."""
@@ -207,22 +248,30 @@ class ChessFootballState(GameState[ChessFootballRules]):
         sim.start_phase(seat)
         return sim
 
+    def legal_summary(self, seat: str) -> list[str]:
+        """``seat``'s options in short: during a down ``done``, ball choices and one line per piece that
+        may act (how many squares it can reach, its other options); at the snap the same for plan rows."""
+        if seat not in self.to_act():
+            return []
+        if self.phase == SNAP:
+            return ["plan: hold", *(f"plan row - {line}" for line in legal_summary(self.plan_board(seat), seat))]
+        if self.phase in (OFFENSE_TURN, DEFENSE_TURN):
+            assert self.field is not None
+            f = self.field
+            choices = [f"ball {h}" for h in (f.pair or ()) if h != f.carrier and not f.ball_choice_used and f.hidden]
+            return ["done", *(choices if seat == f.offense else []), *legal_summary(f, seat)]
+        return [str(a) for a in self._legal(seat)]
+
     def _illegal(self, rule: str, reason: str, action: Action, seat: str) -> IllegalActionError:
-        """An :class:`IllegalActionError` with the legal alternatives (summarised during a down)."""
-        legal: list[str] = []
-        if seat in self.to_act():
-            if self.phase == SNAP:
-                legal = ["plan: hold", *(f"plan row - {line}" for line in self.plan_board(seat).legal_summary(seat))]
-            elif self.phase in (OFFENSE_TURN, DEFENSE_TURN):
-                assert self.field is not None
-                f = self.field
-                legal = ["done", *(str(a) for a in f.legal_actions(seat, limit=0) if isinstance(a, BallChoice)),
-                         *f.legal_summary(seat)]
-            else:
-                legal = [str(a) for a in self._legal(seat)]
-        return IllegalActionError(reason, rule=rule, input=str(action), legal=legal)
+        """An :class:`IllegalActionError` with the legal alternatives (summarised during a down; the summary
+        is worked out once per position)."""
+        key = (len(self.log), seat)
+        if self._summary[0] != key:
+            self._summary = (key, self.legal_summary(seat))
+        return IllegalActionError(reason, rule=rule, input=str(action), legal=self._summary[1])
 
     def _check(self, seat: str, action: Action) -> Any:
+        """Pure: raise, or return the plan :meth:`_apply` carries out (a piece action's row plan)."""
         p = self.phase
         expected = DECISIONS.get(p)
         if _ACTION_DECISION.get(action.type) != expected:
@@ -242,30 +291,45 @@ class ChessFootballState(GameState[ChessFootballRules]):
                     raise self._illegal("CF-R-CAPTAINS", f"{spec.name} is a {spec.side} captain, not an {side} one"
                                         if side == "offense" else f"{spec.name} is an {spec.side} captain, not a {side} one",
                                         action, seat)
-            return
+            return None
         if isinstance(action, FourthDown) and self.down not in r.punt_downs:
             raise self._illegal("CF-FOURTH-DOWN", f"punt or go is declared on 4th down; it is {ordinal(self.down)} down", action, seat)
         if isinstance(action, Plan):
-            if len(action.rows) > r.plan_rows:
-                raise self._illegal("CF-PLAN", f"the planning board has {r.plan_rows} rows", action, seat)
-            sim = self.plan_board(seat)
-            for i, row in enumerate(action.rows, start=1):
-                if isinstance(row, PlayAction) and row.holder is not None:
-                    raise self._illegal("CF-R-PA", f"row {i} ({row}): a plan is revealed in full, so its play action names "
-                                        f"no holder ('play action {row.partner}'); choose the holder later with 'ball X'",
-                                        action, seat)
-                try:
-                    sim.check(seat, row)
-                except IllegalActionError as exc:
-                    raise self._illegal(exc.rule, f"row {i} ({row}): {exc.reason}", action, seat) from None
-                sim.apply(seat, row)
-            return
+            self._check_plan(seat, action)
+            return None
         if p in (OFFENSE_TURN, DEFENSE_TURN):
             assert self.field is not None
             try:
-                self.field.check(seat, action)
+                return check(self.field, seat, action)
             except IllegalActionError as exc:
                 raise self._illegal(exc.rule, exc.reason, action, seat) from None
+        return None
+
+    def _check_plan(self, seat: str, plan: Plan) -> None:
+        """A plan is checked against the board at the snap: each row after the earlier rows of its own
+        piece (and only those), the rows in movement order (ruling CF-R-PLAN-CHECK)."""
+        r = self.rules
+        if len(plan.rows) > r.plan_rows:
+            raise self._illegal("CF-PLAN", f"the planning board has {r.plan_rows} rows", plan, seat)
+        board = self.plan_board(seat)
+        sims: dict[str | None, Field] = {}
+        floor = board.floor
+        for i, row in enumerate(plan.rows, start=1):
+            if isinstance(row, PlayAction) and row.holder is not None:
+                raise self._illegal("CF-R-PA", f"row {i} ({row}): a plan is revealed in full, so its play action names "
+                                    f"no holder ('play action {row.partner}'); choose the holder later with 'ball X'",
+                                    plan, seat)
+            pid = row_piece(board, row)
+            sim = sims.get(pid)
+            if sim is None:
+                sim = sims[pid] = board.clone(sim=True)
+            sim.floor = floor
+            try:
+                row_plan = check(sim, seat, row)
+            except IllegalActionError as exc:
+                raise self._illegal(exc.rule, f"row {i} ({row}): {exc.reason}", plan, seat) from None
+            resolution.apply(sim, seat, row, row_plan)
+            floor = sim.floor
 
     # ------------------------------------------------------------------ apply
     def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
@@ -319,7 +383,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
             picks, self.pending = self.pending, {}
             self._run_snap(picks, events)
         elif p in (OFFENSE_TURN, DEFENSE_TURN):
-            self._turn_action(seat, action, events)
+            self._turn_action(seat, action, plan, events)
         return events
 
     # ------------------------------------------------------------ the down
@@ -395,13 +459,13 @@ class ChessFootballState(GameState[ChessFootballRules]):
             for n, row in enumerate(plan.rows, start=1):
                 if f.result is not None:
                     break
-                f.exec_row(team, row, n)
+                resolution.exec_row(f, team, row, n)
             if f.result is not None:
                 break
-        f.ball_step()
+        passing.ball_step(f)
         self._end_turn(events)
 
-    def _turn_action(self, seat: str, action: Action, events: list[Event]) -> None:
+    def _turn_action(self, seat: str, action: Action, plan: Any, events: list[Event]) -> None:
         f = self.field
         assert f is not None
         f.events = events
@@ -413,10 +477,10 @@ class ChessFootballState(GameState[ChessFootballRules]):
                 self.phase = DEFENSE_TURN
             else:
                 events.append(ev("done", "CF-REACTION", "{team} is done; the ball moves", team=seat))
-                f.ball_step()
+                passing.ball_step(f)
                 self._end_turn(events)
             return
-        f.apply(seat, action)
+        resolution.apply(f, seat, action, plan)
         if f.result is not None:
             self._end_down(events)
 
@@ -427,7 +491,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
             f.turn += 1
             if f.turn > self.rules.max_turns_per_down:
                 f.turn -= 1
-                f.whistle()
+                resolution.whistle(f)
             else:
                 f.start_phase(self.offense)
                 self.phase = OFFENSE_TURN
@@ -441,28 +505,28 @@ class ChessFootballState(GameState[ChessFootballRules]):
         assert f is not None and f.result is not None and self.offense and self.defense
         r = self.rules
         res = f.result
-        kind = res["kind"]
+        kind = res.kind
         off, de = self.offense, self.defense
-        self.last = {**self.last, "down_result": kind}
-        if kind == "touchdown":
+        self.last = {**self.last, "down_result": kind.value}
+        if kind == DownEnd.TOUCHDOWN:
             self.score[off] += r.touchdown_points
             events.append(ev("score", "CF-TOUCHDOWN", "{team} +{n}: {home} {hs} - {as_} {away}", team=off,
                              n=r.touchdown_points, home=HOME, hs=self.score[HOME], as_=self.score[AWAY], away=AWAY,
                              also=["CF-R-POSSESSION-END"]))
             self._end_possession(de, None, events)
-        elif kind == "safety":
+        elif kind == DownEnd.SAFETY:
             self.score[de] += r.safety_points
             events.append(ev("score", "CF-SAFETY", "{team} +{n}: {home} {hs} - {as_} {away}", team=de,
                              n=r.safety_points, home=HOME, hs=self.score[HOME], as_=self.score[AWAY], away=AWAY))
             events.append(ev("turnover", "CF-R-SAFETY-RESTART", "after the safety {team} takes over at its square {n}",
                              team=de, n=r.drive_start_square, how="safety", also=["CF-TURNOVERS", "CF-R-POSSESSION-END"]))
             self._end_possession(de, None, events)
-        elif kind == "interception":
+        elif kind == DownEnd.INTERCEPTION:
             events.append(ev("turnover", "CF-R-INTERCEPT-SPOT", "turnover: interception - {team} takes over at its square {n}",
                              team=de, n=r.drive_start_square, how="interception", also=["CF-TURNOVERS", "CF-R-POSSESSION-END"]))
             self._end_possession(de, None, events)
         else:
-            row = self.los if kind == "incomplete" else res["spot"][1]
+            row = self.los if kind == DownEnd.INCOMPLETE or res.spot is None else res.spot[1]
             self._spot(row, events)
 
     def _spot(self, row: int, events: list[Event]) -> None:
@@ -588,7 +652,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
                     entry["flags"] = flags
                 pieces.append(entry)
         return {
-            "phase": self.phase,
+            "phase": self.phase.value,
             "period": self.period_name,
             "possessions": dict(self.poss_used),
             "possessions_per_team": self.quota() if self.period else self.rules.possessions_per_half,
@@ -652,8 +716,11 @@ class ChessFootballState(GameState[ChessFootballRules]):
 
     # ------------------------------------------------------------ for bots/tools
     def public_log(self, seat: str | None) -> list[list[str]]:
-        """The action log as ``seat`` may read it: other seats' secrets redacted."""
-        return [[m.seat, str(m.action) if m.seat == seat else public_text(m.action)] for m in self.log]
+        """The action log as ``seat`` may read it: another seat's pick still locked shows as ``locked``, a
+        hidden ball's holder is left out."""
+        locked = {max(i for i, m in enumerate(self.log) if m.seat == s) for s in self.pending if s != seat}
+        return [[m.seat, "locked" if i in locked else str(m.action) if m.seat == seat else public_text(m.action)]
+                for i, m in enumerate(self.log)]
 
 
 __all__ = [

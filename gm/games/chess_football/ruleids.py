@@ -2,8 +2,13 @@
 
 ``CF-*`` ids name rules of the document (``shared/seeds/004``, v2.0); ``CF-R-*`` ids
 name the rulings recorded in ``rules_md/chess_football.md`` where the document is
-silent, vague or contradicts itself.
+silent, vague or contradicts itself.  :func:`rules_text` gives the texts with the numbers of
+the ruleset a session runs.
 """
+
+from __future__ import annotations
+
+from typing import Any
 
 RULES: dict[str, str] = {
     # --- the document: board and teams
@@ -96,7 +101,7 @@ RULES: dict[str, str] = {
     "CF-R-QB-ORDER": "The QB, missing from the movement order, acts last; a captain acts as 'Captain' whatever its base",
     "CF-R-HEAVY": "'Heavy' in ability texts includes the Heavy-based captains (Rusher, Lineman)",
     "CF-R-BLOCKING-CAPTAINS": "Blocking captains are the Heavy- and Strong-based captains; the snap burst goes to Heavy, Strong and Lineman as listed",
-    "CF-R-PLAN-CHECK": "A plan is checked against the board at the snap with the team's own rows applied; at execution a row that no longer fits is cut short or skipped",
+    "CF-R-PLAN-CHECK": "A plan is checked against the board at the snap, each row after its own piece's earlier rows (it may end where a teammate stood); at execution a row that no longer fits is cut short or skipped",
     "CF-R-ABILITY-ORDER": "Abilities resolve at once, in the order used (offense rows, then defense rows); pass modifiers when the ball moves",
     "CF-R-EFFECT-TIMING": "Movement gained or lost applies to the target's next part of a turn (its current one if it can still act); Jam, Seal and Anchor last through the opponent's next part",
     "CF-R-ONCE-4": "'Once per 4 downs' is per piece: after a use on a down the next use comes 4 downs later (downs counted over the game)",
@@ -130,4 +135,92 @@ RULES: dict[str, str] = {
     "CF-R-POSSESSION-END": "A possession ends only by a score or a turnover; a half ends when both teams have had their possessions",
     "CF-R-HALF2": "The toss loser has the first possession of the second half; the toss winner the first of overtime",
     "CF-R-OT-TIE": "One overtime period; still tied after it, the game is a draw",
+}
+
+
+def rules_text(r: Any) -> dict[str, str]:
+    """Every rule id with its text as the ruleset ``r`` has the game (the ruleset's numbers and names)."""
+    from gm.games.chess_football.engine import ordinal
+
+    kinds, caps, p = r.kinds, r.captains, r.passing
+    last = chr(ord("A") + r.columns - 1)
+    moves = ", ".join(f"{k.name} {k.movement}" for k in kinds.values())
+    order = " -> ".join(o.capitalize() if o != "qb" else "QB" for o in r.movement_order)
+    limited = f"once per {r.once_per_downs} downs"
+    punt = " or ".join(ordinal(d) for d in r.punt_downs)
+    out = dict(RULES)
+    out.update({
+        "CF-BOARD": f"Board: {r.rows} x {r.columns} squares (rows 1-{r.rows}, columns A-{last}); 1 square = 2.5 yards",
+        "CF-END-ZONES": f"End zones: rows 1-{r.low_goal} and {r.high_goal}-{r.rows}",
+        "CF-TEAM": f"{len(r.offense_lineup) + 1} pieces on offense, {len(r.defense_lineup) + 1} on defense: the standard pieces + 1 captain",
+        "CF-MOVEMENT": f"Movement per turn: {moves}; captains: " + ", ".join(f"{c.name} {c.movement}" for c in caps.values()),
+        "CF-SNAP-BURST": f"Snap burst: on the first turn only, {', '.join(r.snap_burst_pieces)} get +{r.snap_burst} movement",
+        "CF-MOVE-ORDER": f"Movement order: {order}",
+        "CF-RETREAT": f"Retreat: a Heavy piece moves up to {r.retreat_squares} squares toward its own QB",
+        "CF-PLAN": f"Planning board {r.plan_rows} x 3: order (1st-{ordinal(r.plan_rows)}), piece, action (destination, ability use)",
+        "CF-DRIVE-START": f"Every drive starts from square {r.drive_start_square}",
+        "CF-FIRST-DOWN": f"First down line: LOS + {r.first_down_squares} squares; {r.downs} downs to reach it",
+        "CF-FOURTH-DOWN": f"{punt.capitalize()} down: go for it (failure = turnover at the spot) or punt (declared before the turn; "
+                          f"opponent starts at square {r.drive_start_square})",
+        "CF-TOUCHDOWN": f"Touchdown: the ball enters the opponent's end zone - {r.touchdown_points} points; the opponent starts at "
+                        f"square {r.drive_start_square}",
+        "CF-SAFETY": f"Safety: ball carrier tackled in its own end zone - {r.safety_points} points to the defense",
+        "CF-POSSESSIONS": f"{r.possessions_per_half} possessions per team per half; all drives begin from square {r.drive_start_square}",
+        "CF-PASS": f"The QB or the Scrambler may pass: roll 1d{p.die} + modifiers",
+        "CF-PASS-TABLE": f"Pass table: {p.complete_min} or more complete, {p.incomplete_min} to {p.complete_min - 1} incomplete "
+                         f"(down used), {p.interception_max} or lower interception (non-Safety), {p.safety_interception_max} "
+                         "or lower interception (Safety)",
+        "CF-PASS-MOD-DEFENDER": f"Pass modifier: {p.adjacent_defender:+d} per defender adjacent to the receiver",
+        "CF-PASS-MOD-SAFETY": f"Pass modifier: {p.safety_adjacent:+d} if the Safety is adjacent to the receiver",
+        "CF-PASS-MOD-RUSHER": f"Pass modifier: {p.rusher_adjacent_passer:+d} if the Rusher is adjacent to the QB",
+        "CF-PASS-MOD-DEEP": f"Pass modifier: {p.deep_threat_receiver:+d} if the receiver is the Deep Threat",
+        "CF-PASS-MOD-LEAD": f"Pass modifier: {p.lead_blocker_near_passer:+d} if the Lead Blocker is within {p.lead_blocker_range} "
+                            "squares of the QB",
+        "CF-INELIGIBLE": f"Ineligible receivers ({', '.join(r.ineligible_pieces)}) may move only {r.ineligible_downfield} "
+                         "square(s) downfield before the pass",
+        "CF-COLLISION": f"Two pieces on one position: each rolls 1d{r.collision_die}; higher wins, the loser returns to its "
+                        "starting square; tie: both return",
+        "CF-ONCE-4": f"Abilities marked 'once per 4 downs' ({', '.join(r.limited_abilities)}) can be used {limited}",
+        "CF-WIN": f"{r.possessions_per_half} possessions per team per half; the highest score at the end of regulation wins",
+        "CF-OVERTIME": f"Overtime: {r.overtime_possessions} possession(s) per team; the highest score wins",
+        "CF-R-DOWN-LIMIT": f"A down lasts at most {r.max_turns_per_down} turns (snap + {r.max_turns_per_down - 1} reaction turns); "
+                           "then the whistle: the carrier is down where it stands",
+        "CF-R-OT-TIE": f"{r.overtime_periods} overtime period(s); still tied after them, the game is a draw",
+        "CF-R-ONCE-4": f"'Once per {r.once_per_downs} downs' is per piece: after a use on a down the next use comes "
+                       f"{r.once_per_downs} downs later (downs counted over the game)",
+    })
+    return out
+
+
+#: the words players use for the rules, with the rule ids they mean (the rules lookup finds these too)
+RULE_WORDS: dict[str, tuple[str, ...]] = {
+    "whiteboard": ("CF-PLAN", "CF-SNAP"),
+    "plan": ("CF-PLAN", "CF-SNAP", "CF-R-PLAN-CHECK"),
+    "hold": ("CF-PLAN",),
+    "sack": ("CF-SACK",),
+    "fake": ("CF-PLAY-ACTION", "CF-R-PA"),
+    "handoff": ("CF-PA-RETURN", "CF-R-PA"),
+    "hand off": ("CF-PA-RETURN", "CF-R-PA"),
+    "hidden ball": ("CF-PLAY-ACTION", "CF-R-PA-TACKLE"),
+    "throw": ("CF-PASS", "CF-PASS-TABLE"),
+    "catch": ("CF-PASS-TABLE", "CF-R-RECEIVER", "CF-INELIGIBLE"),
+    "receiver": ("CF-R-RECEIVER", "CF-INELIGIBLE"),
+    "pick": ("CF-R-PASS-TABLE", "CF-INTERCEPT"),
+    "interception": ("CF-R-PASS-TABLE", "CF-INTERCEPT", "CF-R-INTERCEPT-SPOT"),
+    "dice": ("CF-COLLISION", "CF-PASS"),
+    "roll": ("CF-COLLISION", "CF-PASS"),
+    "block": ("CF-PUSH", "CF-CHOP", "CF-CHIP", "CF-R-PASS-THROUGH"),
+    "blocked": ("CF-R-PASS-THROUGH", "CF-R-SPEED-RUSH"),
+    "position": ("CF-POSITIONS", "CF-R-POSITION", "CF-R-TEAMMATE-POS"),
+    "corner": ("CF-POSITIONS", "CF-R-POSITION"),
+    "diagonal": ("CF-R-STEP", "CF-MOVE-RESTRICTED"),
+    "turn cost": ("CF-MOVE-RESTRICTED", "CF-R-STEP"),
+    "order": ("CF-MOVE-ORDER", "CF-R-QB-ORDER"),
+    "whistle": ("CF-R-DOWN-LIMIT",),
+    "clock": ("CF-R-DOWN-LIMIT", "CF-POSSESSIONS"),
+    "kick": ("CF-FOURTH-DOWN", "CF-R-FOURTH"),
+    "score": ("CF-TOUCHDOWN", "CF-SAFETY"),
+    "toss": ("CF-COIN-TOSS", "CF-R-TOSS"),
+    "captain": ("CF-CAPTAIN", "CF-R-CAPTAINS", "CF-CAPTAIN-INHERIT"),
+    "overtime": ("CF-OVERTIME", "CF-R-OT-TIE"),
 }

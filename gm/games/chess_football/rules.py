@@ -10,7 +10,7 @@ how often it may be used are data here.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -33,27 +33,35 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: bounded building blocks: a name (an ability, kind or role), a movement cost or bonus, a list of names
+Name = Annotated[str, Field(min_length=1, max_length=24)]
+Cost = Annotated[int, Field(ge=0, le=9)]
+Names = Annotated[list[Name], Field(max_length=24)]
+#: abilities of a piece type: ability -> movement cost (at most one entry per ability the engine knows)
+AbilityCosts = Annotated[dict[Name, Cost], Field(max_length=16)]
+
+
 class KindSpec(_Strict):
     """A standard piece type: movement per turn, restricted or not, abilities with their movement cost."""
 
-    name: str
+    name: str = Field(min_length=1, max_length=40)
     code: str = Field(min_length=2, max_length=2, description="two-letter id prefix (HV1, ST3 ...)")
-    movement: int = Field(ge=0, le=9)
+    movement: int = Field(ge=0, le=9, description="movement per turn, 0 to 9")
     restricted: bool = Field(description="a change of direction costs 1 movement")
-    abilities: dict[str, int] = Field(description="ability -> movement cost")
+    abilities: AbilityCosts = Field(description="ability -> movement cost (0 to 9), at most 16 abilities")
 
 
 class CaptainSpec(_Strict):
     """A captain role: its base piece type (whose abilities it inherits), side, movement and own abilities."""
 
-    name: str
+    name: str = Field(min_length=1, max_length=40)
     code: str = Field(min_length=2, max_length=2, description="the captain's id on the field (SF, DT ...)")
     base: Base
     side: Side
-    movement: int = Field(ge=0, le=9)
+    movement: int = Field(ge=0, le=9, description="movement per turn, 0 to 9")
     restricted: bool
-    abilities: dict[str, int] = Field(default_factory=dict, description="own active abilities -> movement cost")
-    passives: list[str] = Field(default_factory=list, description="passive abilities (pass modifiers, escort ...)")
+    abilities: AbilityCosts = Field(default_factory=dict, description="own active abilities -> movement cost (0 to 9)")
+    passives: Names = Field(default_factory=list, description="passive abilities (pass modifiers, escort ...), at most 24")
 
 
 class Slot(_Strict):
@@ -143,16 +151,19 @@ class PassRules(_Strict):
     """Passing: 1d6 + modifiers against the outcome table (CF-PASS, CF-PASS-TABLE, CF-PASS-MOD-*)."""
 
     die: int = Field(default=6, ge=2, le=20)
-    complete_min: int = Field(default=3, description="total at or above: complete")
-    incomplete_min: int = Field(default=1, description="total from here up to complete_min - 1: incomplete")
-    interception_max: int = Field(default=-1, description="total at or below: intercepted by a defender next to the receiver")
-    safety_interception_max: int = Field(default=0, description="total at or below: intercepted by the Safety next to the receiver")
-    adjacent_defender: int = Field(default=-1, description="per defender adjacent to the receiver")
-    safety_adjacent: int = Field(default=-2, description="if the Safety is adjacent to the receiver")
-    rusher_adjacent_passer: int = Field(default=-1, description="if the Rusher is adjacent to the passer")
-    deep_threat_receiver: int = Field(default=1, description="if the receiver is the Deep Threat")
-    lead_blocker_near_passer: int = Field(default=1, description="if the Lead Blocker is within lead_blocker_range of the passer")
-    lead_blocker_range: int = Field(default=2, ge=0)
+    complete_min: int = Field(default=3, ge=-40, le=40, description="total at or above: complete (-40 to 40)")
+    incomplete_min: int = Field(default=1, ge=-40, le=40, description="total from here up to complete_min - 1: incomplete (-40 to 40)")
+    interception_max: int = Field(default=-1, ge=-40, le=40,
+                                  description="total at or below: intercepted by a defender next to the receiver (-40 to 40)")
+    safety_interception_max: int = Field(default=0, ge=-40, le=40,
+                                         description="total at or below: intercepted by the Safety next to the receiver (-40 to 40)")
+    adjacent_defender: int = Field(default=-1, ge=-10, le=10, description="per defender adjacent to the receiver (-10 to 10)")
+    safety_adjacent: int = Field(default=-2, ge=-10, le=10, description="if the Safety is adjacent to the receiver (-10 to 10)")
+    rusher_adjacent_passer: int = Field(default=-1, ge=-10, le=10, description="if the Rusher is adjacent to the passer (-10 to 10)")
+    deep_threat_receiver: int = Field(default=1, ge=-10, le=10, description="if the receiver is the Deep Threat (-10 to 10)")
+    lead_blocker_near_passer: int = Field(default=1, ge=-10, le=10,
+                                          description="if the Lead Blocker is within lead_blocker_range of the passer (-10 to 10)")
+    lead_blocker_range: int = Field(default=2, ge=0, le=10, description="squares, 0 to 10")
 
     @model_validator(mode="after")
     def _table(self) -> PassRules:
@@ -166,46 +177,57 @@ class PassRules(_Strict):
 class ChessFootballRules(_Strict):
     """Ruleset of the Chess-Football Hybrid (defaults: the rules document v2.0 and the rulings)."""
 
-    rows: int = Field(default=48, ge=16, le=99, description="field length; rows are numbered from 1")
-    columns: int = Field(default=16, ge=8, le=26, description="field width; columns are lettered from A")
-    end_zone_rows: int = Field(default=4, ge=1, description="rows of each end zone (1-4 and 45-48)")
-    drive_start_square: int = Field(default=8, ge=1, description="drives start on this square from the own goal line (CF-R-SQUARE8)")
-    first_down_squares: int = Field(default=4, ge=1, description="first down line = LOS + this")
-    downs: int = Field(default=4, ge=1)
-    punt_downs: list[int] = Field(default_factory=lambda: [4], description="downs on which the offense declares punt or go for it")
-    touchdown_points: int = Field(default=7, ge=1)
-    safety_points: int = Field(default=2, ge=1)
-    possessions_per_half: int = Field(default=4, ge=1)
-    overtime_possessions: int = Field(default=1, ge=1)
-    overtime_periods: int = Field(default=1, ge=0, description="overtime periods played while tied (CF-R-OT-TIE)")
-    max_turns_per_down: int = Field(default=4, ge=1, le=50, description="turns (snap + reaction turns) before the whistle (CF-R-DOWN-LIMIT)")
-    plan_rows: int = Field(default=7, ge=1, le=20, description="rows of the snap planning board")
-    snap_burst: int = Field(default=1, ge=0)
-    snap_burst_pieces: list[str] = Field(default_factory=lambda: ["heavy", "strong", "lineman"],
-                                         description="kinds / captain roles that get the snap burst")
-    ineligible_pieces: list[str] = Field(
+    rows: int = Field(default=48, ge=16, le=99, description="field length, 16 to 99; rows are numbered from 1")
+    columns: int = Field(default=16, ge=8, le=26, description="field width, 8 to 26; columns are lettered from A")
+    end_zone_rows: int = Field(default=4, ge=1, le=10, description="rows of each end zone (1-4 and 45-48), 1 to 10")
+    drive_start_square: int = Field(default=8, ge=1, le=90,
+                                    description="drives start on this square from the own goal line (CF-R-SQUARE8), 1 to 90")
+    first_down_squares: int = Field(default=4, ge=1, le=40, description="first down line = LOS + this, 1 to 40")
+    downs: int = Field(default=4, ge=1, le=8, description="downs to reach the first down line, 1 to 8")
+    punt_downs: list[Annotated[int, Field(ge=1, le=8)]] = Field(
+        default_factory=lambda: [4], max_length=8, description="downs on which the offense declares punt or go for it (1 to 8 each)")
+    touchdown_points: int = Field(default=7, ge=1, le=99, description="1 to 99")
+    safety_points: int = Field(default=2, ge=1, le=99, description="1 to 99")
+    possessions_per_half: int = Field(default=4, ge=1, le=8, description="possessions per team per half, 1 to 8")
+    overtime_possessions: int = Field(default=1, ge=1, le=4, description="possessions per team in an overtime period, 1 to 4")
+    overtime_periods: int = Field(default=1, ge=0, le=4, description="overtime periods played while tied (CF-R-OT-TIE), 0 to 4")
+    max_turns_per_down: int = Field(default=4, ge=1, le=12,
+                                    description="turns (snap + reaction turns) before the whistle (CF-R-DOWN-LIMIT), 1 to 12")
+    plan_rows: int = Field(default=7, ge=1, le=12, description="rows of the snap planning board, 1 to 12")
+    snap_burst: int = Field(default=1, ge=0, le=5, description="extra movement at the snap, 0 to 5")
+    snap_burst_pieces: Names = Field(default_factory=lambda: ["heavy", "strong", "lineman"],
+                                     description="kinds / captain roles that get the snap burst (at most 24)")
+    ineligible_pieces: Names = Field(
         default_factory=lambda: ["heavy", "strong", "lead_blocker", "lineman", "nickelback", "rusher"],
-        description="kinds / captain roles that are ineligible receivers (CF-R-BLOCKING-CAPTAINS)")
-    ineligible_downfield: int = Field(default=1, ge=0, description="rows past the LOS an ineligible piece may end before the pass")
-    movement_order: list[str] = Field(default_factory=lambda: ["captain", "heavy", "strong", "fast", "qb"])
-    retreat_squares: int = Field(default=2, ge=1)
-    once_per_downs: int = Field(default=4, ge=1, description="'once per 4 downs' window")
-    limited_abilities: list[str] = Field(
+        description="kinds / captain roles that are ineligible receivers (CF-R-BLOCKING-CAPTAINS; at most 24)")
+    ineligible_downfield: int = Field(default=1, ge=0, le=20,
+                                      description="rows past the LOS an ineligible piece may end before the pass, 0 to 20")
+    movement_order: Names = Field(default_factory=lambda: ["captain", "heavy", "strong", "fast", "qb"],
+                                  description="captain, heavy, strong, fast and qb, each once, in the order they move")
+    retreat_squares: int = Field(default=2, ge=1, le=5, description="squares a Retreat covers, 1 to 5")
+    once_per_downs: int = Field(default=4, ge=1, le=20, description="'once per 4 downs' window, 1 to 20 downs")
+    limited_abilities: Names = Field(
         default_factory=lambda: ["chop_block", "speed_rush", "react", "juke", "route_running", "anchor"],
-        description="abilities usable once per once_per_downs downs (per piece)")
-    move_bonus: dict[str, int] = Field(default_factory=lambda: {"react": 1, "juke": 1, "escort": 1, "chip_block": 1, "anchor": 1},
-                                       description="movement given by React, Juke, Escort, Chip Block and Anchor")
-    engage_drain: int = Field(default=1, ge=0, description="movement removed by Engage and Impact")
-    swim_cost: int = Field(default=1, ge=0)
-    seal_cost: int = Field(default=1, ge=0, description="extra cost of a step into a square next to a sealing Nickelback")
-    direction_change_cost: int = Field(default=1, ge=0)
-    collision_die: int = Field(default=6, ge=2, le=20)
+        description="abilities usable once per once_per_downs downs (per piece; at most 24)")
+    move_bonus: Annotated[dict[Name, Cost], Field(max_length=8)] = Field(
+        default_factory=lambda: {"react": 1, "juke": 1, "escort": 1, "chip_block": 1, "anchor": 1},
+        description="movement given by React, Juke, Escort, Chip Block and Anchor (0 to 9 each)")
+    engage_drain: int = Field(default=1, ge=0, le=9, description="movement removed by Engage and Impact, 0 to 9")
+    swim_cost: int = Field(default=1, ge=0, le=9, description="0 to 9")
+    seal_cost: int = Field(default=1, ge=0, le=9, description="extra cost of a step into a square next to a sealing Nickelback, 0 to 9")
+    direction_change_cost: int = Field(default=1, ge=0, le=9, description="0 to 9")
+    collision_die: int = Field(default=6, ge=2, le=20, description="sides of the collision die, 2 to 20")
     passing: PassRules = Field(default_factory=PassRules)
-    kinds: dict[str, KindSpec] = Field(default_factory=_kinds)
-    captains: dict[str, CaptainSpec] = Field(default_factory=_captains)
-    offense_lineup: list[PieceSlot] = Field(default_factory=_offense_lineup)
-    defense_lineup: list[PieceSlot] = Field(default_factory=_defense_lineup)
-    captain_slots: dict[str, Slot] = Field(default_factory=_captain_slots)
+    kinds: Annotated[dict[Name, KindSpec], Field(max_length=4)] = Field(
+        default_factory=_kinds, description="heavy, strong, fast and qb")
+    captains: Annotated[dict[Name, CaptainSpec], Field(max_length=12)] = Field(
+        default_factory=_captains, description="captain roles by name, at most 12")
+    offense_lineup: list[PieceSlot] = Field(default_factory=_offense_lineup, max_length=10,
+                                            description="the offense's standard pieces, at most 10")
+    defense_lineup: list[PieceSlot] = Field(default_factory=_defense_lineup, max_length=10,
+                                            description="the defense's standard pieces, at most 10")
+    captain_slots: Annotated[dict[Name, Slot], Field(max_length=12)] = Field(
+        default_factory=_captain_slots, description="where each captain role lines up, at most 12")
     toss_caller: Literal["home", "away"] = Field(default="away", description="who calls the coin toss (CF-R-TOSS)")
 
     @model_validator(mode="after")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, create_model
 
 from gm.core.errors import InvalidActionError
 from gm.core.tools import NoArgs, ToolArgs, ToolSpec, action_tool
@@ -89,12 +89,13 @@ class PieceArgs(ToolArgs):
     piece: str = Field(pattern=PIECE, description="one of your pieces")
 
 
-def _plan(state: GameState[Any], seat: str, args: PlanArgs) -> Plan:
-    return Plan(tuple(args.rows))  # type: ignore[arg-type]
+def _plan(state: GameState[Any], seat: str, args: Any) -> Plan:
+    return Plan(tuple(args.rows))
 
 
 def _piece_options(state: GameState[Any], seat: str | None, args: PieceArgs) -> dict[str, Any]:
-    from .engine import ChessFootballState
+    from .engine import ChessFootballState, Decision
+    from .options import piece_options
 
     assert isinstance(state, ChessFootballState)
     f = state.field
@@ -105,13 +106,13 @@ def _piece_options(state: GameState[Any], seat: str | None, args: PieceArgs) -> 
     if p is None or p.team != seat:
         mine = sorted(q.id for q in f.team_pieces(seat))
         raise InvalidActionError("not one of your pieces on the field", rule="CF-TEAM", input=args.piece, legal=mine)
-    if state.phase == "snap" and seat in state.to_act():
+    if state.decision(seat) == Decision.SNAP_PLAN:
         board = state.plan_board(seat)
-        opts = board.piece_options(seat, pid)
+        opts = piece_options(board, seat, pid, plan=True)
         left = board.mp.get(pid, 0)
         note = "snap plan row options (planned from the board at the snap)"
-    elif state.decision(seat) == "turn":
-        opts = f.piece_options(seat, pid)
+    elif state.decision(seat) == Decision.TURN:
+        opts = piece_options(f, seat, pid)
         left = f.mp.get(pid, 0)
         note = "options now"
     else:
@@ -120,21 +121,51 @@ def _piece_options(state: GameState[Any], seat: str | None, args: PieceArgs) -> 
             "note": note, "options": [str(a) for a in opts]}
 
 
-def chess_football_tools() -> list[ToolSpec]:
-    """The action tools (plus the piece_options query) of the Chess-Football Hybrid."""
+def _captain_args(rules: Any) -> type[ToolArgs]:
+    """The captain pick's arguments: the roles ``rules`` has, by side."""
+    roles = {side: [n for n, c in rules.captains.items() if c.side == side] for side in ("offense", "defense")}
+
+    def desc(side: str) -> str:
+        names = ", ".join(f"{n} ({rules.captains[n].base})" for n in roles[side])
+        return f"your {side} captain: {names}"
+
+    fields: dict[str, Any] = {
+        side: (Literal[tuple(roles[side])], Field(description=desc(side)))
+        for side in ("offense", "defense")
+    }
+    return create_model("CaptainArgs", __base__=ToolArgs, **fields)
+
+
+def chess_football_tools(rules: Any = None) -> list[ToolSpec]:
+    """The action tools (plus the piece_options query) of the Chess-Football Hybrid, described as ``rules`` has it."""
+    from .rules import ChessFootballRules
+
+    r = rules if rules is not None else ChessFootballRules()
+    order = ", ".join(r.movement_order)
+    abilities = sorted({a for k in r.kinds.values() for a in k.abilities} | {a for c in r.captains.values() for a in c.abilities})
+    standalone = [a for a in abilities if a not in ("speed_rush", "route_running", "pass", "play_action")]
+    plan_args = create_model(
+        "PlanArgs", __base__=ToolArgs,
+        rows=(list[str], Field(max_length=20, description=f"up to {r.plan_rows} rows in order, each one piece action, e.g. "
+                               "['LB to H14 C', 'HV1 push HV3', 'FA1 to C20 NW', 'QB pass to FA1']; movement order "
+                               f"{order}; [] = everybody holds")),
+    )
+    pass_table = (f"1d{r.passing.die} + modifiers: {r.passing.complete_min} or more complete, {r.passing.incomplete_min} to "
+                  f"{r.passing.complete_min - 1} incomplete, lower intercepted")
     return [
         action_tool("choose_captains", "Secretly name your captains: one offensive role and one defensive role.",
-                    CaptainArgs, CaptainPick, ("captains",)),
-        action_tool("call_coin_toss", "Call the coin toss: heads or tails (the winner has the first possession).",
+                    _captain_args(r), CaptainPick, ("captains",)),
+        action_tool("call_coin_toss", f"Call the coin toss: heads or tails (the winner has the first possession; {r.toss_caller} calls).",
                     CoinArgs, CoinCall, ("coin_call",)),
-        action_tool("fourth_down", "Offense on 4th down, before the snap: punt or go for it.", FourthArgs, FourthDown, ("fourth_down",)),
-        ToolSpec("submit_snap_plan", "Secretly lock your snap plan: up to 7 rows (order, piece, action); both plans are revealed "
-                 "together, offense rows run first, then defense rows.", PlanArgs, "action", _plan, ("snap_plan",), Plan.type),
+        action_tool("fourth_down", f"Offense on down {', '.join(map(str, r.punt_downs))}, before the snap: punt or go for it.",
+                    FourthArgs, FourthDown, ("fourth_down",)),
+        ToolSpec("submit_snap_plan", f"Secretly lock your snap plan: up to {r.plan_rows} rows (order, piece, action); both plans are "
+                 "revealed together, offense rows run first, then defense rows.", plan_args, "action", _plan, ("snap_plan",),
+                 Plan.type),
         action_tool("move_piece", "Reaction turn: move one of your pieces to a square and a position (C, NW, NE, SW, SE).",
                     MoveArgs, Move, ("turn",)),
-        action_tool("use_ability", "Reaction turn: use a piece's ability (push, chop_block, chip_block, retreat, engage, react, "
-                    "juke, jam, seal, impact, anchor).", AbilityArgs, Ability, ("turn",)),
-        action_tool("pass_ball", "Offense: declare a pass to an eligible receiver; it is thrown (1d6 + modifiers) when the ball "
+        action_tool("use_ability", f"Reaction turn: use a piece's ability ({', '.join(standalone)}).", AbilityArgs, Ability, ("turn",)),
+        action_tool("pass_ball", f"Offense: declare a pass to an eligible receiver; it is thrown ({pass_table}) when the ball "
                     "moves, after the defense has moved.", PassArgs, Pass, ("turn",)),
         action_tool("play_action", "Offense: the QB fakes with an adjacent non-Heavy teammate; the ball is hidden from the "
                     "defense; name who secretly holds it.", PlayActionArgs, PlayAction, ("turn",)),

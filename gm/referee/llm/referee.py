@@ -396,8 +396,8 @@ class LLMReferee:
     def _rephrase(self, session: Session, seat: str, error: dict[str, Any] | None) -> str:
         err = (error or {}).get("error") or {}
         why = f" [{err.get('rule', '?')}] {err.get('reason', 'rejected')}." if err else ""
-        actions = session.state.legal_actions(seat)
-        legal = session.state.legal_summary(seat) if actions.is_space else [str(a) for a in actions]
+        acts = session.state.legal_actions(seat)
+        legal = session.state.legal_summary(seat) if acts.is_space else [str(a) for a in acts.page(0, 7)]
         options = f" Right now you can say, for example: {', '.join(legal[:6])}{' ...' if len(legal) > 6 else ''}." if legal else ""
         return f"I couldn't turn that into a move the rules allow.{why} Could you rephrase?{options}"
 

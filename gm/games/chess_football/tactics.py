@@ -1,0 +1,60 @@
+"""Helpers for bots: the board read the way a player scans it, built on the engine's public
+functions (the one path search, the one option lister).  Nothing here decides legality - a bot
+still hands its choice to the engine, which checks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from gm.games.chess_football.actions import Move
+from gm.games.chess_football.field import Field, Piece
+from gm.games.chess_football.geometry import POSITIONS, Square, sq
+from gm.games.chess_football.options import move_groups
+
+
+def candidate_moves(f: Field, team: str, p: Piece) -> Iterator[Move]:
+    """A short list of ``p``'s moves a player would consider: for each square it can end on (plain
+    moves first, then the squares only Speed Rush or Route Running reach), the first free position
+    and every position an opponent holds there (a tackle or a collision).  Squares by row, then column."""
+    seen: set[Square] = set()
+    occ = f.occupancy()
+    for g in move_groups(f, team, p):
+        if g.rush and g.route:
+            continue
+        plain = not (g.rush or g.route)
+        for s in sorted(g.squares, key=lambda s: (s[1], s[0])):
+            if not plain and s in seen:
+                continue
+            if plain:
+                seen.add(s)
+            here = [q for q in occ.get(s, ()) if q is not p]
+            spots: list[str] = []
+            if s != p.sq:
+                taken = {q.pos for q in here}
+                free = next((x for x in POSITIONS if x not in taken), None)
+                if free:
+                    spots.append(free)
+            spots += [q.pos for q in here if q.team != team]
+            name = sq(s)
+            for pos in spots:
+                yield Move.trusted(p.id, name, pos, g.rush, g.route)
+
+
+def threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
+    """Squares each piece of ``team`` can reach next turn with its full movement."""
+    out: dict[Square, list[Piece]] = {}
+    for p in f.team_pieces(team):
+        if p.id in f.wrapped:
+            continue
+        for s in f.reach(p, p.spec[0]):
+            out.setdefault(s, []).append(p)
+    return out
+
+
+def pieces_in_lineup_order(f: Field, team: str) -> list[Piece]:
+    """``team``'s pieces in the order they lined up (the line-up, then the captain)."""
+    return [p for p in f.pieces.values() if p.team == team]
+
+
+__all__ = ["candidate_moves", "pieces_in_lineup_order", "threat_map"]
