@@ -187,7 +187,7 @@ class GridFootballState(GameState[GridFootballRules]):
         self._last_result: tuple[str, Any] = ("", None)
         self._last_numbers: dict[str, int] | None = None
         # derived from the (immutable) ruleset once: the hot paths read these
-        self._kick_cols = {p: kick_column(r, p) for p in POSITIONS}
+        self._kick_cols: dict[str, int] = {p: kick_column(r, p) for p in POSITIONS}
         self._unlocked_q1 = sorted(n for n, s in r.plays.items() if s.unlock_quarter <= 1)
         self._plays = dict(r.plays)
         self._play_rule = {n: f"GF-PLAY-{n}" if f"GF-PLAY-{n}" in RULES else "GF-LOCK" for n in r.plays}

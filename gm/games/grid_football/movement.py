@@ -252,7 +252,7 @@ class KickOutcome:
 
 def kick_column(rules: GridFootballRules, position: str) -> int:
     """The column a kick comes down in for the kicking team's position call (GF-R-KICK-COLUMN)."""
-    return ord(rules.kick_columns[position].upper()) - ord("A")
+    return ord(rules.kick_columns[position].upper()) - ord("A")  # type: ignore[index]
 
 
 def kick_row(rules: GridFootballRules, dk: int, punt_from: int | None = None) -> tuple[int, int]:
