@@ -96,7 +96,7 @@ class Punt(Action):
         return "punt"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class PlayCall(Action):
     """A play call: play number, colour (red pass / black run) and, for the offense,
     the lateral intent: how many columns, left or right, before or after the forward move."""
@@ -130,6 +130,14 @@ class PlayCall(Action):
         if self.lateral or self.timing == "after":
             text += f" {self.timing}"
         object.__setattr__(self, "_text", text)
+
+    # equality and hash by the text form, which is canonical (one text per call): as the field-wise
+    # comparison, but faster (a string's hash is cached; legality is a set lookup)
+    def __eq__(self, other: object) -> bool:
+        return type(other) is PlayCall and other._text == self._text
+
+    def __hash__(self) -> int:
+        return hash(self._text)
 
     @property
     def has_intent(self) -> bool:

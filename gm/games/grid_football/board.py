@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from gm.games.grid_football.engine import GridFootballState
+
+@lru_cache(maxsize=64)
+def _header(columns: int) -> str:
+    return "     " + " ".join(chr(ord("A") + c) for c in range(columns))
+
+
+@lru_cache(maxsize=256)
+def _row(fill: str, columns: int) -> str:
+    return " ".join(fill * columns)
+
 
 LEGEND = "O ball   # blocked   - line of scrimmage   + line to gain   = goal line   : end zone   . field"
 WINDOW_BEHIND = 5
@@ -81,7 +92,7 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
     squares, the ball, the line of scrimmage and the line to gain; a headline says what is
     going on (attack direction, down & distance).  ``full`` shows all rows, otherwise a
     window around the ball that always holds the line of scrimmage and the line to gain."""
-    from gm.games.grid_football.engine import AWAY, HOME, col_letter, sq
+    from gm.games.grid_football.engine import AWAY, HOME, sq
 
     r = state.rules
     ball = state.ball
@@ -110,34 +121,48 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
     lo, hi = max(1, lo), min(r.rows, hi)
     low_team = state.up_team  # attacks up, so defends the low end zone
     high_team = HOME if low_team == AWAY else AWAY
-    header = "     " + " ".join(col_letter(c) for c in range(r.columns))
+    cols = r.columns
+    header = _header(cols)
     lines = [_headline(state), header]
-    blocked = state.blocked
+    # the blocked squares of the rows shown, by row (a row with neither them nor the ball is one
+    # cached string)
+    by_row: dict[int, list[int]] = {}
+    for c, row in state.blocked:
+        if lo <= row <= hi:
+            by_row.setdefault(row, []).append(c)
+    ball_row = ball[1] if ball else None
+    special = {r.high_goal_line, r.rows, r.low_goal_line, 1, los, gain, landing, ball_row}
+    high, low = r.high_goal_line, r.low_goal_line
     for row in range(hi, lo - 1, -1):
-        if row >= r.high_goal_line:
-            fill = "=" if row == r.high_goal_line else ":"
-        elif row <= r.low_goal_line:
-            fill = "=" if row == r.low_goal_line else ":"
+        if row >= high:
+            fill = "=" if row == high else ":"
+        elif row <= low:
+            fill = "=" if row == low else ":"
         elif row == los:
             fill = "-"
         elif row == gain:
             fill = "+"
         else:
             fill = "."
-        cells = []
-        for c in range(r.columns):
-            if ball == (c, row):
-                cells.append("O")
-            elif (c, row) in blocked:
-                cells.append("#")
-            else:
-                cells.append(fill)
+        marks = by_row.get(row)
+        if marks is None and row != ball_row:
+            cells = _row(fill, cols)
+        else:
+            chars = [fill] * cols
+            for c in marks or ():
+                chars[c] = "#"
+            if ball is not None and row == ball_row:
+                chars[ball[0]] = "O"
+            cells = " ".join(chars)
+        if row not in special:
+            lines.append(f"{row:>3}  {cells}")
+            continue
         notes = []
-        if row == r.high_goal_line:
+        if row == high:
             notes.append(f"goal line ({high_team} defends)")
         elif row == r.rows:
             notes.append(f"end zone ({high_team})")
-        elif row == r.low_goal_line:
+        elif row == low:
             notes.append(f"goal line ({low_team} defends)")
         elif row == 1:
             notes.append(f"end zone ({low_team})")
@@ -146,12 +171,13 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
         if row == gain:
             notes.append("line to gain")
         if row == landing:
-            cols = "/".join(f"{p} {c}" for p, c in r.kick_columns.items())
-            notes.append(f"the kick lands in this row ({cols})")
-        if ball and row == ball[1]:
-            notes.append(f"ball {sq(ball)}" + (" (blocked square)" if ball in blocked else ""))
-        lines.append(f"{row:>3}  {' '.join(cells)}" + (f"  {'; '.join(notes)}" if notes else ""))
+            kick_cols = "/".join(f"{p} {c}" for p, c in r.kick_columns.items())
+            notes.append(f"the kick lands in this row ({kick_cols})")
+        if ball and row == ball_row:
+            notes.append(f"ball {sq(ball)}" + (" (blocked square)" if ball in state.blocked else ""))
+        lines.append(f"{row:>3}  {cells}" + (f"  {'; '.join(notes)}" if notes else ""))
     lines.append(header)
+    blocked = state.blocked
     inside = sorted((b for b in blocked if lo <= b[1] <= hi), key=lambda b: (b[1], b[0]))
     if not full:
         shown = ", ".join(sq(b) for b in inside) or "none"

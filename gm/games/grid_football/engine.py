@@ -158,6 +158,11 @@ def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
     return _event(kind, rule, template, data)
 
 
+# enum members as plain globals (an enum class attribute costs several times a global lookup)
+_TD, _INCOMPLETE, _BLOCKED, _EDGE, _OWN_END_ZONE = Stop.TD, Stop.INCOMPLETE, Stop.BLOCKED, Stop.EDGE, Stop.OWN_END_ZONE
+_M_PLAY, _M_COLOUR = Match.PLAY, Match.COLOUR
+
+
 class GridFootballState(GameState[GridFootballRules]):
     """State of one game of Turn-Based Grid Football."""
 
@@ -319,7 +324,7 @@ class GridFootballState(GameState[GridFootballRules]):
         resolves, when it completes a simultaneous pair.  Anything else is explained by the
         rule it breaks (:meth:`_rule_error`)."""
         if action in self._legal_pair(seat)[1]:
-            return self._plan(seat, action)
+            return self._plan(seat, action) if self.pending else None
         raise self._rule_error(seat, action) or self._illegal(
             _PHASE_RULE[self.phase], "not a legal action now", action, seat
         )
@@ -535,10 +540,11 @@ class GridFootballState(GameState[GridFootballRules]):
         assert isinstance(off, PlayCall) and isinstance(de, PlayCall)
         match = out.match
         self._last_kind, self._last_picks = "play", ((off_seat, off), (def_seat, de))
-        self._last_result, self._last_numbers = ("result", match.value), None
+        result = _MATCH_TEXT[match]
+        self._last_result, self._last_numbers = ("result", result), None
         events.append(
             _event("play_reveal", "GF-LOCK", "{offense}: {ocall} / {defense}: {dcall} - {result}",
-                  {"offense": off_seat, "ocall": str(off), "defense": def_seat, "dcall": str(de), "result": match.value})
+                  {"offense": off_seat, "ocall": str(off), "defense": def_seat, "dcall": str(de), "result": result})
         )
         mv = out.movement
         if mv is None:  # play and colour match
@@ -546,7 +552,7 @@ class GridFootballState(GameState[GridFootballRules]):
             self._end_play(start, events, turnover=True)
             return
         red = off.colour == "red"
-        if match is Match.COLOUR:
+        if match is _M_COLOUR:
             events.append(_ev("colour_match", "GF-MATCH-COLOUR", "colour match: exactly {n} forward, then a number check",
                               n=out.forward, also=["GF-R-COLOUR-MOVE", "GF-COLOUR", "GF-MOVE-RED" if red else "GF-MOVE-BLACK"]))
             if self._move_ball(mv, events, rule="GF-R-COLOUR-TD"):
@@ -560,9 +566,9 @@ class GridFootballState(GameState[GridFootballRules]):
         spec = self._plays[off.play]
         lateral = out.lateral
         events.append(
-            _event("play_result", "GF-MATCH-PLAY" if match is Match.PLAY else "GF-MATCH-NONE",
+            _event("play_result", "GF-MATCH-PLAY" if match is _M_PLAY else "GF-MATCH-NONE",
                   "Play {play} ({name}), defense {how}: {base:+d} forward {bonus:+d} bonus = {total:+d}; lateral {lat}",
-                  {"play": off.play, "name": spec.name, "how": "matches" if match is Match.PLAY else "wrong", "base": out.base,
+                  {"play": off.play, "name": spec.name, "how": "matches" if match is _M_PLAY else "wrong", "base": out.base,
                    "bonus": out.bonus, "total": out.forward, "lat": f"{lateral} {off.direction}" if lateral else "none",
                    "also": [
                        self._play_rule[off.play], "GF-COLOUR", "GF-MOVE-RED" if red else "GF-MOVE-BLACK", "GF-R-NET",
@@ -583,21 +589,21 @@ class GridFootballState(GameState[GridFootballRules]):
         start = mv.start
         for leg in mv.legs:
             stop = leg.stop
-            if stop is None or stop is Stop.TD or stop is Stop.INCOMPLETE:
+            if stop is None or stop is _TD or stop is _INCOMPLETE:
                 continue
-            if stop is Stop.BLOCKED:
+            if stop is _BLOCKED:
                 events.append(_ev("stopped", "GF-BLOCK", "ground movement stopped by the blocked square {at}", at=sq(leg.hit)))
-            elif stop is Stop.EDGE:
+            elif stop is _EDGE:
                 events.append(_ev("stopped", "GF-R-EDGE", "lateral movement stops at the board edge ({at})", at=sq(leg.end)))
-            elif stop is Stop.OWN_END_ZONE:
+            elif stop is _OWN_END_ZONE:
                 events.append(_ev("stopped", "GF-R-OWN-END-ZONE", "backward movement stops at {at}, outside the own end zone", at=sq(leg.end)))
             else:
                 events.append(_ev("stopped", "GF-R-AIR-LANDING", "the ball cannot land on a blocked square and comes down at {at}", at=sq(leg.end)))
         final = mv.stop
-        if final is Stop.TD:
+        if final is _TD:
             self._touchdown(self.offense, "scrimmage play", mv.end, events, rule=rule)
             return True
-        if final is Stop.INCOMPLETE:
+        if final is _INCOMPLETE:
             events.append(_ev("incomplete", "GF-INCOMPLETE", "the pass overshoots the end zone: incomplete, ball stays at {at}",
                               at=sq(start), also=["GF-R-INCOMPLETE"]))
             self._end_play(start, events, turnover=False)
@@ -808,6 +814,7 @@ def _play_calls(plays: tuple[int, ...], caps: tuple[int, ...], offense: bool, pu
     return _listed(out)
 
 
+_MATCH_TEXT = {m: m.value for m in Match}  # plain strings for events and views
 _ON_BLOCK = ("GF-R-BALL-ON-BLOCK",)  # the ball rests on the square it just blocked
 _NEW_SERIES = ("GF-FIRST-DOWN", "GF-R-LINE-TO-GAIN")
 _NUMBER = ("GF-R-NUMBER",)

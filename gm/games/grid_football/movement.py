@@ -20,9 +20,8 @@ direction of the team moving the ball: +1 toward the high rows, -1 toward the lo
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from gm.games.grid_football.actions import PlayCall
@@ -45,6 +44,12 @@ class Stop(StrEnum):
 
 #: stops that end the whole move (nothing after them happens)
 FINAL = frozenset({Stop.TD, Stop.INCOMPLETE})
+# the members as plain globals: an enum class attribute costs several times a global lookup
+_TD, _INCOMPLETE, _BLOCKED, _EDGE, _OWN_END_ZONE, _SHORT = (
+    Stop.TD, Stop.INCOMPLETE, Stop.BLOCKED, Stop.EDGE, Stop.OWN_END_ZONE, Stop.SHORT
+)
+_LEFT, _RIGHT = (-1, 0), (1, 0)
+_new = tuple.__new__  # makes a NamedTuple from a tuple without its Python-level __new__
 
 
 class Match(StrEnum):
@@ -56,10 +61,13 @@ class Match(StrEnum):
     BOTH = "play and colour match"
 
 
+_NONE, _PLAY, _COLOUR, _BOTH = Match.NONE, Match.PLAY, Match.COLOUR, Match.BOTH
+
+
 def match_of(offense: PlayCall, defense: PlayCall) -> Match:
     """The match between two play calls (GF-MATCH-NONE/PLAY/COLOUR/BOTH)."""
     pm, cm = offense.play == defense.play, offense.colour == defense.colour
-    return (Match.BOTH if cm else Match.PLAY) if pm else (Match.COLOUR if cm else Match.NONE)
+    return (_BOTH if cm else _PLAY) if pm else (_COLOUR if cm else _NONE)
 
 
 # ------------------------------------------------------------------- one leg
@@ -75,9 +83,9 @@ def ground(
         for _ in range(n):
             nc = c + dc
             if not 0 <= nc < cols:
-                return (c, row), Stop.EDGE
+                return (c, row), _EDGE
             if (nc, row) in blocked:
-                return (c, row), Stop.BLOCKED
+                return (c, row), _BLOCKED
             c = nc
         return (c, row), None
     backward = dr == -d
@@ -85,14 +93,14 @@ def ground(
     for _ in range(n):
         nc, nr = c + dc, row + dr
         if not (0 <= nc < cols and 1 <= nr <= rows):
-            return (c, row), Stop.EDGE
+            return (c, row), _EDGE
         if backward and (nr <= low if d > 0 else nr >= high):  # the own end zone
-            return (c, row), Stop.OWN_END_ZONE
+            return (c, row), _OWN_END_ZONE
         if (nc, nr) in blocked:
-            return (c, row), Stop.BLOCKED
+            return (c, row), _BLOCKED
         c, row = nc, nr
         if forward and (row >= high if d > 0 else row <= low):  # the opponent's end zone
-            return (c, row), Stop.TD
+            return (c, row), _TD
     return (c, row), None
 
 
@@ -109,22 +117,21 @@ def air(
     if dc:
         clamped = max(0, min(rules.columns - 1, tc))
         if clamped != tc:
-            tc, stop = clamped, Stop.EDGE
+            tc, stop = clamped, _EDGE
     if dr == d and not 1 <= tr <= rules.rows:
-        return start, Stop.INCOMPLETE
+        return start, _INCOMPLETE
     if dr == -d and (tr <= low if d > 0 else tr >= high):  # into the own end zone
         tr = low + 1 if d > 0 else high - 1
-        stop = Stop.OWN_END_ZONE
+        stop = _OWN_END_ZONE
     if dr == d and (tr >= high if d > 0 else tr <= low):
-        return (tc, tr), Stop.TD
+        return (tc, tr), _TD
     while (tc, tr) in blocked and (tc, tr) != start:
         tc, tr = tc - dc, tr - dr
-        stop = Stop.SHORT
+        stop = _SHORT
     return (tc, tr), stop
 
 
-@dataclass(frozen=True, slots=True)
-class Leg:
+class Leg(NamedTuple):
     """One leg of a move: from ``start`` along ``vec`` for up to ``n`` squares, in the air or on
     the ground, ending at ``end`` (``stop``: why it ended early, if it did)."""
 
@@ -141,8 +148,7 @@ class Leg:
         return self.end[0] + self.vec[0], self.end[1] + self.vec[1]
 
 
-@dataclass(frozen=True, slots=True)
-class Movement:
+class Movement(NamedTuple):
     """A whole move: its legs in order (the path), how it ended and where the ball is after it."""
 
     start: Square
@@ -162,7 +168,7 @@ class Movement:
     @property
     def ball(self) -> Square:
         """The ball's square after the move (an incomplete pass leaves it at the start)."""
-        return self.start if self.stop == Stop.INCOMPLETE else self.end
+        return self.start if self.stop == _INCOMPLETE else self.end
 
 
 def move(
@@ -180,16 +186,15 @@ def move(
         if n <= 0:
             continue
         end, stop = (air if by_air else ground)(rules, blocked, at, vec, n, d)
-        done.append(Leg(at, vec, n, by_air, end, stop))
-        if stop is Stop.TD or stop is Stop.INCOMPLETE:
+        done.append(_new(Leg, (at, vec, n, by_air, end, stop)))  # = Leg(...), without the Python-level __new__
+        if stop is _TD or stop is _INCOMPLETE:
             break
         at = end
-    return Movement(start, tuple(done))
+    return _new(Movement, (start, tuple(done)))
 
 
 # ------------------------------------------------------------------ a down
-@dataclass(frozen=True, slots=True)
-class PlayOutcome:
+class PlayOutcome(NamedTuple):
     """What a down does to the ball (before the down's bookkeeping): the match, the plays-table
     arithmetic and the move.  ``movement`` is ``None`` on a play + colour match (the ball stays)."""
 
@@ -206,10 +211,11 @@ def play_legs(call: PlayCall, d: int, forward: int, lateral: int) -> tuple[tuple
     """The two legs of a play, lateral and forward, in the declared order; a Red pass flies the
     first leg (GF-LATERAL, GF-MOVE-RED, GF-MOVE-BLACK)."""
     red = call.colour == "red"
-    lat = ((-1 if call.direction == "left" else 1, 0), lateral)
-    fwd = ((0, d if forward >= 0 else -d), abs(forward))
-    first, second = (fwd, lat) if call.timing == "after" else (lat, fwd)
-    return (first[0], first[1], red), (second[0], second[1], False)
+    lat = _LEFT if call.direction == "left" else _RIGHT
+    fwd = (0, d if forward >= 0 else -d)
+    if call.timing == "after":
+        return (fwd, abs(forward), red), (lat, lateral, False)
+    return (lat, lateral, red), (fwd, abs(forward), False)
 
 
 def resolve_play(
@@ -217,28 +223,48 @@ def resolve_play(
 ) -> PlayOutcome:
     """The result of the offense's ``call`` from ``ball`` (attacking in direction ``d``) when the
     defense's call makes ``match``: the plays table, the bonus, the lateral cap and the move."""
-    if match is Match.BOTH:  # immediate turnover, the ball stays (GF-MATCH-BOTH)
-        return PlayOutcome(match, 0, 0, 0, 0, None, None)
-    if match is Match.COLOUR:  # exactly n forward, no lateral, in the forward mode (GF-R-COLOUR-MOVE)
+    if match is _BOTH:  # immediate turnover, the ball stays (GF-MATCH-BOTH)
+        return _new(PlayOutcome, (match, 0, 0, 0, 0, None, None))
+    if match is _COLOUR:  # exactly n forward, no lateral, in the forward mode (GF-R-COLOUR-MOVE)
         n = rules.colour_match_forward
         by_air = call.colour == "red" and call.timing == "after"
-        return PlayOutcome(match, n, 0, n, 0, None, move(rules, blocked, ball, d, (((0, d), n, by_air),)))
-    spec = rules.plays[call.play]
-    pm = match is Match.PLAY
-    res = spec.matched if pm else spec.wrong
-    bonus = rules.play_match_bonus if pm else rules.no_match_bonus
-    forward = res.forward + bonus  # GF-R-NET: one net move
-    lateral = min(call.lateral, res.lateral)
+        return _new(PlayOutcome, (match, n, 0, n, 0, None, move(rules, blocked, ball, d, (((0, d), n, by_air),))))
+    pm = match is _PLAY
+    base, bonus, cap = _lines(rules)[call.play][pm]
+    forward = base + bonus  # GF-R-NET: one net move
+    lateral = call.lateral
     cut = None
-    if lateral < call.lateral:
-        cut = "GF-LATERAL-MATCH" if pm and res.lateral else "GF-R-LATERAL-TABLE" if pm else "GF-R-LATERAL-CAP"
+    if lateral > cap:
+        lateral = cap
+        cut = "GF-LATERAL-MATCH" if pm and cap else "GF-R-LATERAL-TABLE" if pm else "GF-R-LATERAL-CAP"
     movement = move(rules, blocked, ball, d, play_legs(call, d, forward, lateral))
-    return PlayOutcome(match, res.forward, bonus, forward, lateral, cut, movement)
+    return _new(PlayOutcome, (match, base, bonus, forward, lateral, cut, movement))
+
+
+_LINES: dict[int, tuple[GridFootballRules, dict[int, tuple[tuple[int, int, int], tuple[int, int, int]]]]] = {}
+
+
+def _lines(rules: GridFootballRules) -> dict[int, tuple[tuple[int, int, int], tuple[int, int, int]]]:
+    """Per play, the (forward, bonus, lateral cap) of its 'defense wrong' and 'defense matches'
+    lines: the plays table read once per ruleset (rulesets are immutable)."""
+    hit = _LINES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    lines = {
+        n: (
+            (spec.wrong.forward, rules.no_match_bonus, spec.wrong.lateral),
+            (spec.matched.forward, rules.play_match_bonus, spec.matched.lateral),
+        )
+        for n, spec in rules.plays.items()
+    }
+    if len(_LINES) >= 256:
+        _LINES.clear()
+    _LINES[id(rules)] = (rules, lines)
+    return lines
 
 
 # ------------------------------------------------------------------ kicks
-@dataclass(frozen=True, slots=True)
-class KickOutcome:
+class KickOutcome(NamedTuple):
     """A kickoff or punt: where it comes down and where the return ends."""
 
     start_row: int  # the row it is kicked from
@@ -279,9 +305,9 @@ def kick_return(
     spot = (column, land)
     dr = -dk
     end, stop = ground(rules, blocked, spot, (0, dr), steps, dr)
-    if stop is Stop.TD:
+    if stop is _TD:
         return KickOutcome(start, spot, steps, end, True, None, False)
-    hit = (end[0], end[1] + dr) if stop is Stop.BLOCKED else None
+    hit = (end[0], end[1] + dr) if stop is _BLOCKED else None
     if end[1] >= rules.high_goal_line if dr < 0 else end[1] <= rules.low_goal_line:
         return KickOutcome(start, spot, steps, (end[0], rules.high_goal_line - 1 if dr < 0 else rules.low_goal_line + 1), False, hit, True)
     return KickOutcome(start, spot, steps, end, False, hit, False)
