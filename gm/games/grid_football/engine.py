@@ -276,7 +276,7 @@ class GridFootballState(GameState[GridFootballRules]):
     def _legal(self, seat: str) -> Iterable[Action]:
         return self._legal_pair(seat)[0]
 
-    def _legal_pair(self, seat: str) -> tuple[tuple[Action, ...], frozenset[Action]]:
+    def _legal_pair(self, seat: str) -> _Listed:
         """Every legal action of ``seat`` now, listed and as a set (both cached per situation):
         the listing is the statement of what is legal, and the check tests membership in it."""
         p = self.phase
@@ -334,22 +334,21 @@ class GridFootballState(GameState[GridFootballRules]):
         second kick pick, the matches and the kick; else nothing (``None``).  Pure."""
         p = self.phase
         pending = self.pending
-        if not pending or p not in SIMULTANEOUS or (p == PLAY and isinstance(action, Punt)):
+        if not pending or p not in SIMULTANEOUS:
             return None
-        theirs = pending[other(seat)]
+        theirs = pending[AWAY if seat == HOME else HOME]
         if p == PLAY:
+            if type(action) is not PlayCall:
+                return None  # a punt: resolved at once, the defense's call is void
             offense = self.offense
             ball = self.ball
-            assert offense is not None and ball is not None
+            assert offense is not None and ball is not None and isinstance(theirs, PlayCall)
             off, de = (action, theirs) if seat == offense else (theirs, action)
-            assert isinstance(off, PlayCall) and isinstance(de, PlayCall)
-            d = 1 if offense == self.up_team else -1
-            return resolve_play(self.rules, self.blocked, ball, d, off, match_of(off, de))
+            return resolve_play(self.rules, self.blocked, ball, 1 if offense == self.up_team else -1, off, match_of(off, de))
         if p in _KICK_PHASES:
             kicker = self.kicker
-            assert kicker is not None
+            assert kicker is not None and isinstance(action, KickPick) and isinstance(theirs, KickPick)
             k, rcv = (action, theirs) if seat == kicker else (theirs, action)
-            assert isinstance(k, KickPick) and isinstance(rcv, KickPick)
             matches = (k.position == rcv.position) + (k.colour == rcv.colour)
             punt_from = None
             if p == PUNT:
@@ -587,7 +586,8 @@ class GridFootballState(GameState[GridFootballRules]):
         rows moved).  True if that resolved the down (a touchdown or an incomplete pass)."""
         assert self.offense
         start = mv.start
-        for leg in mv.legs:
+        legs = mv.legs
+        for leg in legs:
             stop = leg.stop
             if stop is None or stop is _TD or stop is _INCOMPLETE:
                 continue
@@ -599,16 +599,16 @@ class GridFootballState(GameState[GridFootballRules]):
                 events.append(_ev("stopped", "GF-R-OWN-END-ZONE", "backward movement stops at {at}, outside the own end zone", at=sq(leg.end)))
             else:
                 events.append(_ev("stopped", "GF-R-AIR-LANDING", "the ball cannot land on a blocked square and comes down at {at}", at=sq(leg.end)))
-        final = mv.stop
+        end = legs[-1].end if legs else start
+        final = legs[-1].stop if legs else None
         if final is _TD:
-            self._touchdown(self.offense, "scrimmage play", mv.end, events, rule=rule)
+            self._touchdown(self.offense, "scrimmage play", end, events, rule=rule)
             return True
         if final is _INCOMPLETE:
             events.append(_ev("incomplete", "GF-INCOMPLETE", "the pass overshoots the end zone: incomplete, ball stays at {at}",
                               at=sq(start), also=["GF-R-INCOMPLETE"]))
             self._end_play(start, events, turnover=False)
             return True
-        end = mv.end
         gained = (end[1] - start[1]) * (1 if self.offense == self.up_team else -1)
         events.append(_event("moved", "GF-DIRECTION", "ball {frm} -> {to} ({rows:+d} rows)",
                              {"frm": sq(start), "to": sq(end), "rows": gained, "gained": gained}))
@@ -776,7 +776,7 @@ class GridFootballState(GameState[GridFootballRules]):
         }
 
 
-_Listed = tuple[tuple[Action, ...], frozenset[Action]]
+_Listed = tuple[tuple[Action, ...], frozenset[Action]]  # the legal actions listed, and as a set
 _HOME_ONLY, _AWAY_ONLY = (HOME,), (AWAY,)
 _NUMBER_PHASES = frozenset({RETURN_NUMBER, NUMBER_CHECK})
 _KICK_PHASES = frozenset({KICKOFF, PUNT})

@@ -230,7 +230,9 @@ def resolve_play(
         by_air = call.colour == "red" and call.timing == "after"
         return _new(PlayOutcome, (match, n, 0, n, 0, None, move(rules, blocked, ball, d, (((0, d), n, by_air),))))
     pm = match is _PLAY
-    base, bonus, cap = _lines(rules)[call.play][pm]
+    hit = _LINES.get(id(rules))
+    lines = hit[1] if hit is not None and hit[0] is rules else _lines(rules)
+    base, bonus, cap = lines[call.play][pm]
     forward = base + bonus  # GF-R-NET: one net move
     lateral = call.lateral
     cut = None
