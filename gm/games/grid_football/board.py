@@ -23,33 +23,33 @@ WINDOW_BEHIND = 5
 WINDOW_AHEAD = 11
 
 
-def _down_and_distance(state: GridFootballState) -> str:
-    """``1st & 10``, or ``1st & goal`` when the line to gain is in the end zone."""
-    from gm.games.grid_football.engine import ordinal
-
-    assert state.offense and state.ball
-    if state.in_opp_end_zone(state.to_gain, state.direction(state.offense)):
-        return f"{ordinal(state.down)} & goal"
-    return f"{ordinal(state.down)} & {abs(state.to_gain - state.ball[1])}"
-
-
 def status_line(state: GridFootballState, seat: str | None = None) -> str:
-    """Quarter, downs left, down & distance, ball, direction, score, whose move."""
-    from gm.games.grid_football.engine import AWAY, HOME, sq
+    """Quarter, downs left, down & distance at the snap, direction, score, whose move; during a
+    colour-match number check also where the ball went, and during a return number check where
+    the return ended."""
+    from gm.games.grid_football.engine import AWAY, HOME, NUMBER_CHECK, PLAY, RETURN_NUMBER, other, plural, sq
 
     r = state.rules
-    parts = [f"Q{state.quarter}", f"{state.downs_left_in_quarter} downs left"]
+    left = state.downs_left_in_quarter
+    parts = [f"Q{state.quarter}", f"{left} {plural(left, 'down')} left"]
+    p = state.phase
     if state.outcome:
         parts = [f"FINAL: {state.outcome}"]
     elif state.offense and state.ball:
-        goal = r.high_goal_line if state.direction(state.offense) > 0 else r.low_goal_line
-        arrow = "^" if state.direction(state.offense) > 0 else "v"
-        dd = _down_and_distance(state)
-        parts.append(f"{state.offense} ball, {dd} at {sq(state.ball)}, attacking {arrow} row {goal}")
-        if state.phase != "play":
-            parts.append(state.phase.replace("_", " "))
+        d = state.direction(state.offense)
+        goal = r.high_goal_line if d > 0 else r.low_goal_line
+        snap = (state.ball[0], state.los)  # the ball's square at the snap (a colour match moves it straight ahead)
+        parts.append(f"{state.offense} ball, {state.down_and_distance()} at {sq(snap)}, attacking {'^' if d > 0 else 'v'} row {goal}")
+        if p == NUMBER_CHECK:
+            parts.append(f"colour match number check (a match is a turnover): the ball moved to {sq(state.ball)}, "
+                         f"{_short_of(state)}")
+        elif p != PLAY:
+            parts.append(p.replace("_", " "))
+    elif p == RETURN_NUMBER and state.kicker and state.ball:
+        parts.append(f"return number check: {other(state.kicker)} returned the ball to {sq(state.ball)}; "
+                     f"a match is a touchdown for {other(state.kicker)}")
     else:
-        parts.append(state.phase.replace("_", " "))
+        parts.append(p.replace("_", " "))
     parts.append(f"{HOME} {state.score[HOME]} - {state.score[AWAY]} {AWAY}")
     acting = state.to_act()
     if acting:
@@ -57,9 +57,23 @@ def status_line(state: GridFootballState, seat: str | None = None) -> str:
     return " | ".join(parts)
 
 
+def _short_of(state: GridFootballState) -> str:
+    """Where the ball stands against the line to gain (or the goal line, going for the goal)."""
+    from gm.games.grid_football.engine import plural
+
+    assert state.offense and state.ball
+    d = state.direction(state.offense)
+    if state.goal_to_go():
+        line, what = (state.rules.high_goal_line if d > 0 else state.rules.low_goal_line), "the goal line"
+    else:
+        line, what = state.to_gain, "the line to gain"
+    rows = (line - state.ball[1]) * d
+    return f"{what} reached" if rows <= 0 else f"{rows} {plural(rows, 'row')} short of {what}"
+
+
 def _headline(state: GridFootballState) -> str:
     """What is going on, in one line, above the board."""
-    from gm.games.grid_football.engine import other
+    from gm.games.grid_football.engine import other, sq
 
     r = state.rules
     p = state.phase
@@ -79,11 +93,11 @@ def _headline(state: GridFootballState) -> str:
     assert state.offense
     d = state.direction(state.offense)
     arrow = f"^ (toward row {r.high_goal_line})" if d > 0 else f"v (toward row {r.low_goal_line})"
-    line = f"{state.offense} attacking {arrow}, {_down_and_distance(state)}"
+    line = f"{state.offense} attacking {arrow}, {state.down_and_distance()}"
     if p == "punt":
         line += f"; {state.offense} punts"
     elif p == "number_check":
-        line += "; colour match number check: a match is a turnover"
+        line += f"; colour match number check: a match is a turnover; ball at {sq(state.ball)}, {_short_of(state)}"
     return line
 
 

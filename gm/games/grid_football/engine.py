@@ -121,6 +121,11 @@ def parse_square(text: str) -> Square:
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
+def plural(n: int, word: str) -> str:
+    """``word`` for one, ``word + "s"`` for any other number."""
+    return word if n == 1 else word + "s"
+
+
 def ordinal(n: int) -> str:
     return _ORDINALS.get(n) or f"{n}th"
 
@@ -252,6 +257,26 @@ class GridFootballState(GameState[GridFootballRules]):
     @property
     def downs_left_in_quarter(self) -> int:
         return self.rules.downs_per_quarter - self.quarter_downs
+
+    def goal_to_go(self) -> bool:
+        """Whether the series' line to gain lies in the opponent's end zone (``& goal``)."""
+        return self.offense is not None and self.in_opp_end_zone(self.to_gain, self.direction(self.offense))
+
+    def to_go(self) -> int | str | None:
+        """The distance of the series' down: ``"goal"`` when the line to gain lies in the end zone,
+        else the rows from the line of scrimmage to the line to gain (during a colour-match number
+        check: from the snap the down started at).  ``None`` without a series."""
+        if self.offense is None:
+            return None
+        if self.goal_to_go():
+            return "goal"
+        return (self.to_gain - self.los) * self.direction(self.offense)
+
+    def down_and_distance(self) -> str | None:
+        """``2nd & 7`` or ``1st & goal``: the one statement of down and distance that every text
+        (events, status line, board, exported documents) uses.  ``None`` without a series."""
+        togo = self.to_go()
+        return None if togo is None else f"{ordinal(self.down)} & {togo}"
 
     # ------------------------------------------------------------ turn model
     def _to_act(self) -> tuple[str, ...]:
@@ -482,6 +507,7 @@ class GridFootballState(GameState[GridFootballRules]):
                           also=["GF-R-KICK-GROUND", "GF-R-KICK-SQUARE", "GF-R-NEW-SERIES"]))
         self.ball = ko.end
         if matches == 0:
+            self.offense, self.down = None, 0  # after a punt too: the punting team's series is over
             self.phase = RETURN_NUMBER
             events.append(_ev("number_check", "GF-KICK-NUMBER",
                               "no matches: number check 1-{n} - a match is a return touchdown", n=r.number_max))
@@ -525,7 +551,7 @@ class GridFootballState(GameState[GridFootballRules]):
         self.to_gain = ball[1] + (r.first_down_rows if up else -r.first_down_rows)
         events.append(
             _event("first_and_ten", "GF-R-NEW-SERIES", "{offense} ball, 1st & {n} at {at}, attacking row {toward}",
-                   {"offense": offense, "n": r.first_down_rows, "at": sq(ball),
+                   {"offense": offense, "n": self.to_go(), "at": sq(ball),
                     "toward": r.high_goal_line if up else r.low_goal_line, "also": _NEW_SERIES})
         )
 
@@ -640,8 +666,7 @@ class GridFootballState(GameState[GridFootballRules]):
             else:
                 self.phase = PLAY
                 self.los = ball[1]  # each down is snapped from where the ball is
-                events.append(_event("down", "GF-DOWNS", "{down} & {togo}",
-                                     {"down": ordinal(down), "togo": abs(self.to_gain - ball[1])}))
+                events.append(_event("down", "GF-DOWNS", "{down} & {togo}", {"down": ordinal(down), "togo": self.to_go()}))
         self._count_down(events)
 
     def _resolve_number_check(self, picks: dict[str, Action], events: list[Event]) -> None:
@@ -668,7 +693,8 @@ class GridFootballState(GameState[GridFootballRules]):
         self.quarter_downs += 1
         left = r.downs_per_quarter - self.quarter_downs
         if left == r.warning_downs_left and self.quarter in r.warning_quarters:
-            events.append(_ev("warning", "GF-WARNING", "warning: {left} downs remaining in quarter {q}", left=left, q=self.quarter))
+            events.append(_ev("warning", "GF-WARNING", "warning: {left} {downs} remaining in quarter {q}", left=left,
+                              downs=plural(left, "down"), q=self.quarter))
         if left > 0:
             return
         q = self.quarter
@@ -696,11 +722,17 @@ class GridFootballState(GameState[GridFootballRules]):
         m = self.rules.low_goal_line + self.rules.high_goal_line
         self.up_team = other(self.up_team)
         self.blocked = {(c, m - row) for c, row in self.blocked}
-        if self.ball:
-            self.ball = (self.ball[0], m - self.ball[1])
         self.los, self.to_gain = m - self.los, m - self.to_gain
-        events.append(_ev("switch_ends", "GF-SWITCH", "teams switch ends: {up} now attacks row {goal}",
-                          up=self.up_team, goal=self.rules.high_goal_line, also=["GF-R-SWITCH-MAP"]))
+        why = "every square is mirrored across midfield (row r becomes row {m} - r), keeping its distance from each goal"
+        if self.ball is None:
+            events.append(_ev("switch_ends", "GF-SWITCH", "teams switch ends: {up} now attacks row {goal}; " + why,
+                              up=self.up_team, goal=self.rules.high_goal_line, m=m, also=["GF-R-SWITCH-MAP"]))
+            return
+        frm, self.ball = self.ball, (self.ball[0], m - self.ball[1])
+        events.append(_ev("switch_ends", "GF-SWITCH",
+                          "teams switch ends: {up} now attacks row {goal}; the ball moves from {frm} to {to}: " + why,
+                          up=self.up_team, goal=self.rules.high_goal_line, frm=sq(frm), to=sq(self.ball), m=m,
+                          also=["GF-R-SWITCH-MAP"]))
 
     def _touchdown(self, team: str, how: str, at: Square | None, events: list[Event], rule: str = "GF-TD") -> None:
         r = self.rules
@@ -751,9 +783,6 @@ class GridFootballState(GameState[GridFootballRules]):
 
     def _public(self) -> dict[str, Any]:
         r = self.rules
-        togo = None
-        if self.offense and self.ball:
-            togo = abs(self.to_gain - self.ball[1])
         return {
             "phase": self.phase,
             "quarter": self.quarter,
@@ -761,7 +790,7 @@ class GridFootballState(GameState[GridFootballRules]):
             "offense": self.offense,
             "defense": self.defense,
             "down": self.down if self.offense else None,
-            "to_go": togo,
+            "to_go": self.to_go() if self.ball else None,
             "ball": sq(self.ball) if self.ball else None,
             "line_of_scrimmage": self.los if self.offense else None,
             "line_to_gain": self.to_gain if self.offense else None,
