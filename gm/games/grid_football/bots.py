@@ -461,14 +461,14 @@ class Situation:
 _PLAY_GAMES: dict[tuple[Any, ...], MatrixGame] = {}
 
 
-def down_game(state: GridFootballState) -> MatrixGame:
+def down_game(state: GridFootballState, sit: Situation | None = None) -> MatrixGame:
     """The down's matrix game on an open board: rows = offense calls (plus ``punt`` when
     legal), columns = defense calls, payoff = the offense's win probability.
 
     Cached per situation (plays open, down, rows to the goal and to go, bucketed far
     from the goal); the offense then fits its lateral intent to the real board
-    (:func:`fit_intent`)."""
-    sit = Situation(state)
+    (:func:`fit_intent`).  ``sit``: the down's :class:`Situation`, if already built."""
+    sit = sit or Situation(state)
     m = sit.model
     x, t = m.bucket(sit.x, sit.t)
     key = (m.key, x, sit.down, t)
@@ -502,14 +502,14 @@ def down_game(state: GridFootballState) -> MatrixGame:
     return game
 
 
-def fit_intent(state: GridFootballState, call: PlayCall, game: MatrixGame) -> PlayCall:
+def fit_intent(state: GridFootballState, call: PlayCall, game: MatrixGame, sit: Situation | None = None) -> PlayCall:
     """The lateral intent for ``call`` that does best on the real board.
 
     Every candidate (0..cap columns, left/right, before/after) is resolved with the engine's
     own :func:`~gm.games.grid_football.movement.resolve_play` for the defense-wrong,
     play-matched and colour-matched outcomes, weighted by how often the defense's equilibrium
     mix produces each.  On an open column the straight call is best and is returned as is."""
-    sit = Situation(state)
+    sit = sit or Situation(state)
     if sit.column_free():
         return call
     st, r = sit.state, state.rules
@@ -526,11 +526,11 @@ def fit_intent(state: GridFootballState, call: PlayCall, game: MatrixGame) -> Pl
     cm_cache: dict[bool, float] = {}
     for cand in _intents(call.play, call.colour, spec.wrong.lateral):
         wrong = _movement(resolve_play(r, st.blocked, sit.ball, sit.d, cand, Match.NONE))
-        matched = _movement(resolve_play(r, st.blocked, sit.ball, sit.d, cand, Match.PLAY))
+        vm = sit.value_at(_movement(resolve_play(r, st.blocked, sit.ball, sit.d, cand, Match.PLAY)), "play")
         air = cand.colour == "red" and cand.timing == "after"
         if air not in cm_cache:
             cm_cache[air] = sit.value_at(_movement(resolve_play(r, st.blocked, sit.ball, sit.d, cand, Match.COLOUR)), "colour")
-        score = w_wrong * sit.value_at(wrong, "play") + w_matched * sit.value_at(matched, "play") + p_colour * cm_cache[air]
+        score = w_wrong * sit.value_at(wrong, "play") + w_matched * vm + p_colour * cm_cache[air]
         # tie-breaks: a landing column open ahead, then little lateral, then "before"
         if wrong.stop is None:
             score += 1e-6 * _open_ahead(st, wrong.end, sit.d, reach)
@@ -645,11 +645,12 @@ class DefaultBot:
         return NumberPick(self.rng.randint(1, st.rules.number_max))
 
     def _play_call(self, st: GridFootballState, seat: str) -> Action:
-        game = down_game(st)
+        sit = Situation(st)
+        game = down_game(st, sit)
         if seat != st.offense:
             return game.cols[self._pick(st, seat, game, rows=False)]
         call = game.rows[self._pick(st, seat, game, rows=True)]
-        return fit_intent(st, call, game) if isinstance(call, PlayCall) else call
+        return fit_intent(st, call, game, sit) if isinstance(call, PlayCall) else call
 
     def _pick(self, st: GridFootballState, seat: str, game: MatrixGame, *, rows: bool) -> int:
         return sample(self.rng, game.x if rows else game.y)

@@ -266,11 +266,13 @@ class GridFootballState(GameState[GridFootballRules]):
         """The distance of the series' down: ``"goal"`` when the line to gain lies in the end zone,
         else the rows from the line of scrimmage to the line to gain (during a colour-match number
         check: from the snap the down started at).  ``None`` without a series."""
-        if self.offense is None:
+        offense = self.offense
+        if offense is None:
             return None
-        if self.goal_to_go():
+        d = 1 if offense == self.up_team else -1
+        if self.in_opp_end_zone(self.to_gain, d):
             return "goal"
-        return (self.to_gain - self.los) * self.direction(self.offense)
+        return (self.to_gain - self.los) * d
 
     def down_and_distance(self) -> str | None:
         """``2nd & 7`` or ``1st & goal``: the one statement of down and distance that every text
