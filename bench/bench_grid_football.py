@@ -1,7 +1,13 @@
 """Grid Football: engine speed and bot strength, on one core.
 
+* random-play actions per second (a random bot's decision: ``state.legal_actions(seat)`` and
+  a uniform draw, then a validated ``state.apply``), printed beside the target of issue #22;
 * random vs random full games per second and downs (resolved play calls and punts) per
   second, bot time included;
+* ``gm sim``'s workload: default bot vs random bot games per second (the target: 1000 games in
+  20 s on this machine's 2 cores);
+* the board window and the full board rendered per second (``Session.call`` renders the window
+  for every result);
 * seeded matches between bot strategies, the first bot's seat alternating home/away
   (game ``i`` uses seed ``base + i``).  A match reports the first bot's *score*: wins plus
   half the draws, over games (0.5 = even), with a 95% Wilson interval; the note gives
@@ -22,6 +28,9 @@ from typing import Any
 from bench import row, wilson
 
 SPEED_GAMES = (1000, 100)  # (full, quick)
+SIM_GAMES = (200, 30)  # default vs random games timed (full, quick)
+ACTIONS_TARGET = 50_000  # random-play actions/s on one core (issue #22)
+SIM_TARGET = 1000 / 20  # gm sim games/s: 1000 default-vs-random games in 20 s
 #: (first bot, second bot, games full, games quick, seed base)
 MATCHES = (
     ("default", "random", 2000, 200, 100_000),
@@ -84,28 +93,36 @@ class MatchResult:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
 
 
+class _Timed:
+    """Wraps a bot: counts its decisions and the time it spends choosing."""
+
+    def __init__(self, bot: Any, res: MatchResult) -> None:
+        self.bot, self.res, self.name = bot, res, bot.name
+
+    def choose(self, state: Any, seat: str) -> Any:
+        t = time.perf_counter()
+        action = self.bot.choose(state, seat)
+        self.res.thinking += time.perf_counter() - t
+        self.res.decisions += 1
+        return action
+
+
 def play_match(first: str, second: str, games: int, base: int = 0) -> MatchResult:
     """``games`` seeded games of bot ``first`` against bot ``second``, seats alternating."""
+    from gm.core.playout import play_out
     from gm.games.grid_football import GAME
 
     res = MatchResult()
+
+    def count(seat: str, action: Any, events: list[Any]) -> None:
+        res.downs += sum(ev.kind in ("play_reveal", "punt_called") for ev in events)
+
     t0 = time.perf_counter()
     for i in range(games):
         hero, villain = ("home", "away") if i % 2 == 0 else ("away", "home")
-        bots = {hero: make_bot(first, 2 * (base + i)), villain: make_bot(second, 2 * (base + i) + 1)}
+        bots = {hero: _Timed(make_bot(first, 2 * (base + i)), res), villain: make_bot(second, 2 * (base + i) + 1)}
         state = GAME.new_state(None, base + i)
-        while not state.is_terminal:
-            seat = state.to_act()[0]
-            if seat == hero:
-                t = time.perf_counter()
-                action = bots[seat].choose(state, seat)
-                res.thinking += time.perf_counter() - t
-                res.decisions += 1
-            else:
-                action = bots[seat].choose(state, seat)
-            for ev in state.apply(seat, action):
-                if ev.kind in ("play_reveal", "punt_called"):
-                    res.downs += 1
+        play_out(state, bots, on_move=count)
         assert state.outcome is not None
         result = state.outcome.result(hero)
         res.wins += result == "win"
@@ -115,15 +132,65 @@ def play_match(first: str, second: str, games: int, base: int = 0) -> MatchResul
     return res
 
 
+def random_play_actions(games: int, base: int = 0) -> tuple[int, float]:
+    """Actions of ``games`` random-play games (legal actions, a uniform draw, a validated apply)
+    and the seconds they took."""
+    from gm.games.grid_football import GAME
+
+    actions = 0
+    t0 = time.perf_counter()
+    for seed in range(base, base + games):
+        state = GAME.new_state(None, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            seat = state.to_act()[0]
+            state.apply(seat, state.legal_actions(seat).sample(rng))
+            actions += 1
+    return actions, time.perf_counter() - t0
+
+
 def _speed(quick: bool) -> list[dict[str, Any]]:
     n = SPEED_GAMES[1] if quick else SPEED_GAMES[0]
-    play_match("random", "random", 5, base=9_000_000)  # warm up imports and caches
+    random_play_actions(20, base=9_000_000)  # warm up imports and caches
+    actions, seconds = random_play_actions(n)
+    rate = actions / seconds
+    verdict = "meets" if rate >= ACTIONS_TARGET else "below"
+    rows = [row("random-play actions/s", round(rate), "actions/s",
+                f"target >= {ACTIONS_TARGET:,} on one core ({verdict}); {n} seeded games, {actions / n:.1f} actions/game")]
+    play_match("random", "random", 5, base=9_000_000)
     res = play_match("random", "random", n, base=0)
-    actions_note = f"{n} seeded games, {res.downs / n:.1f} downs/game, bot time included"
-    return [
-        row("random vs random games/s", round(res.games / res.seconds, 1), "games/s", actions_note),
+    note = f"{n} seeded games, {res.downs / n:.1f} downs/game, bot time included"
+    rows += [
+        row("random vs random games/s", round(res.games / res.seconds, 1), "games/s", note),
         row("random vs random downs/s", round(res.downs / res.seconds), "downs/s", "resolved play calls and punts"),
     ]
+    sims = SIM_GAMES[1] if quick else SIM_GAMES[0]
+    res = play_match("default", "random", sims, base=700_000)
+    rate = res.games / res.seconds
+    verdict = "meets" if rate * 2 >= SIM_TARGET else "below"
+    rows.append(row("default vs random games/s", round(rate, 1), "games/s",
+                    f"gm sim's workload on one core; target 1000 games in 20 s on 2 cores = {SIM_TARGET:.0f} games/s "
+                    f"({verdict} with 2 workers)"))
+    return rows
+
+
+def _render() -> list[dict[str, Any]]:
+    from gm.games.grid_football import GAME
+
+    state = GAME.new_state(None, 5)
+    rng = random.Random(5)
+    for _ in range(60):  # a position with a drive and blocked squares on the board
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat).sample(rng))
+    out = []
+    for full in (False, True):
+        n = 2000 if full else 5000
+        t = time.perf_counter()
+        for _ in range(n):
+            GAME.render(state, "home", full=full)
+        out.append(row(f"board render ({'full' if full else 'window'})/s", round(n / (time.perf_counter() - t)), "renders/s",
+                       f"{len(state.blocked)} blocked squares; Session.call renders the window for every result"))
+    return out
 
 
 def _model_build() -> dict[str, Any]:
@@ -152,6 +219,7 @@ def _match_row(first: str, second: str, n: int, base: int) -> dict[str, Any]:
 def run(quick: bool = False) -> list[dict[str, Any]]:
     """The benchmark rows (``quick``: fewer games)."""
     rows = _speed(quick)
+    rows += _render()
     rows.append(_model_build())
     for first, second, full, small, base in MATCHES:
         rows.append(_match_row(first, second, small if quick else full, base))

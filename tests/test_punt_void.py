@@ -23,7 +23,9 @@ def _to_home_offense(s: Session) -> None:
 
 
 def test_the_bot_defense_call_voided_by_a_punt_is_never_revealed(tmp_path: Path) -> None:
-    s = Session.create("grid-football", seed=3, rules={"punt_downs": [1, 2, 3, 4]}, players={"away": "bot:random"}, home=tmp_path)
+    s = Session.create(
+        "grid-football", seed=3, rules={"punt_downs": [1, 2, 3, 4]}, players={"away": "bot:random"}, home=tmp_path, bot_seed=5
+    )
     _to_home_offense(s)
     assert "away" in s.commitments()  # the bot defense has locked its call
     locked_index = len(s.state.log) - 1

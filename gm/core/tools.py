@@ -319,7 +319,7 @@ def _legal(state: GameState[Any], seat: str | None, args: NoArgs) -> dict[str, A
 
 
 def _rules(state: GameState[Any], seat: str | None, args: RulesArgs) -> dict[str, Any]:
-    index = state.game.rules_index
+    index = state.game.rules_text(state.rules)
     if not args.topic or not args.topic.strip():
         return {"rules": dict(index)}
     key = args.topic.strip()

@@ -136,40 +136,44 @@ def test_templates_type_no_game_numbers() -> None:
 
 
 # ------------------------------------------------------------ worked example
-def _engine_example(rules: object) -> tuple[str, str]:
-    """The quick-start example played directly on the engine: ball on the center kick
-    column, 15 rows out of the low end zone, home attacking up."""
-    r = GAME.load_rules(rules)
-    s = GAME.new_state(r, seed=0)
-    col = ord(r.kick_columns["center"]) - ord("A")
-    row = r.low_goal_line + 15
-    s.phase, s.offense, s.ball, s.down, s.los, s.to_gain = "play", "home", (col, row), 1, row, row + r.first_down_rows
+def _engine_example(rules: object) -> tuple[str, str, str]:
+    """The quick-start example played on the engine through its public API: the example kickoff
+    (away kicks, one match), then home's first down from where the return ended.  The return
+    square, the down's ending square and the down's events."""
+    s = GAME.new_state(GAME.load_rules(rules), seed=0)
+    s.apply(s.rules.toss_caller, "heads")
+    s.apply(s.toss_winner, "receive" if s.toss_winner == "home" else "kick")
+    s.apply("away", "center yellow")
+    s.apply("home", "center red")
+    start = s.snapshot()["ball"]
     events = s.apply("home", "play 1 red 2 right before") + s.apply("away", "play 3 black")
     assert s.snapshot()["blocked"] == [s.snapshot()["ball"]]
-    return s.snapshot()["ball"], "\n".join(e.text for e in events if e.kind != "locked")
+    return start, s.snapshot()["ball"], "\n".join(e.text for e in events if e.kind != "locked")
 
 
 def test_worked_example_is_the_guides_and_the_engines(default_docs: dict[str, str]) -> None:
-    end, events = _engine_example(None)
-    assert end == "M26"  # the guide's own example: Row 26, Column M
+    """The guide's example (Play 1 Red 2 right before against Play 3 Black: +6, 2 right), played
+    from where the example kickoff's return leaves the ball (issue #17)."""
+    start, end, events = _engine_example(None)
+    assert (start, end) == ("K14", "M20")
     qs = default_docs["quickstart"]
-    assert "**Down 1: ball at row 20, column K**" in qs
+    assert "home returns the ball to K14.\n\n**Down 1: ball at row 14, column K**" in qs
     assert "`play 1 red 2 right before`" in qs and "`play 3 black`" in qs
     assert "**Result: no match!**" in qs
     assert "- Base Play 1 (defense wrong): +4 forward, up to 3 lateral allowed" in qs
     assert "- Bonus: +2 forward" in qs
     assert "- Total: +6 forward, lateral 2 right" in qs
-    assert "Movement: row 20 to row 26, column K to column M." in qs
-    assert "New position: **M26** (now blocked)." in qs
+    assert "Movement: row 14 to row 20, column K to column M." in qs
+    assert "New position: **M20** (now blocked)." in qs
     assert events in qs
 
 
 def test_worked_example_follows_a_changed_ruleset(custom_docs: dict[str, str]) -> None:
-    end, events = _engine_example(CUSTOM)
-    assert end == "N26"  # L19, Play 1 wrong +6 with +1 bonus, 2 right
+    start, end, events = _engine_example(CUSTOM)
+    assert (start, end) == ("L24", "N31")  # the return's end, Play 1 wrong +6 with +1 bonus, 2 right
     qs = custom_docs["quickstart"]
     assert f"New position: **{end}** (now blocked)." in qs
-    assert "Movement: row 19 to row 26, column L to column N." in qs
+    assert "Movement: row 24 to row 31, column L to column N." in qs
     assert "- Total: +7 forward, lateral 2 right" in qs
     assert events in qs
 

@@ -21,6 +21,7 @@ from gf_helpers import G, at_down, new
 from gm.core import GameError
 from gm.core.actions import Action
 from gm.core.bots import Bot, RandomBot
+from gm.core.playout import play_out
 from gm.games.grid_football.actions import KickChoice, KickPick, NumberPick, PlayCall, Punt
 from gm.games.grid_football.bots import (
     AdaptiveBot,
@@ -31,13 +32,14 @@ from gm.games.grid_football.bots import (
     down_game,
     fit_intent,
     guessing_game_values,
+    opponent_model,
     play_bots,
     receive_value,
-    simulate_play,
     solve_matrix_game,
     value_model,
 )
 from gm.games.grid_football.engine import GridFootballState, other, parse_square
+from gm.games.grid_football.movement import Match, Movement, Stop, match_of, resolve_play
 
 STRATEGIES = ("default", "adaptive", "constant", "always-4-black", "always-2-black", "random")
 
@@ -354,20 +356,25 @@ def test_kick_and_number_picks_are_uniform() -> None:
     s.apply(s.rules.toss_caller, "heads")
     assert s.toss_winner
     s.apply(s.toss_winner, "kick")
-    bot = DefaultBot(seed=2)
-    kicks = [bot.choose(s, "home") for _ in range(900)]
+    kicks = [DefaultBot(seed=seed).choose(s, "home") for seed in range(900)]
     assert all(isinstance(k, KickPick) for k in kicks)
     counts = {str(k): kicks.count(k) for k in set(kicks)}
     assert len(counts) == 9 and min(counts.values()) > 60
     s.phase = "number_check"
-    nums = [bot.choose(s, "home") for _ in range(1000)]
+    nums = [DefaultBot(seed=seed).choose(s, "home") for seed in range(1000)]
     assert {n.number for n in nums if isinstance(n, NumberPick)} == set(range(1, 11))
 
 
-def test_the_bots_movement_simulation_matches_the_engine() -> None:
-    """simulate_play predicts exactly where the engine puts the ball (or that it scores)."""
-    from gm.games.grid_football.bots import _move
+def _moved(s: GridFootballState, call: PlayCall, match: Match) -> Movement:
+    assert s.ball is not None and s.offense is not None
+    out = resolve_play(s.rules, s.blocked, s.ball, s.direction(s.offense), call, match)
+    assert out.movement is not None
+    return out.movement
 
+
+def test_the_bots_movement_simulation_matches_the_engine() -> None:
+    """The one resolution function the bots simulate with predicts exactly where the engine puts
+    the ball (or that it scores)."""
     rng = random.Random(3)
     checked = 0
     for s in _simultaneous_states(12, every=1):
@@ -377,22 +384,17 @@ def test_the_bots_movement_simulation_matches_the_engine() -> None:
         call = rng.choice([a for a in s.legal_actions(off) if isinstance(a, PlayCall)])
         dcall = rng.choice(list(s.legal_actions(de)))
         assert isinstance(call, PlayCall) and isinstance(dcall, PlayCall)
-        start, d, r = s.ball, s.direction(off), s.rules
-        pm, cm = call.play == dcall.play, call.colour == dcall.colour
-        if pm and cm:
+        start = s.ball
+        match = match_of(call, dcall)
+        if match is Match.BOTH:
             continue
-        if cm:
-            end, stop = _move(s, start, (0, d), r.colour_match_forward, d, call.colour == "red" and call.timing == "after")
-        else:
-            res = r.plays[call.play].matched if pm else r.plays[call.play].wrong
-            bonus = r.play_match_bonus if pm else r.no_match_bonus
-            end, stop = simulate_play(s, start, d, res.forward + bonus, min(call.lateral, res.lateral), call)
+        mv = _moved(s, call, match)
         events = s.apply(off, call) + s.apply(de, dcall)
-        if stop == "td":
+        if mv.stop is Stop.TD:
             assert s.outcome is not None and s.outcome.winner == off
         else:
             blocked = [parse_square(e.data["at"]) for e in events if e.kind == "blocked"]
-            assert blocked == [start if stop == "incomplete" else end], (str(call), str(dcall))
+            assert blocked == [start if mv.stop is Stop.INCOMPLETE else mv.end] == [mv.ball], (str(call), str(dcall))
         checked += 1
     assert checked > 100
 
@@ -403,11 +405,10 @@ def test_lateral_intent_avoids_a_blocked_column() -> None:
     game = down_game(s)
     call = fit_intent(s, PlayCall(1, "black"), game)
     assert call.lateral > 0 and call.timing == "before"
-    end, stop = simulate_play(s, s.ball or (0, 0), 1, 6, call.lateral, call)
-    assert end[1] == 26 and stop is None
+    mv = _moved(s, call, Match.NONE)
+    assert mv.end[1] == 26 and mv.stop is None
     red = fit_intent(s, PlayCall(1, "red"), game)
-    end, stop = simulate_play(s, s.ball or (0, 0), 1, 6, min(red.lateral, 3), red)
-    assert end[1] == 26
+    assert _moved(s, red, Match.NONE).end[1] == 26
 
 
 def test_a_pass_does_not_overshoot_the_end_zone() -> None:
@@ -415,16 +416,15 @@ def test_a_pass_does_not_overshoot_the_end_zone() -> None:
     bot keeps the forward move on the ground, which scores on entering the end zone."""
     s = at_down("K58", down=1, to_gain=64, quarter=2, blocked=["K57"])
     call = fit_intent(s, PlayCall(4, "red"), down_game(s))
-    _, stop = simulate_play(s, parse_square("K58"), 1, 7, min(call.lateral, 2), call)
-    assert stop == "td"
+    assert _moved(s, call, Match.NONE).stop is Stop.TD
 
 
 # ------------------------------------------------------------------ adaptive
 def test_adaptive_learns_only_revealed_calls() -> None:
-    bot = AdaptiveBot(seed=1)
-    res = play_bots({"home": bot, "away": ConstantBot(seed=2, play=3, colour="black")}, seed=4)
-    assert res.downs > 0
-    seen = {k for role in ("offense", "defense") for k in bot.habits[f"play:{role}"].counts}
+    s = new(None, 4)
+    play_out(s, {"home": AdaptiveBot(seed=1), "away": ConstantBot(seed=2, play=3, colour="black")})
+    habits = opponent_model(s, "home")
+    seen = {k for role in ("offense", "defense") for k in habits[f"play:{role}"].counts}
     assert seen == {(3, "black")}
 
 
@@ -458,17 +458,16 @@ def test_adaptive_best_responds_only_to_a_clear_habit() -> None:
     keys = [(p, c) for p in (1, 2, 3, 4) for c in ("red", "black")]
     prior = [game.y[game.cols.index(PlayCall(p, c))] for p, c in keys]
     calls = []
+    noise = Habits()
+    for p, c in keys:  # one look at every call: no habit
+        noise.observe((p, c), keys, prior)
     for seed in range(40):
-        bot = AdaptiveBot(seed)
-        habits = bot._habits("play:defense")
-        for p, c in keys:  # one look at every call: no habit
-            habits.observe((p, c), keys, prior)
-        calls.append(bot.choose(s, "home"))
+        calls.append(AdaptiveBot(seed).choose_with(s, "home", {"play:defense": noise}))
     assert len({(c.play, c.colour) for c in calls if isinstance(c, PlayCall)}) > 3
-    bot = AdaptiveBot(1)
+    habit = Habits()
     for _ in range(12):
-        bot._habits("play:defense").observe((4, "black"), keys, prior)
-    exploit = [bot.choose(s, "home") for _ in range(40)]
+        habit.observe((4, "black"), keys, prior)
+    exploit = [AdaptiveBot(seed).choose_with(s, "home", {"play:defense": habit}) for seed in range(40)]
     # the defense keeps guarding play 4 black: attack with another play, away from black
     # (mostly: the best response is trusted about n / (n + prior) of the time)
     hits = sum(isinstance(c, PlayCall) and c.play != 4 and c.colour == "red" for c in exploit)
@@ -525,3 +524,65 @@ def test_adaptive_beats_a_predictable_player() -> None:
     assert wilson_low(w + d / 2, n) > 0.75, (w, d, lo)
     w, d, lo = match("adaptive", "always-3-black", 60, base=250_000)
     assert wilson_low(w + d / 2, 60) > 0.6, (w, d, lo)
+
+
+# ------------------------------------------------------- fresh bot per decision
+def _log_of(players: dict[str, str], seed: int, *, fresh: bool, cold: bool = False) -> list[list[str]]:
+    """A seeded game; with ``fresh`` every decision is made by a bot created for it (as a session
+    serving the game from any process does); with ``cold`` the adaptive memory cache is dropped
+    before every decision (the game resumed elsewhere)."""
+    from gm.games.grid_football import bots as bots_module
+
+    s = new({"win": "points"} if seed % 3 == 0 else None, seed)
+    kept = {seat: G.make_bot(name, seed=seed * 7 + i) for i, (seat, name) in enumerate(players.items())}
+
+    def pick(seat: str) -> Bot:
+        if cold:
+            bots_module._MEMORIES.clear()
+        if fresh:
+            return G.make_bot(players[seat], seed=seed * 7 + list(players).index(seat))
+        return kept[seat]
+
+    play_out(s, pick)
+    return [m.to_json() for m in s.log]
+
+
+@pytest.mark.parametrize("name", ("default", "adaptive", "constant", "always-4-black"))
+def test_a_fresh_bot_for_every_decision_plays_as_one_kept_for_the_game(name: str) -> None:
+    for seed in range(8):
+        players = {"home": name, "away": ("always-2-black", "adaptive", "default")[seed % 3]} if seed % 2 else {
+            "home": "adaptive", "away": name}
+        kept = _log_of(players, seed, fresh=False)
+        assert _log_of(players, seed, fresh=True) == kept, (name, seed)
+        if name == "adaptive" and seed < 4:
+            assert _log_of(players, seed, fresh=True, cold=True) == kept, seed
+
+
+def test_the_adaptive_model_ignores_a_call_voided_by_a_punt() -> None:
+    """Two games that differ only in the defense call a punt voided: the same model of the
+    opponent, and the same next choice."""
+    def game(voided: str) -> GridFootballState:
+        s = new({"punt_downs": [1, 2, 3, 4]}, 3)
+        for seat, text in [("away", "heads")]:
+            s.apply(seat, text)
+        assert s.toss_winner
+        s.apply(s.toss_winner, "kick" if s.toss_winner == "away" else "receive")
+        s.apply("away", "left red")
+        s.apply("home", "center red")
+        if s.phase == "return_number":
+            s.apply("away", "number 1")
+            s.apply("home", "number 2")
+        assert s.offense == "home" and s.phase == "play"
+        s.apply("home", "play 1 red")
+        s.apply("away", "play 2 black")  # revealed: a learnt call
+        s.apply("away", voided)
+        s.apply("home", "punt")
+        return s
+
+    a, b = game("play 3 red"), game("play 1 black")
+    for seat in ("home", "away"):
+        ma, mb = opponent_model(a, seat), opponent_model(b, seat)
+        assert {k: v.counts for k, v in ma.items()} == {k: v.counts for k, v in mb.items()}
+    assert opponent_model(a, "home")["play:defense"].counts == {(2, "black"): 1.0}
+    seat = a.to_act()[0]
+    assert str(AdaptiveBot(5).choose(a, seat)) == str(AdaptiveBot(5).choose(b, seat))

@@ -13,7 +13,7 @@ from gf_helpers import new
 
 from gm.core import RandomBot
 
-DIGEST = "2ddcd96f11cde4b45d14c0e8a34d889e649d96254271e42d3214283b4b08de29"
+DIGEST = "04d074b416cea564f908ff49e773e9e7a0afa04cab8dabde4a52223d0f82f565"
 
 
 def games_digest(n: int = 300) -> str:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from gm.games.grid_football.actions import PlayCall, Punt
 from gm.games.grid_football.engine import GridFootballState, sq
+from gm.games.grid_football.movement import air, ground
 
 Square = tuple[int, int]
 
@@ -105,7 +106,7 @@ def test_ground_and_air_segments(col: int, row: int, vec: tuple[int, int], n: in
     s = at_down("K30")
     s.blocked = set(blocks)
     start = (col, row)
-    end, stop = s._ground(start, vec, n, d)
+    end, stop = ground(s.rules, blocks, start, vec, n, d)
     path = _line(start, end)
     assert len(path) <= n and not set(path) & blocks
     assert 0 <= end[0] < 20 and 1 <= end[1] <= 64
@@ -113,7 +114,7 @@ def test_ground_and_air_segments(col: int, row: int, vec: tuple[int, int], n: in
         assert len(path) == n
     if stop == "blocked":
         assert (end[0] + vec[0], end[1] + vec[1]) in blocks
-    end, stop = s._air(start, vec, n, d)
+    end, stop = air(s.rules, blocks, start, vec, n, d)
     assert 0 <= end[0] < 20 and 1 <= end[1] <= 64
     assert end == start or end not in blocks or stop == "td"
     if stop not in ("incomplete",):

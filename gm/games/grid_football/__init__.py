@@ -15,6 +15,7 @@ from gm.games.grid_football.board import render, status_line
 from gm.games.grid_football.engine import GridFootballState
 from gm.games.grid_football.ruleids import RULES
 from gm.games.grid_football.rules import GridFootballRules
+from gm.games.grid_football.rulestext import RULE_WORDS, rules_text
 
 
 class GridFootball(Game):
@@ -33,6 +34,7 @@ class GridFootball(Game):
     )  # fmt: skip
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "turnover": "turnovers", "first_down": "first downs"}
+    rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = RULE_WORDS
 
     def new_state(self, rules: Any = None, seed: int = 0) -> GridFootballState:
         return GridFootballState(self.load_rules(rules), seed)
@@ -51,10 +53,14 @@ class GridFootball(Game):
         assert isinstance(state, GridFootballState)
         return status_line(state, seat)
 
+    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+        """Every rule id in one line, worded from ``rules`` (a play the ruleset removed is left out)."""
+        return rules_text(self.load_rules(rules))
+
     def action_tools(self, rules: Any = None) -> list[ToolSpec]:
         from gm.games.grid_football.tools import grid_football_tools
 
-        return grid_football_tools()
+        return grid_football_tools(self.load_rules(rules))
 
     def export_context(self, rules: Any) -> dict[str, Any]:
         from gm.games.grid_football.export import export_context

@@ -13,21 +13,14 @@ from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
 from gm.core.actions import Action
-from gm.core.errors import InvalidActionError
+from gm.core.errors import InvalidActionError, bad_input
 from gm.games.grid_football.rules import KICK_COLOURS, PLAY_COLOURS, POSITIONS
 
 Side = Literal["left", "right"]
 Timing = Literal["before", "after"]
 
 
-_QUOTE_MAX = 200  # an error quotes at most this much of the input
-
-
-def _bad(reason: str, text: object, legal: tuple[str, ...] = (), rule: str = "GF-SYNTAX") -> InvalidActionError:
-    quoted = str(text)
-    if len(quoted) > _QUOTE_MAX:
-        quoted = quoted[: _QUOTE_MAX - 3] + "..."
-    return InvalidActionError(reason, rule=rule, input=quoted, legal=legal)
+SYNTAX = "GF-SYNTAX"  # the rule of every "not a Grid Football action" error
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +32,7 @@ class CoinCall(Action):
 
     def __post_init__(self) -> None:
         if self.call not in ("heads", "tails"):
-            raise _bad("a coin toss call is heads or tails", self.call, ("heads", "tails"))
+            raise bad_input("a coin toss call is heads or tails", self.call, rule=SYNTAX, legal=("heads", "tails"))
 
     def __str__(self) -> str:
         return self.call
@@ -54,7 +47,7 @@ class KickChoice(Action):
 
     def __post_init__(self) -> None:
         if self.choice not in ("kick", "receive"):
-            raise _bad("choose kick or receive", self.choice, ("kick", "receive"))
+            raise bad_input("choose kick or receive", self.choice, rule=SYNTAX, legal=("kick", "receive"))
 
     def __str__(self) -> str:
         return self.choice
@@ -70,9 +63,9 @@ class KickPick(Action):
 
     def __post_init__(self) -> None:
         if self.position not in POSITIONS:
-            raise _bad("kick position is left, center or right", self.position, POSITIONS)
+            raise bad_input("kick position is left, center or right", self.position, rule=SYNTAX, legal=POSITIONS)
         if self.colour not in KICK_COLOURS:
-            raise _bad("kick colour is yellow, red or green", self.colour, KICK_COLOURS)
+            raise bad_input("kick colour is yellow, red or green", self.colour, rule=SYNTAX, legal=KICK_COLOURS)
 
     def __str__(self) -> str:
         return f"{self.position} {self.colour}"
@@ -87,7 +80,7 @@ class NumberPick(Action):
 
     def __post_init__(self) -> None:
         if isinstance(self.number, bool) or not isinstance(self.number, int):
-            raise _bad("a number pick is a whole number", self.number, ("number 7",))
+            raise bad_input("a number pick is a whole number", self.number, rule=SYNTAX, legal=("number 7",))
 
     def __str__(self) -> str:
         return f"number {self.number}"
@@ -103,7 +96,7 @@ class Punt(Action):
         return "punt"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class PlayCall(Action):
     """A play call: play number, colour (red pass / black run) and, for the offense,
     the lateral intent: how many columns, left or right, before or after the forward move."""
@@ -118,15 +111,15 @@ class PlayCall(Action):
 
     def __post_init__(self) -> None:
         if isinstance(self.play, bool) or not isinstance(self.play, int):
-            raise _bad("the play is a number", self.play, ("play 1 red",))
+            raise bad_input("the play is a number", self.play, rule=SYNTAX, legal=("play 1 red",))
         if self.colour not in PLAY_COLOURS:
-            raise _bad("play colour is red (pass) or black (run)", self.colour, PLAY_COLOURS)
+            raise bad_input("play colour is red (pass) or black (run)", self.colour, rule=SYNTAX, legal=PLAY_COLOURS)
         if isinstance(self.lateral, bool) or not isinstance(self.lateral, int) or not 0 <= self.lateral <= 10:
-            raise _bad("lateral is a number of columns from 0 to 10", self.lateral, ("0..10",))
+            raise bad_input("lateral is a number of columns from 0 to 10", self.lateral, rule=SYNTAX, legal=("0..10",))
         if self.timing not in ("before", "after"):
-            raise _bad("lateral timing is before or after", self.timing, ("before", "after"))
+            raise bad_input("lateral timing is before or after", self.timing, rule=SYNTAX, legal=("before", "after"))
         if self.lateral and self.direction not in ("left", "right"):
-            raise _bad("lateral movement needs a direction: left or right", self.direction, ("left", "right"))
+            raise bad_input("lateral movement needs a direction: left or right", self.direction, rule=SYNTAX, legal=("left", "right"))
         if not self.lateral:
             object.__setattr__(self, "direction", None)
             if self.colour == "black":  # a run with no lateral moves the same either way
@@ -137,6 +130,14 @@ class PlayCall(Action):
         if self.lateral or self.timing == "after":
             text += f" {self.timing}"
         object.__setattr__(self, "_text", text)
+
+    # equality and hash by the text form, which is canonical (one text per call): as the field-wise
+    # comparison, but faster (a string's hash is cached; legality is a set lookup)
+    def __eq__(self, other: object) -> bool:
+        return type(other) is PlayCall and other._text == self._text
+
+    def __hash__(self) -> int:
+        return hash(self._text)
 
     @property
     def has_intent(self) -> bool:
@@ -206,7 +207,7 @@ def parse_action(text: str) -> Action:
     except InvalidActionError as exc:
         if exc.input == str(text):
             raise
-        raise _bad(exc.reason, text, FORMS) from None  # a field's own check: quote the whole text
+        raise bad_input(exc.reason, text, rule=SYNTAX, legal=FORMS) from None  # a field's own check: quote the whole text
 
 
 @lru_cache(maxsize=1024)
@@ -216,7 +217,7 @@ def _parse_cached(text: str) -> Action:
 
 def _parse(text: str) -> Action:
     if not isinstance(text, str) or not text.strip():
-        raise _bad("empty action", text, FORMS)
+        raise bad_input("empty action", text, rule=SYNTAX, legal=FORMS)
     words = [t for t in _tokens(text) if t not in _FILLER]
     if len(words) == 1 and words[0] in ("heads", "tails"):
         return CoinCall(words[0])
@@ -227,7 +228,7 @@ def _parse(text: str) -> Action:
     if (words and words[0] in ("number", "pick", "#")) or (len(words) == 1 and _is_num(words[0])):
         nums = [w for w in words if _is_num(w)]
         if len(nums) != 1 or len(words) > 2:
-            raise _bad("a number pick reads like 'number 7'", text, FORMS)
+            raise bad_input("a number pick reads like 'number 7'", text, rule=SYNTAX, legal=FORMS)
         return NumberPick(int(nums[0]))
     if len(words) == 2 and words[0] in POSITIONS and words[1] in KICK_COLOURS:
         return KickPick(words[0], words[1])
@@ -237,12 +238,12 @@ def _parse(text: str) -> Action:
         return _parse_play(words[1:], text)
     if len(words) > 1 and _is_num(words[0]) and words[1] in _COLOUR_WORDS:
         return _parse_play(words, text)
-    raise _bad("not a Grid Football action", text, FORMS)
+    raise bad_input("not a Grid Football action", text, rule=SYNTAX, legal=FORMS)
 
 
 def _parse_play(words: list[str], text: str) -> PlayCall:
     if not words or not _is_num(words[0]):
-        raise _bad("a play call starts with the play number, e.g. 'play 1 red'", text, FORMS)
+        raise bad_input("a play call starts with the play number, e.g. 'play 1 red'", text, rule=SYNTAX, legal=FORMS)
     play = int(words[0])
     rest = words[1:]
     colour: str | None = None
@@ -254,30 +255,30 @@ def _parse_play(words: list[str], text: str) -> PlayCall:
         w = rest[i]
         if w in _COLOUR_WORDS:
             if colour is not None:
-                raise _bad("a play call has one colour: red (pass) or black (run)", text, FORMS)
+                raise bad_input("a play call has one colour: red (pass) or black (run)", text, rule=SYNTAX, legal=FORMS)
             colour = _COLOUR_WORDS[w]
         elif _is_num(w):
             if lateral is not None:
-                raise _bad("a play call has one lateral distance, e.g. '2 right'", text, FORMS)
+                raise bad_input("a play call has one lateral distance, e.g. '2 right'", text, rule=SYNTAX, legal=FORMS)
             lateral = int(w)
             if i + 1 < len(rest) and rest[i + 1] in _SIDE_WORDS:
                 if direction is not None:
-                    raise _bad("a play call has one lateral direction: left or right", text, FORMS)
+                    raise bad_input("a play call has one lateral direction: left or right", text, rule=SYNTAX, legal=FORMS)
                 direction = _SIDE_WORDS[rest[i + 1]]
                 i += 1
         elif w in ("left", "right"):
             if direction is not None:
-                raise _bad("a play call has one lateral direction: left or right", text, FORMS)
+                raise bad_input("a play call has one lateral direction: left or right", text, rule=SYNTAX, legal=FORMS)
             direction = w
             if lateral is None:
                 lateral = 1
         elif w in ("before", "after"):
             if timing is not None:
-                raise _bad("a play call has one lateral timing: before or after", text, FORMS)
+                raise bad_input("a play call has one lateral timing: before or after", text, rule=SYNTAX, legal=FORMS)
             timing = w
         else:
-            raise _bad(f"cannot read {w!r} in a play call", text, FORMS)
+            raise bad_input(f"cannot read {w!r} in a play call", text, rule=SYNTAX, legal=FORMS)
         i += 1
     if colour is None:
-        raise _bad("a play call needs a colour: red (pass) or black (run)", text, FORMS)
+        raise bad_input("a play call needs a colour: red (pass) or black (run)", text, rule=SYNTAX, legal=FORMS)
     return PlayCall(play, colour, lateral or 0, direction, timing or "before")

@@ -2,43 +2,54 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from gm.games.grid_football.engine import GridFootballState
+
+@lru_cache(maxsize=64)
+def _header(columns: int) -> str:
+    return "     " + " ".join(chr(ord("A") + c) for c in range(columns))
+
+
+@lru_cache(maxsize=256)
+def _row(fill: str, columns: int) -> str:
+    return " ".join(fill * columns)
+
 
 LEGEND = "O ball   # blocked   - line of scrimmage   + line to gain   = goal line   : end zone   . field"
 WINDOW_BEHIND = 5
 WINDOW_AHEAD = 11
 
 
-def _down_and_distance(state: GridFootballState) -> str:
-    """``1st & 10``, or ``1st & goal`` when the line to gain is in the end zone."""
-    from gm.games.grid_football.engine import ordinal
-
-    assert state.offense and state.ball
-    if state.in_opp_end_zone(state.to_gain, state.direction(state.offense)):
-        return f"{ordinal(state.down)} & goal"
-    return f"{ordinal(state.down)} & {abs(state.to_gain - state.ball[1])}"
-
-
 def status_line(state: GridFootballState, seat: str | None = None) -> str:
-    """Quarter, downs left, down & distance, ball, direction, score, whose move."""
-    from gm.games.grid_football.engine import AWAY, HOME, sq
+    """Quarter, downs left, down & distance at the snap, direction, score, whose move; during a
+    colour-match number check also where the ball went, and during a return number check where
+    the return ended."""
+    from gm.games.grid_football.engine import AWAY, HOME, NUMBER_CHECK, PLAY, RETURN_NUMBER, other, plural, sq
 
     r = state.rules
-    parts = [f"Q{state.quarter}", f"{state.downs_left_in_quarter} downs left"]
+    left = state.downs_left_in_quarter
+    parts = [f"Q{state.quarter}", f"{left} {plural(left, 'down')} left"]
+    p = state.phase
     if state.outcome:
         parts = [f"FINAL: {state.outcome}"]
     elif state.offense and state.ball:
-        goal = r.high_goal_line if state.direction(state.offense) > 0 else r.low_goal_line
-        arrow = "^" if state.direction(state.offense) > 0 else "v"
-        dd = _down_and_distance(state)
-        parts.append(f"{state.offense} ball, {dd} at {sq(state.ball)}, attacking {arrow} row {goal}")
-        if state.phase != "play":
-            parts.append(state.phase.replace("_", " "))
+        d = state.direction(state.offense)
+        goal = r.high_goal_line if d > 0 else r.low_goal_line
+        snap = (state.ball[0], state.los)  # the ball's square at the snap (a colour match moves it straight ahead)
+        parts.append(f"{state.offense} ball, {state.down_and_distance()} at {sq(snap)}, attacking {'^' if d > 0 else 'v'} row {goal}")
+        if p == NUMBER_CHECK:
+            parts.append(f"colour match number check (a match is a turnover): the ball moved to {sq(state.ball)}, "
+                         f"{_short_of(state)}")
+        elif p != PLAY:
+            parts.append(p.replace("_", " "))
+    elif p == RETURN_NUMBER and state.kicker and state.ball:
+        parts.append(f"return number check: {other(state.kicker)} returned the ball to {sq(state.ball)}; "
+                     f"a match is a touchdown for {other(state.kicker)}")
     else:
-        parts.append(state.phase.replace("_", " "))
+        parts.append(p.replace("_", " "))
     parts.append(f"{HOME} {state.score[HOME]} - {state.score[AWAY]} {AWAY}")
     acting = state.to_act()
     if acting:
@@ -46,9 +57,23 @@ def status_line(state: GridFootballState, seat: str | None = None) -> str:
     return " | ".join(parts)
 
 
+def _short_of(state: GridFootballState) -> str:
+    """Where the ball stands against the line to gain (or the goal line, going for the goal)."""
+    from gm.games.grid_football.engine import plural
+
+    assert state.offense and state.ball
+    d = state.direction(state.offense)
+    if state.goal_to_go():
+        line, what = (state.rules.high_goal_line if d > 0 else state.rules.low_goal_line), "the goal line"
+    else:
+        line, what = state.to_gain, "the line to gain"
+    rows = (line - state.ball[1]) * d
+    return f"{what} reached" if rows <= 0 else f"{rows} {plural(rows, 'row')} short of {what}"
+
+
 def _headline(state: GridFootballState) -> str:
     """What is going on, in one line, above the board."""
-    from gm.games.grid_football.engine import other
+    from gm.games.grid_football.engine import other, sq
 
     r = state.rules
     p = state.phase
@@ -68,11 +93,11 @@ def _headline(state: GridFootballState) -> str:
     assert state.offense
     d = state.direction(state.offense)
     arrow = f"^ (toward row {r.high_goal_line})" if d > 0 else f"v (toward row {r.low_goal_line})"
-    line = f"{state.offense} attacking {arrow}, {_down_and_distance(state)}"
+    line = f"{state.offense} attacking {arrow}, {state.down_and_distance()}"
     if p == "punt":
         line += f"; {state.offense} punts"
     elif p == "number_check":
-        line += "; colour match number check: a match is a turnover"
+        line += f"; colour match number check: a match is a turnover; ball at {sq(state.ball)}, {_short_of(state)}"
     return line
 
 
@@ -81,7 +106,7 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
     squares, the ball, the line of scrimmage and the line to gain; a headline says what is
     going on (attack direction, down & distance).  ``full`` shows all rows, otherwise a
     window around the ball that always holds the line of scrimmage and the line to gain."""
-    from gm.games.grid_football.engine import AWAY, HOME, col_letter, sq
+    from gm.games.grid_football.engine import AWAY, HOME, sq
 
     r = state.rules
     ball = state.ball
@@ -110,34 +135,48 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
     lo, hi = max(1, lo), min(r.rows, hi)
     low_team = state.up_team  # attacks up, so defends the low end zone
     high_team = HOME if low_team == AWAY else AWAY
-    header = "     " + " ".join(col_letter(c) for c in range(r.columns))
+    cols = r.columns
+    header = _header(cols)
     lines = [_headline(state), header]
-    blocked = state.blocked
+    # the blocked squares of the rows shown, by row (a row with neither them nor the ball is one
+    # cached string)
+    by_row: dict[int, list[int]] = {}
+    for c, row in state.blocked:
+        if lo <= row <= hi:
+            by_row.setdefault(row, []).append(c)
+    ball_row = ball[1] if ball else None
+    special = {r.high_goal_line, r.rows, r.low_goal_line, 1, los, gain, landing, ball_row}
+    high, low = r.high_goal_line, r.low_goal_line
     for row in range(hi, lo - 1, -1):
-        if row >= r.high_goal_line:
-            fill = "=" if row == r.high_goal_line else ":"
-        elif row <= r.low_goal_line:
-            fill = "=" if row == r.low_goal_line else ":"
+        if row >= high:
+            fill = "=" if row == high else ":"
+        elif row <= low:
+            fill = "=" if row == low else ":"
         elif row == los:
             fill = "-"
         elif row == gain:
             fill = "+"
         else:
             fill = "."
-        cells = []
-        for c in range(r.columns):
-            if ball == (c, row):
-                cells.append("O")
-            elif (c, row) in blocked:
-                cells.append("#")
-            else:
-                cells.append(fill)
+        marks = by_row.get(row)
+        if marks is None and row != ball_row:
+            cells = _row(fill, cols)
+        else:
+            chars = [fill] * cols
+            for c in marks or ():
+                chars[c] = "#"
+            if ball is not None and row == ball_row:
+                chars[ball[0]] = "O"
+            cells = " ".join(chars)
+        if row not in special:
+            lines.append(f"{row:>3}  {cells}")
+            continue
         notes = []
-        if row == r.high_goal_line:
+        if row == high:
             notes.append(f"goal line ({high_team} defends)")
         elif row == r.rows:
             notes.append(f"end zone ({high_team})")
-        elif row == r.low_goal_line:
+        elif row == low:
             notes.append(f"goal line ({low_team} defends)")
         elif row == 1:
             notes.append(f"end zone ({low_team})")
@@ -146,12 +185,13 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
         if row == gain:
             notes.append("line to gain")
         if row == landing:
-            cols = "/".join(f"{p} {c}" for p, c in r.kick_columns.items())
-            notes.append(f"the kick lands in this row ({cols})")
-        if ball and row == ball[1]:
-            notes.append(f"ball {sq(ball)}" + (" (blocked square)" if ball in blocked else ""))
-        lines.append(f"{row:>3}  {' '.join(cells)}" + (f"  {'; '.join(notes)}" if notes else ""))
+            kick_cols = "/".join(f"{p} {c}" for p, c in r.kick_columns.items())
+            notes.append(f"the kick lands in this row ({kick_cols})")
+        if ball and row == ball_row:
+            notes.append(f"ball {sq(ball)}" + (" (blocked square)" if ball in state.blocked else ""))
+        lines.append(f"{row:>3}  {cells}" + (f"  {'; '.join(notes)}" if notes else ""))
     lines.append(header)
+    blocked = state.blocked
     inside = sorted((b for b in blocked if lo <= b[1] <= hi), key=lambda b: (b[1], b[0]))
     if not full:
         shown = ", ".join(sq(b) for b in inside) or "none"

@@ -24,22 +24,25 @@ read from a :class:`ValueModel` derived from the ruleset (no hard-coded numbers)
 
 The rows are the play calls going straight ahead; the offense then fits the lateral
 intent of the call it drew to the real board (:func:`fit_intent`): every candidate
-(columns, left/right, before/after) is simulated with the engine's own movement helpers
-(``state._ground`` / ``state._air``, pure functions of the public board) for the
-defense-wrong, play-match and colour-match outcomes, weighted by the defense's
+(columns, left/right, before/after) is resolved with the engine's own pure function
+(:func:`gm.games.grid_football.movement.resolve_play`, the one statement of the movement
+rules) for the defense-wrong, play-match and colour-match outcomes, weighted by the defense's
 equilibrium mix - so blocked squares, red passes overshooting the end zone and the board
 edges all count.  The defense plays its side of the same public game.  Kick and number
 picks are matching games whose equilibrium is uniform; kick or receive follows the
 simulated kickoff value (with the default rules kicking is worth more: a receiver deep in
 its own half risks handing over a short field).
 
-``adaptive`` counts the opponent's *revealed* calls (``state.view(seat)["last"]``), kick
-picks and numbers, and best-responds to the estimate once it is worth it, trusting it more
-as the sample grows (equilibrium play otherwise).  ``constant`` always calls one play and
+``adaptive`` counts the opponent's *revealed* calls, kick picks and numbers, and
+best-responds to the estimate once it is worth it, trusting it more as the sample grows
+(equilibrium play otherwise).  What it has learned is rebuilt from the game's public log
+(:func:`opponent_model`), not kept in the bot.  ``constant`` always calls one play and
 colour: a predictable human for the benchmarks.
 
-Bots never look at another seat's pending pick: they read only public fields, the board
-and ``state.view(seat)``.
+Every bot's choice is a function of its seed and what its seat may see (:func:`decision_rng`
+draws a generator per decision), so a bot made afresh for every decision plays exactly as
+one kept for the whole game.  Bots never look at another seat's pending pick: they read
+only public fields, the board and the revealed picks.
 """
 
 from __future__ import annotations
@@ -48,18 +51,32 @@ import itertools
 import json
 import math
 import random
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gm.core.actions import Action
+from gm.core.actions import Action, Move
 from gm.core.bots import Bot, RandomBot
+from gm.core.events import Event
+from gm.core.playout import play_out
 from gm.games.grid_football.actions import CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
+from gm.games.grid_football.engine import (
+    NUMBER_CHECK,
+    PLAY,
+    PUNT,
+    RETURN_NUMBER,
+    SEATS,
+    SIMULTANEOUS,
+    Decision,
+    GridFootballState,
+    other,
+)
+from gm.games.grid_football.movement import Match, Movement, PlayOutcome, Stop, kick_column, kick_return, resolve_play
 from gm.games.grid_football.rules import KICK_COLOURS, PLAY_COLOURS, POSITIONS, GridFootballRules
 
 if TYPE_CHECKING:
     from gm.core.state import GameState
-    from gm.games.grid_football.engine import GridFootballState
 
 Square = tuple[int, int]
 
@@ -395,31 +412,6 @@ def rows_to_goal(state: GridFootballState, row: int, d: int) -> int:
     return r.high_goal_line - row if d > 0 else row - r.low_goal_line
 
 
-def _move(state: GridFootballState, start: Square, vec: tuple[int, int], n: int, d: int, air: bool) -> tuple[Square, str | None]:
-    return state._air(start, vec, n, d) if air else state._ground(start, vec, n, d)
-
-
-def simulate_play(
-    state: GridFootballState, start: Square, d: int, forward: int, lateral: int, call: PlayCall
-) -> tuple[Square, str | None]:
-    """Where the ball ends for ``call`` moving ``forward`` rows and ``lateral`` columns
-    (the engine's own order and air/ground rules).  Stop ``td``/``incomplete`` or ``None``."""
-    segs: list[tuple[tuple[int, int], int, bool]] = [
-        ((-1 if call.direction == "left" else 1, 0), lateral, call.colour == "red" and call.timing == "before"),
-        ((0, d if forward >= 0 else -d), abs(forward), call.colour == "red" and call.timing == "after"),
-    ]
-    if call.timing == "after":
-        segs.reverse()
-    end, stop = start, None
-    for vec, n, air in segs:
-        if n == 0:
-            continue
-        end, stop = _move(state, end, vec, n, d, air)
-        if stop in ("td", "incomplete"):
-            break
-    return end, stop
-
-
 def _intents(play: int, colour: str, cap: int) -> Iterator[PlayCall]:
     yield PlayCall(play, colour)
     if colour == "red":
@@ -445,14 +437,13 @@ class Situation:
         self.plays = tuple(state.plays_open())
         self.model = value_model(state.rules, self.plays)
 
-    def value_at(self, end: Square, stop: str | None, how: str) -> float:
-        """The offense's win probability if the down ends at ``end`` (``how``: ``play`` or ``colour`` match)."""
+    def value_at(self, mv: Movement, how: str) -> float:
+        """The offense's win probability if the down ends with the move ``mv`` (``how``: ``play``
+        or ``colour`` match)."""
         m = self.model
-        if stop == "td":
+        if mv.stop is Stop.TD:
             return 1.0
-        if stop == "incomplete":
-            end = self.ball
-        x_new = rows_to_goal(self.state, end[1], self.d)
+        x_new = rows_to_goal(self.state, mv.ball[1], self.d)
         if how == "colour":
             return m.after_colour_match(self.x, self.down, self.t, x_new)
         return m.after_down(self.x, self.down, self.t, x_new)
@@ -470,14 +461,14 @@ class Situation:
 _PLAY_GAMES: dict[tuple[Any, ...], MatrixGame] = {}
 
 
-def down_game(state: GridFootballState) -> MatrixGame:
+def down_game(state: GridFootballState, sit: Situation | None = None) -> MatrixGame:
     """The down's matrix game on an open board: rows = offense calls (plus ``punt`` when
     legal), columns = defense calls, payoff = the offense's win probability.
 
     Cached per situation (plays open, down, rows to the goal and to go, bucketed far
     from the goal); the offense then fits its lateral intent to the real board
-    (:func:`fit_intent`)."""
-    sit = Situation(state)
+    (:func:`fit_intent`).  ``sit``: the down's :class:`Situation`, if already built."""
+    sit = sit or Situation(state)
     m = sit.model
     x, t = m.bucket(sit.x, sit.t)
     key = (m.key, x, sit.down, t)
@@ -511,20 +502,18 @@ def down_game(state: GridFootballState) -> MatrixGame:
     return game
 
 
-def fit_intent(state: GridFootballState, call: PlayCall, game: MatrixGame) -> PlayCall:
+def fit_intent(state: GridFootballState, call: PlayCall, game: MatrixGame, sit: Situation | None = None) -> PlayCall:
     """The lateral intent for ``call`` that does best on the real board.
 
-    Every candidate (0..cap columns, left/right, before/after) is simulated with the
-    engine's movement helpers for the defense-wrong, play-matched and colour-matched
-    outcomes, weighted by how often the defense's equilibrium mix produces each.  On an
-    open column the straight call is best and is returned as is."""
-    sit = Situation(state)
+    Every candidate (0..cap columns, left/right, before/after) is resolved with the engine's
+    own :func:`~gm.games.grid_football.movement.resolve_play` for the defense-wrong,
+    play-matched and colour-matched outcomes, weighted by how often the defense's equilibrium
+    mix produces each.  On an open column the straight call is best and is returned as is."""
+    sit = sit or Situation(state)
     if sit.column_free():
         return call
     st, r = sit.state, state.rules
     spec = r.plays[call.play]
-    fw = spec.wrong.forward + r.no_match_bonus
-    fm = spec.matched.forward + r.play_match_bonus
     p_play = sum(y for dc, y in zip(game.cols, game.y, strict=True) if isinstance(dc, PlayCall) and dc.play == call.play)
     p_both = sum(
         y for dc, y in zip(game.cols, game.y, strict=True)
@@ -532,26 +521,29 @@ def fit_intent(state: GridFootballState, call: PlayCall, game: MatrixGame) -> Pl
     )
     p_colour = sum(y for dc, y in zip(game.cols, game.y, strict=True) if isinstance(dc, PlayCall) and dc.colour == call.colour) - p_both
     w_wrong, w_matched = 1.0 - p_play - p_colour, p_play - p_both
+    reach = max(spec.wrong.forward + r.no_match_bonus, 1)
     best: tuple[float, PlayCall] | None = None
     cm_cache: dict[bool, float] = {}
     for cand in _intents(call.play, call.colour, spec.wrong.lateral):
-        end, stop = simulate_play(st, sit.ball, sit.d, fw, min(cand.lateral, spec.wrong.lateral), cand)
-        vw = sit.value_at(end, stop, "play")
-        end_m, stop_m = simulate_play(st, sit.ball, sit.d, fm, min(cand.lateral, spec.matched.lateral), cand)
-        vm = sit.value_at(end_m, stop_m, "play")
+        wrong = _movement(resolve_play(r, st.blocked, sit.ball, sit.d, cand, Match.NONE))
+        vm = sit.value_at(_movement(resolve_play(r, st.blocked, sit.ball, sit.d, cand, Match.PLAY)), "play")
         air = cand.colour == "red" and cand.timing == "after"
         if air not in cm_cache:
-            end_c, stop_c = _move(st, sit.ball, (0, sit.d), r.colour_match_forward, sit.d, air)
-            cm_cache[air] = sit.value_at(end_c, stop_c, "colour")
-        score = w_wrong * vw + w_matched * vm + p_colour * cm_cache[air]
+            cm_cache[air] = sit.value_at(_movement(resolve_play(r, st.blocked, sit.ball, sit.d, cand, Match.COLOUR)), "colour")
+        score = w_wrong * sit.value_at(wrong, "play") + w_matched * vm + p_colour * cm_cache[air]
         # tie-breaks: a landing column open ahead, then little lateral, then "before"
-        if stop not in ("td", "incomplete"):
-            score += 1e-6 * _open_ahead(st, end, sit.d, max(fw, 1))
+        if wrong.stop is None:
+            score += 1e-6 * _open_ahead(st, wrong.end, sit.d, reach)
         score -= 1e-8 * cand.lateral + (1e-9 if cand.timing == "after" else 0.0)
         if best is None or score > best[0]:
             best = (score, cand)
     assert best is not None
     return best[1]
+
+
+def _movement(outcome: PlayOutcome) -> Movement:
+    assert outcome.movement is not None  # only a play + colour match has none
+    return outcome.movement
 
 
 def _open_ahead(state: GridFootballState, sq: Square, d: int, reach: int) -> int:
@@ -568,39 +560,21 @@ def _open_ahead(state: GridFootballState, sq: Square, d: int, reach: int) -> int
 KICK_PICKS: tuple[KickPick, ...] = tuple(KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS)
 
 
-def _kick_return(
-    state: GridFootballState, kicker: str, start_row: int, distance: int, position: str, steps: int
-) -> tuple[Square, bool]:
-    """Where a kick's return ends (``True``: a return touchdown), as the engine resolves it."""
-    r = state.rules
-    dk = state.direction(kicker)
-    land = max(1, min(r.rows, start_row + dk * distance))
-    spot = (ord(r.kick_columns[position].upper()) - ord("A"), land)
-    dr = -dk
-    end, stop = state._ground(spot, (0, dr), steps, dr)
-    if stop == "td":
-        return end, True
-    if state.in_own_end_zone(end[1], dr):
-        end = (end[0], r.high_goal_line - 1 if dr < 0 else r.low_goal_line + 1)
-    return end, False
-
-
 def kick_matrix(state: GridFootballState, kicker: str, punt: bool, model: ValueModel) -> list[list[float]]:
     """Receiver's win probability for every (receiver pick, kicker pick) of a kick."""
     r = state.rules
     dk = state.direction(kicker)
+    punt_from = None
     if punt:
         assert state.ball is not None
-        start, dist = state.ball[1], r.punt_distance
-    else:
-        start, dist = state.own_goal_line(dk), r.kick_distance
+        punt_from = state.ball[1]
     q = 1.0 / r.number_max
     cache: dict[tuple[str, int], float] = {}
     for pos in POSITIONS:
         for matches in (0, 1, 2):
-            end, td = _kick_return(state, kicker, start, dist, pos, r.return_steps[matches])
-            v = 1.0 if td else model.first_and_ten(rows_to_goal(state, end[1], -dk))
-            cache[pos, matches] = q + (1 - q) * v if matches == 0 and not td else v
+            ko = kick_return(r, state.blocked, dk, kick_column(r, pos), r.return_steps[matches], punt_from)
+            v = 1.0 if ko.touchdown else model.first_and_ten(rows_to_goal(state, ko.end[1], -dk))
+            cache[pos, matches] = q + (1 - q) * v if matches == 0 and not ko.touchdown else v
     return [
         [cache[k.position, (rp.position == k.position) + (rp.colour == k.colour)] for k in KICK_PICKS]
         for rp in KICK_PICKS
@@ -615,11 +589,16 @@ def receive_value(state: GridFootballState, kicker: str, punt: bool, model: Valu
 
 # ================================================================= the bots
 def _gf(state: GameState[Any]) -> GridFootballState:
-    from gm.games.grid_football.engine import GridFootballState
-
     if not isinstance(state, GridFootballState):
         raise TypeError("a Grid Football bot needs a Grid Football state")
     return state
+
+
+def decision_rng(seed: int, state: GridFootballState, seat: str) -> random.Random:
+    """The random generator of one decision: a function of the bot's seed, the seat and how far
+    the game has got (public), so a bot made afresh for every decision chooses as one kept for
+    the whole game."""
+    return random.Random(f"grid-football/{seed}/{seat}/{len(state.log)}")
 
 
 class DefaultBot:
@@ -628,20 +607,25 @@ class DefaultBot:
     name = "default"
 
     def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         st = _gf(state)
+        self.rng = decision_rng(self.seed, st, seat)
+        return self._decide(st, seat)
+
+    def _decide(self, st: GridFootballState, seat: str) -> Action:
         decision = st.decision(seat)
-        if decision == "coin_call":
+        if decision == Decision.COIN_CALL:
             return CoinCall(self.rng.choice(("heads", "tails")))
-        if decision == "kick_choice":
+        if decision == Decision.KICK_CHOICE:
             return self._kick_choice(st, seat)
-        if decision == "kick_pick":
+        if decision == Decision.KICK_PICK:
             return self._kick_pick(st, seat)
-        if decision == "number_pick":
+        if decision == Decision.NUMBER_PICK:
             return self._number_pick(st, seat)
-        if decision == "play_call":
+        if decision == Decision.PLAY_CALL:
             return self._play_call(st, seat)
         raise ValueError(f"{seat} has no decision to make now")
 
@@ -650,8 +634,6 @@ class DefaultBot:
         return value_model(st.rules, st.plays_open())
 
     def _kick_choice(self, st: GridFootballState, seat: str) -> Action:
-        from gm.games.grid_football.engine import other
-
         # receiving = the other side kicks
         recv = receive_value(st, other(seat), False, self._model(st))
         return KickChoice("receive" if recv >= 0.5 else "kick")
@@ -663,11 +645,12 @@ class DefaultBot:
         return NumberPick(self.rng.randint(1, st.rules.number_max))
 
     def _play_call(self, st: GridFootballState, seat: str) -> Action:
-        game = down_game(st)
+        sit = Situation(st)
+        game = down_game(st, sit)
         if seat != st.offense:
             return game.cols[self._pick(st, seat, game, rows=False)]
         call = game.rows[self._pick(st, seat, game, rows=True)]
-        return fit_intent(st, call, game) if isinstance(call, PlayCall) else call
+        return fit_intent(st, call, game, sit) if isinstance(call, PlayCall) else call
 
     def _pick(self, st: GridFootballState, seat: str, game: MatrixGame, *, rows: bool) -> int:
         return sample(self.rng, game.x if rows else game.y)
@@ -731,16 +714,127 @@ class Habits:
         self.prev = key
 
 
-@dataclass(frozen=True, slots=True)
-class _Sent:
-    """A pick of the adaptive bot awaiting its reveal: what the opponent could choose and the
-    equilibrium's expectation of it."""
+Expectation = tuple[str, tuple[Any, ...], tuple[float, ...]]  # context, the opponent's keys, their prior
 
-    kind: str  # play | kick | number
-    role: str  # the opponent's role
-    mine: str  # my pick's text, to recognise the reveal
-    keys: tuple[Any, ...]
-    prior: tuple[float, ...]
+
+def play_expectation(game: MatrixGame, *, rows: bool) -> tuple[list[Any], list[float], list[Any], dict[Any, float]]:
+    """What the row (``rows``) or column player of a down game expects of its opponent: the
+    opponent's (play, colour) keys, their equilibrium prior, every opponent action's key and
+    each key's equilibrium mass (the punt row is never a key: it is never revealed as a call)."""
+    opp_actions, opp_eq = (game.cols, game.y) if rows else (game.rows, game.x)
+    keys = [_play_key(a) for a in opp_actions]
+    uniq = [k for k in dict.fromkeys(keys) if k is not None]
+    mass = {k: sum(p for k2, p in zip(keys, opp_eq, strict=True) if k2 == k) for k in uniq}
+    calls = sum(mass.values())
+    prior = [mass[k] / calls if calls > 0 else 1.0 / len(uniq) for k in uniq]
+    return uniq, prior, keys, mass
+
+
+def expectations(state: GridFootballState) -> dict[str, Expectation]:
+    """At the start of a simultaneous round: per seat, the context in which it learns its
+    opponent's pick (``play:defense``, ``kick:receiver``, ``number:offense``...), the keys the
+    opponent may pick and the equilibrium's prior over them (public facts only)."""
+    p = state.phase
+    out: dict[str, Expectation] = {}
+    if p == PLAY:
+        game = down_game(state)
+        for seat in SEATS:
+            rows = seat == state.offense
+            uniq, prior, _, _ = play_expectation(game, rows=rows)
+            out[seat] = (f"play:{'defense' if rows else 'offense'}", tuple(uniq), tuple(prior))
+    elif p in (NUMBER_CHECK, RETURN_NUMBER):
+        n = state.rules.number_max
+        keys, uniform = tuple(range(1, n + 1)), (1.0 / n,) * n
+        for seat in SEATS:
+            if p == NUMBER_CHECK:
+                role = "defense" if seat == state.offense else "offense"
+            else:
+                role = "receiver" if seat == state.kicker else "kicker"
+            out[seat] = (f"number:{role}", keys, uniform)
+    else:  # a kickoff or a punt
+        uniform = (1.0 / len(KICK_PICKS),) * len(KICK_PICKS)
+        for seat in SEATS:
+            out[seat] = (f"kick:{'receiver' if seat == state.kicker else 'kicker'}", KICK_PICKS, uniform)
+    return out
+
+
+def _revealed_key(action: Action) -> Any:
+    if isinstance(action, PlayCall):
+        return _play_key(action)
+    if isinstance(action, NumberPick):
+        return action.number
+    return action
+
+
+class _Memory:
+    """What each seat has learned of its opponent in one game, rebuilt from the public log: the
+    log is replayed on a shadow game (setup + seed + moves), and each simultaneous round's picks
+    are used only once the round reveals them (a pick still locked, or voided by a punt, never
+    is).  Kept per live game and extended move by move."""
+
+    def __init__(self, state: GridFootballState) -> None:
+        from gm.games.grid_football import GAME
+
+        self.rules, self.seed = state.rules, state.seed
+        shadow = GAME.new_state(state.rules, state.seed)
+        assert isinstance(shadow, type(state))
+        self.shadow = shadow
+        self.done = 0
+        self.last: Move | None = None
+        self.held: Move | None = None  # the first pick of the round under way
+        self.expect: dict[str, Expectation] = {}
+        self.habits: dict[str, dict[str, Habits]] = {seat: {} for seat in state.seats}
+
+    def fits(self, state: GridFootballState) -> bool:
+        log = state.log
+        return (
+            self.rules is state.rules
+            and self.seed == state.seed
+            and self.done <= len(log)
+            and (self.done == 0 or log[self.done - 1] is self.last)
+        )
+
+    def update(self, state: GridFootballState) -> None:
+        log = state.log
+        for move in log[self.done :]:
+            self._feed(move)
+        self.done = len(log)
+        self.last = log[-1] if log else None
+
+    def _feed(self, move: Move) -> None:
+        sh = self.shadow
+        if sh.phase not in SIMULTANEOUS:
+            sh.apply(move.seat, move.action)
+            return
+        if isinstance(move.action, Punt):  # a punt resolves at once; a defense call locked before it is void
+            self.held = None
+            sh.apply(move.seat, move.action)
+            return
+        if self.held is None:
+            self.expect = expectations(sh)
+            self.held = move
+            return
+        first, self.held = self.held, None
+        sh.apply(first.seat, first.action)
+        sh.apply(move.seat, move.action)
+        picks = {first.seat: first.action, move.seat: move.action}
+        for seat, (context, keys, prior) in self.expect.items():
+            opp = other(seat)
+            key = _revealed_key(picks[opp])
+            self.habits[seat].setdefault(context, Habits()).observe(key, keys, prior)
+
+
+_MEMORIES: weakref.WeakKeyDictionary[GridFootballState, _Memory] = weakref.WeakKeyDictionary()
+
+
+def opponent_model(state: GridFootballState, seat: str) -> Mapping[str, Habits]:
+    """What ``seat`` has learned of its opponent's revealed picks in this game so far, by
+    context: a function of the public log (cached per live game; never mutate it)."""
+    mem = _MEMORIES.get(state)
+    if mem is None or not mem.fits(state):
+        mem = _MEMORIES[state] = _Memory(state)
+    mem.update(state)
+    return mem.habits[seat]
 
 
 class AdaptiveBot(DefaultBot):
@@ -749,7 +843,8 @@ class AdaptiveBot(DefaultBot):
     over the equilibrium clears its sampling noise, trusting the estimate more as the sample
     grows; it plays the equilibrium otherwise.
 
-    Only revealed information is used: ``state.view(seat)["last"]`` after each resolution.
+    It keeps no memory of its own: what it has learned is rebuilt from the game's public log
+    (:func:`opponent_model`), so a bot made afresh for every decision plays the same.
     """
 
     name = "adaptive"
@@ -759,61 +854,24 @@ class AdaptiveBot(DefaultBot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.habits: dict[str, Habits] = {}
-        self._sent: _Sent | None = None
-        self._options: tuple[tuple[Any, ...], tuple[float, ...]] = ((), ())  # set by the last pick
-
-    def _habits(self, context: str) -> Habits:
-        return self.habits.setdefault(context, Habits())
-
-    # ---------------------------------------------------------- observing
-    def _observe(self, st: GridFootballState, seat: str) -> None:
-        from gm.games.grid_football.engine import other
-
-        sent, self._sent = self._sent, None
-        if sent is None:
-            return
-        last = st.view(seat)["last"]
-        opp = other(seat)
-        key: Any = None
-        if sent.kind == "play" and last.get("kind") == "play" and last.get(seat) == sent.mine and opp in last:
-            key = _play_key(st.parse_action(last[opp]))
-        elif sent.kind == "kick" and last.get("kind") in ("kickoff", "punt") and last.get(seat) == sent.mine:
-            key = st.parse_action(last[opp]) if opp in last else None
-        elif sent.kind == "number":
-            numbers = last.get("numbers") or {}
-            if str(numbers.get(seat)) == sent.mine and opp in numbers:
-                key = int(numbers[opp])
-        if key is not None:
-            self._habits(f"{sent.kind}:{sent.role}").observe(key, sent.keys, sent.prior)
+        self.habits: Mapping[str, Habits] = {}
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         st = _gf(state)
-        self._observe(st, seat)
-        self._options = ((), ())
-        action = super().choose(st, seat)
-        keys, prior = self._options
-        if isinstance(action, PlayCall):
-            role = "defense" if seat == st.offense else "offense"  # the opponent's
-            self._sent = _Sent("play", role, str(action), keys, prior)
-        elif isinstance(action, KickPick):
-            role = "receiver" if seat == st.kicker else "kicker"
-            self._sent = _Sent("kick", role, str(action), keys, prior)
-        elif isinstance(action, NumberPick):
-            if st.phase == "number_check":
-                role = "defense" if seat == st.offense else "offense"
-            else:
-                role = "receiver" if seat == st.kicker else "kicker"
-            self._sent = _Sent("number", role, str(action.number), keys, prior)
-        return action
+        return self.choose_with(st, seat, opponent_model(st, seat))
+
+    def choose_with(self, state: GridFootballState, seat: str, habits: Mapping[str, Habits]) -> Action:
+        """Choose as if ``habits`` (context -> :class:`Habits`) were what it has learned."""
+        self.rng = decision_rng(self.seed, state, seat)
+        self.habits = habits
+        return self._decide(state, seat)
 
     # ---------------------------------------------------------- deciding
     def _respond(self, context: str, keys: Sequence[Any], prior: Sequence[float], payoff: Sequence[Sequence[float]],
                  mine_eq: Sequence[float], *, maximise: bool) -> int:
         """Best-respond to the opponent's estimated mix over ``keys`` (``payoff[mine][theirs]``
         from the maximiser's side), or play ``mine_eq``: blend by trust, only if it gains."""
-        self._options = (tuple(keys), tuple(prior))
-        habits = self._habits(context)
+        habits = self.habits.get(context) or Habits()
         est, n = habits.predict(keys, prior)
         trust = n / (n + self.trust_prior)
         vals = [sum(row[j] * est[j] for j in range(len(est))) for row in payoff]
@@ -831,12 +889,8 @@ class AdaptiveBot(DefaultBot):
 
     def _pick(self, st: GridFootballState, seat: str, game: MatrixGame, *, rows: bool) -> int:
         # the opponent plays the other side of the matrix; its punt row is never learned
-        opp_actions, opp_eq = (game.cols, game.y) if rows else (game.rows, game.x)
-        keys = [_play_key(a) for a in opp_actions]
-        uniq = [k for k in dict.fromkeys(keys) if k is not None]
-        mass = {k: sum(p for k2, p in zip(keys, opp_eq, strict=True) if k2 == k) for k in uniq}
-        calls = sum(mass.values())
-        prior = [mass[k] / calls if calls > 0 else 1.0 / len(uniq) for k in uniq]
+        uniq, prior, keys, mass = play_expectation(game, rows=rows)
+        opp_eq = game.y if rows else game.x
         # payoff of each of my actions against each opponent key (a key's actions share its weight)
         A = game.payoff if rows else [list(col) for col in zip(*game.payoff, strict=True)]
         per_key = []
@@ -851,7 +905,7 @@ class AdaptiveBot(DefaultBot):
 
     def _number_pick(self, st: GridFootballState, seat: str) -> Action:
         nmax = st.rules.number_max
-        if st.phase == "number_check":
+        if st.phase == NUMBER_CHECK:
             want_match, role = seat == st.defense, "offense" if seat == st.defense else "defense"
         else:
             want_match, role = seat != st.kicker, "kicker" if seat != st.kicker else "receiver"
@@ -864,7 +918,7 @@ class AdaptiveBot(DefaultBot):
     def _kick_pick(self, st: GridFootballState, seat: str) -> Action:
         kicker = st.kicker
         assert kicker is not None
-        mat = kick_matrix(st, kicker, st.phase == "punt", self._model(st))  # [receiver pick][kicker pick]
+        mat = kick_matrix(st, kicker, st.phase == PUNT, self._model(st))  # [receiver pick][kicker pick]
         uniform = [1.0 / len(KICK_PICKS)] * len(KICK_PICKS)
         if seat != kicker:
             return KICK_PICKS[self._respond("kick:kicker", KICK_PICKS, uniform, mat, uniform, maximise=True)]
@@ -879,17 +933,17 @@ class ConstantBot:
     def __init__(self, seed: int = 0, play: int = 1, colour: str = "red") -> None:
         if colour not in PLAY_COLOURS:
             raise ValueError(f"colour must be one of {', '.join(PLAY_COLOURS)}")
-        self.rng = random.Random(seed)
+        self.seed = seed
         self.play, self.colour = play, colour
         self.name = f"always-{play}-{colour}"
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         st = _gf(state)
-        if st.decision(seat) == "play_call":
+        if st.decision(seat) == Decision.PLAY_CALL:
             open_plays = st.plays_open()
             play = self.play if self.play in open_plays else open_plays[0]
             return PlayCall(play, self.colour)
-        return self.rng.choice(list(st.legal_actions(seat)))
+        return st.legal_actions(seat).sample(decision_rng(self.seed, st, seat))
 
 
 # ============================================================== registry
@@ -956,11 +1010,12 @@ def play_bots(bots: Mapping[str, Bot], seed: int = 0, rules: GridFootballRules |
 
     state = GAME.new_state(rules, seed)
     downs = 0
-    while not state.is_terminal:
-        seat = state.to_act()[0]
-        for ev in state.apply(seat, bots[seat].choose(state, seat)):
-            if ev.kind in ("play_reveal", "punt_called"):
-                downs += 1
+
+    def count(seat: str, action: Action, events: list[Event]) -> None:
+        nonlocal downs
+        downs += sum(ev.kind in ("play_reveal", "punt_called") for ev in events)
+
+    play_out(state, bots, on_move=count)
     assert state.outcome is not None
     return GameResult(state.outcome.winner, downs)
 
@@ -974,12 +1029,15 @@ __all__ = [
     "Habits",
     "MatrixGame",
     "ValueModel",
+    "decision_rng",
     "down_game",
+    "expectations",
     "fit_intent",
     "guessing_game_values",
+    "opponent_model",
     "play_bots",
+    "play_expectation",
     "receive_value",
-    "simulate_play",
     "solve_matrix_game",
     "value_model",
 ]

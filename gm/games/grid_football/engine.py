@@ -10,6 +10,7 @@ Squares are ``(column index, row)`` with column 0 = ``A`` and rows 1..64.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
@@ -19,6 +20,17 @@ from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
 from gm.games.grid_football.actions import CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
+from gm.games.grid_football.movement import (
+    KickOutcome,
+    Match,
+    Movement,
+    PlayOutcome,
+    Stop,
+    kick_column,
+    kick_return,
+    match_of,
+    resolve_play,
+)
 from gm.games.grid_football.ruleids import RULES
 from gm.games.grid_football.rules import KICK_COLOURS, PLAY_COLOURS, POSITIONS, GridFootballRules
 
@@ -26,28 +38,52 @@ Square = tuple[int, int]
 HOME, AWAY = "home", "away"
 SEATS = (HOME, AWAY)
 
-# phases
-COIN_TOSS = "coin_toss"
-KICK_CHOICE = "kick_choice"
-KICKOFF = "kickoff"
-RETURN_NUMBER = "return_number"
-PLAY = "play"
-PUNT = "punt"
-NUMBER_CHECK = "number_check"
-HALFTIME_CHOICE = "halftime_choice"
-GAME_OVER = "game_over"
+
+class Phase(StrEnum):
+    """The phases of a game (the value is what views and texts show)."""
+
+    COIN_TOSS = "coin_toss"
+    KICK_CHOICE = "kick_choice"
+    KICKOFF = "kickoff"
+    RETURN_NUMBER = "return_number"
+    PLAY = "play"
+    PUNT = "punt"
+    NUMBER_CHECK = "number_check"
+    HALFTIME_CHOICE = "halftime_choice"
+    GAME_OVER = "game_over"
+
+
+class Decision(StrEnum):
+    """The kinds of decision a seat makes (the tool layer maps them to tools)."""
+
+    COIN_CALL = "coin_call"
+    KICK_CHOICE = "kick_choice"
+    KICK_PICK = "kick_pick"
+    NUMBER_PICK = "number_pick"
+    PLAY_CALL = "play_call"
+
+
+COIN_TOSS = Phase.COIN_TOSS
+KICK_CHOICE = Phase.KICK_CHOICE
+KICKOFF = Phase.KICKOFF
+RETURN_NUMBER = Phase.RETURN_NUMBER
+PLAY = Phase.PLAY
+PUNT = Phase.PUNT
+NUMBER_CHECK = Phase.NUMBER_CHECK
+HALFTIME_CHOICE = Phase.HALFTIME_CHOICE
+GAME_OVER = Phase.GAME_OVER
 SIMULTANEOUS = frozenset({KICKOFF, RETURN_NUMBER, PLAY, PUNT, NUMBER_CHECK})
 
-#: what each phase asks a seat to decide (the tool layer maps these to tools)
-DECISIONS = {
-    COIN_TOSS: "coin_call",
-    KICK_CHOICE: "kick_choice",
-    HALFTIME_CHOICE: "kick_choice",
-    KICKOFF: "kick_pick",
-    PUNT: "kick_pick",
-    RETURN_NUMBER: "number_pick",
-    NUMBER_CHECK: "number_pick",
-    PLAY: "play_call",
+#: what each phase asks a seat to decide
+DECISIONS: dict[Phase, Decision] = {
+    COIN_TOSS: Decision.COIN_CALL,
+    KICK_CHOICE: Decision.KICK_CHOICE,
+    HALFTIME_CHOICE: Decision.KICK_CHOICE,
+    KICKOFF: Decision.KICK_PICK,
+    PUNT: Decision.KICK_PICK,
+    RETURN_NUMBER: Decision.NUMBER_PICK,
+    NUMBER_CHECK: Decision.NUMBER_PICK,
+    PLAY: Decision.PLAY_CALL,
 }
 
 
@@ -83,6 +119,11 @@ def parse_square(text: str) -> Square:
 
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def plural(n: int, word: str) -> str:
+    """``word`` for one, ``word + "s"`` for any other number."""
+    return word if n == 1 else word + "s"
 
 
 def ordinal(n: int) -> str:
@@ -122,6 +163,11 @@ def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
     return _event(kind, rule, template, data)
 
 
+# enum members as plain globals (an enum class attribute costs several times a global lookup)
+_TD, _INCOMPLETE, _BLOCKED, _EDGE, _OWN_END_ZONE = Stop.TD, Stop.INCOMPLETE, Stop.BLOCKED, Stop.EDGE, Stop.OWN_END_ZONE
+_M_PLAY, _M_COLOUR = Match.PLAY, Match.COLOUR
+
+
 class GridFootballState(GameState[GridFootballRules]):
     """State of one game of Turn-Based Grid Football."""
 
@@ -151,12 +197,12 @@ class GridFootballState(GameState[GridFootballRules]):
         self._last_result: tuple[str, Any] = ("", None)
         self._last_numbers: dict[str, int] | None = None
         # derived from the (immutable) ruleset once: the hot paths read these
-        self._kick_cols = {p: ord(c.upper()) - ord("A") for p, c in r.kick_columns.items()}
+        self._kick_cols: dict[str, int] = {p: kick_column(r, p) for p in POSITIONS}
         self._unlocked_q1 = sorted(n for n, s in r.plays.items() if s.unlock_quarter <= 1)
         self._plays = dict(r.plays)
         self._play_rule = {n: f"GF-PLAY-{n}" if f"GF-PLAY-{n}" in RULES else "GF-LOCK" for n in r.plays}
         self._punt_downs = frozenset(r.punt_downs)
-        self._legal_plays: dict[tuple[int, bool, bool], tuple[Action, ...]] = {}
+        self._legal_plays: dict[tuple[int, bool, bool], _Listed] = {}
 
     # --------------------------------------------------------------- helpers
     def direction(self, seat: str) -> int:
@@ -198,15 +244,41 @@ class GridFootballState(GameState[GridFootballRules]):
             return self._unlocked_q1
         return sorted(n for n, s in self.rules.plays.items() if s.unlock_quarter <= self.quarter)
 
-    def decision(self, seat: str) -> str | None:
+    def decision(self, seat: str) -> Decision | None:
         """The kind of decision ``seat`` must make now (``None``: nothing)."""
         if seat not in self.to_act():
             return None
         return DECISIONS.get(self.phase)
 
+    def pending_seats(self) -> tuple[str, ...]:
+        """The seats that have locked in a secret pick not yet revealed (who, never what)."""
+        return tuple(s for s in SEATS if s in self.pending)
+
     @property
     def downs_left_in_quarter(self) -> int:
         return self.rules.downs_per_quarter - self.quarter_downs
+
+    def goal_to_go(self) -> bool:
+        """Whether the series' line to gain lies in the opponent's end zone (``& goal``)."""
+        return self.offense is not None and self.in_opp_end_zone(self.to_gain, self.direction(self.offense))
+
+    def to_go(self) -> int | str | None:
+        """The distance of the series' down: ``"goal"`` when the line to gain lies in the end zone,
+        else the rows from the line of scrimmage to the line to gain (during a colour-match number
+        check: from the snap the down started at).  ``None`` without a series."""
+        offense = self.offense
+        if offense is None:
+            return None
+        d = 1 if offense == self.up_team else -1
+        if self.in_opp_end_zone(self.to_gain, d):
+            return "goal"
+        return (self.to_gain - self.los) * d
+
+    def down_and_distance(self) -> str | None:
+        """``2nd & 7`` or ``1st & goal``: the one statement of down and distance that every text
+        (events, status line, board, exported documents) uses.  ``None`` without a series."""
+        togo = self.to_go()
+        return None if togo is None else f"{ordinal(self.down)} & {togo}"
 
     # ------------------------------------------------------------ turn model
     def _to_act(self) -> tuple[str, ...]:
@@ -229,11 +301,21 @@ class GridFootballState(GameState[GridFootballRules]):
         return ()
 
     def _legal(self, seat: str) -> Iterable[Action]:
+        return self._legal_pair(seat)[0]
+
+    def _legal_pair(self, seat: str) -> _Listed:
+        """Every legal action of ``seat`` now, listed and as a set (both cached per situation):
+        the listing is the statement of what is legal, and the check tests membership in it."""
         p = self.phase
         if p == PLAY:
             offense = seat == self.offense
-            calls = self._legal_plays.get((self.quarter, offense, offense and self.down in self._punt_downs))
-            return calls if calls is not None else self._play_legal(offense)
+            key = (self.quarter, offense, offense and self.down in self._punt_downs)
+            calls = self._legal_plays.get(key)
+            if calls is None:
+                plays = tuple(self.plays_open())
+                caps = tuple(self._plays[n].wrong.lateral if offense else 0 for n in plays)
+                calls = self._legal_plays[key] = _play_calls(plays, caps, offense, key[2])
+            return calls
         if p in _NUMBER_PHASES:
             return _number_picks(self.rules.number_max)
         if p in _KICK_PHASES:
@@ -242,26 +324,19 @@ class GridFootballState(GameState[GridFootballRules]):
             return _COIN_CALLS
         if p in (KICK_CHOICE, HALFTIME_CHOICE):
             return _KICK_CHOICES
-        return ()
-
-    def _play_legal(self, offense: bool) -> tuple[Action, ...]:
-        """The legal play calls of the offense or the defense now (cached by quarter and down)."""
-        key = (self.quarter, offense, offense and self.down in self._punt_downs)
-        calls = self._legal_plays.get(key)
-        if calls is None:
-            plays = tuple(self.plays_open())
-            caps = tuple(self._plays[n].wrong.lateral if offense else 0 for n in plays)
-            calls = self._legal_plays[key] = _play_calls(plays, caps, offense, key[2])
-        return calls
+        return _NOTHING
 
     def _illegal(self, rule: str, reason: str, action: Action, seat: str) -> IllegalActionError:
         legal = [str(a) for a in self._legal(seat)]
         if len(legal) > 24:
-            legal = self._legal_summary(seat)
+            legal = self.legal_summary(seat)
         return IllegalActionError(reason, rule=rule, input=str(action), legal=legal)
 
-    def _legal_summary(self, seat: str) -> list[str]:
-        """Legal play calls in words (the full list runs to ~100 lateral variants)."""
+    def legal_summary(self, seat: str) -> list[str]:
+        """The seat's options in short: play calls in words (the full list runs to ~100 lateral
+        variants), else the whole list."""
+        if self.phase != PLAY or seat not in self.to_act():
+            return super().legal_summary(seat)
         plays = self.plays_open()
         out = [f"play {n} red|black" for n in plays]
         if seat == self.offense:
@@ -272,36 +347,55 @@ class GridFootballState(GameState[GridFootballRules]):
         return out
 
     def _check(self, seat: str, action: Action) -> Any:
-        # fast paths for the common legal actions; anything else gets the full check below
-        p = self.phase
-        if p == PLAY:
-            if isinstance(action, PlayCall):
-                spec = self._plays.get(action.play)
-                if (
-                    spec is not None
-                    and spec.unlock_quarter <= self.quarter
-                    and action.lateral <= spec.wrong.lateral
-                    and (seat == self.offense or not (action.lateral or action.timing == "after"))
-                ):
-                    return
-            elif isinstance(action, Punt) and seat == self.offense and self.down in self._punt_downs:
-                return
-        elif p in _NUMBER_PHASES:
-            if isinstance(action, NumberPick) and 1 <= action.number <= self.rules.number_max:
-                return
-        elif p in _KICK_PHASES and isinstance(action, KickPick):
-            return
-        self._full_check(seat, action)
+        """Legal iff listed (membership in the cached legal set); the plan is what the pick
+        resolves, when it completes a simultaneous pair.  Anything else is explained by the
+        rule it breaks (:meth:`_rule_error`)."""
+        if action in self._legal_pair(seat)[1]:
+            return self._plan(seat, action) if self.pending else None
+        raise self._rule_error(seat, action) or self._illegal(
+            _PHASE_RULE[self.phase], "not a legal action now", action, seat
+        )
 
-    def _full_check(self, seat: str, action: Action) -> None:
+    def _plan(self, seat: str, action: Action) -> PlayOutcome | tuple[int, KickOutcome] | None:
+        """What a legal pick resolves: for the second pick of a play, the down's outcome; for the
+        second kick pick, the matches and the kick; else nothing (``None``).  Pure."""
+        p = self.phase
+        pending = self.pending
+        if not pending or p not in SIMULTANEOUS:
+            return None
+        theirs = pending[AWAY if seat == HOME else HOME]
+        if p == PLAY:
+            if type(action) is not PlayCall:
+                return None  # a punt: resolved at once, the defense's call is void
+            offense = self.offense
+            ball = self.ball
+            assert offense is not None and ball is not None and isinstance(theirs, PlayCall)
+            off, de = (action, theirs) if seat == offense else (theirs, action)
+            return resolve_play(self.rules, self.blocked, ball, 1 if offense == self.up_team else -1, off, match_of(off, de))
+        if p in _KICK_PHASES:
+            kicker = self.kicker
+            assert kicker is not None and isinstance(action, KickPick) and isinstance(theirs, KickPick)
+            k, rcv = (action, theirs) if seat == kicker else (theirs, action)
+            matches = (k.position == rcv.position) + (k.colour == rcv.colour)
+            punt_from = None
+            if p == PUNT:
+                assert self.ball is not None
+                punt_from = self.ball[1]
+            col = self._kick_cols[k.position]
+            return matches, kick_return(self.rules, self.blocked, self.direction(kicker), col, self.rules.return_steps[matches], punt_from)
+        return None
+
+    def _rule_error(self, seat: str, action: Action) -> IllegalActionError | None:
+        """The rule ``action`` breaks now, as an error with the legal alternatives; ``None`` if no
+        rule forbids it (then it is in the legal listing: a test checks the two agree)."""
         p = self.phase
         expected = DECISIONS.get(p)
         if action.type != expected and not (p == PLAY and isinstance(action, Punt)):
-            raise self._illegal(
+            return self._illegal(
                 _PHASE_RULE[p], f"now is the time for a {expected.replace('_', ' ') if expected else 'nothing'}", action, seat
             )
         if isinstance(action, NumberPick) and not 1 <= action.number <= self.rules.number_max:
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"numbers are picked from 1 to {self.rules.number_max}",
                 rule="GF-R-NUMBER",
                 input=str(action),
@@ -309,30 +403,29 @@ class GridFootballState(GameState[GridFootballRules]):
             )
         if isinstance(action, Punt):
             if seat != self.offense:
-                raise self._illegal("GF-DOWNS", "only the offense may punt", action, seat)
+                return self._illegal("GF-DOWNS", "only the offense may punt", action, seat)
             if self.down not in self.rules.punt_downs:
                 downs = ", ".join(ordinal(d) for d in self.rules.punt_downs)
-                raise self._illegal("GF-R-PUNT", f"a punt is allowed only on {downs} down; it is {ordinal(self.down)} down", action, seat)
+                return self._illegal("GF-R-PUNT", f"a punt is allowed only on {downs} down; it is {ordinal(self.down)} down", action, seat)
         if isinstance(action, PlayCall):
             spec = self.rules.plays.get(action.play)
             if spec is None:
-                raise self._illegal("GF-LOCK", f"there is no play {action.play}", action, seat)
+                return self._illegal("GF-LOCK", f"there is no play {action.play}", action, seat)
             if spec.unlock_quarter > self.quarter:
                 rule = "GF-PLAY4-LOCK" if action.play == 4 else "GF-LOCK"
-                raise self._illegal(
-                    rule, f"play {action.play} is locked until quarter {spec.unlock_quarter}", action, seat
-                )
+                return self._illegal(rule, f"play {action.play} is locked until quarter {spec.unlock_quarter}", action, seat)
             if seat != self.offense and action.has_intent:
-                raise self._illegal(
+                return self._illegal(
                     "GF-R-DEFENSE-CALL", "the defense calls only a play and a colour, no movement intent", action, seat
                 )
             if action.lateral > spec.wrong.lateral:
                 cap = spec.wrong.lateral
                 what = f"up to {cap} lateral" if cap else "no lateral"
-                raise self._illegal("GF-R-LATERAL-CAP", f"play {action.play} allows {what}", action, seat)
+                return self._illegal("GF-R-LATERAL-CAP", f"play {action.play} allows {what}", action, seat)
+        return None
 
     # ------------------------------------------------------------------ apply
-    def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
+    def _apply(self, seat: str, action: Action, plan: Any) -> list[Event]:
         events: list[Event] = []
         p = self.phase
         if p in SIMULTANEOUS:
@@ -349,13 +442,13 @@ class GridFootballState(GameState[GridFootballRules]):
             else:
                 self.pending = {}
                 if p == PLAY:
-                    self._resolve_play(pending, events)
+                    self._resolve_play(pending, plan, events)
                 elif p == NUMBER_CHECK:
                     self._resolve_number_check(pending, events)
                 elif p == RETURN_NUMBER:
                     self._resolve_return_number(pending, events)
                 else:
-                    self._resolve_kick(pending, events)
+                    self._resolve_kick(pending, plan, events)
         elif p == COIN_TOSS:
             assert isinstance(action, CoinCall)
             flip = self.rng.choice(("heads", "tails"))
@@ -381,57 +474,42 @@ class GridFootballState(GameState[GridFootballRules]):
         self.ball = None
         self.down = 0
 
-    def _resolve_kick(self, picks: dict[str, Action], events: list[Event]) -> None:
+    def _resolve_kick(self, picks: dict[str, Action], plan: tuple[int, KickOutcome], events: list[Event]) -> None:
         r = self.rules
         kicker = self.kicker
         assert kicker is not None
         receiver = other(kicker)
         k, rcv = picks[kicker], picks[receiver]
-        assert isinstance(k, KickPick) and isinstance(rcv, KickPick)
-        dk = self.direction(kicker)
+        matches, ko = plan
         punt = self.phase == PUNT
-        if punt:
-            assert self.ball is not None
-            start_row = self.ball[1]
-            land = start_row + dk * r.punt_distance
-        else:
-            start_row = self.own_goal_line(dk)
-            land = start_row + dk * r.kick_distance
-        land = max(1, min(r.rows, land))
-        spot: Square = (self._kick_cols[k.position], land)
-        matches = (k.position == rcv.position) + (k.colour == rcv.colour)
-        steps = r.return_steps[matches]
         self._reveal("punt" if punt else "kickoff", ((kicker, k), (receiver, rcv)), ("matches", matches))
         events.append(
             _ev("kick", "GF-R-PUNT" if punt else "GF-KICK-DIST",
                 "{kicker} {how} from row {start}: the ball comes down at {spot}",
-                kicker=kicker, how="punts" if punt else "kicks off", start=start_row, spot=sq(spot),
+                kicker=kicker, how="punts" if punt else "kicks off", start=ko.start_row, spot=sq(ko.spot),
                 also=[
                     "GF-BOARD", "GF-R-ENDS", "GF-R-END-ZONE", "GF-R-KICK-COLUMN",
-                    *(["GF-R-KICK-LANDING"] if spot in self.blocked else []),
+                    *(["GF-R-KICK-LANDING"] if ko.spot in self.blocked else []),
                 ])
         )
         events.append(
             _ev("kick_reveal", "GF-KICK-PICK",
                 "Kick picks: {kicker} {kpick}, {receiver} {rpick} - {matches} match(es), return {steps} steps",
-                kicker=kicker, kpick=str(k), receiver=receiver, rpick=str(rcv), matches=matches, steps=steps)
+                kicker=kicker, kpick=str(k), receiver=receiver, rpick=str(rcv), matches=matches, steps=ko.steps)
         )
-        dr = -dk
-        end, stop = self._ground(spot, (0, dr), steps, dr)
-        if stop == "td":
-            self._touchdown(receiver, "kick return", end, events)
+        if ko.touchdown:
+            self._touchdown(receiver, "kick return", ko.end, events)
             return
-        if stop == "blocked":
+        if ko.blocked_at is not None:
             events.append(_ev("stopped", "GF-R-KICK-GROUND", "the return is stopped by a blocked square at {at}",
-                              at=sq((end[0], end[1] + dr))))
-        if self.in_own_end_zone(end[1], dr):
-            row = r.high_goal_line - 1 if dr < 0 else r.low_goal_line + 1
-            end = (end[0], row)
-            events.append(_ev("touchback", "GF-R-TOUCHBACK", "the return ends in the end zone: ball placed at {at}", at=sq(end)))
-        events.append(_ev("kick_return", "GF-KICK-RETURN", "{receiver} returns the ball to {at}", receiver=receiver, at=sq(end),
+                              at=sq(ko.blocked_at)))
+        if ko.touchback:
+            events.append(_ev("touchback", "GF-R-TOUCHBACK", "the return ends in the end zone: ball placed at {at}", at=sq(ko.end)))
+        events.append(_ev("kick_return", "GF-KICK-RETURN", "{receiver} returns the ball to {at}", receiver=receiver, at=sq(ko.end),
                           also=["GF-R-KICK-GROUND", "GF-R-KICK-SQUARE", "GF-R-NEW-SERIES"]))
-        self.ball = end
+        self.ball = ko.end
         if matches == 0:
+            self.offense, self.down = None, 0  # after a punt too: the punting team's series is over
             self.phase = RETURN_NUMBER
             events.append(_ev("number_check", "GF-KICK-NUMBER",
                               "no matches: number check 1-{n} - a match is a return touchdown", n=r.number_max))
@@ -475,173 +553,94 @@ class GridFootballState(GameState[GridFootballRules]):
         self.to_gain = ball[1] + (r.first_down_rows if up else -r.first_down_rows)
         events.append(
             _event("first_and_ten", "GF-R-NEW-SERIES", "{offense} ball, 1st & {n} at {at}, attacking row {toward}",
-                   {"offense": offense, "n": r.first_down_rows, "at": sq(ball),
+                   {"offense": offense, "n": self.to_go(), "at": sq(ball),
                     "toward": r.high_goal_line if up else r.low_goal_line, "also": _NEW_SERIES})
         )
 
-    def _resolve_play(self, picks: dict[str, Action], events: list[Event]) -> None:
+    def _resolve_play(self, picks: dict[str, Action], out: PlayOutcome, events: list[Event]) -> None:
+        """Carry out a down whose outcome the check computed (:func:`movement.resolve_play`)."""
         off_seat = self.offense
         start = self.ball
         assert off_seat is not None and start is not None
         def_seat = AWAY if off_seat == HOME else HOME
         off, de = picks[off_seat], picks[def_seat]
         assert isinstance(off, PlayCall) and isinstance(de, PlayCall)
-        pm, cm = off.play == de.play, off.colour == de.colour
-        result = "play and colour match" if pm and cm else "colour match" if cm else "play match" if pm else "no match"
+        match = out.match
         self._last_kind, self._last_picks = "play", ((off_seat, off), (def_seat, de))
+        result = _MATCH_TEXT[match]
         self._last_result, self._last_numbers = ("result", result), None
-        d = 1 if off_seat == self.up_team else -1
         events.append(
             _event("play_reveal", "GF-LOCK", "{offense}: {ocall} / {defense}: {dcall} - {result}",
                   {"offense": off_seat, "ocall": str(off), "defense": def_seat, "dcall": str(de), "result": result})
         )
-        if pm and cm:
+        mv = out.movement
+        if mv is None:  # play and colour match
             events.append(_ev("turnover", "GF-MATCH-BOTH", "play and colour match: immediate turnover at {at}", at=sq(start)))
             self._end_play(start, events, turnover=True)
             return
         red = off.colour == "red"
-        after = off.timing == "after"
-        r = self.rules
-        if cm:
-            n = r.colour_match_forward
-            events.append(_ev("colour_match", "GF-MATCH-COLOUR", "colour match: exactly {n} forward, then a number check", n=n,
-                              also=["GF-R-COLOUR-MOVE", "GF-COLOUR", "GF-MOVE-RED" if red else "GF-MOVE-BLACK"]))
-            spot, how = self._segment(start, (0, d), n, d, red and after, events)
-            if self._after_move(start, spot, how, events, rule="GF-R-COLOUR-TD"):
+        if match is _M_COLOUR:
+            events.append(_ev("colour_match", "GF-MATCH-COLOUR", "colour match: exactly {n} forward, then a number check",
+                              n=out.forward, also=["GF-R-COLOUR-MOVE", "GF-COLOUR", "GF-MOVE-RED" if red else "GF-MOVE-BLACK"]))
+            if self._move_ball(mv, events, rule="GF-R-COLOUR-TD"):
                 return
+            spot = mv.end
             self.ball = spot
             self.blocked.add(spot)
             events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(spot), "also": _ON_BLOCK}))
             self.phase = NUMBER_CHECK
             return
         spec = self._plays[off.play]
-        res = spec.matched if pm else spec.wrong
-        bonus = r.play_match_bonus if pm else r.no_match_bonus
-        forward = res.forward + bonus
-        lateral = min(off.lateral, res.lateral)
+        lateral = out.lateral
         events.append(
-            _event("play_result", "GF-MATCH-PLAY" if pm else "GF-MATCH-NONE",
+            _event("play_result", "GF-MATCH-PLAY" if match is _M_PLAY else "GF-MATCH-NONE",
                   "Play {play} ({name}), defense {how}: {base:+d} forward {bonus:+d} bonus = {total:+d}; lateral {lat}",
-                  {"play": off.play, "name": spec.name, "how": "matches" if pm else "wrong", "base": res.forward,
-                   "bonus": bonus, "total": forward, "lat": f"{lateral} {off.direction}" if lateral else "none",
+                  {"play": off.play, "name": spec.name, "how": "matches" if match is _M_PLAY else "wrong", "base": out.base,
+                   "bonus": out.bonus, "total": out.forward, "lat": f"{lateral} {off.direction}" if lateral else "none",
                    "also": [
                        self._play_rule[off.play], "GF-COLOUR", "GF-MOVE-RED" if red else "GF-MOVE-BLACK", "GF-R-NET",
                        *(("GF-LATERAL", "GF-R-LEFT-RIGHT") if lateral else ()),
                    ]})
         )
-        if lateral < off.lateral:
-            rule = "GF-LATERAL-MATCH" if pm and res.lateral else "GF-R-LATERAL-TABLE" if pm else "GF-R-LATERAL-CAP"
-            events.append(_ev("lateral_cut", rule, "declared lateral {declared} cut to {lateral}",
+        if out.cut_rule is not None:
+            events.append(_ev("lateral_cut", out.cut_rule, "declared lateral {declared} cut to {lateral}",
                               declared=off.lateral, lateral=lateral))
-        # two legs, lateral and forward, in the declared order; Red flies the first leg (GF-MOVE-RED)
-        lat_vec = (-1 if off.direction == "left" else 1, 0)
-        fwd_vec = (0, d if forward >= 0 else -d)
-        if after:
-            first, first_n, second, second_n = fwd_vec, abs(forward), lat_vec, lateral
-        else:
-            first, first_n, second, second_n = lat_vec, lateral, fwd_vec, abs(forward)
-        end: Square = start
-        stop: str | None = None
-        if first_n:
-            end, stop = self._segment(end, first, first_n, d, red, events)
-        if second_n and stop != "td" and stop != "incomplete":
-            end, stop = self._segment(end, second, second_n, d, False, events)
-        if stop == "td" or stop == "incomplete":
-            self._after_move(start, end, stop, events, rule="GF-R-TD-STOP")
+        if self._move_ball(mv, events, rule="GF-R-TD-STOP"):
             return
-        # the common ending, as _after_move + _end_play would do it (inlined: this is the hot path)
-        gained = (end[1] - start[1]) * d
-        events.append(_event("moved", "GF-DIRECTION", "ball {frm} -> {to} ({rows:+d} rows)",
-                             {"frm": sq(start), "to": sq(end), "rows": gained, "gained": gained}))
-        self.ball = end
-        self.blocked.add(end)
-        events.append(_event("blocked", "GF-BLOCK", "{at} is now blocked", {"at": sq(end), "also": _ON_BLOCK}))
-        self._finish_down(events, turnover=False)
+        self._end_play(mv.end, events, turnover=False)
 
-    def _after_move(self, start: Square, end: Square, stop: str | None, events: list[Event], rule: str) -> bool:
-        """Report the move; handle touchdown/incomplete.  True if the down is fully resolved."""
+    def _move_ball(self, mv: Movement, events: list[Event], rule: str) -> bool:
+        """Report a move (what stopped each leg, then the touchdown, the incomplete pass or the
+        rows moved).  True if that resolved the down (a touchdown or an incomplete pass)."""
         assert self.offense
-        if stop == "td":
+        start = mv.start
+        legs = mv.legs
+        for leg in legs:
+            stop = leg.stop
+            if stop is None or stop is _TD or stop is _INCOMPLETE:
+                continue
+            if stop is _BLOCKED:
+                events.append(_ev("stopped", "GF-BLOCK", "ground movement stopped by the blocked square {at}", at=sq(leg.hit)))
+            elif stop is _EDGE:
+                events.append(_ev("stopped", "GF-R-EDGE", "lateral movement stops at the board edge ({at})", at=sq(leg.end)))
+            elif stop is _OWN_END_ZONE:
+                events.append(_ev("stopped", "GF-R-OWN-END-ZONE", "backward movement stops at {at}, outside the own end zone", at=sq(leg.end)))
+            else:
+                events.append(_ev("stopped", "GF-R-AIR-LANDING", "the ball cannot land on a blocked square and comes down at {at}", at=sq(leg.end)))
+        end = legs[-1].end if legs else start
+        final = legs[-1].stop if legs else None
+        if final is _TD:
             self._touchdown(self.offense, "scrimmage play", end, events, rule=rule)
             return True
-        if stop == "incomplete":
+        if final is _INCOMPLETE:
             events.append(_ev("incomplete", "GF-INCOMPLETE", "the pass overshoots the end zone: incomplete, ball stays at {at}",
                               at=sq(start), also=["GF-R-INCOMPLETE"]))
             self._end_play(start, events, turnover=False)
             return True
         gained = (end[1] - start[1]) * (1 if self.offense == self.up_team else -1)
         events.append(_event("moved", "GF-DIRECTION", "ball {frm} -> {to} ({rows:+d} rows)",
-                            {"frm": sq(start), "to": sq(end), "rows": gained, "gained": gained}))
+                             {"frm": sq(start), "to": sq(end), "rows": gained, "gained": gained}))
         return False
-
-    def _segment(self, start: Square, vec: tuple[int, int], n: int, d: int, air: bool, events: list[Event]) -> tuple[Square, str | None]:
-        end, stop = self._air(start, vec, n, d) if air else self._ground(start, vec, n, d)
-        if stop is None:
-            return end, stop
-        if stop == "blocked":
-            hit = (end[0] + vec[0], end[1] + vec[1])
-            events.append(_ev("stopped", "GF-BLOCK", "ground movement stopped by the blocked square {at}", at=sq(hit)))
-        elif stop == "edge":
-            events.append(_ev("stopped", "GF-R-EDGE", "lateral movement stops at the board edge ({at})", at=sq(end)))
-        elif stop == "own_end_zone":
-            events.append(_ev("stopped", "GF-R-OWN-END-ZONE", "backward movement stops at {at}, outside the own end zone", at=sq(end)))
-        elif stop == "short":
-            events.append(_ev("stopped", "GF-R-AIR-LANDING", "the ball cannot land on a blocked square and comes down at {at}", at=sq(end)))
-        return end, stop
-
-    def _ground(self, start: Square, vec: tuple[int, int], n: int, d: int) -> tuple[Square, str | None]:
-        """Step square by square; stop before a blocked square, at an edge, before the own end
-        zone (backward), or on entering the opponent's end zone (touchdown)."""
-        c, row = start
-        dc, dr = vec
-        r = self.rules
-        cols, rows, low, high, blocked = r.columns, r.rows, r.low_goal_line, r.high_goal_line, self.blocked
-        if dr == 0 and 1 <= row <= rows:  # lateral: only edges and blocks can stop it
-            for _ in range(n):
-                nc = c + dc
-                if not 0 <= nc < cols:
-                    return (c, row), "edge"
-                if (nc, row) in blocked:
-                    return (c, row), "blocked"
-                c = nc
-            return (c, row), None
-        backward = dr == -d
-        forward = dr == d
-        for _ in range(n):
-            nc, nr = c + dc, row + dr
-            if not (0 <= nc < cols and 1 <= nr <= rows):
-                return (c, row), "edge"
-            if backward and (nr <= low if d > 0 else nr >= high):  # the own end zone
-                return (c, row), "own_end_zone"
-            if (nc, nr) in blocked:
-                return (c, row), "blocked"
-            c, row = nc, nr
-            if forward and (row >= high if d > 0 else row <= low):  # the opponent's end zone
-                return (c, row), "td"
-        return (c, row), None
-
-    def _air(self, start: Square, vec: tuple[int, int], n: int, d: int) -> tuple[Square, str | None]:
-        """Fly over blocked squares to the target; overshooting the board is incomplete;
-        a blocked landing square comes down short (GF-R-AIR-LANDING)."""
-        c, row = start
-        dc, dr = vec
-        tc, tr = c + dc * n, row + dr * n
-        stop: str | None = None
-        if dc:
-            clamped = max(0, min(self.rules.columns - 1, tc))
-            if clamped != tc:
-                tc, stop = clamped, "edge"
-        if dr == d and not 1 <= tr <= self.rules.rows:
-            return start, "incomplete"
-        if dr == -d and self.in_own_end_zone(tr, d):
-            tr = self.own_goal_line(d) + d
-            stop = "own_end_zone"
-        if dr == d and self.in_opp_end_zone(tr, d):
-            return (tc, tr), "td"
-        while (tc, tr) in self.blocked and (tc, tr) != start:
-            tc, tr = tc - dc, tr - dr
-            stop = "short"
-        return (tc, tr), stop
 
     def _end_play(self, end: Square, events: list[Event], *, turnover: bool) -> None:
         """Block the ending square and do the down bookkeeping."""
@@ -669,8 +668,7 @@ class GridFootballState(GameState[GridFootballRules]):
             else:
                 self.phase = PLAY
                 self.los = ball[1]  # each down is snapped from where the ball is
-                events.append(_event("down", "GF-DOWNS", "{down} & {togo}",
-                                     {"down": ordinal(down), "togo": abs(self.to_gain - ball[1])}))
+                events.append(_event("down", "GF-DOWNS", "{down} & {togo}", {"down": ordinal(down), "togo": self.to_go()}))
         self._count_down(events)
 
     def _resolve_number_check(self, picks: dict[str, Action], events: list[Event]) -> None:
@@ -697,7 +695,8 @@ class GridFootballState(GameState[GridFootballRules]):
         self.quarter_downs += 1
         left = r.downs_per_quarter - self.quarter_downs
         if left == r.warning_downs_left and self.quarter in r.warning_quarters:
-            events.append(_ev("warning", "GF-WARNING", "warning: {left} downs remaining in quarter {q}", left=left, q=self.quarter))
+            events.append(_ev("warning", "GF-WARNING", "warning: {left} {downs} remaining in quarter {q}", left=left,
+                              downs=plural(left, "down"), q=self.quarter))
         if left > 0:
             return
         q = self.quarter
@@ -725,11 +724,17 @@ class GridFootballState(GameState[GridFootballRules]):
         m = self.rules.low_goal_line + self.rules.high_goal_line
         self.up_team = other(self.up_team)
         self.blocked = {(c, m - row) for c, row in self.blocked}
-        if self.ball:
-            self.ball = (self.ball[0], m - self.ball[1])
         self.los, self.to_gain = m - self.los, m - self.to_gain
-        events.append(_ev("switch_ends", "GF-SWITCH", "teams switch ends: {up} now attacks row {goal}",
-                          up=self.up_team, goal=self.rules.high_goal_line, also=["GF-R-SWITCH-MAP"]))
+        why = "every square is mirrored across midfield (row r becomes row {m} - r), keeping its distance from each goal"
+        if self.ball is None:
+            events.append(_ev("switch_ends", "GF-SWITCH", "teams switch ends: {up} now attacks row {goal}; " + why,
+                              up=self.up_team, goal=self.rules.high_goal_line, m=m, also=["GF-R-SWITCH-MAP"]))
+            return
+        frm, self.ball = self.ball, (self.ball[0], m - self.ball[1])
+        events.append(_ev("switch_ends", "GF-SWITCH",
+                          "teams switch ends: {up} now attacks row {goal}; the ball moves from {frm} to {to}: " + why,
+                          up=self.up_team, goal=self.rules.high_goal_line, frm=sq(frm), to=sq(self.ball), m=m,
+                          also=["GF-R-SWITCH-MAP"]))
 
     def _touchdown(self, team: str, how: str, at: Square | None, events: list[Event], rule: str = "GF-TD") -> None:
         r = self.rules
@@ -780,9 +785,6 @@ class GridFootballState(GameState[GridFootballRules]):
 
     def _public(self) -> dict[str, Any]:
         r = self.rules
-        togo = None
-        if self.offense and self.ball:
-            togo = abs(self.to_gain - self.ball[1])
         return {
             "phase": self.phase,
             "quarter": self.quarter,
@@ -790,7 +792,7 @@ class GridFootballState(GameState[GridFootballRules]):
             "offense": self.offense,
             "defense": self.defense,
             "down": self.down if self.offense else None,
-            "to_go": togo,
+            "to_go": self.to_go() if self.ball else None,
             "ball": sq(self.ball) if self.ball else None,
             "line_of_scrimmage": self.los if self.offense else None,
             "line_to_gain": self.to_gain if self.offense else None,
@@ -805,21 +807,30 @@ class GridFootballState(GameState[GridFootballRules]):
         }
 
 
+_Listed = tuple[tuple[Action, ...], frozenset[Action]]  # the legal actions listed, and as a set
 _HOME_ONLY, _AWAY_ONLY = (HOME,), (AWAY,)
 _NUMBER_PHASES = frozenset({RETURN_NUMBER, NUMBER_CHECK})
 _KICK_PHASES = frozenset({KICKOFF, PUNT})
-_COIN_CALLS = (CoinCall("heads"), CoinCall("tails"))
-_KICK_CHOICES = (KickChoice("kick"), KickChoice("receive"))
-_KICK_PICKS = tuple(KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS)
+
+
+def _listed(actions: Iterable[Action]) -> _Listed:
+    acts = tuple(actions)
+    return acts, frozenset(acts)
+
+
+_COIN_CALLS = _listed(CoinCall(c) for c in ("heads", "tails"))
+_KICK_CHOICES = _listed(KickChoice(c) for c in ("kick", "receive"))
+_KICK_PICKS = _listed(KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS)
+_NOTHING: _Listed = ((), frozenset())
 
 
 @lru_cache(maxsize=64)
-def _number_picks(n: int) -> tuple[NumberPick, ...]:
-    return tuple(NumberPick(i) for i in range(1, n + 1))
+def _number_picks(n: int) -> _Listed:
+    return _listed(NumberPick(i) for i in range(1, n + 1))
 
 
 @lru_cache(maxsize=256)
-def _play_calls(plays: tuple[int, ...], caps: tuple[int, ...], offense: bool, punt: bool) -> tuple[Action, ...]:
+def _play_calls(plays: tuple[int, ...], caps: tuple[int, ...], offense: bool, punt: bool) -> _Listed:
     """Every legal play call for these open plays and lateral caps (immutable, so cached)."""
     out: list[Action] = [Punt()] if punt else []
     for play, cap in zip(plays, caps, strict=True):
@@ -831,9 +842,10 @@ def _play_calls(plays: tuple[int, ...], caps: tuple[int, ...], offense: bool, pu
                 for side in ("left", "right"):
                     for timing in ("before", "after"):
                         out.append(PlayCall(play, colour, n, side, timing))
-    return tuple(out)
+    return _listed(out)
 
 
+_MATCH_TEXT = {m: m.value for m in Match}  # plain strings for events and views
 _ON_BLOCK = ("GF-R-BALL-ON-BLOCK",)  # the ball rests on the square it just blocked
 _NEW_SERIES = ("GF-FIRST-DOWN", "GF-R-LINE-TO-GAIN")
 _NUMBER = ("GF-R-NUMBER",)

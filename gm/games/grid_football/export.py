@@ -2,7 +2,8 @@
 
 The templates in ``templates/`` (next to this module) never type a game number by
 hand: they read the ruleset, and the examples here are produced by actually playing
-the moves on a :class:`GridFootballState` built from that ruleset.
+the moves on a :class:`GridFootballState` built from that ruleset (the worked down is
+played from where the example kickoff's return left the ball).
 """
 
 from __future__ import annotations
@@ -14,9 +15,6 @@ from gm.core.events import Event
 from gm.games.grid_football.actions import FORMS, PlayCall
 from gm.games.grid_football.engine import AWAY, HOME, PLAY, GridFootballState, col_letter, sq
 from gm.games.grid_football.rules import GridFootballRules
-
-#: the quick-start example: the ball on the center kick column, this many rows out of the low end zone
-EXAMPLE_ROWS_OUT = 15
 
 
 def export_context(rules: GridFootballRules) -> dict[str, Any]:
@@ -103,13 +101,6 @@ def _kick_example(state: GridFootballState, events: list[Event]) -> dict[str, An
     }
 
 
-def example_start(r: GridFootballRules) -> tuple[int, int]:
-    """The example's starting square: the center kick column, 15 rows out of the low end zone."""
-    col = ord(r.kick_columns["center"].upper()) - ord("A")
-    first, last = r.field_rows
-    return col, max(first, min(last, r.low_goal_line + EXAMPLE_ROWS_OUT))
-
-
 def example_calls(r: GridFootballRules) -> tuple[str, str]:
     """The example's calls: Play 1 (else the first open play) Red with up to 2 right before,
     against Play 3 (else another open play) Black, as in the quick-start guide."""
@@ -123,17 +114,12 @@ def example_calls(r: GridFootballRules) -> tuple[str, str]:
 
 
 def example_state(r: GridFootballRules) -> GridFootballState:
-    """Home on offense, 1st & 10 at :func:`example_start`, attacking the high end zone,
-    nothing blocked: the game after a real kickoff, with the ball then placed on the
-    example's square (as a referee sets up a scenario)."""
+    """The game after the example kickoff: home on offense, 1st down where its return ended,
+    attacking the high end zone (so the worked example's first down starts where the kickoff
+    example leaves the ball)."""
     state, _ = _kicked_off(r)
-    if state.phase != PLAY or state.offense != HOME:  # a ruleset where the return scored or went elsewhere
-        state.phase, state.offense, state.outcome = PLAY, HOME, None
-    col, row = example_start(r)
-    state.ball = (col, row)
-    state.blocked.clear()
-    state.down, state.los = 1, row
-    state.to_gain = row + state.direction(HOME) * r.first_down_rows
+    # one match: no number check, and a return stops short of the end zone (ruleset validation)
+    assert state.phase == PLAY and state.offense == HOME and state.ball is not None, state.phase
     return state
 
 

@@ -2,76 +2,12 @@
 
 ``GF-*`` ids name rules of the quick-start document; ``GF-R-*`` ids name the
 rulings recorded in ``rules_md/grid_football.md`` where the document is silent,
-vague or contradicts itself.
+vague or contradicts itself.  The titles are the rules as the default ruleset words
+them (:func:`~gm.games.grid_football.rulestext.rules_text`; a session's custom ruleset
+gets its own wording from the same function).
 """
 
-RULES: dict[str, str] = {
-    # --- the document
-    "GF-BOARD": "Board: columns A-T, rows 1-64; goal lines rows 5 and 59; end zones rows 1-5 and 59-64",
-    "GF-TOSS": "Coin toss: the winner chooses to kick or receive",
-    "GF-TOSS-2H": "The toss loser chooses kick or receive at the start of the 2nd half",
-    "GF-KICK-DIST": "A kickoff travels 55 rows from the kicking team's goal line",
-    "GF-KICK-PICK": "Kickoff: both teams secretly choose a position (left/center/right) and a colour (yellow/red/green)",
-    "GF-KICK-RETURN": "Return distance by matches: 2 matches = 5 steps, 1 match = 10, 0 matches = 15",
-    "GF-KICK-NUMBER": "0 matches: number check 1-10; a match is a return touchdown",
-    "GF-LOCK": "Each down both teams lock a play secretly; offense reveals play, colour and movement intent, defense play and colour",
-    "GF-PLAY-1": "Play 1 Power/Sweep: defense wrong +4 forward, up to 3 lateral; matches 0 forward, up to 2 lateral",
-    "GF-PLAY-2": "Play 2 Interior Run: defense wrong +2 forward; matches -2 backward, no lateral",
-    "GF-PLAY-3": "Play 3 Speed/Positioning: defense wrong +1 forward, up to 3 lateral; matches -3 backward, no lateral",
-    "GF-PLAY-4": "Play 4 Breakaway: defense wrong +5 forward, up to 2 lateral; matches -4 backward, up to 1 lateral",
-    "GF-PLAY4-LOCK": "Play 4 is unlocked after Quarter 1",
-    "GF-COLOUR": "Colours: Red is a pass, Black is a run",
-    "GF-MATCH-NONE": "No match: base play result, +2 bonus forward steps",
-    "GF-MATCH-PLAY": "Play match only: matched result, +2 bonus forward steps",
-    "GF-MATCH-COLOUR": "Colour match only: ignore the play, move exactly +3 forward, then a number check (match = turnover)",
-    "GF-MATCH-BOTH": "Play + colour match: immediate turnover, ball stays in place, drive direction reverses",
-    "GF-LATERAL": "Lateral movement: declared before or after the forward movement (default before), left or right",
-    "GF-LATERAL-MATCH": "Lateral is reduced by 1 if the defense matches the play number",
-    "GF-DIRECTION": "Forward is toward the opponent's goal line, backward away from it",
-    "GF-MOVE-RED": "Red: before = lateral in the air, forward on the ground; after = forward in the air, lateral on the ground",
-    "GF-MOVE-BLACK": "Black: all movement on the ground",
-    "GF-BLOCK": "Every play's ending square becomes blocked; blocked squares stop ground movement, air ignores them",
-    "GF-INCOMPLETE": "A pass that overshoots the end zone is incomplete",
-    "GF-TD": "Touchdown when the ball enters the opponent's end zone, or on a kickoff/punt number match",
-    "GF-WIN": "The first team to score a touchdown wins",
-    "GF-FIRST-DOWN": "Start at 1st & 10; gaining 10+ rows resets to 1st & 10",
-    "GF-DOWNS": "Four downs to make progress or punt",
-    "GF-QUARTERS": "Four quarters of 15 downs each",
-    "GF-SWITCH": "Switch ends after Quarter 1 and Quarter 3",
-    "GF-WARNING": "Warning at 4 downs remaining in Q2 and Q4",
-    "GF-TURNOVER": "On a turnover the ball stays where it is and the drive direction reverses",
-    "GF-SYNTAX": "Actions are written as in the guide: 'heads', 'kick', 'left yellow', 'number 7', 'punt', 'play 1 red 2 right before'",
-    # --- rulings (see rules_md/grid_football.md)
-    "GF-R-TOSS-CALL": "The away team calls the toss; the engine's seeded generator flips the coin",
-    "GF-R-ENDS": "Home defends the low end zone (rows 1-5) in Quarter 1",
-    "GF-R-END-ZONE": "End zones are rows 1-5 and 59-64 as the board says (the high one is 6 rows deep)",
-    "GF-R-KICK-COLUMN": "A kick comes down in the column of the kicking team's position call: left E, center K, right P",
-    "GF-R-TOUCHBACK": "A kick return never ends inside the receiving team's end zone: the ball is placed on the first row outside it",
-    "GF-R-KICK-GROUND": "A kick return runs straight along its column on the ground: blocked squares stop it",
-    "GF-R-KICK-SQUARE": "Kick spots are not blocked: only a down's ending square is",
-    "GF-R-LEFT-RIGHT": "Left and right are board directions as printed: left toward column A, right toward column T",
-    "GF-R-LATERAL-CAP": "The offense may declare at most the play's 'defense wrong' lateral; a matched play moves at most its 'matches' lateral",
-    "GF-R-LATERAL-TABLE": "The plays table governs lateral caps; 'reduced by 1' is how it was built (Plays 1 and 4) and Play 3 matched allows none",
-    "GF-R-NET": "The bonus is added to the play's forward value and the ball moves the net distance once",
-    "GF-R-DEFENSE-CALL": "The defense calls only a play and a colour; movement intent belongs to the offense",
-    "GF-R-AIR-LANDING": "Air movement flies over blocked squares but lands on the last open square at or short of its target",
-    "GF-R-EDGE": "Lateral movement stops at the board edge (columns A and T)",
-    "GF-R-OWN-END-ZONE": "Backward movement stops on the last row before the offense's own end zone (no safeties)",
-    "GF-R-TD-STOP": "Movement ends the moment the ball enters the opponent's end zone; the rest of the move is dropped",
-    "GF-R-INCOMPLETE": "An incomplete pass leaves the ball where the down started; the down counts",
-    "GF-R-COLOUR-MOVE": "The colour-match +3 has no lateral and uses the offense's forward mode (Red after = air)",
-    "GF-R-COLOUR-TD": "A colour-match +3 that reaches the end zone is a touchdown before any number check",
-    "GF-R-PUNT": "Punt: on 4th down instead of a play; travels 40 rows from the ball and is returned like a kickoff",
-    "GF-R-DOWNS-FAIL": "Failing on 4th down is a turnover on downs at the spot",
-    "GF-R-NEW-SERIES": "After a turnover or a kick the new offense starts 1st & 10 from the ball",
-    "GF-R-DOWN-COUNT": "Each play call or punt resolved is one of the quarter's 15 downs; kickoffs are not",
-    "GF-R-SWITCH-MAP": "Switching ends mirrors the ball and every blocked square across midfield: row r becomes row 64 - r",
-    "GF-R-HALF": "At halftime the drive ends; blocked squares stay; the toss loser chooses and the 2nd half starts with a kickoff",
-    "GF-R-CARRY": "A drive carries over the Q1/Q2 and Q3/Q4 breaks with its down and distance",
-    "GF-R-SCORELESS": "If regulation ends with no touchdown the game is a draw",
-    "GF-R-NUMBER": "Number checks: both teams secretly pick 1-10; equal numbers are a match",
-    "GF-R-LINE-TO-GAIN": "The 10 rows are counted from where the series started (the line to gain); the line of scrimmage is the ball's row at each snap",
-    "GF-R-KICK-LANDING": "A kick or punt may come down on a blocked square; the return starts from there",
-    "GF-R-BALL-ON-BLOCK": "The ball may rest on a blocked square (every down ends on one; a touchback may place it on one); only entering one is forbidden",
-    "GF-R-POINTS": "Optional points mode: a touchdown scores 7, the scorer kicks off, most points after 4 quarters wins",
-}
+from gm.games.grid_football.rules import GridFootballRules
+from gm.games.grid_football.rulestext import rules_text
+
+RULES: dict[str, str] = rules_text(GridFootballRules())

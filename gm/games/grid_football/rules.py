@@ -6,11 +6,12 @@ Defaults equal the quick-start document; a TOML file may override any field
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, field_serializer, model_validator
 
-POSITIONS = ("left", "center", "right")
+Position = Literal["left", "center", "right"]
+POSITIONS: tuple[Position, ...] = ("left", "center", "right")
 KICK_COLOURS = ("yellow", "red", "green")
 PLAY_COLOURS = ("red", "black")
 
@@ -19,20 +20,39 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: the largest numbers a ruleset may use (chosen so that the largest ruleset still plays a game
+#: in a few seconds and little memory: see tests/grid_football/test_ruleset.py)
+MAX_COLUMNS, MAX_ROWS = 26, 99
+MAX_DOWNS, MAX_QUARTERS, MAX_DOWNS_PER_QUARTER = 10, 12, 100
+MAX_PLAYS, MAX_LATERAL, MAX_FORWARD = 9, 10, 20
+
+Row = Annotated[int, Field(ge=1, le=MAX_ROWS)]
+Quarter = Annotated[int, Field(ge=1, le=MAX_QUARTERS)]
+Down = Annotated[int, Field(ge=1, le=MAX_DOWNS)]
+Column = Annotated[str, Field(pattern=r"^[A-Za-z]$")]
+Steps = Annotated[int, Field(ge=0, le=MAX_ROWS)]
+Matches = Annotated[int, Field(ge=0, le=2)]
+PlayNumber = Annotated[int, Field(ge=1, le=MAX_PLAYS)]
+
+
 class PlayResult(_Strict):
     """One line of the plays table: rows forward (negative = backward) and the lateral cap."""
 
-    forward: int = Field(ge=-20, le=20)
-    lateral: int = Field(ge=0, le=10)
+    forward: int = Field(ge=-MAX_FORWARD, le=MAX_FORWARD, description=f"rows forward, negative backward (-{MAX_FORWARD}..{MAX_FORWARD})")
+    lateral: int = Field(ge=0, le=MAX_LATERAL, description=f"at most this many columns of lateral (0-{MAX_LATERAL})")
 
 
 class PlaySpec(_Strict):
     """A play: its name, the result when the defense is wrong and when it matches."""
 
-    name: str
+    name: str = Field(min_length=1, max_length=40, description="the play's name (1-40 characters)")
     wrong: PlayResult
     matched: PlayResult
-    unlock_quarter: int = Field(default=1, ge=1, description="first quarter in which the play may be called")
+    unlock_quarter: Quarter = Field(default=1, description=f"first quarter in which the play may be called (1-{MAX_QUARTERS})")
+
+
+def _kick_columns(**columns: str) -> dict[Position, str]:
+    return {p: columns[p] for p in POSITIONS}
 
 
 def _default_plays() -> dict[int, PlaySpec]:
@@ -62,37 +82,60 @@ _DEFAULT_PLAYS = _make_default_plays()
 class GridFootballRules(_Strict):
     """Ruleset of Turn-Based Grid Football (defaults: the quick-start guide)."""
 
-    columns: int = Field(default=20, ge=5, le=26, description="board width; columns are lettered from A")
-    rows: int = Field(default=64, ge=20, le=99, description="board length; rows are numbered from 1")
-    low_goal_line: int = Field(default=5, ge=1, description="goal line of the low end zone (rows 1..low_goal_line)")
-    high_goal_line: int = Field(default=59, ge=2, description="goal line of the high end zone (high_goal_line..rows)")
-    kick_distance: int = Field(default=55, ge=1, description="rows a kickoff travels from the kicking team's goal line")
-    kick_columns: dict[str, str] = Field(
-        default_factory=lambda: {"left": "E", "center": "K", "right": "P"},
-        description="column where a kick comes down for the kicking team's position call (ruling GF-R-KICK-COLUMN)",
+    columns: int = Field(default=20, ge=5, le=MAX_COLUMNS, description=f"board width (5-{MAX_COLUMNS}); columns are lettered from A")
+    rows: int = Field(default=64, ge=20, le=MAX_ROWS, description=f"board length (20-{MAX_ROWS}); rows are numbered from 1")
+    low_goal_line: int = Field(
+        default=5, ge=1, le=MAX_ROWS - 3, description="goal line of the low end zone, rows 1..low_goal_line (1-96)"
     )
-    return_steps: dict[int, int] = Field(
-        default_factory=lambda: {2: 5, 1: 10, 0: 15}, description="kick return steps by number of matches"
+    high_goal_line: int = Field(
+        default=59, ge=4, le=MAX_ROWS,
+        description="goal line of the high end zone, rows high_goal_line..rows (4-99; at least 3 rows above the low one)",
     )
-    number_max: int = Field(default=10, ge=2, le=100, description="number checks pick from 1..number_max")
-    punt_distance: int = Field(default=40, ge=1, description="rows a punt travels from the ball (ruling GF-R-PUNT)")
-    punt_downs: list[int] = Field(default_factory=lambda: [4], description="downs on which the offense may punt")
-    plays: dict[int, PlaySpec] = Field(default_factory=_default_plays)
-    no_match_bonus: int = Field(default=2, description="bonus rows when nothing matches")
-    play_match_bonus: int = Field(default=2, description="bonus rows when only the play matches")
-    colour_match_forward: int = Field(default=3, description="exact rows forward when only the colour matches")
-    first_down_rows: int = Field(default=10, ge=1)
-    downs: int = Field(default=4, ge=1, description="downs to make a first down")
-    quarters: int = Field(default=4, ge=2)
-    downs_per_quarter: int = Field(default=15, ge=1)
-    switch_after_quarters: list[int] = Field(default_factory=lambda: [1, 3])
-    warning_quarters: list[int] = Field(default_factory=lambda: [2, 4])
-    warning_downs_left: int = Field(default=4, ge=0)
+    kick_distance: int = Field(
+        default=55, ge=1, le=MAX_ROWS, description="rows a kickoff travels from the kicking team's goal line (1-99)"
+    )
+    kick_columns: dict[Position, Column] = Field(
+        default_factory=lambda: _kick_columns(left="E", center="K", right="P"),
+        max_length=3,
+        description="column (one letter on the board) where a kick comes down for the kicking team's left, center and right call (ruling GF-R-KICK-COLUMN)",
+    )
+    return_steps: dict[Matches, Steps] = Field(
+        default_factory=lambda: {2: 5, 1: 10, 0: 15},
+        max_length=3,
+        description="kick return steps (0-99) for 2, 1 and 0 matches; a kickoff return must stop short of the end zone",
+    )
+    number_max: int = Field(default=10, ge=2, le=100, description="number checks pick from 1..number_max (2-100)")
+    punt_distance: int = Field(default=40, ge=1, le=MAX_ROWS, description="rows a punt travels from the ball (1-99; ruling GF-R-PUNT)")
+    punt_downs: list[Down] = Field(
+        default_factory=lambda: [4], max_length=MAX_DOWNS, description="downs on which the offense may punt (each 1-downs)"
+    )
+    plays: dict[PlayNumber, PlaySpec] = Field(
+        default_factory=_default_plays, max_length=MAX_PLAYS,
+        description="the plays table: play number (1-9) -> name, result when the defense is wrong and when it matches, first quarter",
+    )
+    no_match_bonus: int = Field(default=2, ge=-MAX_FORWARD, le=MAX_FORWARD, description="bonus rows when nothing matches (-20..20)")
+    play_match_bonus: int = Field(default=2, ge=-MAX_FORWARD, le=MAX_FORWARD, description="bonus rows when only the play matches (-20..20)")
+    colour_match_forward: int = Field(
+        default=3, ge=0, le=MAX_FORWARD, description="exact rows forward when only the colour matches (0-20)"
+    )
+    first_down_rows: int = Field(default=10, ge=1, le=MAX_ROWS, description="rows to the line to gain for a first down (1-99)")
+    downs: int = Field(default=4, ge=1, le=MAX_DOWNS, description="downs to reach the line to gain (1-10)")
+    quarters: int = Field(default=4, ge=2, le=MAX_QUARTERS, description="quarters in a game, an even number: two halves (2-12)")
+    downs_per_quarter: int = Field(default=15, ge=1, le=MAX_DOWNS_PER_QUARTER, description="downs in a quarter (1-100)")
+    switch_after_quarters: list[Quarter] = Field(
+        default_factory=lambda: [1, 3], max_length=MAX_QUARTERS, description="the teams switch ends after these quarters (each 1-quarters)"
+    )
+    warning_quarters: list[Quarter] = Field(
+        default_factory=lambda: [2, 4], max_length=MAX_QUARTERS, description="quarters with a warning near their end (each 1-quarters)"
+    )
+    warning_downs_left: int = Field(
+        default=4, ge=0, le=MAX_DOWNS_PER_QUARTER, description="downs left in the quarter when the warning comes (0-100)"
+    )
     toss_caller: Literal["home", "away"] = Field(default="away", description="who calls the coin toss")
     win: Literal["first_touchdown", "points"] = Field(
         default="first_touchdown", description="first touchdown wins, or a full game decided on points"
     )
-    touchdown_points: int = Field(default=7, ge=1)
+    touchdown_points: int = Field(default=7, ge=1, le=100, description="points for a touchdown in points mode (1-100)")
 
     @field_serializer("plays")
     def _dump_plays(self, plays: dict[int, PlaySpec], info: SerializationInfo) -> dict[int, Any]:
@@ -126,7 +169,7 @@ class GridFootballRules(_Strict):
         if self.high_goal_line - self.low_goal_line < 3:
             raise ValueError("goal lines leave no field of play")
         for pos, col in self.kick_columns.items():
-            if len(col) != 1 or not 0 <= ord(col.upper()) - ord("A") < self.columns:
+            if not 0 <= ord(col.upper()) - ord("A") < self.columns:
                 raise ValueError(f"kick_columns.{pos}: column {col!r} is not on a board of {self.columns} columns")
         if set(self.kick_columns) != set(POSITIONS):
             raise ValueError("kick_columns needs left, center and right")
@@ -145,6 +188,16 @@ class GridFootballRules(_Strict):
             raise ValueError("quarters must be even (two halves)")
         if any(not 1 <= d <= self.downs for d in self.punt_downs):
             raise ValueError(f"punt_downs must be between 1 and {self.downs}")
+        # a kickoff return that always scores would start kickoff after kickoff without end
+        up_land = min(self.rows, self.low_goal_line + self.kick_distance)
+        down_land = max(1, self.high_goal_line - self.kick_distance)
+        room = min(up_land - self.low_goal_line, self.high_goal_line - down_land) - 1
+        longest = max(self.return_steps.values())
+        if longest > room:
+            raise ValueError(
+                f"return_steps: a kickoff return of {longest} steps reaches the end zone on an open board; "
+                f"with these goal lines and kick distance a return may be at most {room} steps"
+            )
         return self
 
     @property

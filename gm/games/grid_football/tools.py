@@ -2,21 +2,23 @@
 
 Argument names equal the fields of the action each tool makes (``call_play`` ->
 :class:`PlayCall`), so an action and its tool call convert both ways
-(:func:`gm.core.tools.call_for_action`).  Ranges here are the widest any ruleset
-allows; the engine rejects what the current rules do not (play 4 in quarter 1,
-lateral beyond the play's cap, numbers above ``number_max``) with a rule id and
-the legal alternatives.
+(:func:`gm.core.tools.call_for_action`).  Descriptions are worded from the session's
+ruleset (its plays, lateral caps, number range, punting downs); ranges are the widest any
+ruleset allows, and the engine rejects what the current rules do not (play 4 in quarter 1,
+lateral beyond the play's cap, numbers above ``number_max``) with a rule id and the legal
+alternatives.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from pydantic import Field
+from pydantic import Field, create_model
 
 from gm.core.tools import NoArgs, ToolArgs, ToolSpec, action_tool
 
 from .actions import CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
+from .rules import GridFootballRules
 
 if TYPE_CHECKING:
     from gm.core.state import GameState
@@ -33,24 +35,6 @@ class KickChoiceArgs(ToolArgs):
 class KickPickArgs(ToolArgs):
     position: Literal["left", "center", "right"] = Field(description="kick position: left, center or right")
     colour: Literal["yellow", "red", "green"] = Field(description="kick colour: yellow, red or green")
-
-
-class PlayCallArgs(ToolArgs):
-    play: int = Field(ge=1, le=9, description="play number: 1 Power/Sweep, 2 Interior Run, 3 Speed/Positioning, 4 Breakaway (from quarter 2)")
-    colour: Literal["red", "black"] = Field(description="red (pass: air movement) or black (run: ground movement)")
-    lateral: int | None = Field(
-        default=None, ge=0, le=10, description="offense only: columns of lateral movement (play 1 and 3 up to 3, play 4 up to 2, play 2 none); null or 0 for none"
-    )
-    direction: Literal["left", "right"] | None = Field(
-        default=None, description="offense only: lateral direction, left (toward column A) or right (toward column T)"
-    )
-    timing: Literal["before", "after"] | None = Field(
-        default=None, description="offense only: lateral before (the default when null) or after the forward movement"
-    )
-
-
-class NumberPickArgs(ToolArgs):
-    number: int = Field(ge=1, le=100, description="your secret number, 1-10")
 
 
 class SquareArgs(ToolArgs):
@@ -88,19 +72,105 @@ def _square(state: GameState[Any], seat: str | None, args: SquareArgs) -> dict[s
     return out
 
 
-def grid_football_tools() -> list[ToolSpec]:
-    """The action tools (plus one square query) of Grid Football."""
-    return [
+def _runs(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``1-3, 5``."""
+    out: list[str] = []
+    for n in sorted(numbers):
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _descriptions(rules: GridFootballRules) -> dict[str, str]:
+    """Every tool and argument description that depends on the ruleset, worded from it."""
+    plays = dict(sorted(rules.plays.items()))
+    caps: dict[int, list[str]] = {}
+    for n, spec in plays.items():
+        caps.setdefault(spec.wrong.lateral, []).append(str(n))
+    lateral = ", ".join(
+        f"play {_and(ns)} up to {cap}" if cap else f"play {_and(ns)} none" for cap, ns in sorted(caps.items(), reverse=True)
+    )
+    last_col = chr(ord("A") + rules.columns - 1)
+    punts = " or ".join(_ordinal(d) for d in sorted(rules.punt_downs))
+    return {
+        "call_play": f"Secretly lock a play ({_runs(list(plays))}) and colour (red pass / black run); the offense may add lateral "
+                     "columns, left/right, before/after.",
+        "play": "play number: " + ", ".join(
+            f"{n} {s.name}" + (f" (from quarter {s.unlock_quarter})" if s.unlock_quarter > 1 else "") for n, s in plays.items()
+        ),
+        "lateral": f"offense only: columns of lateral movement ({lateral}); null or 0 for none",
+        "direction": f"offense only: lateral direction, left (toward column A) or right (toward column {last_col})",
+        "punt": f"Offense on {punts} down: punt instead of calling a play.",
+        "pick_number": f"Secretly pick a number 1-{rules.number_max} for a number check (kick return or colour match).",
+        "number": f"your secret number, 1-{rules.number_max}",
+    }
+
+
+_DEFAULT = _descriptions(GridFootballRules())
+_Side: TypeAlias = Literal["left", "right"] | None
+
+
+class PlayCallArgs(ToolArgs):
+    play: int = Field(ge=1, le=9, description=_DEFAULT["play"])
+    colour: Literal["red", "black"] = Field(description="red (pass: air movement) or black (run: ground movement)")
+    lateral: int | None = Field(default=None, ge=0, le=10, description=_DEFAULT["lateral"])
+    direction: _Side = Field(default=None, description=_DEFAULT["direction"])
+    timing: Literal["before", "after"] | None = Field(
+        default=None, description="offense only: lateral before (the default when null) or after the forward movement"
+    )
+
+
+class NumberPickArgs(ToolArgs):
+    number: int = Field(ge=1, le=100, description=_DEFAULT["number"])
+
+
+_CUSTOM: dict[tuple[tuple[str, str], ...], list[ToolSpec]] = {}
+
+
+def grid_football_tools(rules: GridFootballRules | None = None) -> list[ToolSpec]:
+    """The action tools (plus one square query) of Grid Football, described as ``rules`` (default:
+    the default ruleset) has the game: its plays, lateral caps, number range and punting downs.
+    Argument ranges stay the widest any ruleset allows, so what this ruleset forbids is answered
+    by the engine, with the rule id and the legal options."""
+    d = _DEFAULT if rules is None else _descriptions(rules)
+    key = tuple(sorted(d.items()))
+    cached = _CUSTOM.get(key)
+    if cached is not None:
+        return cached
+    play_args: type[ToolArgs] = PlayCallArgs
+    number_args: type[ToolArgs] = NumberPickArgs
+    if d != _DEFAULT:
+        play_args = create_model(
+            "PlayCallArgs",
+            __base__=PlayCallArgs,
+            play=(int, Field(ge=1, le=9, description=d["play"])),
+            lateral=(int | None, Field(default=None, ge=0, le=10, description=d["lateral"])),
+            direction=(_Side, Field(default=None, description=d["direction"])),
+        )
+        number_args = create_model("NumberPickArgs", __base__=NumberPickArgs, number=(int, Field(ge=1, le=100, description=d["number"])))
+    tools = [
         action_tool("call_coin_toss", "Call the coin toss: heads or tails (the winner chooses to kick or receive).",
                     CoinCallArgs, CoinCall, ("coin_call",)),
         action_tool("choose_kick_or_receive", "Toss winner (or, at halftime, the toss loser): choose to kick off or to receive.",
                     KickChoiceArgs, KickChoice, ("kick_choice",)),
         action_tool("pick_kick", "Secretly pick a kickoff or punt position (left/center/right) and colour (yellow/red/green); matches shorten the return.",
                     KickPickArgs, KickPick, ("kick_pick",)),
-        action_tool("call_play", "Secretly lock a play (1-4) and colour (red pass / black run); the offense may add lateral columns, left/right, before/after.",
-                    PlayCallArgs, PlayCall, ("play_call",)),
-        action_tool("punt", "Offense on 4th down: punt instead of calling a play.", NoArgs, Punt, ("play_call",)),
-        action_tool("pick_number", "Secretly pick a number 1-10 for a number check (kick return or colour match).",
-                    NumberPickArgs, NumberPick, ("number_pick",)),
+        action_tool("call_play", d["call_play"], play_args, PlayCall, ("play_call",)),
+        *([action_tool("punt", d["punt"], NoArgs, Punt, ("play_call",))] if rules is None or rules.punt_downs else []),
+        action_tool("pick_number", d["pick_number"], number_args, NumberPick, ("number_pick",)),
         ToolSpec("get_square", "What is on one square (e.g. K20): blocked, ball, end zone or field.", SquareArgs, "query", _square),
-    ]
+    ]  # fmt: skip
+    if len(_CUSTOM) >= 64:
+        _CUSTOM.clear()
+    _CUSTOM[key] = tools
+    return tools
