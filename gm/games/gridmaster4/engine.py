@@ -9,7 +9,7 @@ legal move the engine declares them blocked (GM4-R-BLOCK-CHECK), inside the
 ``_apply`` of the move before, so ``to_act`` always names a seat that can act.
 The same step keeps the cells the seat to act may move to (``options``), so checking
 and listing its moves costs no search.  What a move does is stated once, in
-:mod:`gm.games.gridmaster4.moves`; ``_check`` returns it as a :class:`Plan` that
+:mod:`gm.games.gridmaster4.moves`; ``_check`` returns it as a plan that
 ``_apply`` carries out.  There is no chance in the game; ``state.rng`` is never used.
 """
 
@@ -18,7 +18,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, NamedTuple
+from operator import itemgetter
+from typing import Any
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError, InvalidActionError
@@ -27,7 +28,7 @@ from gm.core.outcome import Outcome
 from gm.core.state import ActionSpace, GameState
 from gm.games.gridmaster4.actions import Place, PlaceRow, PlaceTable
 from gm.games.gridmaster4.grid import Geometry, geometry
-from gm.games.gridmaster4.moves import builders, deactivation, move_cells
+from gm.games.gridmaster4.moves import any_colour, builders, deactivation, move_cells
 from gm.games.gridmaster4.rules import COLOURS, LETTERS, SEATS, BuildFrom, GridMaster4Rules
 
 
@@ -65,16 +66,14 @@ DECISION = Decision.PLACE_TILE
 LIST_LIMIT = 32
 
 _SEAT_INDEX = {s: i for i, s in enumerate(SEATS)}
+_LOWER = tuple(LETTERS[s].lower() for s in SEATS)
 _PLACED_RULE = {OPENING: "GM4-FIRST", FREE: "GM4-FREE", PLAY: "GM4-MOVE"}
 
 
-class Plan(NamedTuple):
-    """What a checked placement does: the cell (index), the tile number, and the active tiles it
-    makes inactive (GM4-DEACTIVATE; none for a first tile or a free placement)."""
-
-    cell: int
-    number: int
-    deactivates: tuple[int, ...]
+#: what a checked placement does: the cell (index), the tile number, and the active tiles it makes
+#: inactive (GM4-DEACTIVATE; none for a first tile or a free placement) - what ``_check`` returns
+#: and ``_apply`` carries out
+Plan = tuple[int, int, tuple[int, ...]]
 
 
 @lru_cache(maxsize=64)
@@ -113,6 +112,7 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         r = self.rules
         self.geo: Geometry = geometry(r.columns, r.rows, r.orthogonal, r.diagonal)
         self.places: PlaceTable = _places(self.geo)
+        self.every_colour = any_colour(r)  # a normal move makes every colour's tiles inactive (GM4-R-DEACT-ANY)
         n = r.cells
         self.order: tuple[str, ...] = r.seats  # turn order of the seats taking part (GM4-TURN)
         self.owner: list[int] = [-1] * n  # seat index per cell, -1 = open
@@ -122,6 +122,7 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         self.score: dict[str, int] = dict.fromkeys(self.order, 0)  # GM4-SCORE
         self.placed_at: dict[str, int] = dict.fromkeys(self.order, 0)  # move number of each seat's last tile
         self.in_play: list[str] = list(self.order)
+        self.after: dict[str, str] = self._successors()  # the next seat in play after each seat
         self.blocked: list[str] = []  # in the order they were blocked
         self.alone_since: int | None = None  # the tile count when only one player was left (GM4-R-LAST)
         self.phase = OPENING
@@ -155,7 +156,7 @@ class GridMaster4State(GameState[GridMaster4Rules]):
 
     def deactivation(self, seat: str, cell: int) -> tuple[int, ...]:
         """The active tiles a normal move by ``seat`` onto ``cell`` would make inactive, ascending."""
-        return deactivation(self.rules, self.geo.reach, self.owner, self.active, _SEAT_INDEX[seat], cell)
+        return deactivation(self.geo.reach, self.owner, self.active, _SEAT_INDEX[seat], cell, self.every_colour)
 
     def open_cell_list(self) -> list[int]:
         """The open cells, ascending."""
@@ -193,9 +194,10 @@ class GridMaster4State(GameState[GridMaster4Rules]):
 
     def _legal(self, seat: str) -> tuple[Action, ...] | ActionSpace:
         row = self.places.row(self.score[seat] + 1)
-        if self.phase == PLAY:
-            return tuple([row[c] for c in self.options])
-        return OpenPlacements(tuple(self.open_list), row)
+        if self.phase != PLAY:
+            return OpenPlacements(tuple(self.open_list), row)
+        options = self.options
+        return itemgetter(*options)(row) if len(options) > 1 else (row[options[0]],)
 
     def legal_summary(self, seat: str) -> list[str]:
         """The seat's options in short: every move when there are at most ``LIST_LIMIT``, else the
@@ -261,10 +263,10 @@ class GridMaster4State(GameState[GridMaster4Rules]):
                 legal=self.legal_summary(seat),
             )
         if self.phase != PLAY:
-            return Plan(cell, n, ())
+            return cell, n, ()
         if cell not in self.options:
             raise self._not_a_move(seat, action, cell)
-        return Plan(cell, n, deactivation(self.rules, self.geo.reach, self.owner, self.active, _SEAT_INDEX[seat], cell))
+        return cell, n, deactivation(self.geo.reach, self.owner, self.active, _SEAT_INDEX[seat], cell, self.every_colour)
 
     def _not_a_move(self, seat: str, action: Place, cell: int) -> IllegalActionError:
         r = self.rules
@@ -300,67 +302,91 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         self.score[seat] = n
         self.placed_at[seat] = self.moves
         name = self.geo.names[cell]
+        also = self._normal_move_rules(seat, cell) if phase == PLAY else self._placed_rules(cell, phase)
+        if len(self.in_play) == 1 and len(self.order) > 1:
+            also.append("GM4-R-LAST")
         events = [
-            _ev(EventKind.PLACED, _PLACED_RULE[phase], "{seat} places {number} at {cell}", seat=seat, number=n,
-                cell=name, also=self._placed_rules(seat, cell, phase))
+            Event(EventKind.PLACED, _PLACED_RULE[phase], "{seat} places {number} at {cell}",
+                  {"seat": seat, "number": n, "cell": name, "also": also})
         ]
         self.last = {"seat": seat, "number": n, "cell": name, "deactivated": []}
         if hit:
             self._deactivate(seat, hit, events)
         if n == self.rules.winning_tile:
             self._finish(Outcome(seat, f"placed tile {n}", "GM4-WIN-TILE", dict(self.score)), events)
-            return events
-        self._advance(seat, events)
+        elif phase == PLAY:  # the turn passes on (GM4-TURN); the next seat is checked for moves
+            nxt = self.current = self.after[seat]
+            options = move_cells(self.geo.reach, self.owner, builders(self.rules, self.actives, nxt))
+            if options:
+                self.options = tuple(sorted(options))
+            else:
+                self._settle(events)
+        else:
+            self._advance(seat, events)
         return events
 
-    def _placed_rules(self, seat: str, cell: int, phase: Phase) -> list[str]:
-        """The rules besides the phase's own that decided a placement just made on ``cell``."""
-        also = ["GM4-OPEN", "GM4-ACTIVE", "GM4-SCORE"]
-        if phase != OPENING:
-            also.append("GM4-NEXT")
-        if phase == FREE:
-            also.append("GM4-R-FREE-TILE")
-        if phase == PLAY:
-            if self.rules.build_from == BuildFrom.OWN:
-                also.append("GM4-R-OWN-TILES")
-            # the edge cut this player's options, or the cell was reachable from two active tiles
-            tiles = builders(self.rules, self.actives, seat, gone=(cell,))
-            reach, near = self.geo.reach, self.geo.reach_sets
-            if any(len(reach[c]) < 8 for c in tiles) or sum(cell in near[c] for c in tiles) > 1:
-                also.append("GM4-EDGE")
-        elif any(self.active[u] for u in self.geo.reach[cell]):  # a normal move here would have made them inactive
+    def _normal_move_rules(self, seat: str, cell: int) -> list[str]:
+        """The rules besides GM4-MOVE that decided a normal move just made onto ``cell``."""
+        also = ["GM4-OPEN", "GM4-ACTIVE", "GM4-SCORE", "GM4-NEXT"]
+        if self.rules.build_from == BuildFrom.OWN:
+            also.append("GM4-R-OWN-TILES")
+        # the edge cut this player's options, or the cell was reachable from two active tiles
+        edge, near = self.geo.edge, self.geo.reach_sets
+        reached = 0
+        for c in builders(self.rules, self.actives, seat):
+            if c != cell:
+                if edge[c]:
+                    break
+                reached += cell in near[c]
+        else:
+            if reached < 2:
+                return also
+        also.append("GM4-EDGE")
+        return also
+
+    def _placed_rules(self, cell: int, phase: Phase) -> list[str]:
+        """The rules besides the phase's own that decided a first tile or a free placement on ``cell``."""
+        also = ["GM4-OPEN", "GM4-ACTIVE", "GM4-SCORE"] if phase == OPENING else \
+            ["GM4-OPEN", "GM4-ACTIVE", "GM4-SCORE", "GM4-NEXT", "GM4-R-FREE-TILE"]
+        active = self.active
+        if any(active[u] for u in self.geo.reach[cell]):  # a normal move here would have made them inactive
             also.append("GM4-R-NO-DEACT-FREE")
-        if len(self.in_play) == 1 and len(self.order) > 1:
-            also.append("GM4-R-LAST")
         return also
 
     def _deactivate(self, seat: str, hit: tuple[int, ...], events: list[Event]) -> None:
         """Make inactive the tiles of the plan (GM4-DEACTIVATE, GM4-R-REACH)."""
         si = _SEAT_INDEX[seat]
-        owner, number, active = self.owner, self.number, self.active
+        owner, number, active, actives, names = self.owner, self.number, self.active, self.actives, self.geo.names
+        tiles, shown = [], []
+        foreign = False
         for u in hit:
             active[u] = False
-            self.actives[SEATS[owner[u]]].discard(u)
-        tiles = [self.describe(u) for u in hit]
+            o = owner[u]
+            s = SEATS[o]
+            actives[s].discard(u)
+            tiles.append(f"{s} {number[u]} at {names[u]}")
+            shown.append(f"{_LOWER[o]}{number[u]}")
+            foreign = foreign or o != si
         self.last["deactivated"] = tiles
-        also = ["GM4-R-REACH", "GM4-R-INACTIVE-SHOW"]
-        if any(owner[u] != si for u in hit):
-            also.append("GM4-R-DEACT-ANY")
-        names = self.geo.names
-        events.append(_ev(EventKind.DEACTIVATED, "GM4-DEACTIVATE", "now inactive: {tiles}", tiles=", ".join(tiles),
-                          cells=[names[u] for u in hit],
-                          shown=[f"{LETTERS[SEATS[owner[u]]].lower()}{number[u]}" for u in hit],
-                          also=also))
+        also = ["GM4-R-REACH", "GM4-R-INACTIVE-SHOW", "GM4-R-DEACT-ANY"] if foreign else ["GM4-R-REACH", "GM4-R-INACTIVE-SHOW"]
+        events.append(Event(EventKind.DEACTIVATED, "GM4-DEACTIVATE", "now inactive: {tiles}",
+                            {"tiles": ", ".join(tiles), "cells": [names[u] for u in hit], "shown": shown, "also": also}))
 
     def _next_after(self, seat: str) -> str:
         """The next seat still in play after ``seat`` in turn order (``seat`` may be out already)."""
-        i = self.order.index(seat)
+        return self.after[seat]
+
+    def _successors(self) -> dict[str, str]:
+        """Each seat's next seat still in play, in turn order (empty once nobody is in play)."""
         k = len(self.order)
-        for step in range(1, k + 1):
-            s = self.order[(i + step) % k]
-            if s in self.in_play:
-                return s
-        raise AssertionError("nobody left in play")
+        out = {}
+        for i, seat in enumerate(self.order):
+            for step in range(1, k + 1):
+                s = self.order[(i + step) % k]
+                if s in self.in_play:
+                    out[seat] = s
+                    break
+        return out
 
     def _advance(self, seat: str, events: list[Event]) -> None:
         """Pass the turn after ``seat`` placed a tile, then settle any blocks."""
@@ -390,9 +416,9 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         while self.current is not None and self.outcome is None:
             seat = self.current
             if self.phase == PLAY:
-                options = self.move_cells(seat)
+                options = move_cells(self.geo.reach, self.owner, builders(self.rules, self.actives, seat))
                 if options:
-                    self.options = tuple(options)
+                    self.options = tuple(sorted(options))
                     return
                 self._block(seat, events, rule="GM4-BLOCKED")
             elif self.phase == FREE and self.open_cells == 0:
@@ -404,6 +430,7 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         """Remove ``seat`` from play; its tiles stay, all inactive (GM4-R-BLOCKED-TILES); start a free round."""
         self.in_play.remove(seat)
         self.blocked.append(seat)
+        self.after = self._successors()
         if len(self.in_play) == 1 and len(self.order) > 1:
             self.alone_since = self.moves
         for c in self.actives[seat]:

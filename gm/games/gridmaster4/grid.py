@@ -47,6 +47,8 @@ class Geometry:
     reach: tuple[tuple[int, ...], ...]
     #: the same neighbourhoods as sets (for "is ``u`` one move from ``t``?")
     reach_sets: tuple[frozenset[int], ...]
+    #: cells with fewer than 8 moves (near an edge, GM4-EDGE)
+    edge: tuple[bool, ...]
 
     def name(self, i: int) -> str:
         return self.names[i]
@@ -69,5 +71,6 @@ def geometry(columns: int, rows: int, orthogonal: int, diagonal: int) -> Geometr
             )
             reach.append(tuple(near))
     return Geometry(
-        columns, rows, tuple(names), {n: i for i, n in enumerate(names)}, tuple(reach), tuple(map(frozenset, reach))
+        columns, rows, tuple(names), {n: i for i, n in enumerate(names)}, tuple(reach), tuple(map(frozenset, reach)),
+        tuple(len(r) < 8 for r in reach),
     )
