@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from gm.core.actions import Action
-from gm.core.errors import InvalidActionError
+from gm.core.errors import InvalidActionError, bad_input
 from gm.games.gridmaster4.grid import CANONICAL, normalise_cell
 
 FORMS = ("place 37 at K12", "place K12", "K12")
 
 
 def _bad(reason: str, text: object, rule: str = "GM4-SYNTAX") -> InvalidActionError:
-    quoted = str(text)
-    return InvalidActionError(reason, rule=rule, input=quoted if len(quoted) <= 200 else quoted[:197] + "...", legal=FORMS)
+    return bad_input(reason, text, rule=rule, legal=FORMS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +50,51 @@ class Place(Action):
         if self.number is None:
             return f"place {self.cell}"
         return f"place {self.number} at {self.cell}"
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+class PlaceRow(dict[int, Place]):
+    """The placements of one tile number on one board, by cell index, made on first use (the
+    engine lists legal placements from these shared values instead of building new ones)."""
+
+    __slots__ = ("names", "number")
+
+    def __init__(self, names: tuple[str, ...], number: int) -> None:
+        super().__init__()
+        self.names = names
+        self.number = number
+
+    def __missing__(self, cell: int) -> Place:
+        # the cell name comes from the board's own names: canonical, so the checks of __post_init__ hold
+        p = _new(Place)
+        _set(p, "cell", self.names[cell])
+        _set(p, "number", self.number)
+        self[cell] = p
+        return p
+
+
+class PlaceTable:
+    """Every :class:`PlaceRow` of one board (at most ``limit`` placements are kept: past that the
+    rows start afresh, so a long run on the largest board stays small)."""
+
+    __slots__ = ("limit", "names", "rows")
+
+    def __init__(self, names: tuple[str, ...], limit: int = 200_000) -> None:
+        self.names = names
+        self.limit = limit
+        self.rows: dict[int, PlaceRow] = {}
+
+    def row(self, number: int) -> PlaceRow:
+        """The placements of tile ``number``."""
+        row = self.rows.get(number)
+        if row is None:
+            if sum(map(len, self.rows.values())) > self.limit:
+                self.rows.clear()
+            row = self.rows[number] = PlaceRow(self.names, number)
+        return row
 
 
 ACTION_TYPES: dict[str, type[Action]] = {Place.type: Place}
@@ -94,9 +138,7 @@ def parse_action(text: str) -> Action:
     if not toks:
         raise _bad("empty action", text)
     if any(w in _PASS for w in toks):
-        raise InvalidActionError(
-            "there is no passing: place a tile on a legal cell", rule="GM4-R-NO-PASS", input=text, legal=FORMS
-        )
+        raise _bad("there is no passing: place a tile on a legal cell", text, rule="GM4-R-NO-PASS")
     cells: list[str] = []
     explicit: list[int] = []
     bare: list[tuple[int, int]] = []  # (position, value)

@@ -34,9 +34,10 @@ def normalise_cell(text: str) -> str | None:
     return f"{m.group(1).upper()}{int(m.group(2))}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Geometry:
-    """Names and move neighbourhoods of one board shape."""
+    """Names and move neighbourhoods of one board shape (one shared instance per shape:
+    compared and hashed by identity)."""
 
     columns: int
     rows: int
@@ -44,12 +45,16 @@ class Geometry:
     index: dict[str, int]
     #: cells exactly one legal move away from each cell (on the board), ascending
     reach: tuple[tuple[int, ...], ...]
+    #: the same neighbourhoods as sets (for "is ``u`` one move from ``t``?")
+    reach_sets: tuple[frozenset[int], ...]
+    #: cells with fewer than 8 moves (near an edge, GM4-EDGE)
+    edge: tuple[bool, ...]
 
     def name(self, i: int) -> str:
         return self.names[i]
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=64)
 def geometry(columns: int, rows: int, orthogonal: int, diagonal: int) -> Geometry:
     """The geometry of a ``columns`` x ``rows`` board with the given move distances."""
     o, d = orthogonal, diagonal
@@ -65,4 +70,7 @@ def geometry(columns: int, rows: int, orthogonal: int, diagonal: int) -> Geometr
                 if 0 <= col + dc < columns and 0 <= row + dr < rows
             )
             reach.append(tuple(near))
-    return Geometry(columns, rows, tuple(names), {n: i for i, n in enumerate(names)}, tuple(reach))
+    return Geometry(
+        columns, rows, tuple(names), {n: i for i, n in enumerate(names)}, tuple(reach), tuple(map(frozenset, reach)),
+        tuple(len(r) < 8 for r in reach),
+    )

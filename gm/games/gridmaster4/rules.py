@@ -8,7 +8,7 @@ tile 100 wins.  A TOML file may override any field
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -21,25 +21,68 @@ LETTERS: dict[str, str] = {"orange": "O", "magenta": "M", "lime": "L", "aqua": "
 MAX_COLUMNS = 26  # columns are lettered A..Z
 
 
+class BuildFrom(StrEnum):
+    """Whose active tiles a player builds on (ruleset ``build_from``)."""
+
+    OWN = "own"
+    ANY = "any"
+
+
+class Deactivate(StrEnum):
+    """Whose active tiles a normal move makes inactive (ruleset ``deactivate``)."""
+
+    ANY = "any"
+    OWN = "own"
+
+
+#: the bounds of every number of the ruleset: the largest board (26x99), four players and 999
+#: tiles still play a whole game in a second or two and a few megabytes
+MAX_ROWS = 99  # rows are numbered 1..99 (two digits)
+MAX_TILES = 999  # tile numbers have at most three digits
+MAX_DISTANCE = MAX_ROWS - 1  # a longer move leaves the largest board
+
+
 class GridMaster4Rules(BaseModel):
     """Ruleset of GridMaster4 (defaults: the rules document)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    columns: int = Field(default=20, ge=1, le=MAX_COLUMNS, description="board width; columns are lettered from A")
-    rows: int = Field(default=20, ge=1, le=99, description="board height; rows are numbered from 1 (bottom)")
+    columns: int = Field(
+        default=20, ge=1, le=MAX_COLUMNS, description=f"board width, 1 to {MAX_COLUMNS}; columns are lettered from A"
+    )
+    rows: int = Field(
+        default=20, ge=1, le=MAX_ROWS, description=f"board height, 1 to {MAX_ROWS}; rows are numbered from 1 (bottom)"
+    )
     players: int = Field(
-        default=4, ge=1, le=len(SEATS), description="how many players take part, in seat order orange, magenta, lime, aqua"
+        default=4,
+        ge=1,
+        le=len(SEATS),
+        description=f"how many players take part, 1 to {len(SEATS)}, in seat order orange, magenta, lime, aqua",
     )
-    tiles: int = Field(default=100, ge=1, le=999, description="each player's tiles are numbered 1..tiles")
-    winning_tile: int = Field(default=100, ge=1, description="placing this tile wins at once (GM4-WIN-TILE)")
-    orthogonal: int = Field(default=3, ge=1, le=98, description="a move is exactly this many cells up, down, left or right")
-    diagonal: int = Field(default=2, ge=1, le=98, description="... or exactly this many cells diagonally")
-    build_from: Literal["own", "any"] = Field(
-        default="own", description="whose active tiles a player builds on: own (ruling GM4-R-OWN-TILES) or any colour"
+    tiles: int = Field(
+        default=100, ge=1, le=MAX_TILES, description=f"each player's tiles are numbered 1..tiles; tiles is 1 to {MAX_TILES}"
     )
-    deactivate: Literal["any", "own"] = Field(
-        default="any",
+    winning_tile: int = Field(
+        default=100,
+        ge=1,
+        le=MAX_TILES,
+        description=f"placing this tile wins at once (GM4-WIN-TILE); 1 to {MAX_TILES}, at most tiles",
+    )
+    orthogonal: int = Field(
+        default=3,
+        ge=1,
+        le=MAX_DISTANCE,
+        description=f"a move is exactly this many cells up, down, left or right; 1 to {MAX_DISTANCE}",
+    )
+    diagonal: int = Field(
+        default=2, ge=1, le=MAX_DISTANCE, description=f"... or exactly this many cells diagonally; 1 to {MAX_DISTANCE}"
+    )
+    build_from: BuildFrom = Field(
+        default=BuildFrom.OWN,
+        description="whose active tiles a player builds on: own (ruling GM4-R-OWN-TILES) or any colour",
+    )
+    deactivate: Deactivate = Field(
+        default=Deactivate.ANY,
         description="whose active tiles a move makes inactive: any colour (ruling GM4-R-DEACT-ANY) or the mover's own",
     )
 
