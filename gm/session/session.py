@@ -508,6 +508,27 @@ class Session:
             self._chain.last = last
             raise
 
+    def _catch_up(self, writer: Writer) -> None:
+        """Read what another process stored since this copy was read (a server's cached session, a
+        game played through several server processes), before acting on it."""
+        if writer.stale(self._position):
+            recorder = self.recorder
+            self._reload()
+            if recorder is not None:  # its counters are behind too: continue the stored transcript
+                self.recorder = None
+                self.start_recording()
+
+    def _recover(self) -> None:
+        """After a write that failed or was refused as a whole: back to what is stored, if it can be read."""
+        try:
+            recorder = self.recorder
+            self._reload()
+            if recorder is not None:
+                self.recorder = None
+                self.start_recording()
+        except GameError:
+            pass
+
     def _reload(self) -> None:
         """Back to what is stored (after a failed write)."""
         fresh = Session.open(self.id, store=self.store, record=False)
@@ -606,6 +627,7 @@ class Session:
     def advance(self) -> list[dict[str, Any]]:
         """Let bots make every move they owe now (a writing operation); returns their events as JSON."""
         with self.store.writing(self.id) as writer:
+            self._catch_up(writer)
             self._writer = writer
             try:
                 if self.recorder is None:
@@ -659,12 +681,14 @@ class Session:
         (the call, its result, the bot moves it caused) land together and in order."""
         try:
             with self.store.writing(self.id) as writer:
+                self._catch_up(writer)
                 self._writer = writer
                 try:
                     return self._locked_call(tool, args, seat)
                 finally:
                     self._writer = None
-        except GameError as exc:  # the store itself failed (a session deleted under us)
+        except GameError as exc:  # the store itself failed (a session deleted under us, a commit refused)
+            self._recover()
             return self._error(tool, seat, exc)
         except Exception as exc:
             return self._error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
