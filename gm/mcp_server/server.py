@@ -30,6 +30,7 @@ from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.models import InitializationOptions
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from gm import __version__
 from gm.core.errors import GameError
@@ -63,14 +64,26 @@ class GmServer(Server[Any]):
         )
 
 
-def build_server(host: GameHost) -> GmServer:
-    """The MCP server of ``host``."""
+def build_server(host: GameHost | None = None, *, resolve: Callable[[Ctx], Any] | None = None, handshake_only: bool = False) -> GmServer:
+    """The MCP server of ``host`` (one client: stdio), or of the host ``resolve`` finds for each
+    request (``gm serve``: a host per client).  ``handshake_only``: ``server/discover`` advertises the
+    handshake-era protocol versions only, so clients open a session (which keeps their game)."""
     bus = InMemorySubscriptionBus()
+    if resolve is None:
+        if host is None:
+            raise ValueError("build_server needs a host or a resolver")
+        fixed = host
+
+        def resolve(ctx: Ctx) -> Any:
+            return fixed
+
+    hosts: Callable[[Ctx], Any] = resolve
 
     async def list_tools(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[types.Tool.model_validate(entry) for entry in host.mcp_tools()])
+        return types.ListToolsResult(tools=[types.Tool.model_validate(entry) for entry in hosts(ctx).mcp_tools()])
 
     async def call_tool(ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        host = hosts(ctx)
         try:
             reply = await anyio.to_thread.run_sync(host.call, params.name, params.arguments)
         except Exception as exc:  # GameHost.call never raises; this guards the thread hand-off itself
@@ -85,6 +98,7 @@ def build_server(host: GameHost) -> GmServer:
         )
 
     async def list_resources(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        host = hosts(ctx)
         return types.ListResourcesResult(
             resources=[
                 types.Resource(uri=r.uri, name=r.name, title=r.title, description=r.description, mime_type=r.mime_type)
@@ -93,6 +107,7 @@ def build_server(host: GameHost) -> GmServer:
         )
 
     async def list_templates(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourceTemplatesResult:
+        host = hosts(ctx)
         return types.ListResourceTemplatesResult(
             resource_templates=[
                 types.ResourceTemplate(
@@ -104,6 +119,7 @@ def build_server(host: GameHost) -> GmServer:
 
     async def read_resource(ctx: Ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
+        host = hosts(ctx)
         try:
             text, mime = await anyio.to_thread.run_sync(host.read_resource, uri)
         except GameError as exc:
@@ -114,6 +130,7 @@ def build_server(host: GameHost) -> GmServer:
         return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
     async def list_prompts(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
+        host = hosts(ctx)
         args = [types.PromptArgument(name=n, description=d, required=False) for n, d in host.prompt_arguments()]
         return types.ListPromptsResult(
             prompts=[
@@ -127,6 +144,7 @@ def build_server(host: GameHost) -> GmServer:
         )
 
     async def get_prompt(ctx: Ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        host = hosts(ctx)
         if params.name != host.PROMPT:
             raise MCPError(code=types.INVALID_PARAMS, message=f"no prompt {params.name!r}; prompts: {host.PROMPT}")
         args = params.arguments or {}
@@ -139,12 +157,12 @@ def build_server(host: GameHost) -> GmServer:
             messages=[types.PromptMessage(role="user", content=_text(text))],
         )
 
-    return GmServer(
+    server = GmServer(
         "gm",
         version=__version__,
         title="gm game master",
         instructions=INSTRUCTIONS,
-        get_tool_input_schema=host.input_schema,
+        get_tool_input_schema=host.input_schema if host is not None else None,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
@@ -154,6 +172,17 @@ def build_server(host: GameHost) -> GmServer:
         on_get_prompt=get_prompt,
         on_subscriptions_listen=ListenHandler(bus),
     )
+    if handshake_only:
+
+        async def discover(ctx: Ctx, params: types.RequestParams) -> types.DiscoverResult:
+            return types.DiscoverResult(
+                supported_versions=list(HANDSHAKE_PROTOCOL_VERSIONS),
+                capabilities=server.get_capabilities(protocol_version=ctx.protocol_version),
+                instructions=server.instructions,
+            )
+
+        server.add_request_handler("server/discover", types.RequestParams, discover)
+    return server
 
 
 def _text(text: str) -> types.TextContent:

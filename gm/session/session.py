@@ -153,6 +153,12 @@ class Session:
         return self.store.path(self.id) if isinstance(self.store, FileStore) else None
 
     @property
+    def stored_count(self) -> int:
+        """How many records of this session this copy has read or written (a server compares it with
+        the store's count to tell a stale cached copy)."""
+        return self._position.count
+
+    @property
     def practice(self) -> bool:
         """Whether the seed is public (it was given), so everything chance and the bots decide is predictable."""
         return self.secret.practice
@@ -512,20 +518,30 @@ class Session:
         """Read what another process stored since this copy was read (a server's cached session, a
         game played through several server processes), before acting on it."""
         if writer.stale(self._position):
-            recorder = self.recorder
-            self._reload()
-            if recorder is not None:  # its counters are behind too: continue the stored transcript
-                self.recorder = None
-                self.start_recording()
+            self._resync()
+
+    def refresh(self) -> bool:
+        """Catch up with moves another process stored since this copy was read, without writing (a
+        server's cached copy, before it shows a view); whether there were any."""
+        count = getattr(self.store, "records", None)
+        stored = count(self.id) if callable(count) else self.store.info(self.id).moves
+        if stored == self._position.count:
+            return False
+        self._resync()
+        return True
+
+    def _resync(self) -> None:
+        """Back to what is stored, the transcript's recorder too (its counters continue the stored one)."""
+        recorder = self.recorder
+        self._reload()
+        if recorder is not None:
+            self.recorder = None
+            self.start_recording()
 
     def _recover(self) -> None:
         """After a write that failed or was refused as a whole: back to what is stored, if it can be read."""
         try:
-            recorder = self.recorder
-            self._reload()
-            if recorder is not None:
-                self.recorder = None
-                self.start_recording()
+            self._resync()
         except GameError:
             pass
 

@@ -21,7 +21,7 @@ from gm.session.records import Chain
 from gm.session.store import Position, SessionExists
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from session_helpers import human_to_act, legal_call, play_randomly  # noqa: E402
+from session_helpers import human_to_act, legal_call, play_randomly
 
 HEADER = {"format": "gm-session", "version": 2, "id": "s-1", "game": "grid-football", "players": {"home": "human", "away": "bot:default"}, "created": "2026-11-23T00:00:00+00:00"}
 
