@@ -11,13 +11,13 @@ schemas), not Python signatures, so the handlers are written out here.
   options.  Calls run in a worker thread (bots may think) one at a time.
 - ``resources/*`` and ``prompts/*``: the host's resources and the ``referee`` prompt.
 
-Transports: stdio, and streamable HTTP bound to 127.0.0.1 only.
+Transports: stdio here; streamable HTTP is ``gm serve`` (:mod:`gm.server.app`), which builds this
+server with a host per client.
 """
 
 from __future__ import annotations
 
 import logging
-import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -37,8 +37,6 @@ from gm.core.errors import GameError
 from gm.mcp_server.host import GameHost
 
 log = logging.getLogger("gm.mcp")
-LOOPBACK = "127.0.0.1"
-HTTP_PATH = "/mcp"
 
 INSTRUCTIONS = (
     "gm: a deterministic rules engine for grid-football games. You are the referee: the user plays one side "
@@ -205,30 +203,3 @@ async def serve_stdio(host: GameHost) -> None:
     server = build_server(host)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
-
-
-def bind_loopback(port: int) -> socket.socket:
-    """A listening socket on 127.0.0.1 (port 0: any free port)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((LOOPBACK, port))
-        sock.listen(64)
-    except OSError:
-        sock.close()
-        raise
-    return sock
-
-
-async def serve_http(host: GameHost, sock: socket.socket, ready: Callable[[str], None] | None = None) -> None:
-    """Serve streamable HTTP at ``http://127.0.0.1:PORT/mcp`` on the bound socket ``sock``
-    (DNS-rebinding protection on: only loopback host names are accepted)."""
-    import uvicorn
-
-    server = build_server(host)
-    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host=LOOPBACK)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
-    userver = uvicorn.Server(config)
-    if ready is not None:
-        ready(f"http://{LOOPBACK}:{sock.getsockname()[1]}{HTTP_PATH}")
-    await userver.serve(sockets=[sock])
