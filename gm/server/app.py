@@ -642,7 +642,10 @@ def _start_listener(hub: GameHub, state: ServerState) -> threading.Event | None:
 # ------------------------------------------------------------------ serve
 def bind(host: str, port: int, backlog: int = 4096) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto IPPROTO_TCP, not 0: asyncio turns Nagle off (TCP_NODELAY) only on accepted sockets whose
+    # proto says TCP; with Nagle on, a response written as headers then body waits for the client's
+    # delayed ACK, some 40 ms per request on a kept-alive connection
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))

@@ -207,7 +207,7 @@ class GameHub:
     # ---------------------------------------------------------------- play
     def call(self, grant: Grant, tool: Any, args: Any) -> dict[str, Any]:
         """One tool call for the grant's seat (never raises for a rejected move)."""
-        with self.game(grant.session) as s:
+        with self.game(grant.session, fresh=False) as s:  # the call itself catches up, under the write lock
             before = len(s.state.log), s.stored_count
             result = s.call(tool, args, grant.seat)
             moved = (len(s.state.log), s.stored_count) != before
