@@ -23,7 +23,7 @@ START_TIMEOUT = 60.0
 class ServerProcess:
     """``gm serve`` in a child process; :attr:`url` once it listens; its stderr kept in :attr:`lines`."""
 
-    def __init__(self, store: str, home: Path, *args: str, key: str | None = None, env: dict[str, str] | None = None) -> None:
+    def __init__(self, store: str, home: Path, *args: str, key: str | None = None, env: dict[str, str] | None = None, wait: bool = True) -> None:
         self.home = home
         self.key = key or "11" * 32
         full = {
@@ -41,7 +41,7 @@ class ServerProcess:
         self.proc = subprocess.Popen(cmd, env=full, cwd=str(home), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []
         self.url = ""
-        found = threading.Event()
+        self._found = found = threading.Event()
 
         def read() -> None:
             assert self.proc.stderr is not None
@@ -53,10 +53,15 @@ class ServerProcess:
             found.set()
 
         threading.Thread(target=read, daemon=True).start()
-        found.wait(START_TIMEOUT)
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self) -> ServerProcess:
+        self._found.wait(START_TIMEOUT)
         if not self.url:
             self.stop()
             raise AssertionError("gm serve did not start: " + "".join(self.lines))
+        return self
 
     @property
     def mcp(self) -> str:
