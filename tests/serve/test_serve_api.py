@@ -129,6 +129,9 @@ async def test_a_seat_sees_nothing_of_the_other_seats_locked_pick(tmp_path: Path
                 stop = anyio.Event()
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(watch.sse, http, stop)
+                    with anyio.fail_after(30):  # the stream is open and has said where the game stands
+                        while not any('"moves":2' in e for e in watch.events):
+                            await anyio.sleep(0.02)
                     assert (await call(http, sid, home, "pick_kick", pick))["ok"]
                     with anyio.fail_after(30):
                         while not any('"move":"locked"' in e for e in watch.events):
