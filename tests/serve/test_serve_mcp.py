@@ -19,8 +19,8 @@ from gm.session import KeyRing
 from gm.session.sql import SqliteStore
 
 pytestmark = pytest.mark.anyio
-CLIENTS = 10
-MAX_CALLS = 30
+CLIENTS = 8
+MAX_CALLS = 20
 
 
 async def play_one(url: str, k: int, out: dict[int, dict[str, Any]]) -> None:
@@ -29,7 +29,7 @@ async def play_one(url: str, k: int, out: dict[int, dict[str, Any]]) -> None:
     seen: list[str] = []  # every text this client was shown
     calls: list[tuple[str, dict[str, Any]]] = []
     async with Client(url, read_timeout_seconds=60) as c:
-        r = await c.call_tool("new_game", {"game": game, "seed": 100 + k})
+        r = await c.call_tool("new_game", {"game": game, "seed": 100 + k, "opponent": "random"})
         assert not r.is_error, r
         me = r.structured_content
         assert me is not None
