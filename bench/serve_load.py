@@ -358,9 +358,13 @@ class Served:
         assert proc.stderr is not None
         box: list[str] = []
 
+        seen: list[str] = []
+
         def read() -> None:
             assert proc.stderr is not None
             for line in proc.stderr:
+                if len(seen) < 50:
+                    seen.append(line)
                 if " MCP at http://" in line and not box:
                     box.append(line)
 
@@ -371,7 +375,7 @@ class Served:
             time.sleep(0.05)
         if not box:
             proc.kill()
-            raise RuntimeError("gm serve did not start")
+            raise RuntimeError("gm serve did not start: " + "".join(seen)[-2000:])
         url = box[0].split(" MCP at ", 1)[1].split(";", 1)[0].strip()
         return int(url.rsplit(":", 1)[1].split("/", 1)[0])
 

@@ -153,7 +153,9 @@ class _SqlStore:
 
     def _setup(self) -> None:
         real, integer = ("REAL", "INTEGER") if self.dialect == "sqlite" else ("DOUBLE PRECISION", "BIGINT")
-        with self._cursor() as cur:
+        with self._transaction() as cur:
+            if self.dialect == "postgresql":  # processes starting together: one creates the tables
+                cur.execute("SELECT pg_advisory_xact_lock(7243215)")
             for ddl in _TABLES:
                 cur.execute(ddl.format(real=real, int=integer))
         self._check_key()
