@@ -105,6 +105,9 @@ class Conn:
 @dataclass
 class Stats:
     calls: list[float] = field(default_factory=list)  # seconds per call
+    #: calls begun after the ramp (every player connected): what the percentiles are of
+    steady: list[float] = field(default_factory=list)
+    steady_from: float = 0.0
     connects: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     crosstalk: int = 0
@@ -194,7 +197,10 @@ class Player:
                 raise HttpError(f"API {tool}: HTTP {status} {raw[:200]!r}")
             data = json.loads(raw)
         if tool != "new_game":
-            self.stats.calls.append(time.perf_counter() - t0)
+            took = time.perf_counter() - t0
+            self.stats.calls.append(took)
+            if self.stats.steady_from and t0 >= self.stats.steady_from:
+                self.stats.steady.append(took)
         return data
 
     async def new_game(self) -> None:
@@ -260,6 +266,7 @@ async def run_load(ports: list[int], *, players: int, seconds: float, interval: 
     ps = [Player(k, ports, kind, game, stats, random.Random(rng.randrange(2**31))) for k in range(players)]
     start = time.perf_counter()
     end = start + ramp + seconds
+    stats.steady_from = start + ramp
     ru0 = resource.getrusage(resource.RUSAGE_SELF)
 
     async def life(p: Player) -> None:
@@ -281,7 +288,7 @@ async def run_load(ports: list[int], *, players: int, seconds: float, interval: 
     wall = time.perf_counter() - start
     ru1 = resource.getrusage(resource.RUSAGE_SELF)
     gen_cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
-    measured = [c for c in stats.calls]
+    measured = stats.steady
     await asyncio.gather(*(p.verify() for p in ps))
     n = len(measured)
     return {
@@ -290,6 +297,8 @@ async def run_load(ports: list[int], *, players: int, seconds: float, interval: 
         "processes": len(ports),
         "offered_per_s": round(players / interval, 1),
         "calls": n,
+        "calls_all": len(stats.calls),
+        "ramp_s": ramp,
         "calls_per_s": round(n / seconds, 1) if seconds else 0.0,
         "p50_ms": round(pct(measured, 50) * 1000, 2),
         "p99_ms": round(pct(measured, 99) * 1000, 2),
@@ -338,7 +347,7 @@ async def single(port: int, *, calls: int = 200, kind: str = "mcp", tool: str = 
 class Served:
     """``gm serve`` processes for a run (quiet, no rate limit), stopped at the end."""
 
-    def __init__(self, store: str, count: int = 1, home: Path | None = None, key: str | None = None) -> None:
+    def __init__(self, store: str, count: int = 1, home: Path | None = None, key: str | None = None, threads: int | None = None) -> None:
         self.home = home or Path(tempfile.mkdtemp(prefix="gm-bench-"))
         self.key = key or os.urandom(32).hex()
         self.procs: list[subprocess.Popen[str]] = []

@@ -65,7 +65,9 @@ class ServeConfig:
     poll: float = 1.0
     #: seconds graceful shutdown waits for requests in flight
     grace: float = 20.0
-    threads: int = 64
+    #: worker threads for the blocking work (the engine, the database): few, since the engine's work
+    #: holds the GIL - more threads only make the event loop wait for it
+    threads: int = 8
     pinned_game: str | None = None
     log_requests: bool = True
 

@@ -217,7 +217,7 @@ class GameHub:
 
     def _view(self, s: Session, seat: str) -> dict[str, Any]:
         view = s.view(seat)
-        view["board"] = s.game.render(s.state, seat, full=True)
+        view["board"] = s.game.render(s.state, seat)
         view["tools"] = [t.name for t in s.tools]
         return {"ok": True, **view}
 

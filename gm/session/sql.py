@@ -333,6 +333,12 @@ class SqliteStore(_SqlStore):
         finally:
             cur.close()
 
+    def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """A write of its own: queued on the process's commit lock, never in SQLite's busy loop
+        (whose back-off sleeps would stall every other writer)."""
+        with self._commit:
+            return super()._exec(sql, params)
+
     def _game_lock(self, session_id: str) -> threading.Lock:
         with self._games_lock:
             lock = self._games.get(session_id)
