@@ -21,7 +21,7 @@ def mcp(
     game: str | None = typer.Option(None, "--game", "-g", help="serve only this game (default: any; the default game until a game starts)"),
     session: str | None = typer.Option(None, "--session", "-s", help="resume this saved session (id, id prefix or path) at start"),
     seat: str | None = typer.Option(None, "--seat", help="with --session: the human side the client plays (default: its only one)"),
-    transport: str = typer.Option("stdio", "--transport", "-t", help="stdio | http (streamable HTTP on 127.0.0.1)"),
+    transport: str = typer.Option("stdio", "--transport", "-t", help="stdio | http (the same server as gm serve, on 127.0.0.1: every client its own games)"),
     port: int = typer.Option(DEFAULT_PORT, "--port", "-p", min=0, max=65535, help="HTTP port on 127.0.0.1 (0: any free port)"),
     home: Path | None = typer.Option(None, "--gm-home", help="gm home folder holding the sessions (default $GM_HOME or ~/.gm)"),
 ) -> None:
@@ -33,6 +33,20 @@ def mcp(
         fail(f"unknown transport {transport!r}; choose {' or '.join(TRANSPORTS)}")
     if seat is not None and session is None:
         fail("--seat needs --session (new games choose their side with the new_game tool)")
+    if kind == "http":
+        if session is not None:
+            fail("over HTTP every client starts or resumes its own games (new_game, resume_session with its seat token); --session is for stdio")
+        from gm.cli.serve_cmds import default_store, run_server
+
+        if home is not None:
+            import os
+
+            os.environ["GM_HOME"] = str(home)
+        run_server(
+            store=default_store(home), host="127.0.0.1", port=port, key_file=None, keys_file=None, admin_token_file=None,
+            game=game, rate=20.0, max_body=64 * 1024, quiet=True, what="gm mcp",
+        )
+        return
     try:
         import anyio
 
@@ -49,15 +63,4 @@ def mcp(
         print(note.format("on stdio"), file=sys.stderr, flush=True)  # stdout is the protocol channel
         anyio.run(mcp_server.serve_stdio, host)
         return
-    try:
-        sock = mcp_server.bind_loopback(port)
-    except OSError as exc:
-        fail(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}")
-
-    def ready(url: str) -> None:
-        print(note.format(f"at {url}"), file=sys.stderr, flush=True)
-
-    try:
-        anyio.run(mcp_server.serve_http, host, sock, ready)
-    finally:
-        sock.close()
+    raise AssertionError(f"unknown transport {kind}")  # pragma: no cover - checked above

@@ -11,13 +11,13 @@ schemas), not Python signatures, so the handlers are written out here.
   options.  Calls run in a worker thread (bots may think) one at a time.
 - ``resources/*`` and ``prompts/*``: the host's resources and the ``referee`` prompt.
 
-Transports: stdio, and streamable HTTP bound to 127.0.0.1 only.
+Transports: stdio here; streamable HTTP is ``gm serve`` (:mod:`gm.server.app`), which builds this
+server with a host per client.
 """
 
 from __future__ import annotations
 
 import logging
-import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -30,14 +30,13 @@ from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.models import InitializationOptions
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from gm import __version__
 from gm.core.errors import GameError
 from gm.mcp_server.host import GameHost
 
 log = logging.getLogger("gm.mcp")
-LOOPBACK = "127.0.0.1"
-HTTP_PATH = "/mcp"
 
 INSTRUCTIONS = (
     "gm: a deterministic rules engine for board games. You are the referee: the user plays one side "
@@ -63,14 +62,26 @@ class GmServer(Server[Any]):
         )
 
 
-def build_server(host: GameHost) -> GmServer:
-    """The MCP server of ``host``."""
+def build_server(host: GameHost | None = None, *, resolve: Callable[[Ctx], Any] | None = None, handshake_only: bool = False) -> GmServer:
+    """The MCP server of ``host`` (one client: stdio), or of the host ``resolve`` finds for each
+    request (``gm serve``: a host per client).  ``handshake_only``: ``server/discover`` advertises the
+    handshake-era protocol versions only, so clients open a session (which keeps their game)."""
     bus = InMemorySubscriptionBus()
+    if resolve is None:
+        if host is None:
+            raise ValueError("build_server needs a host or a resolver")
+        fixed = host
+
+        def resolve(ctx: Ctx) -> Any:
+            return fixed
+
+    hosts: Callable[[Ctx], Any] = resolve
 
     async def list_tools(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[types.Tool.model_validate(entry) for entry in host.mcp_tools()])
+        return types.ListToolsResult(tools=[types.Tool.model_validate(entry) for entry in hosts(ctx).mcp_tools()])
 
     async def call_tool(ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        host = hosts(ctx)
         try:
             reply = await anyio.to_thread.run_sync(host.call, params.name, params.arguments)
         except Exception as exc:  # GameHost.call never raises; this guards the thread hand-off itself
@@ -85,6 +96,7 @@ def build_server(host: GameHost) -> GmServer:
         )
 
     async def list_resources(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        host = hosts(ctx)
         return types.ListResourcesResult(
             resources=[
                 types.Resource(uri=r.uri, name=r.name, title=r.title, description=r.description, mime_type=r.mime_type)
@@ -93,6 +105,7 @@ def build_server(host: GameHost) -> GmServer:
         )
 
     async def list_templates(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourceTemplatesResult:
+        host = hosts(ctx)
         return types.ListResourceTemplatesResult(
             resource_templates=[
                 types.ResourceTemplate(
@@ -104,6 +117,7 @@ def build_server(host: GameHost) -> GmServer:
 
     async def read_resource(ctx: Ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
+        host = hosts(ctx)
         try:
             text, mime = await anyio.to_thread.run_sync(host.read_resource, uri)
         except GameError as exc:
@@ -114,6 +128,7 @@ def build_server(host: GameHost) -> GmServer:
         return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
     async def list_prompts(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
+        host = hosts(ctx)
         args = [types.PromptArgument(name=n, description=d, required=False) for n, d in host.prompt_arguments()]
         return types.ListPromptsResult(
             prompts=[
@@ -127,6 +142,7 @@ def build_server(host: GameHost) -> GmServer:
         )
 
     async def get_prompt(ctx: Ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        host = hosts(ctx)
         if params.name != host.PROMPT:
             raise MCPError(code=types.INVALID_PARAMS, message=f"no prompt {params.name!r}; prompts: {host.PROMPT}")
         args = params.arguments or {}
@@ -139,12 +155,12 @@ def build_server(host: GameHost) -> GmServer:
             messages=[types.PromptMessage(role="user", content=_text(text))],
         )
 
-    return GmServer(
+    server = GmServer(
         "gm",
         version=__version__,
         title="gm game master",
         instructions=INSTRUCTIONS,
-        get_tool_input_schema=host.input_schema,
+        get_tool_input_schema=host.input_schema if host is not None else None,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
@@ -154,6 +170,17 @@ def build_server(host: GameHost) -> GmServer:
         on_get_prompt=get_prompt,
         on_subscriptions_listen=ListenHandler(bus),
     )
+    if handshake_only:
+
+        async def discover(ctx: Ctx, params: types.RequestParams) -> types.DiscoverResult:
+            return types.DiscoverResult(
+                supported_versions=list(HANDSHAKE_PROTOCOL_VERSIONS),
+                capabilities=server.get_capabilities(protocol_version=ctx.protocol_version),
+                instructions=server.instructions,
+            )
+
+        server.add_request_handler("server/discover", types.RequestParams, discover)
+    return server
 
 
 def _text(text: str) -> types.TextContent:
@@ -176,30 +203,3 @@ async def serve_stdio(host: GameHost) -> None:
     server = build_server(host)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
-
-
-def bind_loopback(port: int) -> socket.socket:
-    """A listening socket on 127.0.0.1 (port 0: any free port)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((LOOPBACK, port))
-        sock.listen(64)
-    except OSError:
-        sock.close()
-        raise
-    return sock
-
-
-async def serve_http(host: GameHost, sock: socket.socket, ready: Callable[[str], None] | None = None) -> None:
-    """Serve streamable HTTP at ``http://127.0.0.1:PORT/mcp`` on the bound socket ``sock``
-    (DNS-rebinding protection on: only loopback host names are accepted)."""
-    import uvicorn
-
-    server = build_server(host)
-    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host=LOOPBACK)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
-    userver = uvicorn.Server(config)
-    if ready is not None:
-        ready(f"http://{LOOPBACK}:{sock.getsockname()[1]}{HTTP_PATH}")
-    await userver.serve(sockets=[sock])

@@ -155,6 +155,12 @@ class Session:
         return self.store.path(self.id) if isinstance(self.store, FileStore) else None
 
     @property
+    def stored_count(self) -> int:
+        """How many records of this session this copy has read or written (a server compares it with
+        the store's count to tell a stale cached copy)."""
+        return self._position.count
+
+    @property
     def practice(self) -> bool:
         """Whether the seed is public (it was given), so everything chance and the bots decide is predictable."""
         return self.secret.practice
@@ -516,6 +522,37 @@ class Session:
             self._chain.last = last
             raise
 
+    def _catch_up(self, writer: Writer) -> None:
+        """Read what another process stored since this copy was read (a server's cached session, a
+        game played through several server processes), before acting on it."""
+        if writer.stale(self._position):
+            self._resync()
+
+    def refresh(self) -> bool:
+        """Catch up with moves another process stored since this copy was read, without writing (a
+        server's cached copy, before it shows a view); whether there were any."""
+        count = getattr(self.store, "records", None)
+        stored = count(self.id) if callable(count) else self.store.info(self.id).moves
+        if stored == self._position.count:
+            return False
+        self._resync()
+        return True
+
+    def _resync(self) -> None:
+        """Back to what is stored, the transcript's recorder too (its counters continue the stored one)."""
+        recorder = self.recorder
+        self._reload()
+        if recorder is not None:
+            self.recorder = None
+            self.start_recording()
+
+    def _recover(self) -> None:
+        """After a write that failed or was refused as a whole: back to what is stored, if it can be read."""
+        try:
+            self._resync()
+        except GameError:
+            pass
+
     def _reload(self) -> None:
         """Back to what is stored (after a failed write)."""
         fresh = Session.open(self.id, store=self.store, record=False)
@@ -623,6 +660,7 @@ class Session:
     def advance(self) -> list[dict[str, Any]]:
         """Let bots make every move they owe now (a writing operation); returns their events as JSON."""
         with self.store.writing(self.id) as writer:
+            self._catch_up(writer)
             self._writer = writer
             try:
                 if self.recorder is None:
@@ -680,12 +718,14 @@ class Session:
         (the call, its result, the bot moves it caused) land together and in order."""
         try:
             with self.store.writing(self.id) as writer:
+                self._catch_up(writer)
                 self._writer = writer
                 try:
                     return self._locked_call(tool, args, seat, board)
                 finally:
                     self._writer = None
-        except GameError as exc:  # the store itself failed (a session deleted under us)
+        except GameError as exc:  # the store itself failed (a session deleted under us, a commit refused)
+            self._recover()
             return self._error(tool, seat, exc)
         except Exception as exc:
             return self._error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))

@@ -111,6 +111,11 @@ class SessionInfo:
 class Writer(Protocol):
     """What may be done inside :meth:`SessionStore.writing`."""
 
+    def stale(self, at: Position) -> bool:
+        """Whether the store holds more than the ``at.count`` records the caller knows of (another
+        process moved): a cached session reads the new records before it acts."""
+        ...
+
     def append(self, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
         """Append ``records`` after the ``at.count`` records the caller knows of, all or nothing;
         :class:`SessionConflict` if the store holds more (someone else moved first)."""
@@ -281,6 +286,8 @@ class FileStore:
                 header = json.loads(f.readline())
                 moves = sum(1 for line in f if line.endswith(b"\n"))
             updated = path.stat().st_mtime
+        except FileNotFoundError:
+            raise SessionNotFound(f"no session {session_id!r} in {self.dir}", rule=SESSION_RULE, input=session_id) from None
         except (OSError, ValueError) as exc:
             raise StateError(f"cannot read session file {path}: {exc}", rule=SESSION_RULE) from None
         return _info(session_id, header, moves, updated)
@@ -327,6 +334,10 @@ class _FileWriter:
 
     def __init__(self, store: FileStore, session_id: str, fd: int) -> None:
         self.store, self.id, self.fd = store, session_id, fd
+
+    def stale(self, at: Position) -> bool:
+        size = os.fstat(self.fd).st_size
+        return size < at.offset or (size > at.offset and b"\n" in os.pread(self.fd, size - at.offset, at.offset))
 
     def append(self, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
         fd = self.fd
@@ -420,7 +431,7 @@ class MemoryStore:
             return w.append(at, records)
 
     def _get(self, session_id: str) -> _Mem:
-        mem = self._data.get(session_id)
+        mem = self._data.get(check_id(session_id))
         if mem is None:
             raise SessionNotFound(f"no session {session_id!r} in memory", rule=SESSION_RULE, input=session_id)
         return mem
@@ -450,7 +461,8 @@ class MemoryStore:
             w.transcript(lines, header)
 
     def transcript_read(self, session_id: str) -> list[str]:
-        return list(self._get(session_id).transcript)
+        mem = self._data.get(check_id(session_id))
+        return list(mem.transcript) if mem is not None else []
 
     def transcript_location(self, session_id: str) -> str | None:
         return None
@@ -459,6 +471,9 @@ class MemoryStore:
 class _MemWriter:
     def __init__(self, mem: _Mem, session_id: str) -> None:
         self.mem, self.id = mem, session_id
+
+    def stale(self, at: Position) -> bool:
+        return len(self.mem.records) != at.count
 
     def append(self, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
         import time

@@ -1,4 +1,5 @@
-"""The real server over streamable HTTP on 127.0.0.1 (``gm mcp --transport http --port 0``)."""
+"""The real server over streamable HTTP on 127.0.0.1 (``gm mcp --transport http --port 0``: the
+``gm serve`` server, each client its own games)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ import pytest
 from anyio.streams.text import TextReceiveStream
 from mcp import Client
 from mcp_helpers import CALL_TIMEOUT, TEST_TIMEOUT, gm_mcp_args, python, server_env, structured, text
-
-from gm.session import Session
 
 pytestmark = pytest.mark.anyio
 
@@ -36,8 +35,7 @@ async def drain(stream: anyio.abc.ByteReceiveStream, seen: list[str]) -> None:
 
 
 async def test_http_on_loopback(tmp_path: Path) -> None:
-    s = Session.create("grid-football", seed=3, players={"home": "human", "away": "bot"}, home=tmp_path)
-    cmd = [python(), *gm_mcp_args("--transport", "http", "--port", "0", "--session", s.id)]
+    cmd = [python(), *gm_mcp_args("--transport", "http", "--port", "0")]
     seen: list[str] = []
     with anyio.fail_after(TEST_TIMEOUT):
         proc = await anyio.open_process(
@@ -51,15 +49,18 @@ async def test_http_on_loopback(tmp_path: Path) -> None:
                 tg.start_soon(drain, proc.stderr, seen)
                 async with Client(url, read_timeout_seconds=CALL_TIMEOUT) as c:
                     names = [t.name for t in (await c.list_tools()).tools]
-                    assert "new_game" in names and "call_play" in names
+                    assert "new_game" in names and "resume_session" in names
                     r = await c.call_tool("get_status", {})
-                    assert not r.is_error and structured(r)["seat"] == "home"  # the --session given at start
+                    assert r.is_error and "No game in progress" in text(r)
+                    r = await c.call_tool("new_game", {"seed": 3})
+                    assert not r.is_error and structured(r)["seat"] == "home" and structured(r)["token"].startswith("gms_")
+                    sid = structured(r)["session"]
                     r = await c.call_tool("call_play", {"play": "seven", "colour": "red"})
                     assert r.is_error and "[CORE-ARGS]" in text(r)
                     legal = structured(await c.call_tool("legal_actions", {}))["legal"]
                     assert legal
                     board = await c.read_resource("gm://session/board")
-                    assert s.id in board.contents[0].text  # type: ignore[union-attr]
+                    assert sid in board.contents[0].text  # type: ignore[union-attr]
                 # DNS-rebinding protection: a request naming another host is refused
                 async with httpx2.AsyncClient() as http:
                     resp = await http.post(url, headers={"Host": "attacker.example"}, json={})

@@ -1,0 +1,157 @@
+"""Who may play what: seat tokens, join codes, player keys and the admin token.
+
+- A **seat token** (``gms_`` + 43 characters, 256 random bits) grants exactly one seat of one game.
+  Creating a game returns one per human seat.  Only its SHA-256 is stored (tokens are random, so a
+  plain hash is enough: there is nothing to guess from it).
+- A **join code** (``XXXX-XXXX-XXXX``, 60 random bits) is the short form to hand to the other player:
+  used once, it returns that seat's token.  The token waits for it sealed with the server's key
+  (:class:`gm.session.keys.KeyRing`), so the database alone cannot give it away; the code itself is
+  stored hashed, and is void once used.
+- **Player keys** (``--keys-file``): who may create and join games on a server that is not on
+  loopback.  Kept in a file of the operator's (one key or ``sha256:HEX`` per line), compared by hash.
+- The **admin token** (``$GM_ADMIN_TOKEN`` or ``--admin-token-file``) lists and ends games.
+
+The grants live in the session store's database (:mod:`gm.session.sql`) or, for a memory store, in
+:class:`MemoryAccess`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+SEAT_PREFIX = "gms_"
+_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"  # no 0/O, 1/I/L, U: read aloud and typed without mistakes
+SEAT, JOIN = "seat", "join"
+
+
+def new_seat_token() -> str:
+    return SEAT_PREFIX + secrets.token_urlsafe(32)
+
+
+def new_join_code() -> str:
+    raw = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(12))
+    return f"{raw[:4]}-{raw[4:8]}-{raw[8:]}"
+
+
+def digest(secret: str) -> str:
+    """The stored form of a token: SHA-256 hex."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def code_digest(code: str) -> str:
+    """The stored form of a join code (read case-, space- and dash-insensitively)."""
+    norm = "".join(ch for ch in code.upper() if ch.isalnum())
+    return digest("join:" + norm)
+
+
+def same(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+@runtime_checkable
+class AccessBook(Protocol):
+    """Where grants are kept (implemented by the SQL stores and :class:`MemoryAccess`)."""
+
+    def grant(self, digest: str, kind: str, session_id: str, seat: str, sealed: str | None = None) -> None: ...
+
+    def lookup(self, digest: str) -> tuple[str, str, str] | None: ...
+
+    def redeem(self, digest: str) -> tuple[str, str, str | None] | None: ...
+
+    def end(self, session_id: str, reason: str) -> bool: ...
+
+    def ended(self, session_id: str) -> str | None: ...
+
+    def seats_of(self, session_id: str) -> list[tuple[str, str]]: ...
+
+
+@dataclass
+class _Grant:
+    kind: str
+    session: str
+    seat: str
+    sealed: str | None
+    used: float | None = None
+
+
+class MemoryAccess:
+    """Grants in memory (a server on a memory store: tests, trying it out)."""
+
+    def __init__(self) -> None:
+        self._grants: dict[str, _Grant] = {}
+        self._ended: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def grant(self, digest: str, kind: str, session_id: str, seat: str, sealed: str | None = None) -> None:
+        with self._lock:
+            if digest in self._grants:
+                raise ValueError("duplicate grant")
+            self._grants[digest] = _Grant(kind, session_id, seat, sealed)
+
+    def lookup(self, digest: str) -> tuple[str, str, str] | None:
+        g = self._grants.get(digest)
+        return (g.kind, g.session, g.seat) if g is not None and g.used is None else None
+
+    def redeem(self, digest: str) -> tuple[str, str, str | None] | None:
+        with self._lock:
+            g = self._grants.get(digest)
+            if g is None or g.kind != JOIN or g.used is not None:
+                return None
+            sealed, g.sealed, g.used = g.sealed, None, time.time()
+            return g.session, g.seat, sealed
+
+    def end(self, session_id: str, reason: str) -> bool:
+        with self._lock:
+            if session_id in self._ended:
+                return False
+            self._ended[session_id] = reason
+            return True
+
+    def ended(self, session_id: str) -> str | None:
+        return self._ended.get(session_id)
+
+    def seats_of(self, session_id: str) -> list[tuple[str, str]]:
+        return sorted((g.kind, g.seat) for g in self._grants.values() if g.session == session_id)
+
+
+def access_for(store: object) -> AccessBook:
+    """The access book kept with ``store``: the database's own tables, or a new :class:`MemoryAccess`."""
+    if isinstance(store, AccessBook):
+        return store
+    return MemoryAccess()
+
+
+class Keys:
+    """A set of secrets compared by hash (player keys, the admin token)."""
+
+    def __init__(self, secrets_or_hashes: Iterable[str] = ()) -> None:
+        self._hashes: set[str] = set()
+        for item in secrets_or_hashes:
+            item = item.strip()
+            if not item or item.startswith("#"):
+                continue
+            self._hashes.add(item.removeprefix("sha256:").lower() if item.startswith("sha256:") else digest(item))
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Keys:
+        return cls(Path(path).expanduser().read_text(encoding="utf-8").splitlines())
+
+    def __bool__(self) -> bool:
+        return bool(self._hashes)
+
+    def __len__(self) -> int:
+        return len(self._hashes)
+
+    def check(self, secret: str | None) -> bool:
+        if not secret:
+            return False
+        h = digest(secret)
+        return any(same(h, known) for known in self._hashes)

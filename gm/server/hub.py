@@ -1,0 +1,315 @@
+"""The games a server process serves: sessions behind seat tokens, one lock per game, no global lock.
+
+:class:`GameHub` is what the JSON API and the MCP endpoint share.  Every operation names its game
+through a seat token (:mod:`gm.server.access`), runs under that game's own lock (so calls of one game
+run one at a time in this process, while other games run alongside), on a cached
+:class:`gm.session.Session` that first reads whatever another process stored meanwhile (the store's
+own transaction serialises processes).  Nothing here holds what matters between requests: any
+process on the same database can serve any request.
+
+The hub's methods are blocking (the engine thinks, the database answers); the servers run them in
+worker threads.  They raise :class:`Denied` (an HTTP status and one clear message) for a missing,
+unknown or wrong token; a rejected move is not an error here but an ``ok: false`` result.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from gm.core.errors import GameError
+from gm.core.game import ruleset_hash
+from gm.core.registry import all_games, find_game
+from gm.core.schemas import to_mcp
+from gm.server.access import (
+    JOIN,
+    SEAT,
+    AccessBook,
+    access_for,
+    code_digest,
+    digest,
+    new_join_code,
+    new_seat_token,
+)
+from gm.session import SEAT_RULE, Session, SessionStore, normalise_player
+from gm.session.session import store_keys
+from gm.session.store import SessionNotFound
+
+log = logging.getLogger("gm.serve")
+SERVE_RULE = "CORE-SERVE"
+#: at most this many tokens in one "my games" request
+MAX_MINE = 100
+
+
+class Denied(Exception):
+    """A request without the right to do what it asks: an HTTP status and one message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+MISSING = "missing access token: send 'Authorization: Bearer <seat token>' (creating a game returns one per human seat)"
+UNKNOWN = "unknown or revoked access token"
+WRONG_GAME = "this access token does not grant that game"
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One seat of one game, as a token grants it."""
+
+    session: str
+    seat: str
+
+
+class GameHub:
+    """Sessions, their locks and their access grants, for one server process."""
+
+    def __init__(self, store: SessionStore, *, cache_size: int = 4096, referee: str = "serve", access: AccessBook | None = None) -> None:
+        self.store = store
+        self.keys = store_keys(store)
+        self.access = access if access is not None else access_for(store)
+        self.referee = referee
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, Session] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._locks: weakref.WeakValueDictionary[str, threading.RLock] = weakref.WeakValueDictionary()
+        self._locks_lock = threading.Lock()
+        #: called with a session id after a move in this process (event streams wake up)
+        self.listeners: list[Callable[[str], None]] = []
+
+    # ------------------------------------------------------------- sessions
+    def _lock(self, session_id: str) -> threading.RLock:
+        with self._locks_lock:
+            lock = self._locks.get(session_id)
+            if lock is None:
+                lock = threading.RLock()
+                self._locks[session_id] = lock
+            return lock
+
+    @contextmanager
+    def game(self, session_id: str, *, fresh: bool = True) -> Iterator[Session]:
+        """The session under its game's lock; ``fresh``: first read what other processes stored."""
+        lock = self._lock(session_id)
+        with lock:
+            with self._cache_lock:
+                s = self._cache.get(session_id)
+                if s is not None:
+                    self._cache.move_to_end(session_id)
+            if s is None:
+                s = Session.open(session_id, store=self.store)
+                s.set_referee(self.referee)
+                with self._cache_lock:
+                    self._cache[session_id] = s
+                    while len(self._cache) > self.cache_size:
+                        self._cache.popitem(last=False)
+            elif fresh:
+                s.refresh()
+            yield s
+
+    def forget(self, session_id: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(session_id, None)
+
+    def _moved(self, session_id: str) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(session_id)
+            except Exception:  # a listener never fails a move
+                log.debug("move listener failed", exc_info=True)
+
+    # --------------------------------------------------------------- access
+    def authorize(self, token: str | None, session_id: str | None = None) -> Grant:
+        """The seat ``token`` grants (and it must be of ``session_id`` when that is given)."""
+        if not token:
+            raise Denied(401, MISSING)
+        hit = self.access.lookup(digest(token)) if len(token) < 200 else None
+        if hit is None or hit[0] != SEAT:
+            raise Denied(401, UNKNOWN)
+        grant = Grant(hit[1], hit[2])
+        if session_id is not None and session_id != grant.session:
+            raise Denied(403, WRONG_GAME)
+        reason = self.access.ended(grant.session)
+        if reason is not None:
+            raise Denied(410, f"game {grant.session} was ended: {reason}")
+        return grant
+
+    # --------------------------------------------------------------- create
+    def create(
+        self,
+        game: str = "grid-football",
+        *,
+        seat: str | None = None,
+        players: Mapping[str, str] | None = None,
+        opponent: str | None = None,
+        seed: int | None = None,
+        rules: Any = None,
+        referee: str | None = None,
+    ) -> dict[str, Any]:
+        """A new game: ``seat`` is the creator's (default the first); other seats are ``players``
+        (seat -> ``human`` / ``bot:NAME``), else ``opponent`` for all of them (default the default
+        bot).  Returns the session, the creator's token, and a token and a one-time join code for
+        every other human seat."""
+        g = find_game(game)
+        me = (seat or g.seats[0]).strip().lower()
+        if me not in g.seats:
+            raise GameError(f"{g.id} has no seat {seat!r}", rule=SEAT_RULE, input=str(seat)[:50], legal=list(g.seats))
+        given = {str(k).strip().lower(): str(v) for k, v in dict(players or {}).items()}
+        unknown = sorted(set(given) - set(g.seats))
+        if unknown:
+            raise GameError(f"{g.id} has no seat {unknown[0]!r}", rule=SEAT_RULE, input=unknown[0][:50], legal=list(g.seats))
+        other = opponent or "bot"
+        spec = {s: normalise_player(g, given.get(s, "human" if s == me else other)) for s in g.seats}
+        if spec[me] != "human":
+            raise GameError(f"you play {me}: it must be a human seat", rule=SEAT_RULE, input=me)
+        s = Session.create(g, seed=seed, rules=rules, players=spec, store=self.store, referee=referee or self.referee)
+        seats: dict[str, dict[str, Any]] = {}
+        for name in g.seats:
+            entry: dict[str, Any] = {"player": spec[name]}
+            if spec[name] == "human":
+                token = new_seat_token()
+                self.access.grant(digest(token), SEAT, s.id, name)
+                entry["token"] = token
+                if name != me:
+                    code = new_join_code()
+                    sealed = self.keys.seal(s.id, token, f"join {name}")
+                    self.access.grant(code_digest(code), JOIN, s.id, name, sealed)
+                    entry["join_code"] = code
+            seats[name] = entry
+        with self._cache_lock:
+            self._cache[s.id] = s
+        with self.game(s.id, fresh=False) as live:
+            view = self._view(live, me)
+        self._moved(s.id)
+        log.info("created %s (%s) players=%s", s.id, g.id, spec)
+        return {"ok": True, "session": s.id, "game": g.id, "seat": me, "token": seats[me]["token"], "seats": seats, "view": view}
+
+    def join(self, code: str) -> dict[str, Any]:
+        """Use a join code once: the seat's token and view."""
+        if not code or len(code) > 40:
+            raise Denied(404, "unknown or used join code")
+        hit = self.access.redeem(code_digest(code))
+        if hit is None or hit[2] is None:
+            raise Denied(404, "unknown or used join code")
+        session_id, seat, sealed = hit
+        token = str(self.keys.open(session_id, str(sealed), f"join {seat}"))
+        grant = self.authorize(token, session_id)
+        return {"ok": True, "session": session_id, "seat": seat, "token": token, "view": self.view(grant)}
+
+    # ---------------------------------------------------------------- play
+    def call(self, grant: Grant, tool: Any, args: Any) -> dict[str, Any]:
+        """One tool call for the grant's seat (never raises for a rejected move)."""
+        with self.game(grant.session, fresh=False) as s:  # the call itself catches up, under the write lock
+            before = len(s.state.log), s.stored_count
+            result = s.call(tool, args, grant.seat)
+            moved = (len(s.state.log), s.stored_count) != before
+        if moved:
+            self._moved(grant.session)
+        return result
+
+    def _view(self, s: Session, seat: str) -> dict[str, Any]:
+        view = s.view(seat)
+        view["board"] = s.game.render(s.state, seat)
+        view["tools"] = [t.name for t in s.tools]
+        return {"ok": True, **view}
+
+    def view(self, grant: Grant) -> dict[str, Any]:
+        with self.game(grant.session) as s:
+            return self._view(s, grant.seat)
+
+    def tools(self, grant: Grant) -> list[dict[str, Any]]:
+        """The game's tools in MCP wire form (name, description, input schema)."""
+        with self.game(grant.session, fresh=False) as s:
+            return to_mcp(s.tools)
+
+    def snapshot(self, grant: Grant) -> dict[str, Any]:
+        """What an event stream compares: the log as the seat sees it, and whose turn it is."""
+        with self.game(grant.session) as s:
+            st = s.state
+            return {
+                "records": s.stored_count,
+                "log": s.log(grant.seat),
+                "status": s.game.status(st, grant.seat),
+                "expected": s.expected(),
+                "commitments": s.commitments(),
+                "outcome": st.outcome.to_json() if st.outcome else None,
+                "over": st.is_terminal,
+            }
+
+    def stored_count(self, session_id: str) -> int:
+        """How many records the store holds for a game (cheap; event streams poll it)."""
+        count = getattr(self.store, "records", None)
+        return int(count(session_id)) if callable(count) else self.store.info(session_id).moves
+
+    def mine(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
+        """The games the given seat tokens grant (a client's list of its games); bad tokens are
+        listed as such, without saying why."""
+        rows: list[dict[str, Any]] = []
+        for i, token in enumerate(list(tokens)[:MAX_MINE]):
+            try:
+                grant = self.authorize(str(token))
+                with self.game(grant.session) as s:
+                    st = s.state
+                    rows.append({
+                        "index": i,
+                        "ok": True,
+                        "session": s.id,
+                        "game": s.game.id,
+                        "seat": grant.seat,
+                        "players": dict(s.players),
+                        "moves": len(st.log),
+                        "status": s.game.status(st, grant.seat),
+                        "your_turn": grant.seat in st.to_act() and not st.is_terminal,
+                        "over": st.is_terminal,
+                    })
+            except Denied as exc:
+                rows.append({"index": i, "ok": False, "error": exc.message})
+            except SessionNotFound:
+                rows.append({"index": i, "ok": False, "error": UNKNOWN})
+        return rows
+
+    # ---------------------------------------------------------------- admin
+    def games(self, limit: int = 500) -> list[dict[str, Any]]:
+        """Every stored game, newest first (admin)."""
+        rows: list[tuple[float, dict[str, Any]]] = []
+        for sid in self.store.ids():
+            try:
+                info = self.store.info(sid)
+            except GameError:
+                continue
+            rows.append((info.updated, {
+                "session": sid,
+                "game": info.game,
+                "players": info.players,
+                "records": info.moves,
+                "created": info.created,
+                "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(info.updated)),
+                "ended": self.access.ended(sid),
+            }))
+        rows.sort(key=lambda r: r[0], reverse=True)
+        return [row for _, row in rows[:limit]]
+
+    def end(self, session_id: str, reason: str = "ended by the server's admin") -> bool:
+        """End a game: its tokens stop working (the record of the game stays)."""
+        self.store.info(session_id)  # SessionNotFound for an unknown game
+        done = self.access.end(session_id, reason)
+        self.forget(session_id)
+        self._moved(session_id)
+        return done
+
+
+def catalog() -> list[dict[str, Any]]:
+    """The games a server offers: id, name, seats, bots (what a page needs to offer a new game)."""
+    out = []
+    for g in all_games():
+        out.append({"game": g.id, "name": g.name, "seats": list(g.seats), "bots": sorted(g.bots()), "rules_hash": ruleset_hash(g.default_rules())})
+    return out
+

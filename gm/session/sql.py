@@ -1,0 +1,495 @@
+"""Session stores in a database, for ``gm serve``: SQLite (embedded, one machine) and PostgreSQL
+(many server processes on many machines).
+
+Both keep the same tables (created on first use):
+
+- ``gm_sessions``: one row per session — its header (JSON text, exactly as sealed), game, when it was
+  created and last written, and how many records and transcript lines it holds;
+- ``gm_records``: the chained records, keyed by ``(session, n)`` (so no two writers can both store a
+  record ``n``);
+- ``gm_transcripts``: the transcript lines, keyed by ``(session, i)``;
+- ``gm_grants`` / ``gm_ended``: who may play which seat (hashes of access tokens, see
+  :mod:`gm.server.access`) and which games an admin ended;
+- ``gm_meta``: the id of the key that seals the sessions (never the key itself: a server takes its key
+  from ``$GM_SECRET_KEY`` or a key file, :mod:`gm.session.keys`).  A server started with another key
+  is refused at once rather than failing on every session.
+
+**Writes.**  :meth:`writing` is one transaction per call: everything a call stores (its records and
+its transcript lines) is committed together, or nothing is.  A process killed mid-call leaves no trace
+of it: what was acknowledged is committed, what was not is rolled back by the database.
+
+- SQLite (stdlib :mod:`sqlite3`, WAL, ``synchronous=NORMAL``: a committed write survives the process
+  being killed): one writer per game — a per-game lock in the process, the call's writes buffered and
+  committed in one short ``BEGIN IMMEDIATE`` transaction that first checks no other process moved the
+  game meanwhile (:class:`SessionConflict` if one did).  Different games are written concurrently;
+  SQLite itself commits one transaction at a time, each a fraction of a millisecond.
+- PostgreSQL (psycopg 3 with its connection pool): the transaction takes the game's row lock
+  (``SELECT ... FOR UPDATE``) for the whole call, so concurrent calls to one game — from any process —
+  run one after the other, and calls to different games in parallel.  Each commit sends
+  ``NOTIFY gm_moves`` with the session id, so servers can wake their event streams.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import threading
+import time
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from gm.core.errors import StateError
+from gm.session.keys import KEY_RULE, KeyRing, load_keyring
+from gm.session.store import (
+    SESSION_RULE,
+    Position,
+    SessionConflict,
+    SessionExists,
+    SessionInfo,
+    SessionNotFound,
+    Stored,
+    _info,
+    check_id,
+)
+
+NOTIFY_CHANNEL = "gm_moves"
+
+_TABLES = (
+    """CREATE TABLE IF NOT EXISTS gm_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS gm_sessions (
+        id TEXT PRIMARY KEY, game TEXT NOT NULL, header TEXT NOT NULL, created TEXT NOT NULL,
+        updated {real} NOT NULL, records {int} NOT NULL DEFAULT 0, tlines {int} NOT NULL DEFAULT 0)""",
+    """CREATE TABLE IF NOT EXISTS gm_records (
+        session TEXT NOT NULL, n {int} NOT NULL, body TEXT NOT NULL, PRIMARY KEY (session, n))""",
+    """CREATE TABLE IF NOT EXISTS gm_transcripts (
+        session TEXT NOT NULL, i {int} NOT NULL, line TEXT NOT NULL, PRIMARY KEY (session, i))""",
+    """CREATE TABLE IF NOT EXISTS gm_grants (
+        hash TEXT PRIMARY KEY, kind TEXT NOT NULL, session TEXT NOT NULL, seat TEXT NOT NULL,
+        sealed TEXT, created {real} NOT NULL, used {real})""",
+    """CREATE INDEX IF NOT EXISTS gm_grants_session ON gm_grants (session)""",
+    """CREATE TABLE IF NOT EXISTS gm_ended (session TEXT PRIMARY KEY, at {real} NOT NULL, reason TEXT NOT NULL)""",
+)
+
+
+def _dumps(obj: Mapping[str, Any]) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def _loads(text: str, where: str) -> dict[str, Any]:
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        obj = None
+    if not isinstance(obj, dict):
+        raise StateError(f"{where} is corrupt: not a valid record", rule=SESSION_RULE)
+    return obj
+
+
+class _Buffer:
+    """What one call writes, kept until its transaction commits."""
+
+    def __init__(self, session_id: str, records: int, tlines: int) -> None:
+        self.id = session_id
+        self.start_records, self.records = records, records
+        self.tlines = tlines
+        self.rows: list[tuple[str, int, str]] = []
+        self.lines: list[tuple[str, int, str]] = []
+
+    def stale(self, at: Position) -> bool:
+        return self.records != at.count
+
+    def append(self, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
+        if at.count != self.records:
+            raise SessionConflict(f"session {self.id} was changed by another writer", rule=SESSION_RULE)
+        for rec in records:
+            self.records += 1
+            self.rows.append((self.id, self.records, _dumps(rec)))
+        return Position(self.records)
+
+    def transcript(self, lines: Sequence[str], header: str) -> None:
+        todo = [header, *lines] if self.tlines == 0 and not self.lines else list(lines)
+        for line in todo:
+            self.lines.append((self.id, self.tlines + len(self.lines), line))
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.rows or self.lines)
+
+
+class _SqlStore:
+    """What the SQLite and PostgreSQL stores share: the queries, in ``?`` style."""
+
+    description: str
+    keys: KeyRing
+    dialect = "sqlite"
+
+    # --- the connection, per dialect
+    def _cursor(self) -> AbstractContextManager[Any]:  # pragma: no cover - per dialect
+        raise NotImplementedError
+
+    def _q(self, sql: str) -> str:
+        return sql
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        with self._cursor() as cur:
+            cur.execute(self._q(sql), params)
+            return cur.fetchone()
+
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._cursor() as cur:
+            cur.execute(self._q(sql), params)
+            return list(cur.fetchall())
+
+    def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+        with self._cursor() as cur:
+            cur.execute(self._q(sql), params)
+            return int(cur.rowcount)
+
+    def _setup(self) -> None:
+        real, integer = ("REAL", "INTEGER") if self.dialect == "sqlite" else ("DOUBLE PRECISION", "BIGINT")
+        with self._transaction() as cur:
+            if self.dialect == "postgresql":  # processes starting together: one creates the tables
+                cur.execute("SELECT pg_advisory_xact_lock(7243215)")
+            for ddl in _TABLES:
+                cur.execute(ddl.format(real=real, int=integer))
+        self._check_key()
+
+    def _check_key(self) -> None:
+        row = self._one("SELECT v FROM gm_meta WHERE k = 'key_id'")
+        if row is None:
+            self._exec(self._insert_ignore("gm_meta", "(k, v) VALUES ('key_id', ?)"), (self.keys.id,))
+            row = self._one("SELECT v FROM gm_meta WHERE k = 'key_id'")
+        if row is not None and row[0] != self.keys.id:
+            raise StateError(
+                f"the sessions in {self.description} are sealed with gm key {row[0]!r}, and this gm has key "
+                f"{self.keys.id!r} (from {self.keys.source}): start it with the database's key "
+                "($GM_SECRET_KEY or --key-file)",
+                rule=KEY_RULE,
+            )
+
+    def _insert_ignore(self, table: str, rest: str) -> str:
+        if self.dialect == "sqlite":
+            return f"INSERT OR IGNORE INTO {table} {rest}"
+        return f"INSERT INTO {table} {rest} ON CONFLICT DO NOTHING"
+
+    # --- SessionStore
+    def where(self, session_id: str, n: int) -> str:
+        return f"record {n} of session {session_id} in {self.description}" if n else f"the header of session {session_id} in {self.description}"
+
+    def create(self, session_id: str, header: Mapping[str, Any]) -> Position:
+        check_id(session_id)
+        n = self._exec(
+            self._insert_ignore("gm_sessions", "(id, game, header, created, updated) VALUES (?, ?, ?, ?, ?)"),
+            (session_id, str(header.get("game", "?")), _dumps(header), str(header.get("created", "")), time.time()),
+        )
+        if n != 1:
+            raise SessionExists(f"session {session_id} already exists in {self.description}", rule=SESSION_RULE)
+        return Position(0)
+
+    def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
+        with self.writing(session_id) as w:
+            return w.append(at, records)
+
+    def writing(self, session_id: str) -> AbstractContextManager[_Buffer]:  # pragma: no cover - per dialect
+        raise NotImplementedError
+
+    def _missing(self, session_id: str) -> SessionNotFound:
+        return SessionNotFound(f"no session {session_id!r} in {self.description}", rule=SESSION_RULE, input=session_id)
+
+    def read(self, session_id: str) -> Stored:
+        check_id(session_id)
+        with self._cursor() as cur:
+            cur.execute(self._q("SELECT header, records FROM gm_sessions WHERE id = ?"), (session_id,))
+            row = cur.fetchone()
+            if row is None:
+                raise self._missing(session_id)
+            cur.execute(self._q("SELECT n, body FROM gm_records WHERE session = ? ORDER BY n"), (session_id,))
+            rows = cur.fetchall()
+        header = _loads(row[0], self.where(session_id, 0))
+        records = [_loads(body, self.where(session_id, n)) for n, body in rows]
+        return Stored(header, records, Position(len(records)))
+
+    def ids(self) -> list[str]:
+        return [r[0] for r in self._all("SELECT id FROM gm_sessions ORDER BY id")]
+
+    def info(self, session_id: str) -> SessionInfo:
+        row = self._one("SELECT header, records, updated FROM gm_sessions WHERE id = ?", (check_id(session_id),))
+        if row is None:
+            raise self._missing(session_id)
+        return _info(session_id, _loads(row[0], self.where(session_id, 0)), int(row[1]), float(row[2]))
+
+    def records(self, session_id: str) -> int:
+        """How many records the session holds (cheap: a server checks its cached copy is current)."""
+        row = self._one("SELECT records FROM gm_sessions WHERE id = ?", (check_id(session_id),))
+        if row is None:
+            raise self._missing(session_id)
+        return int(row[0])
+
+    def _transaction(self) -> AbstractContextManager[Any]:  # pragma: no cover - per dialect
+        raise NotImplementedError
+
+    def delete(self, session_id: str) -> None:
+        check_id(session_id)
+        with self._transaction() as cur:
+            cur.execute(self._q("DELETE FROM gm_sessions WHERE id = ?"), (session_id,))
+            gone = cur.rowcount
+            for table in ("gm_records", "gm_transcripts", "gm_grants", "gm_ended"):
+                cur.execute(self._q(f"DELETE FROM {table} WHERE session = ?"), (session_id,))
+        if gone != 1:
+            raise self._missing(session_id)
+
+    def transcript_append(self, session_id: str, lines: Sequence[str], header: str) -> None:
+        with self.writing(session_id) as w:
+            w.transcript(lines, header)
+
+    def transcript_read(self, session_id: str) -> list[str]:
+        return [r[0] for r in self._all("SELECT line FROM gm_transcripts WHERE session = ? ORDER BY i", (check_id(session_id),))]
+
+    def transcript_location(self, session_id: str) -> str | None:
+        return None
+
+    # --- access (gm.server.access)
+    def grant(self, digest: str, kind: str, session_id: str, seat: str, sealed: str | None = None) -> None:
+        self._exec(
+            "INSERT INTO gm_grants (hash, kind, session, seat, sealed, created) VALUES (?, ?, ?, ?, ?, ?)",
+            (digest, kind, session_id, seat, sealed, time.time()),
+        )
+
+    def lookup(self, digest: str) -> tuple[str, str, str] | None:
+        """(kind, session, seat) of a grant that is still good, else ``None``."""
+        row = self._one("SELECT kind, session, seat FROM gm_grants WHERE hash = ? AND used IS NULL", (digest,))
+        return (str(row[0]), str(row[1]), str(row[2])) if row else None
+
+    def redeem(self, digest: str) -> tuple[str, str, str | None] | None:
+        """Use up a one-time grant (a join code): (session, seat, sealed) once, then ``None``."""
+        with self._transaction() as cur:
+            cur.execute(
+                self._q("SELECT session, seat, sealed FROM gm_grants WHERE hash = ? AND kind = 'join' AND used IS NULL"),
+                (digest,),
+            )
+            row = cur.fetchone()
+            if row is None:
+                return None
+            cur.execute(self._q("UPDATE gm_grants SET used = ?, sealed = NULL WHERE hash = ? AND used IS NULL"), (time.time(), digest))
+            if cur.rowcount != 1:  # pragma: no cover - the transaction holds the row
+                return None
+        return (str(row[0]), str(row[1]), row[2])
+
+    def end(self, session_id: str, reason: str) -> bool:
+        return self._exec(self._insert_ignore("gm_ended", "(session, at, reason) VALUES (?, ?, ?)"), (session_id, time.time(), reason)) == 1
+
+    def ended(self, session_id: str) -> str | None:
+        row = self._one("SELECT reason FROM gm_ended WHERE session = ?", (session_id,))
+        return str(row[0]) if row else None
+
+    def seats_of(self, session_id: str) -> list[tuple[str, str]]:
+        """(kind, seat) of every grant of a session (no hashes)."""
+        return [(str(k), str(s)) for k, s in self._all("SELECT kind, seat FROM gm_grants WHERE session = ? ORDER BY seat, kind", (session_id,))]
+
+
+# ------------------------------------------------------------------- SQLite
+class SqliteStore(_SqlStore):
+    """Sessions in one SQLite file (see the module docstring)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, path: str | Path, keys: KeyRing | None = None) -> None:
+        self.path = Path(path).expanduser()
+        self.description = f"sqlite:{self.path}"
+        self.keys = keys if keys is not None else load_keyring()
+        self._local = threading.local()
+        self._commit = threading.Lock()  # SQLite commits one transaction at a time: queue here, not in its busy loop
+        self._games: weakref.WeakValueDictionary[str, threading.Lock] = weakref.WeakValueDictionary()
+        self._games_lock = threading.Lock()
+        if not self.path.parent.is_dir():
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fresh = not self.path.exists()
+        conn = self._connect()
+        if fresh:
+            os.chmod(self.path, 0o600)
+        conn.execute("PRAGMA journal_mode=WAL")
+        self._setup()
+
+    def _connect(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA busy_timeout=30000")
+            self._local.conn = conn
+        return conn
+
+    @contextmanager
+    def _cursor(self) -> Iterator[sqlite3.Cursor]:
+        cur = self._connect().cursor()
+        try:
+            yield cur
+        finally:
+            cur.close()
+
+    def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """A write of its own: queued on the process's commit lock, never in SQLite's busy loop
+        (whose back-off sleeps would stall every other writer)."""
+        with self._commit:
+            return super()._exec(sql, params)
+
+    def _game_lock(self, session_id: str) -> threading.Lock:
+        with self._games_lock:
+            lock = self._games.get(session_id)
+            if lock is None:
+                lock = threading.Lock()
+                self._games[session_id] = lock
+            return lock
+
+    @contextmanager
+    def writing(self, session_id: str) -> Iterator[_Buffer]:
+        check_id(session_id)
+        lock = self._game_lock(session_id)
+        with lock:
+            row = self._one("SELECT records, tlines FROM gm_sessions WHERE id = ?", (session_id,))
+            if row is None:
+                raise self._missing(session_id)
+            buf = _Buffer(session_id, int(row[0]), int(row[1]))
+            yield buf
+            if buf.dirty:
+                self._flush(buf)
+
+    def _flush(self, buf: _Buffer) -> None:
+        conn = self._connect()
+        with self._commit:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                row = conn.execute("SELECT records, tlines FROM gm_sessions WHERE id = ?", (buf.id,)).fetchone()
+                if row is None:
+                    raise self._missing(buf.id)
+                if int(row[0]) != buf.start_records:
+                    raise SessionConflict(f"session {buf.id} was changed by another process", rule=SESSION_RULE)
+                if buf.lines and int(row[1]) != buf.tlines:  # another process wrote transcript lines: go after them
+                    buf.lines = [(s, int(row[1]) + k, line) for k, (s, _, line) in enumerate(buf.lines)]
+                conn.executemany("INSERT INTO gm_records (session, n, body) VALUES (?, ?, ?)", buf.rows)
+                conn.executemany("INSERT INTO gm_transcripts (session, i, line) VALUES (?, ?, ?)", buf.lines)
+                conn.execute(
+                    "UPDATE gm_sessions SET records = ?, tlines = tlines + ?, updated = ? WHERE id = ?",
+                    (buf.records, len(buf.lines), time.time(), buf.id),
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Cursor]:
+        conn = self._connect()
+        with self._commit:
+            conn.execute("BEGIN IMMEDIATE")
+            cur = conn.cursor()
+            try:
+                yield cur
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            finally:
+                cur.close()
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+
+# --------------------------------------------------------------- PostgreSQL
+def _safe_dsn(dsn: str) -> str:
+    """The DSN without a password (for messages)."""
+    parts = urlsplit(dsn)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return urlunsplit(parts._replace(netloc=netloc))
+    return dsn
+
+
+class PostgresStore(_SqlStore):
+    """Sessions in a PostgreSQL database (see the module docstring)."""
+
+    dialect = "postgresql"
+
+    def __init__(self, dsn: str, keys: KeyRing | None = None, *, pool_size: int = 16) -> None:
+        try:
+            from psycopg_pool import ConnectionPool
+        except ImportError as exc:  # pragma: no cover - the postgres extra is missing
+            raise StateError(
+                f"a postgresql store needs psycopg 3 ({exc.name} is missing): pip install 'gm[postgres]'", rule=SESSION_RULE
+            ) from None
+        self.dsn = dsn
+        self.description = _safe_dsn(dsn)
+        self.keys = keys if keys is not None else load_keyring()
+        self.pool = ConnectionPool(
+            dsn, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=False, name="gm", timeout=30.0
+        )
+        try:
+            self.pool.open(wait=True, timeout=30.0)
+        except Exception as exc:
+            self.pool.close()
+            raise StateError(f"cannot connect to {self.description}: {exc}", rule=SESSION_RULE) from None
+        self._setup()
+
+    def _q(self, sql: str) -> str:
+        return sql.replace("?", "%s")
+
+    @contextmanager
+    def _cursor(self) -> Iterator[Any]:
+        with self.pool.connection() as conn, conn.cursor() as cur:
+            yield cur
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            yield cur
+
+    @contextmanager
+    def writing(self, session_id: str) -> Iterator[_Buffer]:
+        check_id(session_id)
+        with self._transaction() as cur:
+            cur.execute("SELECT records, tlines FROM gm_sessions WHERE id = %s FOR UPDATE", (session_id,))
+            row = cur.fetchone()
+            if row is None:
+                raise self._missing(session_id)
+            buf = _Buffer(session_id, int(row[0]), int(row[1]))
+            yield buf
+            if buf.dirty:
+                if buf.rows:
+                    cur.executemany("INSERT INTO gm_records (session, n, body) VALUES (%s, %s, %s)", buf.rows)
+                if buf.lines:
+                    cur.executemany("INSERT INTO gm_transcripts (session, i, line) VALUES (%s, %s, %s)", buf.lines)
+                cur.execute(
+                    "UPDATE gm_sessions SET records = %s, tlines = tlines + %s, updated = %s WHERE id = %s",
+                    (buf.records, len(buf.lines), time.time(), session_id),
+                )
+                if buf.rows:
+                    cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, session_id))
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+_PG = re.compile(r"^postgres(ql)?://", re.IGNORECASE)
+
+
+def open_sql_store(spec: str, keys: KeyRing | None = None) -> SqliteStore | PostgresStore:
+    """The store ``spec`` names: ``sqlite:PATH`` or ``postgresql://...`` (a libpq URI).  The key ring:
+    ``keys``, else ``$GM_SECRET_KEY``, ``$GM_KEY_FILE``, or ``$GM_HOME/secret.key``."""
+    if spec.startswith("sqlite:"):
+        path = spec.removeprefix("sqlite:").removeprefix("//")
+        if not path:
+            raise StateError("sqlite: needs a path, e.g. sqlite:~/.gm/gm.sqlite", rule=SESSION_RULE)
+        return SqliteStore(path, keys)
+    if _PG.match(spec):
+        return PostgresStore(spec, keys)
+    raise StateError(f"not a database store: {spec!r} (sqlite:PATH or postgresql://...)", rule=SESSION_RULE)
