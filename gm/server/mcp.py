@@ -29,10 +29,10 @@ from pydantic import Field
 
 from gm.core.errors import GameError
 from gm.core.game import Game
-from gm.core.registry import all_games, find_game, game_ids
+from gm.core.registry import all_games, default_game, find_game, game_ids
 from gm.core.schemas import to_mcp
 from gm.core.tools import ToolArgs, ToolSpec, parse_args, unknown_tool
-from gm.mcp_server.host import DEFAULT_GAME, MCP_RULE, NewGameArgs, Reply, ResourceInfo, document
+from gm.mcp_server.host import MCP_RULE, NewGameArgs, Reply, ResourceInfo, document
 from gm.mcp_server.text import next_line, summary
 from gm.server.access import SEAT_PREFIX, digest
 from gm.server.hub import Denied, GameHub, Grant
@@ -94,7 +94,7 @@ class ServedHost:
     def game(self) -> Game:
         if self._game is not None:
             return self._game
-        return self.pinned or find_game(DEFAULT_GAME)
+        return self.pinned or default_game()
 
     def adopt(self, token: str) -> None:
         """Hold the seat ``token`` grants and make it the active game (raises :class:`Denied`)."""

@@ -106,4 +106,4 @@ class Chain:
             )
         if not self.plain and record.get("mac") != self._mac(record):
             raise TamperError(f"session {self.id}: {where} was changed: it does not match the chain", rule=SESSION_RULE)
-        self.last = str(record["mac"])
+        self.last = str(record.get("mac", ""))

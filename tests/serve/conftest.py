@@ -4,7 +4,7 @@ here), a clean schema of it per test, and each kind of session store."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -56,6 +56,13 @@ def make_store(kind: str, tmp_path: Path, keys: KeyRing, pg: PgCluster | None) -
         return SqliteStore(tmp_path / "gm.sqlite", keys)
     assert pg is not None
     return PostgresStore(pg.new_schema(f"t_{uuid.uuid4().hex[:12]}"), keys, pool_size=8)
+
+
+@pytest.fixture
+def store_factory() -> Callable[[str, Path, KeyRing, PgCluster | None], SessionStore]:
+    """:func:`make_store` for a test that picks the kind itself (a conftest is not importable by name:
+    several test folders have one)."""
+    return make_store
 
 
 @pytest.fixture(params=STORES)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -153,10 +154,10 @@ def test_concurrent_writers_never_fork_a_session(store: SessionStore) -> None:
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_a_database_write_is_all_or_nothing(kind: str, tmp_path: Path, keys: KeyRing, request: pytest.FixtureRequest) -> None:
-    from conftest import make_store
-
-    store = make_store(kind, tmp_path, keys, request.getfixturevalue("pg_cluster") if kind == "postgresql" else None)
+def test_a_database_write_is_all_or_nothing(
+    kind: str, tmp_path: Path, keys: KeyRing, request: pytest.FixtureRequest, store_factory: Callable[..., SessionStore]
+) -> None:
+    store = store_factory(kind, tmp_path, keys, request.getfixturevalue("pg_cluster") if kind == "postgresql" else None)
     start = store.create("s-1", HEADER)
     with pytest.raises(RuntimeError), store.writing("s-1") as w:
         w.append(start, [{"n": 1}])
