@@ -100,12 +100,12 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
     Raises :class:`InvalidActionError` (rule ``CORE-ARGS``) naming the field.
     """
     model = spec.args
-    too_deep = _too_deep(raw)
-    if too_deep:
+    deep = too_deep(raw)
+    if deep:
         raise InvalidActionError(
             f"arguments nested more than {MAX_DEPTH} levels deep; a tool's arguments are a flat JSON object",
             rule=ARGS_RULE,
-            input=too_deep,
+            input=deep,
             legal=_fields(model),
         )
     if raw is None:
@@ -146,7 +146,7 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
 MAX_DEPTH = 32
 
 
-def _too_deep(raw: Any) -> str | None:
+def too_deep(raw: Any) -> str | None:
     """The start of ``raw`` quoted if it nests deeper than :data:`MAX_DEPTH` (checked without
     recursion, so any depth is safe to look at), else ``None``."""
     if isinstance(raw, str):

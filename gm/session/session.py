@@ -818,11 +818,18 @@ class Session:
 
 
 def _recordable(args: Any) -> Any:
-    """Tool arguments as a transcript stores them (JSON values; anything else as its text)."""
+    """Tool arguments as a transcript stores them (JSON values; anything else as its text).  Arguments
+    nested deeper than any tool takes (refused with CORE-ARGS) are stored as a note: stored nested,
+    they would make the transcript, and so the session, unreadable."""
     import json
+
+    from gm.core.tools import too_deep
 
     if args is None or isinstance(args, str):
         return args
+    deep = too_deep(args)
+    if deep:
+        return deep
     try:
         data = json.loads(json.dumps(args, allow_nan=False))
     except (TypeError, ValueError, RecursionError):
