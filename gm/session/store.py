@@ -187,7 +187,8 @@ def resolve(store: SessionStore, ref: str) -> str:
         return hits[0]
     if hits:
         raise StateError(
-            f"session id {ref!r} is ambiguous: {len(hits)} sessions start with it; give more of the id",
+            f"session id {ref!r} is ambiguous: {len(hits)} sessions start with it ({', '.join(hits[:10])}"
+            f"{', ...' if len(hits) > 10 else ''}); give more of the id",
             rule=SESSION_RULE,
             input=ref,
             legal=hits[:20],
