@@ -240,6 +240,7 @@ class Session:
             s = cls(g, state, id=sid, store=st, chain=chain, players=norm, secret=secret, created=created, injected=bots)
             try:
                 s._position = st.create(sid, chain.header(s._header()))
+                s._anchor()
                 break
             except SessionExists:
                 if id is not None:
@@ -357,6 +358,11 @@ class Session:
             except (KeyError, TypeError, ValueError, GameError) as exc:
                 why = exc.message if isinstance(exc, GameError) else "not a valid record"
                 raise StateError(f"session {sid}: {where} is corrupt: {why}", rule=SESSION_RULE) from None
+        if isinstance(st, FileStore):
+            anchor = st.read_anchor(sid)
+            if anchor is not None:
+                macs = [str(h.get("mac")), *(str(r.get("mac")) for r in stored.records)]
+                chain.check_anchor(anchor, macs, str(st.path(sid)), str(st.anchor_path(sid)))
         s._position = stored.position
         if record:
             s.start_recording()
@@ -507,6 +513,13 @@ class Session:
         except BaseException:
             self._chain.last = last
             raise
+        self._anchor()
+
+    def _anchor(self) -> None:
+        """Record, apart from the session, how many records it has (file stores; see
+        :mod:`gm.session.records`)."""
+        if isinstance(self.store, FileStore):
+            self.store.write_anchor(self.id, self._chain.anchor(self._position.count))
 
     def _reload(self) -> None:
         """Back to what is stored (after a failed write)."""

@@ -10,7 +10,8 @@ with :class:`SessionConflict` — nothing is written.
   line, then a line per record), owner-only (0600 in a 0700 folder).  Each append is one ``write`` of
   whole lines under an exclusive ``flock``; a torn last line (a write cut short, never acknowledged)
   is ignored on read and cut off by the next append.  Killing the writer at any moment loses nothing
-  acknowledged.  Transcripts: ``$GM_HOME/transcripts/<id>.jsonl``.
+  acknowledged.  Transcripts: ``$GM_HOME/transcripts/<id>.jsonl``; each session's anchor (its record
+  count, :mod:`gm.session.records`), kept apart from the sessions: ``$GM_HOME/anchors/<id>.json``.
 - :class:`MemoryStore` — in memory (tests, replays, ``persist=False`` sessions).
 - SQL stores (SQLite, PostgreSQL) for ``gm serve``: :func:`open_store` picks one from a URL.
 
@@ -294,6 +295,39 @@ class FileStore:
             raise SessionNotFound(f"no session {session_id!r} in {self.dir}", rule=SESSION_RULE, input=session_id) from None
         tp = self.transcripts / f"{session_id}{SUFFIX}"
         tp.unlink(missing_ok=True)
+        self.anchor_path(session_id).unlink(missing_ok=True)
+
+    # ---------------------------------------------------------------- anchors
+    def anchor_path(self, session_id: str) -> Path:
+        return self.home / "anchors" / f"{check_id(session_id)}.json"
+
+    def write_anchor(self, session_id: str, anchor: Mapping[str, Any]) -> None:
+        """Replace the session's anchor in one step (best effort: the records are already stored, and
+        an anchor that lags behind them is still true)."""
+        path = self.anchor_path(session_id)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        try:
+            self._private_dir(self.home)
+            self._private_dir(path.parent)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                _write_all(fd, _line(anchor))
+            finally:
+                os.close(fd)
+            os.replace(tmp, path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+
+    def read_anchor(self, session_id: str) -> dict[str, Any] | None:
+        """The session's anchor; ``None`` if it has none (a session copied from elsewhere, or made
+        before anchors); ``{}`` if it cannot be read (which no anchor matches)."""
+        try:
+            data = json.loads(self.anchor_path(session_id).read_bytes())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
     # ------------------------------------------------------------ transcripts
     def transcript_location(self, session_id: str) -> str | None:

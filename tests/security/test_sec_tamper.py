@@ -304,3 +304,28 @@ def test_cutting_off_a_revealed_round_to_choose_again_is_refused(tmp_path: Path)
     assert code == 2 and out.count("\n") == 1 and "cut off" in out, out
     path.write_bytes(after)
     assert Session.open(SID, home=tmp_path).state.log == s.state.log
+
+
+def test_the_anchor_itself_cannot_be_edited_or_borrowed(tmp_path: Path) -> None:
+    """The anchor lives apart from the sessions (GM_HOME/anchors); one that was edited, or taken from
+    another session, is refused; without one (a session copied from elsewhere) the chain alone
+    checks the file."""
+    players = {"away": "bot:random"}
+    a = Session.create("grid-football", players=players, home=tmp_path, id="one")
+    b = Session.create("grid-football", players=players, home=tmp_path, id="two")
+    for s in (a, b):
+        assert s.call("call_coin_toss" if s.state.decision("home") == "coin_call" else "choose_kick_or_receive",
+                      {"choice": "receive"} if s.state.decision("home") == "kick_choice" else {"call": "heads"}, "home")["ok"]
+    anchors = tmp_path / "anchors"
+    one = json.loads((anchors / "one.json").read_text())
+    assert one["n"] == len((tmp_path / "sessions" / "one.jsonl").read_text().splitlines()) - 1
+    for bad in ({**one, "n": one["n"] - 1}, {**one, "last": "0" * 64}, {"n": 0}, json.loads((anchors / "two.json").read_text())):
+        (anchors / "one.json").write_text(json.dumps(bad))
+        with pytest.raises(GameError) as err:
+            Session.open("one", home=tmp_path)
+        assert "anchor" in err.value.message and "\n" not in err.value.message, err.value.message
+    (anchors / "one.json").write_text("not json")
+    with pytest.raises(GameError, match="anchor"):
+        Session.open("one", home=tmp_path)
+    (anchors / "one.json").unlink()
+    assert Session.open("one", home=tmp_path).state.log == a.state.log
