@@ -218,8 +218,12 @@ class FileStore:
         self.transcripts = self.home / "transcripts"
         self.description = f"{self.dir}"
 
-    def _private_dir(self, d: Path) -> Path:
+    def _private_dir(self, d: Path, *, own: bool = True) -> Path:
+        """``d``, made owner-only; a folder of gm's own (not the home, which may be any folder) that an
+        older gm made 0755 is tightened, so that nobody else can list the session ids."""
         d.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if own and d.stat().st_mode & 0o077:
+            d.chmod(0o700)
         return d
 
     def path(self, session_id: str) -> Path:
@@ -229,7 +233,7 @@ class FileStore:
         return f"line {n + 1} of {self.path(session_id)}"
 
     def create(self, session_id: str, header: Mapping[str, Any]) -> Position:
-        self._private_dir(self.home)
+        self._private_dir(self.home, own=False)
         self._private_dir(self.dir)
         path = self.path(session_id)
         data = _line(header)
@@ -307,7 +311,7 @@ class FileStore:
         path = self.anchor_path(session_id)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
-            self._private_dir(self.home)
+            self._private_dir(self.home, own=False)
             self._private_dir(path.parent)
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             try:
@@ -338,7 +342,7 @@ class FileStore:
             w.transcript(lines, header)
 
     def _transcript_write(self, session_id: str, lines: Sequence[str], header: str) -> None:
-        self._private_dir(self.home)
+        self._private_dir(self.home, own=False)
         self._private_dir(self.transcripts)
         path = self.transcripts / f"{check_id(session_id)}{SUFFIX}"
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
