@@ -255,7 +255,8 @@ def test_at_the_end_the_seed_opens_its_commitment_and_the_transcript_replays(gam
     g = find_game(game)
     human = g.seats[0]
     players = {x: "human" if x == human else "bot:random" for x in g.seats}
-    s = Session.create(g, players=players, home=tmp_path, rules=END_RULES[game])  # a hidden random seed
+    hidden = SeedSecret(seed=0x3E8A5D7C91B2F406, salt="5c" * 16, bot_seed=0x17, nonce_seed=None, practice=False)
+    s = Session.create(g, players=players, home=tmp_path, rules=END_RULES[game], secret=hidden)  # a hidden seed
     commitment = s.seed_commitment
     assert s.view(human)["seed"] is None and s.view(human)["seed_commitment"] == commitment
     rng = random.Random(11)

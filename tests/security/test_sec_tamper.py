@@ -311,11 +311,12 @@ def test_the_anchor_itself_cannot_be_edited_or_borrowed(tmp_path: Path) -> None:
     another session, is refused; without one (a session copied from elsewhere) the chain alone
     checks the file."""
     players = {"away": "bot:random"}
-    a = Session.create("grid-football", players=players, home=tmp_path, id="one")
-    b = Session.create("grid-football", players=players, home=tmp_path, id="two")
+    secret = SeedSecret(seed=1, salt="22" * 16, bot_seed=3, nonce_seed=None, practice=False)
+    a = Session.create("grid-football", players=players, home=tmp_path, id="one", secret=secret)
+    b = Session.create("grid-football", players=players, home=tmp_path, id="two", secret=secret)
     for s in (a, b):
-        assert s.call("call_coin_toss" if s.state.decision("home") == "coin_call" else "choose_kick_or_receive",
-                      {"choice": "receive"} if s.state.decision("home") == "kick_choice" else {"call": "heads"}, "home")["ok"]
+        tool, args = call_for_action(s.tools, s.state.legal_actions("home")[0])
+        assert s.call(tool, args, "home")["ok"]
     anchors = tmp_path / "anchors"
     one = json.loads((anchors / "one.json").read_text())
     assert one["n"] == len((tmp_path / "sessions" / "one.jsonl").read_text().splitlines()) - 1
