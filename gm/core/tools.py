@@ -104,12 +104,12 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
     """
     model = spec.args
     plain = type(raw) is dict and all(type(k) is str and type(v) in _PLAIN for k, v in raw.items())
-    too_deep = None if plain else _too_deep(raw)
-    if too_deep:
+    deep = None if plain else too_deep(raw)
+    if deep:
         raise InvalidActionError(
             f"arguments nested more than {MAX_DEPTH} levels deep; a tool's arguments are a flat JSON object",
             rule=ARGS_RULE,
-            input=too_deep,
+            input=deep,
             legal=_fields(model),
         )
     if raw is None:
@@ -155,7 +155,7 @@ _PLAIN = frozenset({str, int, bool, type(None)})
 MAX_DEPTH = 32
 
 
-def _too_deep(raw: Any) -> str | None:
+def too_deep(raw: Any) -> str | None:
     """The start of ``raw`` quoted if it nests deeper than :data:`MAX_DEPTH` (checked without
     recursion, so any depth is safe to look at), else ``None``."""
     if isinstance(raw, str):

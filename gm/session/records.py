@@ -19,6 +19,13 @@ Record kinds (besides ``n`` and ``mac``):
 The header holds the setup (game, ruleset and its hash, players, created, gm version), ``practice``
 and the seed when it is public, else ``seed_commitment`` and ``sealed``: the hidden seed and what
 the bots and nonces derive from.
+
+A chain shows an edit anywhere, but not a cut at a record boundary: the file, cut back, is a shorter
+game that verifies.  So a file store also keeps, apart from the sessions, each session's *anchor*:
+how many records it had and the MAC of the last, itself MACed (:meth:`Chain.anchor`).  A file that
+holds fewer records than its anchor, or other ones, is refused: a player cannot cut a game back to
+before a move it has made and seen answered (a bot's pick revealed, a roll) and choose again.  The
+anchor is written after the record, so it may lag one record behind after a crash, never run ahead.
 """
 
 from __future__ import annotations
@@ -82,7 +89,29 @@ class Chain:
         except SealError:
             raise TamperError(f"session {self.id}: {where} was changed: its sealed part does not open", rule=SESSION_RULE) from None
 
+    def anchor(self, n: int) -> dict[str, Any]:
+        """The anchor of a session of ``n`` records whose last MAC is :attr:`last` (see the module
+        docstring)."""
+        body = {"n": n, "last": self.last}
+        return {**body, "mac": self.keys.mac(self.id, b"anchor|" + canonical(body))}
+
     # ----------------------------------------------------------- reading
+    def check_anchor(self, anchor: Mapping[str, Any], macs: list[str], where: str, source: str) -> None:
+        """Refuse a session whose records (their MACs, header first) do not reach its ``anchor``."""
+        body = {"n": anchor.get("n"), "last": anchor.get("last")}
+        n = body["n"]
+        if anchor.get("mac") != self.keys.mac(self.id, b"anchor|" + canonical(body)) or not isinstance(n, int) or n < 0:
+            raise TamperError(f"session {self.id}: its anchor {source} was changed", rule=SESSION_RULE)
+        held = len(macs) - 1
+        if n > held:
+            raise TamperError(
+                f"session {self.id}: records were cut off its end: line {held + 2} of {where} is missing (it had "
+                f"{n} records, the file holds {held}; restore the file, or delete {source} to accept the loss)",
+                rule=SESSION_RULE,
+            )
+        if macs[n] != body["last"]:
+            raise TamperError(f"session {self.id}: record {n} is not the one its anchor {source} names", rule=SESSION_RULE)
+
     def verify_header(self, header: Mapping[str, Any], where: str) -> None:
         if self.plain:
             return

@@ -249,6 +249,7 @@ class Session:
             s = cls(g, state, id=sid, store=st, chain=chain, players=norm, secret=secret, created=created, injected=bots)
             try:
                 s._position = st.create(sid, chain.header(s._header()))
+                s._anchor()
                 break
             except SessionExists:
                 if id is not None:
@@ -369,6 +370,11 @@ class Session:
             except (KeyError, TypeError, ValueError, GameError) as exc:
                 why = exc.message if isinstance(exc, GameError) else "not a valid record"
                 raise StateError(f"session {sid}: {where} is corrupt: {why}", rule=SESSION_RULE) from None
+        if isinstance(st, FileStore):
+            anchor = st.read_anchor(sid)
+            if anchor is not None:
+                macs = [str(h.get("mac")), *(str(r.get("mac")) for r in stored.records)]
+                chain.check_anchor(anchor, macs, str(st.path(sid)), str(st.anchor_path(sid)))
         s._position = stored.position
         s.opening_events = s._opening()
         if record:
@@ -521,6 +527,13 @@ class Session:
         except BaseException:
             self._chain.last = last
             raise
+        self._anchor()
+
+    def _anchor(self) -> None:
+        """Record, apart from the session, how many records it has (file stores; see
+        :mod:`gm.session.records`)."""
+        if isinstance(self.store, FileStore):
+            self.store.write_anchor(self.id, self._chain.anchor(self._position.count))
 
     def _catch_up(self, writer: Writer) -> None:
         """Read what another process stored since this copy was read (a server's cached session, a
@@ -887,13 +900,20 @@ class Session:
 
 
 def _recordable(args: Any) -> Any:
-    """Tool arguments as a transcript stores them (JSON values; anything else as its text)."""
+    """Tool arguments as a transcript stores them (JSON values; anything else as its text).  Arguments
+    nested deeper than any tool takes (refused with CORE-ARGS) are stored as a note: stored nested,
+    they would make the transcript, and so the session, unreadable."""
     import json
+
+    from gm.core.tools import too_deep
 
     if args is None or isinstance(args, str):
         return args
     if type(args) is dict and all(type(k) is str and type(v) in (str, int, bool, type(None)) for k, v in args.items()):
         return dict(args)
+    deep = too_deep(args)
+    if deep:
+        return deep
     try:
         data = json.loads(json.dumps(args, allow_nan=False))
     except (TypeError, ValueError, RecursionError):

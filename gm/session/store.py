@@ -10,7 +10,8 @@ with :class:`SessionConflict` — nothing is written.
   line, then a line per record), owner-only (0600 in a 0700 folder).  Each append is one ``write`` of
   whole lines under an exclusive ``flock``; a torn last line (a write cut short, never acknowledged)
   is ignored on read and cut off by the next append.  Killing the writer at any moment loses nothing
-  acknowledged.  Transcripts: ``$GM_HOME/transcripts/<id>.jsonl``.
+  acknowledged.  Transcripts: ``$GM_HOME/transcripts/<id>.jsonl``; each session's anchor (its record
+  count, :mod:`gm.session.records`), kept apart from the sessions: ``$GM_HOME/anchors/<id>.json``.
 - :class:`MemoryStore` — in memory (tests, replays, ``persist=False`` sessions).
 - SQL stores (SQLite, PostgreSQL) for ``gm serve``: :func:`open_store` picks one from a URL.
 
@@ -192,7 +193,8 @@ def resolve(store: SessionStore, ref: str) -> str:
         return hits[0]
     if hits:
         raise StateError(
-            f"session id {ref!r} is ambiguous: {len(hits)} sessions start with it; give more of the id",
+            f"session id {ref!r} is ambiguous: {len(hits)} sessions start with it ({', '.join(hits[:10])}"
+            f"{', ...' if len(hits) > 10 else ''}); give more of the id",
             rule=SESSION_RULE,
             input=ref,
             legal=hits[:20],
@@ -221,8 +223,12 @@ class FileStore:
         self.transcripts = self.home / "transcripts"
         self.description = f"{self.dir}"
 
-    def _private_dir(self, d: Path) -> Path:
+    def _private_dir(self, d: Path, *, own: bool = True) -> Path:
+        """``d``, made owner-only; a folder of gm's own (not the home, which may be any folder) that an
+        older gm made 0755 is tightened, so that nobody else can list the session ids."""
         d.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if own and d.stat().st_mode & 0o077:
+            d.chmod(0o700)
         return d
 
     def path(self, session_id: str) -> Path:
@@ -232,7 +238,7 @@ class FileStore:
         return f"line {n + 1} of {self.path(session_id)}"
 
     def create(self, session_id: str, header: Mapping[str, Any]) -> Position:
-        self._private_dir(self.home)
+        self._private_dir(self.home, own=False)
         self._private_dir(self.dir)
         path = self.path(session_id)
         data = _line(header)
@@ -300,6 +306,39 @@ class FileStore:
             raise SessionNotFound(f"no session {session_id!r} in {self.dir}", rule=SESSION_RULE, input=session_id) from None
         tp = self.transcripts / f"{session_id}{SUFFIX}"
         tp.unlink(missing_ok=True)
+        self.anchor_path(session_id).unlink(missing_ok=True)
+
+    # ---------------------------------------------------------------- anchors
+    def anchor_path(self, session_id: str) -> Path:
+        return self.home / "anchors" / f"{check_id(session_id)}.json"
+
+    def write_anchor(self, session_id: str, anchor: Mapping[str, Any]) -> None:
+        """Replace the session's anchor in one step (best effort: the records are already stored, and
+        an anchor that lags behind them is still true)."""
+        path = self.anchor_path(session_id)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        try:
+            self._private_dir(self.home, own=False)
+            self._private_dir(path.parent)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                _write_all(fd, _line(anchor))
+            finally:
+                os.close(fd)
+            os.replace(tmp, path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+
+    def read_anchor(self, session_id: str) -> dict[str, Any] | None:
+        """The session's anchor; ``None`` if it has none (a session copied from elsewhere, or made
+        before anchors); ``{}`` if it cannot be read (which no anchor matches)."""
+        try:
+            data = json.loads(self.anchor_path(session_id).read_bytes())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
     # ------------------------------------------------------------ transcripts
     def transcript_location(self, session_id: str) -> str | None:
@@ -310,7 +349,7 @@ class FileStore:
             w.transcript(lines, header)
 
     def _transcript_write(self, session_id: str, lines: Sequence[str], header: str) -> None:
-        self._private_dir(self.home)
+        self._private_dir(self.home, own=False)
         self._private_dir(self.transcripts)
         path = self.transcripts / f"{check_id(session_id)}{SUFFIX}"
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)

@@ -6,8 +6,12 @@ and bring back with ``gm import``::
 ``payload`` is canonical JSON, zlib-compressed and base64url-encoded; ``checksum`` is the first 16
 hex digits of the SHA-256 of everything before it, so any changed character is caught.  A token
 carries the ruleset (fields that differ from the defaults), the players, and the moves everyone
-has seen: a pick still locked is left out (the bot re-picks it the same way on import), and a move
-that still carries a secret (a hidden ball holder) is there only in its public form.  What must stay
+has seen: a pick still locked is left out (the bot picks again on import), and a move that still
+carries a secret (a hidden ball holder) is there only in its public form.  A game with a hidden seed
+comes back with a fresh, secret seed for its bots: a player who exported a token, made its move and
+saw the bot's locked pick revealed must not get that same pick again by importing the token.  (The
+game's own seed stays - its past replays from it - so chance already seen can come again; a
+practice game is predictable anyway.)  What must stay
 hidden – the seed of a game whose seed is hidden, and the secret parts of moves – travels *sealed*
 with this gm's key (:mod:`gm.session.keys`): the token imports where that key is (the same gm home
 or server), and reading it anywhere else reveals nothing.  A practice game's seed is public and is
@@ -20,9 +24,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import hashlib
 import json
 import re
+import secrets
 import zlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -153,6 +159,7 @@ def import_token(
                 secret = SeedSecret.from_sealed(sealed["secret"], practice=False)
                 if secret.commitment != data.get("seed_commitment"):
                     raise StateError("the token's sealed seed does not match its commitment", rule=RULE)
+                secret = dataclasses.replace(secret, bot_seed=secrets.randbits(63))  # the bots decide afresh
             else:
                 secret = SeedSecret.draw(int(data["seed"]))
         else:
