@@ -84,7 +84,7 @@ def _play(game: str, human: str, bot: str, practice: bool, home: Path, until: An
 def _bot_decisions(s: Session, seat: str) -> list[tuple[GameState[Any], str]]:
     """(state before, action) of every move the bot of ``seat`` made, its locked pick included.
     (Each state answers ``legal_actions`` from a list made once: the attack tries thousands of bots
-    on it, and the list does not change.)"""
+    on it, and the list does not change; a space stays a space.)"""
     g = s.game
     st = g.new_state(s.state.rules, s.state.seed)
     out = []
@@ -92,7 +92,8 @@ def _bot_decisions(s: Session, seat: str) -> list[tuple[GameState[Any], str]]:
         if m.seat == seat:
             before = st.copy()
             legal = before.legal_actions(seat)
-            legal.all()
+            if not legal.is_space:  # a space (brawl's placements, a snap plan) is counted, never listed
+                legal.all()
             before.legal_actions = lambda _seat, legal=legal: legal  # type: ignore[method-assign]
             out.append((before, str(m.action)))
         st.apply(m.seat, m.action)

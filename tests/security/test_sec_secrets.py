@@ -426,8 +426,8 @@ def test_a_new_game_shows_nothing_of_the_bots_opening_secret(game: str, kind: st
         variant["v"] = v
         home = tmp_path / str(v)
         w: dict[str, str] = {}
-        w["gm new"] = cli_text(home, "new", game, "--away", "bot:scripted")
-        w["gm new --json"] = cli_text(home, "new", game, "--away", "bot:scripted", "--json")
+        w["gm new"] = cli_text(home, "new", game, "--player", "away=bot:scripted")
+        w["gm new --json"] = cli_text(home, "new", game, "--player", "away=bot:scripted", "--json")
         w["gm play"] = cli_text(home, "play", game, "--opponent", "bot:scripted", input=TABLE_TALK_NEW)
         assert all(w[k].startswith("0\n") for k in w), w
         assert "Seed hidden until the game ends" in w["gm play"] and "Game paused (quit)" in w["gm play"], w["gm play"]
