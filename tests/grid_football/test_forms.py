@@ -92,7 +92,7 @@ _VOCAB = [
 ]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
 @given(st.one_of(st.text(max_size=60), st.lists(st.sampled_from(_VOCAB), max_size=7).map(" ".join)))
 def test_the_parser_only_ever_raises_invalid_action(text: str) -> None:
     try:
@@ -110,7 +110,7 @@ _JSON = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
 @given(
     st.sampled_from(["coin_call", "kick_choice", "kick_pick", "number_pick", "punt", "play_call", "nope"]),
     st.dictionaries(

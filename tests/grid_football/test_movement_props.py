@@ -46,7 +46,7 @@ def situations(draw: st.DrawFn) -> tuple[GridFootballState, PlayCall, PlayCall]:
     return s, off, de
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
 @given(situations())
 def test_movement_obeys_blocks_edges_and_distances(case: tuple[GridFootballState, PlayCall, PlayCall]) -> None:
     s, off, de = case
@@ -93,7 +93,7 @@ def test_movement_obeys_blocks_edges_and_distances(case: tuple[GridFootballState
         assert step in blocked or not 0 <= step[0] < s.rules.columns
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(
     st.integers(0, 19),
     st.integers(6, 58),

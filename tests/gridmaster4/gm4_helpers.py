@@ -39,9 +39,11 @@ def opening(state: GridMaster4State, *cells: str) -> list[Event]:
 def fingerprint(state: GridMaster4State) -> bytes:
     """Every byte of the state (a rejected action must leave this unchanged).
 
-    The immutable parts (ruleset, board geometry, logged moves) count by identity."""
-    fields = {k: v for k, v in vars(state).items() if k not in ("rules", "geo", "log")}
-    return pickle.dumps((fields, [id(m) for m in state.log], id(state.rules), id(state.geo)))
+    The immutable parts (ruleset, board geometry, logged moves) and the placement values shared by
+    every game on this board (a table that grows as games reach higher tiles) count by identity."""
+    shared = ("rules", "geo", "log", "places")
+    fields = {k: v for k, v in vars(state).items() if k not in shared}
+    return pickle.dumps((fields, [id(m) for m in state.log], id(state.rules), id(state.geo), id(state.places)))
 
 
 def rejects(state: GridMaster4State, seat: str, text: str, rule: str, kind: type[GameError] = IllegalActionError) -> GameError:

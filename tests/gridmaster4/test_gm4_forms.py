@@ -89,7 +89,7 @@ def test_json_form_round_trips_and_bad_json_is_invalid() -> None:
             GAME.action_from_json(bad)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(st.text(max_size=40))
 def test_the_parser_never_raises_anything_but_invalid_action(text: str) -> None:
     try:
@@ -99,7 +99,7 @@ def test_the_parser_never_raises_anything_but_invalid_action(text: str) -> None:
     assert isinstance(a, Place) and parse_action(str(a)) == a
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, derandomize=True, database=None)
 @given(st.integers(0, 25), st.integers(1, 99), st.one_of(st.none(), st.integers(1, 999)))
 def test_every_cell_and_number_round_trips(col: int, row: int, number: int | None) -> None:
     a = Place(f"{chr(ord('A') + col)}{row}", number)

@@ -269,7 +269,7 @@ def _entry(group: list[tuple[str, str]], text: str) -> CardPlay:
     if not players:
         raise bad_input(f"no player named for {' '.join(w for _, w in group)}; entries read PLAYER:CARD@ZONE", text, rule=SYNTAX_RULE, legal=FORMS)
     who = players[0]
-    if not _PLAYER_RE.match(who):
+    if not _PLAYER_RE.match(who) or _words(_normalise(who)) != [who]:  # FOCUS0 would be read back as card F0
         raise bad_input(f"expected a player name, read {who!r}; entries read PLAYER:CARD@ZONE", text, rule=SYNTAX_RULE, legal=FORMS)
     if len(cards) > 1:
         raise bad_input(f"{who}: one card per player, read {' '.join(cards)}", text, rule=SYNTAX_RULE, legal=FORMS)
