@@ -75,25 +75,27 @@ def test_out_of_range_values_name_the_field_and_the_range_everywhere(game: str, 
     assert not (tmp_path / "sessions").exists() or not any((tmp_path / "sessions").iterdir())  # nothing was made
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_values_at_the_bounds_are_accepted_and_play(game: str, tmp_path: Path) -> None:
+#: (game, field, value): every bounded field at its lowest and at its highest, one test each
+AT_BOUNDS = [(game, field, v) for game in GAMES for field, lo, hi in bounded_fields(game) for v in (lo, hi)]
+
+
+@pytest.mark.parametrize(("game", "field", "value"), AT_BOUNDS, ids=[f"{g}-{f}={v}" for g, f, v in AT_BOUNDS])
+def test_values_at_the_bounds_are_accepted_and_play(game: str, field: str, value: Any, tmp_path: Path) -> None:
     """Each field at its lowest and its highest (the others at their defaults): the session is
     made (or a rule relating fields refuses it, saying so - not 'out of range') and a few moves
     are played by bots.  (How fast is bench's business, not a timed test's.)"""
     g = find_game(game)
-    for field, lo, hi in bounded_fields(game):
-        for value in (lo, hi):
-            try:
-                s = Session.create(game, rules={field: value}, persist=False, record=False, advance=False,
-                                   players={seat: "bot:random" for seat in g.seats})
-            except GameError as exc:
-                assert "out of range" not in exc.message, exc.message
-                continue
-            rng = random.Random(1)
-            for _ in range(6):
-                acting = s.state.to_act()
-                if not acting:
-                    break
-                seat = acting[0]
-                s.state.apply(seat, s.state.legal_actions(seat).sample(rng))
-            assert s.state.replay().to_json() == s.state.to_json()
+    try:
+        s = Session.create(game, rules={field: value}, persist=False, record=False, advance=False,
+                           players={seat: "bot:random" for seat in g.seats})
+    except GameError as exc:
+        assert "out of range" not in exc.message, exc.message
+        return
+    rng = random.Random(1)
+    for _ in range(6):
+        acting = s.state.to_act()
+        if not acting:
+            break
+        seat = acting[0]
+        s.state.apply(seat, s.state.legal_actions(seat).sample(rng))
+    assert s.state.replay().to_json() == s.state.to_json()
