@@ -80,7 +80,8 @@ class Audit:
 
     @property
     def moves(self) -> list[tuple[str, str]]:
-        """The true game's moves (seat, action text), up to the last complete exchange."""
+        """The true game's moves (seat, action text); a trailing exchange still waiting for a secret pick
+        is left out."""
         return [(m.seat, str(m.action)) for m in self.state.log]
 
     def to_json(self) -> dict[str, Any]:
@@ -237,7 +238,6 @@ def _replay(game: Game, chatlog: ChatLog, rules: Any, seed: int, parsed: list[tu
                 bad = (seat, act, exc)
                 break
             honour = honour or len(state.to_act()) > 1
-        moves = " | ".join(f"{seat}: {act}" for seat, act in p.moves)
         if bad is not None:
             seat, act, err = bad
             state = _rebuilt(game, state, start)
@@ -249,13 +249,14 @@ def _replay(game: Game, chatlog: ChatLog, rules: Any, seed: int, parsed: list[tu
             result.illegal = Illegal(ln.number, p.label, f"{seat}: {act}", err.rule, err.reason, legal, len(parsed) - idx - 1)
             break
         result.replayed += 1
+        moves = " | ".join(f"{m.seat}: {m.action}" for m in state.log[start:])
         if chatlog.closes(state, events):
             closed = len(state.log)
         for c in p.claims:
             f = chatlog.fact(c.key, state, events)
             if f is not None and f.value != c.said:
                 result.divergences.append(Divergence(ln.number, p.label, moves, c.key, c.said, f.value, f.rule))
-    if closed < len(state.log):
+    if closed < len(state.log) and state.has_locked_picks():
         result.left_out = [f"{m.seat}: {m.action}" for m in state.log[closed:]]
         state = _rebuilt(game, state, closed)
     result.state = state

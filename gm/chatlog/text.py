@@ -98,13 +98,24 @@ def _header(row: str, seats: Sequence[str]) -> list[str] | None:
 _COMMENT = re.compile(r"\([^)]*\)|\[[^\]]*\]|\s(?:-|--|#|//|=>|->)\s.*$")
 
 
-def split_actions(text: str, parse: Callable[[str], object]) -> list[str] | None:
+def split_actions(text: str, parse: Callable[[str], object], separators: str = "") -> list[str] | None:
     """The action texts in one seat's part of a line (``punt, left red`` -> ``punt``, ``left red``):
     the longest run of words that ``parse`` reads, again and again.  Commentary in brackets or after
-    a dash is dropped first.  ``None`` when the text does not read as actions."""
+    a dash is dropped first.  ``separators``: characters that always part two actions (for a game
+    whose actions never hold them), read before the longest runs.  ``None`` when the text does not
+    read as actions."""
     body = _COMMENT.sub(" ", f" {text} ").replace('"', " ").replace("'", " ").strip(" ,;.")
+    if separators:
+        out: list[str] = []
+        for part in re.split(f"[{re.escape(separators)}]", body):
+            if part.strip(" ."):
+                got = split_actions(part, parse)
+                if got is None:
+                    return None
+                out.extend(got)
+        return out or None
     words = body.replace(";", " ; ").split()
-    out: list[str] = []
+    out = []
     i = 0
     while i < len(words):
         if words[i] in (";", ",", "then", "and"):
@@ -139,6 +150,7 @@ def read_line(
     parse: Callable[[str], object],
     claims: Callable[[str], list[Claim]],
     move: re.Pattern[str],
+    separators: str = "",
 ) -> ParsedLine | None:
     """A line of ``|``-separated segments read the usual way: a segment ``SEAT: ACTIONS`` (the first
     may have a label before the seat, ``D7 home: ...``; a short first segment without a claim is a
@@ -154,7 +166,7 @@ def read_line(
         if m is not None and (i == 0 or not m.group("label").strip()):
             if i == 0:
                 label = m.group("label").strip()
-            acts = split_actions(m.group("acts"), parse)
+            acts = split_actions(m.group("acts"), parse, separators)
             readable = readable or acts is not None
             moves.extend((m.group("seat"), a) for a in (acts or [m.group("acts").strip()]))
         elif i == 0 and len(seg) <= 24 and not claims(seg):

@@ -121,7 +121,8 @@ def seat_pattern(seats: Iterable[str]) -> str:
 
 def exchanges(game: Game, state: GameState[Any]) -> list[str]:
     """The move log of ``state``'s game as its chat log writes it: replayed from the start, one
-    line per exchange (a trailing exchange still waiting for a pick is left out)."""
+    line per exchange (a trailing exchange still waiting for a secret pick is left out; a turn
+    under way is written as far as it went)."""
     chatlog = game.chatlog()
     if chatlog is None:
         return []
@@ -136,4 +137,6 @@ def exchanges(game: Game, state: GameState[Any]) -> list[str]:
         if chatlog.closes(fresh, evs):
             lines.append(chatlog.line_text(fresh, group, events, len(lines) + 1))
             group, events = [], []
+    if group and not fresh.has_locked_picks():  # a turn under way, all of it public
+        lines.append(chatlog.line_text(fresh, group, events, len(lines) + 1))
     return lines
