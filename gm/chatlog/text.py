@@ -122,7 +122,7 @@ def split_actions(text: str, parse: Callable[[str], object], separators: str = "
             i += 1
             continue
         for j in range(len(words), i, -1):
-            chunk = " ".join(words[i:j]).strip(" ,;.")
+            chunk = " ".join(words[i:j]).replace(" ;", ";").strip(" ,;.")
             if chunk and _reads(parse, chunk):
                 out.append(chunk)
                 i = j
