@@ -15,7 +15,9 @@ from gm.cli.base import app, echo, errors_to_exit, fail
 
 if TYPE_CHECKING:
     from gm.chatlog.audit import Audit
+    from gm.core.game import Game
     from gm.session import Session
+    from gm.session.commit import SeedSecret
 
 _TOKEN = re.compile(r"^[`'\"]*gm[0-9]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-\s]+\.[0-9a-fA-F\s]+[`'\"]*$")
 _TOKEN_INSIDE = re.compile(r"\bgm[0-9]+\.[a-z0-9\-]+\.[A-Za-z0-9_\-]{8,}\.[0-9a-f]{16}\b")
@@ -87,20 +89,65 @@ def import_(
             _import_token(text, output, home, session_id, players)  # says why it is not a token
             return
         raise
-    ruleset = g.load_rules_file(rules) if rules is not None else None
+    hint_rules, secret = token_hint(text, g, home)
+    ruleset = g.load_rules_file(rules) if rules is not None else hint_rules
+    if seed is None and secret is not None:
+        seed = secret.seed
     result = audit(g, text, ruleset, seed)
+    if secret is not None and secret.seed != result.seed:
+        secret = None
     if output is not None:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(json.dumps(result.state.to_json(), indent=1) + "\n", encoding="utf-8")
         _report(result, None, as_json, export, note=f"wrote {output} ({g.id}, {len(result.state.log)} moves)")
         return
-    s = save(result, home=home, session_id=session_id, players=players)
+    s = save(result, home=home, session_id=session_id, players=players, secret=secret)
     _report(result, s, as_json, export)
 
 
-def save(result: Audit, *, home: Path | None = None, session_id: str | None = None, players: dict[str, str] | None = None) -> Session:
-    """The engine's true game of an audit, saved as a new session (a practice game: its seed is the
-    one the audit replayed with); every seat is human unless ``players`` says otherwise."""
+def token_hint(text: str, game: Game, home: Path | None) -> tuple[Any, SeedSecret | None]:
+    """The ruleset and seed of a gm token of ``game`` inside ``text`` (a session document exported by
+    gm carries one): a chatbot's log of that game replays with the game's own ruleset and chance.
+    A hidden seed is read only where its key is (the same gm home); ``(None, None)`` without a token."""
+    from gm.core.errors import GameError
+    from gm.core.token import decode_token
+    from gm.session import FileStore
+    from gm.session.commit import SeedSecret
+    from gm.session.keys import SealError
+    from gm.session.session import store_keys
+    from gm.session.token import decode
+
+    found = _TOKEN_INSIDE.search(text)
+    if found is None:
+        return None, None
+    token = found.group(0)
+    try:
+        data = decode_token(token) if token.startswith("gm1.") else decode(token)
+        if data.get("game") != game.id:
+            return None, None
+        rules = game.load_rules(data.get("rules") or {})
+        if "seed" in data:
+            return rules, SeedSecret.draw(int(data["seed"]))
+        keys = store_keys(FileStore(home))
+        if data.get("key_id") != keys.id:
+            return rules, None
+        opened = keys.open("token", str(data["sealed"]), game.id)
+        return rules, SeedSecret.from_sealed(opened["secret"], practice=False)
+    except (GameError, SealError, KeyError, TypeError, ValueError):
+        return None, None
+
+
+def save(
+    result: Audit,
+    *,
+    home: Path | None = None,
+    session_id: str | None = None,
+    players: dict[str, str] | None = None,
+    secret: SeedSecret | None = None,
+) -> Session:
+    """The engine's true game of an audit, saved as a new session: a practice game (its seed is the
+    one the audit replayed with) unless ``secret`` (the hidden seed of the game's token) says
+    otherwise; every seat is human unless ``players`` says otherwise."""
     from gm.session import FileStore, Session
     from gm.session.commit import SeedSecret
 
@@ -111,7 +158,7 @@ def save(result: Audit, *, home: Path | None = None, session_id: str | None = No
         g,
         rules=result.state.rules.model_dump(mode="json"),
         players=chosen,
-        secret=SeedSecret.draw(result.seed),
+        secret=secret if secret is not None else SeedSecret.draw(result.seed),
         moves=result.moves,
         store=FileStore(home),
         id=session_id,

@@ -240,3 +240,9 @@ def test_gm_import_of_text_without_a_log_or_token_is_one_error_line(tmp_path: Pa
         "gm: error: [CORE-IMPORT] no move log found: neither a gm token nor move lines of any game's chatbot log"
     )
     assert not (tmp_path / "sessions").exists()
+
+
+def test_renumbered_labels_and_a_pipe_after_the_label_read_the_same() -> None:
+    text = CLEAN.replace("D1 home:", "D1 | home:").replace("D2 ", "D7 ").replace("D3 ", "D7 ").replace("Kickoff ", "3. ")
+    a = audit(GAME, text)
+    assert _moves(text) == TRUE_MOVES and a.divergences == [] and a.lines == 10
