@@ -186,7 +186,10 @@ def _report(result: Audit, s: Session | None, as_json: bool, export: Path | None
         return
     who = ", ".join(f"{name} {p}" for name, p in s.players.items())
     echo(f"saved the engine's game as {s.game.id} session {s.id} ({len(s.state.log)} moves; {who})")
-    echo(f"continue with: gm play --resume {s.id}")
+    hint = ""
+    if not s.bot_seats and len(s.game.seats) > 1:
+        hint = f" (hot seat; to play against a bot, import with --player {s.game.seats[-1]}=bot:default)"
+    echo(f"continue with: gm play --resume {s.id}{hint}")
     echo(doc_note or f"corrected session document for the chat: gm export session --session {s.id}")
 
 

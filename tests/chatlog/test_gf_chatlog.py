@@ -203,7 +203,7 @@ def test_gm_import_audits_a_file_saves_the_true_game_and_writes_the_corrected_do
     out = _cli("import", str(log), "--gm-home", str(tmp_path), "--id", "chat", "--export", str(doc))
     assert out.splitlines()[-3:] == [
         "saved the engine's game as grid-football session chat (20 moves; home human, away human)",
-        "continue with: gm play --resume chat",
+        "continue with: gm play --resume chat (hot seat; to play against a bot, import with --player away=bot:default)",
         f"wrote the corrected session document to {doc}",
     ]
     assert "the chatbot says 1st & 10, the rules give 3rd & 1 [GF-DOWNS]" in out
