@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from gm.core.state import GameState
 
 RULE = "CORE-IMPORT"
+#: how the exported documents introduce their example log lines (gm/prompts/chatlog_import.md.j2)
+EXAMPLE = "example (the first lines of a game, computed by the engine)"
 #: how many seeds the importer tries to agree with the chatbot's outcomes of chance
 SEEDS = 64
 FIX = (
@@ -135,12 +137,17 @@ def find_log(chatlog: ChatLog, lines: list[Line]) -> list[Line]:
         words = ln.text.strip(" :#").strip()
         if words == title or (words.startswith(title) and chatlog.parse_line(ln.text) is None and len(words) <= len(title) + 30):
             start = i + 1
-    if start is None:
-        return lines
     out: list[Line] = []
-    for ln in lines[start:]:
-        if ln.heading:
+    example = False  # the engine's example lines of the exported documents are no part of the game
+    for ln in lines[start or 0 :]:
+        if ln.heading and start is not None:
             break
+        if ln.text.startswith(EXAMPLE):
+            example = True
+            continue
+        if example and chatlog.parse_line(ln.text) is not None:
+            continue
+        example = False
         out.append(ln)
     return out
 

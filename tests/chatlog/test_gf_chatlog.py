@@ -246,3 +246,9 @@ def test_renumbered_labels_and_a_pipe_after_the_label_read_the_same() -> None:
     text = CLEAN.replace("D1 home:", "D1 | home:").replace("D2 ", "D7 ").replace("D3 ", "D7 ").replace("Kickoff ", "3. ")
     a = audit(GAME, text)
     assert _moves(text) == TRUE_MOVES and a.divergences == [] and a.lines == 10
+
+
+def test_a_whole_chat_with_the_quick_start_pasted_in_skips_its_example_lines() -> None:
+    chat = "User: here are the rules\n\n" + render_doc(GAME, "quickstart") + "\nAssistant: let's play!\n\n" + CLEAN.split("\n", 2)[2]
+    a = audit(GAME, chat)
+    assert _moves(chat) == TRUE_MOVES and a.lines == 10 and a.divergences == []
