@@ -252,3 +252,42 @@ def test_a_whole_chat_with_the_quick_start_pasted_in_skips_its_example_lines() -
     chat = "User: here are the rules\n\n" + render_doc(GAME, "quickstart") + "\nAssistant: let's play!\n\n" + CLEAN.split("\n", 2)[2]
     a = audit(GAME, chat)
     assert _moves(chat) == TRUE_MOVES and a.lines == 10 and a.divergences == []
+
+
+@pytest.mark.parametrize(
+    ("line", "moves_read", "claims"),
+    [
+        (  # the issue's own example
+            "D7 home: Play 1 Red 2 right before | away: Play 3 Black | ball M26, 2nd & 4",
+            [("home", "play 1 red 2 right before"), ("away", "play 3 black")],
+            [("ball", "M26"), ("down", "2nd & 4")],
+        ),
+        (
+            "D9 away: punt, left red | home: center yellow | ball E40, home 1st & 10 | score: home 7, away 0 | TD home",
+            [("away", "punt"), ("away", "left red"), ("home", "center yellow")],
+            [("touchdown", "home"), ("ball", "E40"), ("offense", "home"), ("down", "1st & 10"), ("score", "home 7-0 away")],
+        ),
+        (
+            "Q2 | home: 1 red 2R before (a pass) | away: p3 black | ball is at K20 - K20 is now blocked | score 0-7 | away wins",
+            [("home", "1 red 2r before"), ("away", "p3 black")],
+            [("ball", "K20"), ("blocked K20", "blocked"), ("quarter", "2"), ("score", "home 0-7 away"), ("result", "away wins")],
+        ),
+    ],
+)
+def test_a_line_reads_into_moves_and_claims(line: str, moves_read: list[tuple[str, str]], claims: list[tuple[str, str]]) -> None:
+    from gm.chatlog.text import clean
+
+    chatlog = GAME.chatlog()
+    assert chatlog is not None
+    parsed = chatlog.parse_line(clean(line))
+    assert parsed is not None
+    assert list(parsed.moves) == moves_read
+    assert [(c.key, c.said) for c in parsed.claims] == claims
+
+
+def test_commentary_that_names_a_seat_is_not_a_move() -> None:
+    from gm.chatlog.text import clean
+
+    chatlog = GAME.chatlog()
+    assert chatlog is not None
+    assert chatlog.parse_line(clean("Great call! home: you picked the long pass again")) is None
