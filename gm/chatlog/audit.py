@@ -209,6 +209,12 @@ def audit(game: Game, text: str, rules: Any = None, seed: int | None = None) -> 
         seed = _seed(game, chatlog, rules, parsed)
     result = _replay(game, chatlog, rules, seed, parsed)
     result.unread = unread
+    if result.illegal is None:  # the document's account of where the game stands, against the engine's
+        lines = [(ln.number, ln.text) for ln in clean_lines(text, game.seats)]
+        for number, claim in chatlog.final_claims(lines):
+            f = chatlog.fact(claim.key, result.state, [])
+            if f is not None and f.value != claim.said:
+                result.divergences.append(Divergence(number, "status", "the game as it stands", claim.key, claim.said, f.value, f.rule))
     return result
 
 

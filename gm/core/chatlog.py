@@ -87,6 +87,13 @@ class ChatLog(ABC):
         """The engine's value for claim ``key`` after an exchange that produced ``events``
         (``None``: the key means nothing here, the claim is not checked)."""
 
+    def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
+        """Claims about the game as it stands that a session document states outside the log (its
+        status table, its list of blocked squares), with their line numbers, from the cleaned
+        ``(number, text)`` lines of the whole text (the last statement of each counts).  The audit
+        checks them against the end of the replay.  Default: none."""
+        return []
+
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
         """Whether the exchange ends with these events (no secret pick waits for its pair).
         Default: no seat has a locked pick."""

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from chat_helpers import edit as edit_text
 from gf_logs import CHAT, CLEAN, TABLE
 from typer.testing import CliRunner
 
@@ -291,3 +292,21 @@ def test_commentary_that_names_a_seat_is_not_a_move() -> None:
     chatlog = GAME.chatlog()
     assert chatlog is not None
     assert chatlog.parse_line(clean("Great call! home: you picked the long pass again")) is None
+
+
+def test_the_status_table_and_blocked_list_of_a_session_document_are_checked_too() -> None:
+    state = GAME.new_state(None, 0)
+    for move in TRUE_MOVES:
+        seat, _, act = move.partition(": ")
+        state.apply(seat, act)
+    doc = render_doc(GAME, "session", None, state)
+    assert audit(GAME, doc).divergences == []
+    wrong = edit_text(doc, ("| Ball | A38 |", "| Ball | A37 |"), ("| Down and distance | 4th & 10 |", "| Down and distance | 3rd & 10 |"),
+                 ("6 blocked: A38, B38", "5 blocked: B38"), ("| Score | home 0 - 0 away |", "| Score | home 7 - 0 away |"))  # fmt: skip
+    found = [(d.label, d.key, d.said, d.rules, d.rule) for d in audit(GAME, wrong).divergences]
+    assert found == [
+        ("status", "score", "home 7-0 away", "home 0-0 away", "GF-TD"),
+        ("status", "down", "3rd & 10", "4th & 10", "GF-DOWNS"),
+        ("status", "ball", "A37", "A38", "GF-DIRECTION"),
+        ("status", "blocked list", "B38 B39 D36 D37 D38", "A38 B38 B39 D36 D37 D38", "GF-BLOCK"),
+    ]

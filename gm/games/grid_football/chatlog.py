@@ -36,6 +36,7 @@ from gm.games.grid_football.engine import (
     PUNT,
     RETURN_NUMBER,
     GridFootballState,
+    ordinal,
     parse_square,
     plural,
     sq,
@@ -57,6 +58,8 @@ _SCORE = re.compile(
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b|\b({_SEATS})\s+(?:scores|touchdown)\b")
 _COIN = re.compile(r"\bcoin\s*(?:shows|lands|is|:)?\s*(heads|tails)\b")
 _TOSS = re.compile(rf"\b({_SEATS})\s+wins\s+the\s+(?:coin\s+)?toss\b")
+_ROW = re.compile(r"^([a-z][a-z ]{2,30}) \| (.+)$")  # a status table row, cleaned: "ball | k37"
+_BLOCKED_LIST = re.compile(r"^[0-9]{1,4} blocked\s*:\s*(.+)$")
 _RESULT = re.compile(rf"\b({_SEATS})\s+wins\b(?!\s+the\s+(?:coin\s+)?toss)|\b(draw|tied game|game tied)\b")
 
 
@@ -134,6 +137,28 @@ class GridFootballChatLog(ChatLog):
     def parse_line(self, text: str) -> ParsedLine | None:
         return read_line(text, parse_action, _claims, _MOVE)
 
+    def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
+        """The session template's status table (ball, down and distance, score, quarter) and its list
+        of blocked squares."""
+        found: dict[str, tuple[int, Claim]] = {}
+        for number, text in lines:
+            row = _ROW.match(text)
+            if row is not None:
+                item, value = row.group(1).strip(), row.group(2).strip()
+                if item == "ball" and (sq_ := re.fullmatch(r"[a-z][0-9]{1,2}", value)):
+                    found["ball"] = (number, Claim("ball", sq_.group(0).upper()))
+                elif item == "down and distance" and (d := _DOWN.search(value)) is not None:
+                    found["down"] = (number, Claim("down", _down_text(d.group(2), d.group(3))))
+                elif item == "score" and (n := re.fullmatch(r"home ([0-9]{1,3}) - ([0-9]{1,3}) away", value)):
+                    found["score"] = (number, Claim("score", f"home {int(n.group(1))}-{int(n.group(2))} away"))
+                elif item == "quarter" and (q := re.match(r"([0-9])\b", value)):
+                    found["quarter"] = (number, Claim("quarter", q.group(1)))
+            elif (b := _BLOCKED_LIST.match(text)) is not None:
+                found["blocked list"] = (number, Claim("blocked list", " ".join(sorted(squares(b.group(1))))))
+            elif text == "no blocked squares yet.":
+                found["blocked list"] = (number, Claim("blocked list", "none"))
+        return sorted(found.values(), key=lambda nc: nc[0])
+
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
         assert isinstance(state, GridFootballState)
         rule_of = {e.kind: e.rule for e in events}
@@ -147,8 +172,9 @@ class GridFootballChatLog(ChatLog):
             rule = next((rule_of[k] for k in ("turnover", "first_down", "first_and_ten", "down") if k in rule_of), "GF-DOWNS")
             if key == "offense":
                 return Fact(state.offense or "none", rule)
-            live = state.offense is not None and state.phase == PLAY
-            return Fact(str(state.down_and_distance()) if live else "no down", rule)
+            return Fact(str(state.down_and_distance()) if state.offense is not None else "no down", rule)
+        if key == "blocked list":
+            return Fact(" ".join(sorted(sq(b) for b in state.blocked)) or "none", "GF-BLOCK")
         if key.startswith("blocked "):
             at = key.split()[1]
             return Fact("blocked" if at in {sq(b) for b in state.blocked} else "not blocked", "GF-BLOCK")
@@ -188,6 +214,11 @@ def _new_blocks(events: Sequence[Event]) -> list[str]:
     return out
 
 
+def _down_text(down: str, togo: str) -> str:
+    """``2nd & 4`` (down and distance as the engine words them)."""
+    return f"{ordinal(int(down))} & {togo}"
+
+
 def _claims(text: str) -> list[Claim]:
     """Every claim in the non-move part of a line, in a fixed order of keys."""
     out: list[Claim] = []
@@ -203,10 +234,9 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("ball", "none"))
     if (m := _DOWN.search(text)) is not None:
         seat, down, togo = m.groups()
-        ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(int(down), f"{down}th")
         if seat:
             out.append(Claim("offense", seat))
-        out.append(Claim("down", f"{ordinal} & {togo}"))
+        out.append(Claim("down", _down_text(down, togo)))
     elif (m := _OFFENSE.search(text)) is not None:
         out.append(Claim("offense", m.group(1) or m.group(2)))
     seen: set[str] = set()
