@@ -176,3 +176,17 @@ def read_line(
     if not readable:
         return None
     return ParsedLine(label, tuple(moves), tuple(claims(" | ".join(rest))))
+
+
+_ROW = re.compile(r"^([a-z][a-z ()]{1,40}?) \| (.+)$")
+
+
+def status_rows(lines: Iterable[tuple[int, str]]) -> dict[str, tuple[int, str]]:
+    """The two-cell rows of a session document's tables (``| Ball | K20 |``, cleaned to
+    ``ball | k20``): item -> (line number, value), the last statement of each item counting."""
+    out: dict[str, tuple[int, str]] = {}
+    for number, text in lines:
+        m = _ROW.match(text)
+        if m is not None and "|" not in m.group(2):
+            out[m.group(1).strip()] = (number, m.group(2).strip())
+    return out

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import read_line
+from gm.chatlog.text import read_line, status_rows
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
@@ -70,6 +70,18 @@ class BrawlChatLog(ChatLog):
 
     def parse_line(self, text: str) -> ParsedLine | None:
         return read_line(text, parse_action, _claims, _MOVE)
+
+    def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
+        """The session template's score, ball and down rows."""
+        rows = status_rows(lines)
+        out: list[tuple[int, Claim]] = []
+        if "score" in rows and (m := re.fullmatch(r"home ([0-9]{1,3}) - ([0-9]{1,3}) away", rows["score"][1])):
+            out.append((rows["score"][0], Claim("score", f"home {int(m.group(1))}-{int(m.group(2))} away")))
+        if "ball" in rows and (b := re.match(r"(own [0-9]{1,3}|opp [0-9]{1,3}|midfield)\b", rows["ball"][1])):
+            out.append((rows["ball"][0], Claim("spot", b.group(1))))
+        if "down" in rows and (d := _DOWN.match(rows["down"][1])):
+            out.append((rows["down"][0], Claim("down", f"{_ordinal(int(d.group(1)))} & {d.group(2)}")))
+        return sorted(out, key=lambda nc: nc[0])
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
         v = state.view(None)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import read_line
+from gm.chatlog.text import read_line, status_rows
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
@@ -73,6 +73,13 @@ class QuarterbackChatLog(ChatLog):
 
     def parse_line(self, text: str) -> ParsedLine | None:
         return read_line(text, parse_action, _claims, _MOVE, separators=",;")
+
+    def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
+        """The session template's ball row (``QB on E-2``, or a loose ball's square)."""
+        rows = status_rows(lines)
+        if "ball" in rows and (m := re.search(rf"\b({_SQ})$", rows["ball"][1])):
+            return [(rows["ball"][0], Claim("ball", m.group(1).upper()))]
+        return []
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
         snap = state.snapshot()
