@@ -29,6 +29,8 @@ _ACTIVE = re.compile(rf"\b({_SEATS})\s+active\s*:?\s*((?:{_CELL}\b[\s,]*)*|none)
 _SCORES = re.compile(r"\bscores?\b\s*:?\s*(.*)")
 _SEAT_SCORE = re.compile(rf"\b({_SEATS})\s*:?\s*([0-9]{{1,4}})\b")
 _BLOCKED = re.compile(rf"\b({_SEATS})\s+(?:is\s+)?(?:now\s+)?blocked\b")
+#: a row of the session template's players table, cleaned: seat | colour | score | next tile | status | active tiles
+_PLAYER_ROW = re.compile(rf"^({_SEATS}) \| [a-z ]+ \| ([0-9]{{1,4}}) \| [0-9-]{{1,4}} \| (playing|blocked) \| ?(.*)$")
 _RESULT = re.compile(rf"\b({_SEATS})\s+wins\b|\b(draw|tie)\b")
 
 
@@ -60,6 +62,20 @@ class GridMaster4ChatLog(ChatLog):
 
     def parse_line(self, text: str) -> ParsedLine | None:
         return read_line(text.replace("lime green", "lime"), parse_action, _claims, _MOVE, separators=",;")
+
+    def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
+        """The session template's players table: each player's score, status and active tiles."""
+        found: dict[str, tuple[int, Claim]] = {}
+        for number, text in lines:
+            m = _PLAYER_ROW.match(text)
+            if m is None:
+                continue
+            seat, score, status, active = m.group(1), m.group(2), m.group(3), m.group(4)
+            cells = sorted(c.upper() for c in re.findall(_CELL, active))
+            found[f"score {seat}"] = (number, Claim(f"score {seat}", str(int(score))))
+            found[f"status {seat}"] = (number, Claim(f"status {seat}", status))
+            found[f"active {seat}"] = (number, Claim(f"active {seat}", " ".join(cells) or "none"))
+        return sorted(found.values(), key=lambda nc: nc[0])
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
         snap = state.snapshot()
