@@ -41,6 +41,8 @@ def _read(source: str) -> str:
         is_file = "\n" not in source and path.is_file()
     except OSError:  # a token is no file name (too long for one)
         is_file = False
+    if not is_file and path.suffix.lower() in (".md", ".txt", ".log", ".html") and not any(c.isspace() for c in source):
+        fail(f"no such file: {source}")
     return path.read_text(encoding="utf-8") if is_file else source
 
 

@@ -310,3 +310,8 @@ def test_the_status_table_and_blocked_list_of_a_session_document_are_checked_too
         ("status", "ball", "A37", "A38", "GF-DIRECTION"),
         ("status", "blocked list", "B38 B39 D36 D37 D38", "A38 B38 B39 D36 D37 D38", "GF-BLOCK"),
     ]
+
+
+def test_gm_import_of_a_missing_file_says_so(tmp_path: Path) -> None:
+    err = _cli("import", str(tmp_path / "chat.md"), "--gm-home", str(tmp_path), code=2)
+    assert err.strip() == f"gm: error: no such file: {tmp_path / 'chat.md'}"
