@@ -5,7 +5,15 @@ from __future__ import annotations
 import typer
 
 from gm import __version__
-from gm.cli import core_cmds, export_cmds, mcp_cmds, play_cmds, replay_cmds, serve_cmds  # noqa: F401  (register commands)
+from gm.cli import (  # noqa: F401  (register commands)
+    core_cmds,
+    export_cmds,
+    import_cmds,
+    mcp_cmds,
+    play_cmds,
+    replay_cmds,
+    serve_cmds,
+)
 from gm.cli.base import app
 
 

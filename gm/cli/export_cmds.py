@@ -1,9 +1,8 @@
-"""``gm export`` (documents for any chatbot) and ``gm import`` (a state token back into gm)."""
+"""``gm export``: documents for any chatbot (``gm import`` is in :mod:`gm.cli.import_cmds`)."""
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -102,39 +101,3 @@ def export(
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
     echo(f"wrote {output}")
-
-
-@app.command("import")
-@errors_to_exit
-def import_(
-    token: str = typer.Argument(..., help="the token (gm2.GAME.PAYLOAD.CHECKSUM, or an older gm1 token), or - to read it from stdin"),
-    output: Path | None = typer.Option(None, "--output", "-o", help="write the state as JSON here instead of creating a session (gm1 tokens)"),
-    home: Path | None = typer.Option(None, "--gm-home", help="gm home folder for the new session (default $GM_HOME or ~/.gm)"),
-    session_id: str | None = typer.Option(None, "--id", help="id of the new session (default: generated)"),
-    player: list[str] | None = typer.Option(None, "--player", help="SEAT=human|bot:STRATEGY: change who plays a seat (default: as in the token)"),
-) -> None:
-    """Bring a game back from a token: check it, replay it, save it as a new session with the same players."""
-    from gm.core.token import state_from_token
-    from gm.session import FileStore
-    from gm.session.token import import_token
-
-    text = sys.stdin.read() if token == "-" else token
-    if output is not None:
-        state = state_from_token(text)
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(json.dumps(state.to_json(), indent=1) + "\n", encoding="utf-8")
-        echo(f"wrote {output} ({state.game.id}, {len(state.log)} moves)")
-        return
-    players: dict[str, str] = {}
-    for item in player or []:
-        name, sep, spec = item.partition("=")
-        if not sep or not name.strip() or not spec.strip():
-            fail(f"--player takes SEAT=human|bot:STRATEGY, not {item!r}")
-        players[name.strip()] = spec.strip()
-    s = import_token(text, store=FileStore(home), session_id=session_id, players=players)
-    who = ", ".join(f"{name} {p}" for name, p in s.players.items())
-    echo(f"imported {s.game.id} session {s.id} ({len(s.state.log)} moves; {who})")
-    viewer = s.human_seats[0] if len(s.human_seats) == 1 else None
-    echo(s.game.render(s.state, viewer))
-    echo(s.game.status(s.state, viewer))
-    echo(f"continue with: gm play --resume {s.id}")

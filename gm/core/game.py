@@ -24,6 +24,7 @@ from gm.core.tools import ToolSpec, generic_queries
 
 if TYPE_CHECKING:
     from gm.core.bots import Bot
+    from gm.core.chatlog import ChatLog
     from gm.core.state import GameState
 
 
@@ -208,6 +209,22 @@ class Game(ABC):
         """Extra context for the game's export templates (``templates/`` of its :attr:`package`):
         worked examples computed by the engine, derived tables.  Default: nothing."""
         return {}
+
+    def chatlog(self) -> ChatLog | None:
+        """The game's move-log format for chatbot games (:mod:`gm.core.chatlog`): ``CHATLOG`` of the
+        ``chatlog`` module of the game's :attr:`package`, or ``None`` when the game has none."""
+        import importlib
+
+        from gm.core.chatlog import ChatLog as _ChatLog
+
+        try:
+            module = importlib.import_module(f"{self.package}.chatlog")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{self.package}.chatlog":
+                raise
+            return None
+        found = getattr(module, "CHATLOG", None)
+        return found if isinstance(found, _ChatLog) else None
 
     # ----------------------------------------------------------------- tools
     def action_tools(self, rules: Any = None) -> list[ToolSpec]:

@@ -10,10 +10,13 @@ through :mod:`gm.templating`, so they come with whatever installed the game).  E
 - the filters and ``ids(...)`` of :mod:`gm.templating` (rule ids as inline code; an id
   the game does not know is a render error, so a template cannot cite a rule that does
   not exist);
+- ``chatlog`` (the game's move-log format, :meth:`Game.chatlog`) and ``chatlog_example``
+  (the log lines of its example opening, played by the engine under the ruleset);
 - whatever :meth:`Game.export_context` adds (worked examples computed by the engine);
 - for the ``session`` document also ``state`` (settled: no unrevealed secret picks),
   ``view`` (the spectator view), ``board`` (full ASCII board), ``status``, ``log``,
-  ``token`` and ``dropped`` (how many unrevealed picks were left out).
+  ``token``, ``dropped`` (how many unrevealed picks were left out) and ``move_log`` (the
+  chatbot move log of the game so far).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gm import templating
+from gm.core.chatlog import example_lines, exchanges
 from gm.core.errors import GameError
 
 if TYPE_CHECKING:
@@ -99,6 +103,8 @@ def _context(game: Game, rules: Any) -> dict[str, Any]:
         "rules_index": index,
         "rulings": {k: v for k, v in index.items() if "-R-" in k},
         "gm_version": __version__,
+        "chatlog": game.chatlog(),
+        "chatlog_example": example_lines(game, rules),
     }
 
 
@@ -114,6 +120,7 @@ def _session_context(game: Game, state: GameState[Any]) -> dict[str, Any]:
         "log": [f"{m.seat}: {m.action}" for m in public.log],
         "token": encode_state(public),
         "dropped": dropped,
+        "move_log": exchanges(game, public),
     }
 
 

@@ -1,0 +1,215 @@
+"""``gm import``: bring a game back into gm, from a state token or from a chatbot's move log
+(a pasted session document or a whole chat), with an audit of what the chatbot got wrong."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from gm.cli.base import app, echo, errors_to_exit, fail
+
+if TYPE_CHECKING:
+    from gm.chatlog.audit import Audit
+    from gm.core.game import Game
+    from gm.session import Session
+    from gm.session.commit import SeedSecret
+
+_TOKEN = re.compile(r"^[`'\"]*gm[0-9]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-\s]+\.[0-9a-fA-F\s]+[`'\"]*$")
+_TOKEN_INSIDE = re.compile(r"\bgm[0-9]+\.[a-z0-9\-]+\.[A-Za-z0-9_\-]{8,}\.[0-9a-f]{16}\b")
+
+
+def _players(items: list[str] | None) -> dict[str, str]:
+    players: dict[str, str] = {}
+    for item in items or []:
+        name, sep, spec = item.partition("=")
+        if not sep or not name.strip() or not spec.strip():
+            fail(f"--player takes SEAT=human|bot:STRATEGY, not {item!r}")
+        players[name.strip()] = spec.strip()
+    return players
+
+
+def _read(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    path = Path(source).expanduser()
+    try:
+        is_file = "\n" not in source and path.is_file()
+    except OSError:  # a token is no file name (too long for one)
+        is_file = False
+    if not is_file and path.suffix.lower() in (".md", ".txt", ".log", ".html") and not any(c.isspace() for c in source):
+        fail(f"no such file: {source}")
+    return path.read_text(encoding="utf-8") if is_file else source
+
+
+def is_token(text: str) -> bool:
+    """Whether ``text`` is a gm token and nothing else (line breaks inside it allowed)."""
+    return bool(_TOKEN.match(text.strip()))
+
+
+@app.command("import")
+@errors_to_exit
+def import_(
+    source: str = typer.Argument(
+        ..., help="a token (gm2.GAME.PAYLOAD.CHECKSUM, or an older gm1 token), a file (a session document or a "
+        "whole chat log from a chatbot), or - to read either from stdin"),
+    output: Path | None = typer.Option(None, "--output", "-o", help="write the state as JSON here instead of creating a session"),
+    home: Path | None = typer.Option(None, "--gm-home", help="gm home folder for the new session (default $GM_HOME or ~/.gm)"),
+    session_id: str | None = typer.Option(None, "--id", help="id of the new session (default: generated)"),
+    player: list[str] | None = typer.Option(None, "--player", help="SEAT=human|bot:STRATEGY: who plays a seat from now on (default: as in the token; every seat human for a chatbot game)"),
+    game: str | None = typer.Option(None, "--game", "-g", help="chatbot log: the game (default: the game whose move log reads)"),
+    rules: Path | None = typer.Option(None, "--rules", help="chatbot log: the TOML ruleset the chatbot played (default: the game's rules)"),
+    seed: int | None = typer.Option(None, "--seed", help="chatbot log: the seed of the engine's chance (default: one that agrees with the chatbot's coin toss)"),
+    as_json: bool = typer.Option(False, "--json", help="chatbot log: print the audit as JSON"),
+    export: Path | None = typer.Option(None, "--export", help="chatbot log: also write the corrected session document here, to paste back into the chat"),
+) -> None:
+    """Bring a game back into gm.  A token is checked, replayed and saved as a new session with the same
+    players.  A chatbot's move log (a pasted session document or a whole chat) is replayed through the
+    engine with an audit of every place the chatbot got the game wrong; the engine's true game is saved
+    as a session to carry on with `gm play --resume`."""
+    text = _read(source)
+    players = _players(player)
+    if is_token(text):
+        _import_token(text, output, home, session_id, players)
+        return
+    from gm.chatlog.audit import audit, detect_game
+    from gm.core.errors import StateError
+    from gm.core.registry import find_game
+
+    try:
+        g = find_game(game) if game else detect_game(text)
+    except StateError:
+        found = _TOKEN_INSIDE.search(text)
+        if found is not None:
+            _import_token(found.group(0), output, home, session_id, players)
+            return
+        if not any(c.isspace() for c in text.strip()):
+            _import_token(text, output, home, session_id, players)  # says why it is not a token
+            return
+        raise
+    hint_rules, secret = token_hint(text, g, home)
+    ruleset = g.load_rules_file(rules) if rules is not None else hint_rules
+    if seed is None and secret is not None:
+        seed = secret.seed
+    result = audit(g, text, ruleset, seed)
+    if secret is not None and secret.seed != result.seed:
+        secret = None
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(result.state.to_json(), indent=1) + "\n", encoding="utf-8")
+        _report(result, None, as_json, export, note=f"wrote {output} ({g.id}, {len(result.state.log)} moves)")
+        return
+    s = save(result, home=home, session_id=session_id, players=players, secret=secret)
+    _report(result, s, as_json, export)
+
+
+def token_hint(text: str, game: Game, home: Path | None) -> tuple[Any, SeedSecret | None]:
+    """The ruleset and seed of a gm token of ``game`` inside ``text`` (a session document exported by
+    gm carries one): a chatbot's log of that game replays with the game's own ruleset and chance.
+    A hidden seed is read only where its key is (the same gm home); ``(None, None)`` without a token."""
+    from gm.core.errors import GameError
+    from gm.core.token import decode_token
+    from gm.session import FileStore
+    from gm.session.commit import SeedSecret
+    from gm.session.keys import SealError
+    from gm.session.session import store_keys
+    from gm.session.token import decode
+
+    found = _TOKEN_INSIDE.search(text)
+    if found is None:
+        return None, None
+    token = found.group(0)
+    try:
+        data = decode_token(token) if token.startswith("gm1.") else decode(token)
+        if data.get("game") != game.id:
+            return None, None
+        rules = game.load_rules(data.get("rules") or {})
+        if "seed" in data:
+            return rules, SeedSecret.draw(int(data["seed"]))
+        keys = store_keys(FileStore(home))
+        if data.get("key_id") != keys.id:
+            return rules, None
+        opened = keys.open("token", str(data["sealed"]), game.id)
+        return rules, SeedSecret.from_sealed(opened["secret"], practice=False)
+    except (GameError, SealError, KeyError, TypeError, ValueError):
+        return None, None
+
+
+def save(
+    result: Audit,
+    *,
+    home: Path | None = None,
+    session_id: str | None = None,
+    players: dict[str, str] | None = None,
+    secret: SeedSecret | None = None,
+) -> Session:
+    """The engine's true game of an audit, saved as a new session: a practice game (its seed is the
+    one the audit replayed with) unless ``secret`` (the hidden seed of the game's token) says
+    otherwise; every seat is human unless ``players`` says otherwise."""
+    from gm.session import FileStore, Session
+    from gm.session.commit import SeedSecret
+
+    g = result.game
+    chosen = {s: "human" for s in g.seats}
+    chosen.update(players or {})
+    return Session.restore(
+        g,
+        rules=result.state.rules.model_dump(mode="json"),
+        players=chosen,
+        secret=secret if secret is not None else SeedSecret.draw(result.seed),
+        moves=result.moves,
+        store=FileStore(home),
+        id=session_id,
+    )
+
+
+def _report(result: Audit, s: Session | None, as_json: bool, export: Path | None, note: str = "") -> None:
+    doc_note = ""
+    if export is not None and s is not None:
+        from gm.export import render_doc
+        from gm.session.token import session_token
+
+        export.parent.mkdir(parents=True, exist_ok=True)
+        export.write_text(render_doc(s.game, "session", None, s.state, {"token": session_token(s)}), encoding="utf-8")
+        doc_note = f"wrote the corrected session document to {export}"
+    if as_json:
+        data: dict[str, Any] = result.to_json()
+        data["session"] = s.id if s is not None else None
+        typer.echo(json.dumps(data, indent=1))
+        return
+    echo(result.text())
+    if note:
+        echo(note)
+    if s is None:
+        return
+    who = ", ".join(f"{name} {p}" for name, p in s.players.items())
+    echo(f"saved the engine's game as {s.game.id} session {s.id} ({len(s.state.log)} moves; {who})")
+    hint = ""
+    if not s.bot_seats and len(s.game.seats) > 1:
+        hint = f" (hot seat; to play against a bot, import with --player {s.game.seats[-1]}=bot:default)"
+    echo(f"continue with: gm play --resume {s.id}{hint}")
+    echo(doc_note or f"corrected session document for the chat: gm export session --session {s.id}")
+
+
+def _import_token(text: str, output: Path | None, home: Path | None, session_id: str | None, players: dict[str, str]) -> None:
+    from gm.core.token import state_from_token
+    from gm.session import FileStore
+    from gm.session.token import import_token
+
+    if output is not None:
+        state = state_from_token(text)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(state.to_json(), indent=1) + "\n", encoding="utf-8")
+        echo(f"wrote {output} ({state.game.id}, {len(state.log)} moves)")
+        return
+    s = import_token(text, store=FileStore(home), session_id=session_id, players=players)
+    who = ", ".join(f"{name} {p}" for name, p in s.players.items())
+    echo(f"imported {s.game.id} session {s.id} ({len(s.state.log)} moves; {who})")
+    viewer = s.human_seats[0] if len(s.human_seats) == 1 else None
+    echo(s.game.render(s.state, viewer))
+    echo(s.game.status(s.state, viewer))
+    echo(f"continue with: gm play --resume {s.id}")

@@ -1,0 +1,149 @@
+"""Move logs a chatbot can keep: the protocol a game implements so that a game played in any
+chatbot can come back into gm and be audited (``gm import``).
+
+A game's chat log is one line per *exchange* (a move, or the secret picks that resolve
+together) in the game's own notation, followed by what the chatbot believes is true after it::
+
+    D7 home: play 1 red 2 right before | away: play 3 black | ball M26, home 2nd & 4
+
+A game declares its format once, in ``<game package>/chatlog.py`` as ``CHATLOG`` (an instance of
+a :class:`ChatLog` subclass); :meth:`gm.core.game.Game.chatlog` finds it there.  The game writes
+lines from the engine's events (:meth:`ChatLog.format_line`), reads a cleaned line back into
+moves and claims (:meth:`ChatLog.parse_line`), and says what the engine holds for each kind
+of claim (:meth:`ChatLog.fact`).  Cleaning the text (markdown, quotes, case) and the audit
+itself are generic (:mod:`gm.chatlog`).
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gm.core.actions import Action
+    from gm.core.events import Event
+    from gm.core.game import Game
+    from gm.core.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One thing the chatbot states after an exchange: ``key`` names what (``ball``, ``down``,
+    ``score``, ``blocked K20`` ...), ``said`` is its value in the game's canonical words."""
+
+    key: str
+    said: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """What the engine holds for a claim's key, in the same canonical words, and the rule id
+    that decided it."""
+
+    value: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLine:
+    """A move line read back: the chatbot's own label (``D7``; never trusted), the moves in the
+    order they apply (seat, action text) and the claims."""
+
+    label: str
+    moves: tuple[tuple[str, str], ...]
+    claims: tuple[Claim, ...]
+
+
+class ChatLog(ABC):
+    """A game's move-log format (one instance per game, ``CHATLOG`` in its ``chatlog`` module)."""
+
+    #: the heading of the log section in the exported documents (found again on import)
+    title: str = "Move log"
+    #: what the honour-system note says about the game's secret picks (shown once by the audit
+    #: when the log holds simultaneous picks); empty: the game has none
+    secret_picks: str = ""
+    #: claim keys that state an outcome of chance (a coin toss): the importer picks the seed
+    #: under which the engine agrees with them
+    chance_keys: frozenset[str] = frozenset()
+
+    #: a short opening in moves (seat, action text): the documents show its log lines as the example
+    example_moves: tuple[tuple[str, str], ...] = ()
+
+    @abstractmethod
+    def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
+        """The log line of one exchange: ``moves`` (seat, action) just applied to reach ``state``,
+        with their ``events``; ``number`` counts the exchanges so far (1-based)."""
+
+    @abstractmethod
+    def parse_line(self, text: str) -> ParsedLine | None:
+        """Read a cleaned line (lower case, plain ASCII quotes, no markdown): its moves and
+        claims, or ``None`` when the line holds no move (commentary)."""
+
+    @abstractmethod
+    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
+        """The engine's value for claim ``key`` after an exchange that produced ``events``
+        (``None``: the key means nothing here, the claim is not checked)."""
+
+    def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
+        """Claims about the game as it stands that a session document states outside the log (its
+        status table, its list of blocked squares), with their line numbers, from the cleaned
+        ``(number, text)`` lines of the whole text (the last statement of each counts).  The audit
+        checks them against the end of the replay.  Default: none."""
+        return []
+
+    def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
+        """Whether the exchange ends with these events (no secret pick waits for its pair).
+        Default: no seat has a locked pick."""
+        return not state.has_locked_picks()
+
+    def line_text(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
+        """:meth:`format_line`, kept to one line."""
+        return " ".join(self.format_line(state, moves, events, number).split())
+
+
+def example_lines(game: Game, rules: Any = None, seed: int = 0) -> list[str]:
+    """The log lines of the chat log's :attr:`ChatLog.example_moves` played under ``rules`` (as far
+    as that ruleset allows them)."""
+    chatlog = game.chatlog()
+    if chatlog is None:
+        return []
+    from gm.core.errors import GameError
+
+    state = game.new_state(rules, seed)
+    for seat, text in chatlog.example_moves:
+        try:
+            state.apply(seat, text)
+        except GameError:
+            break
+    return exchanges(game, state)
+
+
+def seat_pattern(seats: Iterable[str]) -> str:
+    """A regex alternative matching any of ``seats`` as a whole word."""
+    return "|".join(re.escape(s) for s in sorted(seats, key=len, reverse=True))
+
+
+def exchanges(game: Game, state: GameState[Any]) -> list[str]:
+    """The move log of ``state``'s game as its chat log writes it: replayed from the start, one
+    line per exchange (a trailing exchange still waiting for a secret pick is left out; a turn
+    under way is written as far as it went)."""
+    chatlog = game.chatlog()
+    if chatlog is None:
+        return []
+    fresh = game.new_state(state.rules, state.seed)
+    lines: list[str] = []
+    group: list[tuple[str, Action]] = []
+    events: list[Event] = []
+    for move in state.log:
+        evs = fresh.apply(move.seat, move.action)
+        group.append((move.seat, move.action))
+        events.extend(evs)
+        if chatlog.closes(fresh, evs):
+            lines.append(chatlog.line_text(fresh, group, events, len(lines) + 1))
+            group, events = [], []
+    if group and not fresh.has_locked_picks():  # a turn under way, all of it public
+        lines.append(chatlog.line_text(fresh, group, events, len(lines) + 1))
+    return lines

@@ -1,0 +1,147 @@
+"""brawl's move log for chatbot games (:mod:`gm.core.chatlog`).
+
+One line per play (both sides' placements, revealed together) or 4th-down choice, then what
+is true after it::
+
+    P1 away: CB2:S1@DL FS:F2@DM ... | home: OT2:F1@DL SLOT:F2@DM ... | home ball, 2nd & 7 at own 28 | round 1, score home 0-0 away | home has the ball first
+
+Claims the audit checks: ``SEAT ball``, ``2nd & 7``, ``at own 28`` / ``at opp 30`` / ``at
+midfield``, ``round N``, ``score home H-A away``, ``touchdown SEAT``, ``SEAT has the ball first``,
+``SEAT wins`` / ``draw``.  The engine shuffles and deals the decks and rolls the dice from its
+own seed: a chatbot's deal is not gm's, so a chatbot game replays only as far as its cards are
+in the hands gm dealt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from gm.chatlog.text import read_line, status_rows
+from gm.core.actions import Action
+from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
+from gm.core.events import Event
+from gm.core.state import GameState
+from gm.games.brawl.actions import parse_action
+
+_SEATS = r"home|away"
+_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_OFFENSE = re.compile(rf"\b({_SEATS})\s+ball\b")
+_DOWN = re.compile(r"\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{1,3}|goal)\b")
+_SPOT = re.compile(r"\bat\s+(own\s+[0-9]{1,3}|opp\s+[0-9]{1,3}|midfield)\b")
+_ROUND = re.compile(r"\bround\s*([0-9]{1,3})\b")
+_SCORE = re.compile(rf"\bscore\s*:?\s*(?:(?P<s1>{_SEATS})\s*(?P<n1>[0-9]{{1,3}})\s*[-:,]?\s*(?P<n2>[0-9]{{1,3}})\s*(?P<s2>{_SEATS})|(?P<h>[0-9]{{1,3}})\s*-\s*(?P<a>[0-9]{{1,3}}))")
+_TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
+_FIRST = re.compile(rf"\b({_SEATS})\s+has\s+the\s+ball\s+first\b")
+_RESULT = re.compile(rf"\b({_SEATS})\s+wins\b|\b(draw|tied game)\b")
+
+
+class BrawlChatLog(ChatLog):
+    """The move log of brawl."""
+
+    secret_picks = (
+        "both sides' placements are secret and simultaneous and the hands are secret; in a chatbot they are on the "
+        "honour system (the chatbot sees both hands)"
+    )
+    chance_keys = frozenset({"first"})
+    example_moves = (
+        ("away", "CB2:S1@DL FS:F2@DM SS:S1@DR OLB2:S3@ML OLB1:S3@MM CB1:S1@MR MLB:S2@SL DT2:S4@SM DT1:S3@SR DE1:S4@BL DE2:S3@BR"),
+        ("home", "OT2:F1@DL SLOT:F2@DM OT3:F1@DR TE:F1@ML WR2:F3@MM WR1:A2-4@MR OT1:S3@SL RB:S2@SM QB:A2-4@SR OT4:S4@BL OT5:S4@BR"),
+    )  # the default bots' first play under seed 0
+
+    def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
+        return not state.has_locked_picks()  # hands stay secret all game; only a locked placement holds a line open
+
+    def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
+        by_seat: dict[str, list[str]] = {}
+        for seat, action in moves:
+            by_seat.setdefault(seat, []).append(str(action))
+        parts = [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
+        v = state.view(None)
+        parts += [f"touchdown {e.data['offense']}" for e in events if e.kind == "touchdown"]
+        if v.get("offense") and v.get("ball") and v.get("down"):
+            parts.append(f"{v['offense']} ball, {_down(v)} at {v['ball']['at']}")
+        parts.append(f"round {v['round']}, score home {v['score']['home']}-{v['score']['away']} away")
+        parts += [f"{e.data['seat']} has the ball first" for e in events if e.kind == "toss"]
+        if state.outcome is not None:
+            parts.append(f"{state.outcome.winner} wins" if state.outcome.winner else "draw")
+        return f"P{number} " + " | ".join(parts)
+
+    def parse_line(self, text: str) -> ParsedLine | None:
+        return read_line(text, parse_action, _claims, _MOVE)
+
+    def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
+        """The session template's score, ball and down rows."""
+        rows = status_rows(lines)
+        out: list[tuple[int, Claim]] = []
+        if "score" in rows and (m := re.fullmatch(r"home ([0-9]{1,3}) - ([0-9]{1,3}) away", rows["score"][1])):
+            out.append((rows["score"][0], Claim("score", f"home {int(m.group(1))}-{int(m.group(2))} away")))
+        if "ball" in rows and (b := re.match(r"(own [0-9]{1,3}|opp [0-9]{1,3}|midfield)\b", rows["ball"][1])):
+            out.append((rows["ball"][0], Claim("spot", b.group(1))))
+        if "down" in rows and (d := _DOWN.match(rows["down"][1])):
+            out.append((rows["down"][0], Claim("down", f"{_ordinal(int(d.group(1)))} & {d.group(2)}")))
+        return sorted(out, key=lambda nc: nc[0])
+
+    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
+        v = state.view(None)
+        play = next((e.rule for e in reversed(events) if e.kind not in ("locked", "series")), "BR-YARDS")
+        if key in ("offense", "down", "spot"):
+            if not v.get("offense") or not v.get("ball") or not v.get("down"):
+                return Fact("no series", play)
+            value = {"offense": str(v["offense"]), "down": _down(v), "spot": str(v["ball"]["at"])}[key]
+            return Fact(value, play)
+        if key == "round":
+            return Fact(str(v["round"]), "BR-R-LENGTH")
+        if key == "score":
+            rule = next((e.rule for e in events if e.kind in ("touchdown", "field_goal")), "BR-R-SCORE")
+            return Fact(f"home {v['score']['home']}-{v['score']['away']} away", rule)
+        if key == "touchdown":
+            teams = [str(e.data["offense"]) for e in events if e.kind == "touchdown"]
+            return Fact(teams[-1] if teams else "none", "BR-TD")
+        if key == "first":
+            toss = [str(e.data["seat"]) for e in events if e.kind == "toss"]
+            return Fact(toss[0] if toss else "no toss", "BR-R-FIRST")
+        if key == "result":
+            o = state.outcome
+            if o is None:
+                return Fact("game not over", "BR-R-WIN")
+            return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
+        return None
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _down(v: dict[str, Any]) -> str:
+    return f"{_ordinal(int(v['down']))} & {v['to_go']}"
+
+
+def _claims(text: str) -> list[Claim]:
+    out: list[Claim] = []
+    if (m := _TD.search(text)) is not None:
+        out.append(Claim("touchdown", m.group(1)))
+    if (m := _OFFENSE.search(text)) is not None:
+        out.append(Claim("offense", m.group(1)))
+    if (m := _DOWN.search(text)) is not None:
+        out.append(Claim("down", f"{_ordinal(int(m.group(1)))} & {m.group(2)}"))
+    if (m := _SPOT.search(text)) is not None:
+        out.append(Claim("spot", re.sub(r"\s+", " ", m.group(1))))
+    if (m := _ROUND.search(text)) is not None:
+        out.append(Claim("round", str(int(m.group(1)))))
+    if (m := _SCORE.search(text)) is not None:
+        if m.group("h") is not None:
+            home, away = m.group("h"), m.group("a")
+        else:
+            pairs = {m.group("s1"): m.group("n1"), m.group("s2"): m.group("n2")}
+            home, away = pairs.get("home", "?"), pairs.get("away", "?")
+        out.append(Claim("score", f"home {home}-{away} away"))
+    if (m := _FIRST.search(text)) is not None:
+        out.append(Claim("first", m.group(1)))
+    if (m := _RESULT.search(text)) is not None:
+        out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
+    return out
+
+
+CHATLOG = BrawlChatLog()

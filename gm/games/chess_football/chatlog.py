@@ -1,0 +1,159 @@
+"""Chess-Football's move log for chatbot games (:mod:`gm.core.chatlog`).
+
+One line per exchange (a move, or the two secret picks that reveal together: captains, snap
+plans), then what is true after it, as a spectator sees it::
+
+    T4 away: plan: DT to L34 C; QB pass to DT | home: plan: SF to K33 C | ball O31 (DT), away 1st & 4 at row 37 | half 1, score home 0-0 away
+
+Claims the audit checks: ``ball SQUARE (PIECE)``, ``[SEAT] 1st & 4``, ``at row N`` (the line of
+scrimmage), ``half N`` (or ``overtime``), ``score home H-A away``, ``coin heads``, ``SEAT wins the
+toss``, ``touchdown SEAT``, ``SEAT wins`` / ``draw``.  The engine rolls its own dice (passes,
+collisions): a chatbot's rolls are not gm's, so results that hang on a roll may differ.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from gm.chatlog.text import read_line, status_rows
+from gm.core.actions import Action
+from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
+from gm.core.events import Event
+from gm.core.state import GameState
+from gm.games.chess_football.actions import parse_action
+
+_SEATS = r"home|away"
+_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_BALL = re.compile(r"\bball\s*(?:is\s+)?(?:at\s+|on\s+)?([a-z][0-9]{1,2})\b")
+_DOWN = re.compile(rf"(?:\b({_SEATS})\s+)?\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{{1,2}}|goal)\b")
+_LOS = re.compile(r"\bat\s+row\s+([0-9]{1,2})\b")
+_PERIOD = re.compile(r"\b(half\s*[0-9]|overtime(?:\s*[0-9])?)\b")
+_SCORE = re.compile(rf"\bscore\s*:?\s*(?:(?P<s1>{_SEATS})\s*(?P<n1>[0-9]{{1,3}})\s*[-:,]?\s*(?P<n2>[0-9]{{1,3}})\s*(?P<s2>{_SEATS})|(?P<h>[0-9]{{1,3}})\s*-\s*(?P<a>[0-9]{{1,3}}))")
+_COIN = re.compile(r"\bcoin\s*(?:shows|lands|is|:)?\s*(heads|tails)\b")
+_TOSS = re.compile(rf"\b({_SEATS})\s+wins\s+the\s+(?:coin\s+)?toss\b")
+_TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
+_RESULT = re.compile(rf"\b({_SEATS})\s+wins\b(?!\s+the\s+(?:coin\s+)?toss)|\b(draw|tied game)\b")
+
+
+class ChessFootballChatLog(ChatLog):
+    """The move log of the Chess-Football Hybrid."""
+
+    secret_picks = (
+        "captain picks and snap plans are secret and simultaneous, and who holds a hidden ball after play action is "
+        "secret; in a chatbot they are on the honour system (the chatbot sees everything)"
+    )
+    chance_keys = frozenset({"coin", "toss"})
+    example_moves = (("away", "captains deep_threat safety"), ("home", "captains deep_threat safety"), ("away", "tails"))
+
+    def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
+        """A line ends when no secret pick waits for its pair (a hidden ball may stay hidden longer)."""
+        return not state.view(None).get("pending")
+
+    def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
+        by_seat: dict[str, list[str]] = {}
+        for seat, action in moves:
+            by_seat.setdefault(seat, []).append(str(action))
+        parts = [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
+        v = state.view(None)
+        for e in events:
+            if e.kind == "coin_toss":
+                parts.append(f"coin {e.data['flip']}, {e.data['winner']} wins the toss")
+            elif e.kind == "touchdown":
+                parts.append(f"touchdown {e.data['team']}")
+        ball = v.get("ball") or {}
+        if ball.get("square") and v.get("offense"):
+            where = f"ball {ball['square']} ({ball['carrier']})" if ball.get("carrier") else f"ball {ball['square']}"
+            parts.append(f"{where}, {_down(v)}")
+        if v.get("period"):
+            parts.append(f"{v['period']}, score home {v['score']['home']}-{v['score']['away']} away")
+        if state.outcome is not None:
+            parts.append(f"{state.outcome.winner} wins" if state.outcome.winner else "draw")
+        return f"T{number} " + " | ".join(parts)
+
+    def parse_line(self, text: str) -> ParsedLine | None:
+        return read_line(text, parse_action, _claims, _MOVE)
+
+    def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
+        """The session template's score row."""
+        rows = status_rows(lines)
+        out: list[tuple[int, Claim]] = []
+        if "score" in rows and (m := re.fullmatch(r"home ([0-9]{1,3}) - ([0-9]{1,3}) away", rows["score"][1])):
+            out.append((rows["score"][0], Claim("score", f"home {int(m.group(1))}-{int(m.group(2))} away")))
+        return out
+
+    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
+        v = state.view(None)
+        play = next((e.rule for e in reversed(events) if e.kind not in ("down", "locked")), "CF-MOVEMENT")
+        if key == "ball":
+            ball = v.get("ball") or {}
+            return Fact(str(ball.get("square") or "none"), play)
+        if key in ("down", "offense", "los"):
+            rule = next((e.rule for e in reversed(events) if e.kind in ("turnover", "down", "drive_start")), "CF-FIRST-DOWN")
+            if key == "offense":
+                return Fact(str(v.get("offense") or "none"), rule)
+            if key == "los":
+                return Fact(str(v.get("line_of_scrimmage")), rule)
+            return Fact(_down(v, seat=False) if v.get("offense") else "no down", rule)
+        if key == "period":
+            return Fact(str(v.get("period")), "CF-POSSESSIONS")
+        if key == "score":
+            rule = next((e.rule for e in events if e.kind in ("touchdown", "safety")), "CF-TOUCHDOWN")
+            return Fact(f"home {v['score']['home']}-{v['score']['away']} away", rule)
+        if key == "touchdown":
+            teams = [str(e.data["team"]) for e in events if e.kind == "touchdown"]
+            return Fact(teams[-1] if teams else "none", "CF-TOUCHDOWN")
+        if key in ("coin", "toss"):
+            toss = [e for e in events if e.kind == "coin_toss"]
+            if not toss:
+                return Fact("no toss", "CF-COIN-TOSS")
+            return Fact(str(toss[0].data["flip" if key == "coin" else "winner"]), "CF-COIN-TOSS")
+        if key == "result":
+            o = state.outcome
+            if o is None:
+                return Fact("game not over", "CF-WIN")
+            return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
+        return None
+
+
+def _down(v: dict[str, Any], seat: bool = True) -> str:
+    n = int(v["down"])
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    text = f"{ordinal} & {v['to_go']}"
+    return f"{v['offense']} {text} at row {v['line_of_scrimmage']}" if seat else text
+
+
+def _claims(text: str) -> list[Claim]:
+    out: list[Claim] = []
+    if (m := _COIN.search(text)) is not None:
+        out.append(Claim("coin", m.group(1)))
+    if (m := _TOSS.search(text)) is not None:
+        out.append(Claim("toss", m.group(1)))
+    if (m := _TD.search(text)) is not None:
+        out.append(Claim("touchdown", m.group(1)))
+    if (m := _BALL.search(text)) is not None:
+        out.append(Claim("ball", m.group(1).upper()))
+    if (m := _DOWN.search(text)) is not None:
+        seat, down, togo = m.groups()
+        ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(int(down), f"{down}th")
+        if seat:
+            out.append(Claim("offense", seat))
+        out.append(Claim("down", f"{ordinal} & {togo}"))
+    if (m := _LOS.search(text)) is not None:
+        out.append(Claim("los", str(int(m.group(1)))))
+    if (m := _PERIOD.search(text)) is not None:
+        out.append(Claim("period", re.sub(r"\s+", " ", m.group(1).replace("half", "half "))))
+    if (m := _SCORE.search(text)) is not None:
+        if m.group("h") is not None:
+            home, away = m.group("h"), m.group("a")
+        else:
+            pairs = {m.group("s1"): m.group("n1"), m.group("s2"): m.group("n2")}
+            home, away = pairs.get("home", "?"), pairs.get("away", "?")
+        out.append(Claim("score", f"home {home}-{away} away"))
+    if (m := _RESULT.search(text)) is not None:
+        out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
+    return out
+
+
+CHATLOG = ChessFootballChatLog()

@@ -1,0 +1,259 @@
+"""Grid Football's move log for chatbot games (:mod:`gm.core.chatlog`).
+
+One line per exchange, the seats' moves first, then what is true after it::
+
+    Toss | home: heads | coin tails, away wins the toss
+    Choice | away: receive
+    Kickoff | home: left yellow | away: center red | ball F20, away 1st & 10 | Q1, 16 downs left | score home 0-0 away
+    D1 away: play 1 red 2 right before | home: play 3 black | ball H26, away 2nd & 4 | blocked H26 | Q1, 15 downs left | score home 0-0 away
+    D4 away: punt, left red | home: center yellow | ball E40, home 1st & 10 | ...
+
+A down's number check or a kick's return number check stays on its line
+(``home: play 2 red, number 3 | away: play 1 red, number 8``).  Claims the audit checks:
+``ball K20``, ``[home] 2nd & 4`` / ``1st & goal``, ``blocked K20`` (any squares after the word),
+``Q2``, ``9 downs left``, ``score home 7-0 away``, ``touchdown home``, ``coin heads``,
+``home wins the toss``, ``home wins`` / ``draw``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from gm.chatlog.text import read_line, squares
+from gm.core.actions import Action
+from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
+from gm.core.events import Event
+from gm.core.state import GameState
+from gm.games.grid_football.actions import parse_action
+from gm.games.grid_football.engine import (
+    AWAY,
+    HOME,
+    KICKOFF,
+    NUMBER_CHECK,
+    PLAY,
+    PUNT,
+    RETURN_NUMBER,
+    GridFootballState,
+    ordinal,
+    parse_square,
+    plural,
+    sq,
+)
+
+_SEATS = r"home|away"
+_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_BALL = re.compile(r"\bball\s*(?:is\s+)?(?:at\s+|on\s+)?([a-z][0-9]{1,2})\b")
+_DOWN = re.compile(rf"(?:\b({_SEATS})\s+(?:ball\s*,?\s*)?)?\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{{1,2}}|goal)\b")
+_OFFENSE = re.compile(rf"\b({_SEATS})\s+ball\b|\boffense\s*:?\s*({_SEATS})\b")
+_BLOCKED = re.compile(r"\bblocked\b\s*(?:squares?)?\s*:?\s*((?:[a-z][0-9]{1,2}\b[\s,and]*)+)")
+_NOW_BLOCKED = re.compile(r"\b([a-z][0-9]{1,2})\s+(?:is\s+)?(?:now\s+)?blocked\b")
+_QUARTER = re.compile(r"\b(?:q|quarter\s*)([1-9])\b")
+_DOWNS_LEFT = re.compile(r"\b([0-9]{1,3})\s+downs?\s+left\b")
+_SCORE = re.compile(
+    rf"\bscore\s*:?\s*(?:(?P<s1>{_SEATS})\s*(?P<n1>[0-9]{{1,3}})\s*[-:,]?\s*(?:(?P<n2>[0-9]{{1,3}})\s*(?P<s2>{_SEATS})|(?P<s3>{_SEATS})\s*(?P<n3>[0-9]{{1,3}}))"
+    r"|(?P<h>[0-9]{1,3})\s*[-:]\s*(?P<a>[0-9]{1,3}))"
+)
+_TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b|\b({_SEATS})\s+(?:scores|touchdown)\b")
+_COIN = re.compile(r"\bcoin\s*(?:shows|lands|is|:)?\s*(heads|tails)\b")
+_TOSS = re.compile(rf"\b({_SEATS})\s+wins\s+the\s+(?:coin\s+)?toss\b")
+_ROW = re.compile(r"^([a-z][a-z ]{2,30}) \| (.+)$")  # a status table row, cleaned: "ball | k37"
+_BLOCKED_LIST = re.compile(r"^[0-9]{1,4} blocked\s*:\s*(.+)$")
+_RESULT = re.compile(rf"\b({_SEATS})\s+wins\b(?!\s+the\s+(?:coin\s+)?toss)|\b(draw|tied game|game tied)\b")
+
+
+def _score(m: re.Match[str]) -> str:
+    if m.group("h") is not None:
+        home, away = m.group("h"), m.group("a")
+    else:
+        pairs = {m.group("s1"): m.group("n1")}
+        other = m.group("s2") or m.group("s3")
+        pairs[other] = m.group("n2") or m.group("n3")
+        if set(pairs) != {HOME, AWAY}:
+            return "unreadable"
+        home, away = pairs[HOME], pairs[AWAY]
+    return f"home {int(home)}-{int(away)} away"
+
+
+class GridFootballChatLog(ChatLog):
+    """The move log of Turn-Based Grid Football."""
+
+    secret_picks = (
+        "play calls, kick and punt picks and number picks are secret and simultaneous; in a chatbot they are on "
+        "the honour system (the chatbot sees both, and whoever answers second may have read the first)"
+    )
+    chance_keys = frozenset({"coin", "toss"})
+    example_moves = (
+        ("away", "heads"), ("home", "receive"), ("away", "left red"), ("home", "left yellow"),
+        ("home", "play 1 red 2 right before"), ("away", "play 3 black"), ("home", "play 2 black"), ("away", "play 1 red"),
+    )  # fmt: skip
+
+    # ------------------------------------------------------------ writing
+    def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
+        assert isinstance(state, GridFootballState)
+        return not state.pending and state.phase not in (PUNT, NUMBER_CHECK, RETURN_NUMBER)
+
+    def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
+        assert isinstance(state, GridFootballState)
+        kinds = {e.kind for e in events}
+        by_seat: dict[str, list[str]] = {}
+        for seat, action in moves:
+            by_seat.setdefault(seat, []).append(str(action))
+        parts = [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
+        if "coin_toss" in kinds:
+            label = "Toss"
+        elif "kick_choice" in kinds:
+            label = "Half" if any(e.rule == "GF-TOSS-2H" for e in events) else "Choice"
+        elif "kick" in kinds and "play_reveal" not in kinds and "punt_called" not in kinds:
+            label = "Kickoff"
+        else:
+            label = f"D{(state.quarter - 1) * state.rules.downs_per_quarter + state.quarter_downs}"  # downs played
+        claims: list[str] = []
+        for e in events:
+            if e.kind == "coin_toss":
+                claims.append(f"coin {e.data['flip']}, {e.data['winner']} wins the toss")
+            elif e.kind == "touchdown":
+                claims.append(f"touchdown {e.data['team']}")
+        if state.outcome is not None:
+            w = state.outcome.winner
+            claims.append(f"{w} wins" if w else "draw")
+        if "coin_toss" not in kinds and "kick_choice" not in kinds:
+            where = f"ball {sq(state.ball)}" if state.ball else "no ball"
+            if state.offense and state.phase == PLAY:
+                where += f", {state.offense} {state.down_and_distance()}"
+            elif state.phase == KICKOFF:
+                where += f", {state.kicker} kicks off"
+            claims.append(where)
+            new = _new_blocks(events)
+            if new:
+                claims.append("blocked " + " ".join(new))
+            left = state.downs_left_in_quarter
+            claims.append(f"Q{state.quarter}, {left} {plural(left, 'down')} left")
+            claims.append(f"score home {state.score[HOME]}-{state.score[AWAY]} away")
+        return f"{label} " + " | ".join(parts + claims)
+
+    # ------------------------------------------------------------ reading
+    def parse_line(self, text: str) -> ParsedLine | None:
+        return read_line(text, parse_action, _claims, _MOVE)
+
+    def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
+        """The session template's status table (ball, down and distance, score, quarter) and its list
+        of blocked squares."""
+        found: dict[str, tuple[int, Claim]] = {}
+        for number, text in lines:
+            row = _ROW.match(text)
+            if row is not None:
+                item, value = row.group(1).strip(), row.group(2).strip()
+                if item == "ball" and (sq_ := re.fullmatch(r"[a-z][0-9]{1,2}", value)):
+                    found["ball"] = (number, Claim("ball", sq_.group(0).upper()))
+                elif item == "down and distance" and (d := _DOWN.search(value)) is not None:
+                    found["down"] = (number, Claim("down", _down_text(d.group(2), d.group(3))))
+                elif item == "score" and (n := re.fullmatch(r"home ([0-9]{1,3}) - ([0-9]{1,3}) away", value)):
+                    found["score"] = (number, Claim("score", f"home {int(n.group(1))}-{int(n.group(2))} away"))
+                elif item == "quarter" and (q := re.match(r"([0-9])\b", value)):
+                    found["quarter"] = (number, Claim("quarter", q.group(1)))
+            elif (b := _BLOCKED_LIST.match(text)) is not None:
+                found["blocked list"] = (number, Claim("blocked list", " ".join(sorted(squares(b.group(1))))))
+            elif text == "no blocked squares yet.":
+                found["blocked list"] = (number, Claim("blocked list", "none"))
+        return sorted(found.values(), key=lambda nc: nc[0])
+
+    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
+        assert isinstance(state, GridFootballState)
+        rule_of = {e.kind: e.rule for e in events}
+        if key == "ball":
+            stops = [e.rule for e in events if e.kind == "stopped"]
+            rule = stops[-1] if stops else next(
+                (rule_of[k] for k in ("touchdown", "incomplete", "play_result", "colour_match", "turnover", "kick_return", "kick")
+                 if k in rule_of), "GF-DIRECTION")  # fmt: skip
+            return Fact(sq(state.ball) if state.ball else "none", rule)
+        if key in ("down", "offense"):
+            rule = next((rule_of[k] for k in ("turnover", "first_down", "first_and_ten", "down") if k in rule_of), "GF-DOWNS")
+            if key == "offense":
+                return Fact(state.offense or "none", rule)
+            return Fact(str(state.down_and_distance()) if state.offense is not None else "no down", rule)
+        if key == "blocked list":
+            return Fact(" ".join(sorted(sq(b) for b in state.blocked)) or "none", "GF-BLOCK")
+        if key.startswith("blocked "):
+            at = key.split()[1]
+            return Fact("blocked" if at in {sq(b) for b in state.blocked} else "not blocked", "GF-BLOCK")
+        if key == "quarter":
+            return Fact(str(state.quarter), "GF-QUARTERS")
+        if key == "downs left":
+            return Fact(str(state.downs_left_in_quarter), "GF-R-DOWN-COUNT")
+        if key == "score":
+            return Fact(f"home {state.score[HOME]}-{state.score[AWAY]} away", "GF-TD")
+        if key == "touchdown":
+            teams = [str(e.data["team"]) for e in events if e.kind == "touchdown"]
+            return Fact(teams[-1] if teams else "none", "GF-TD")
+        if key in ("coin", "toss"):
+            toss = [e for e in events if e.kind == "coin_toss"]
+            if not toss:
+                return Fact("no toss", "GF-TOSS")
+            return Fact(str(toss[0].data["flip" if key == "coin" else "winner"]), "GF-TOSS")
+        if key == "result":
+            o = state.outcome
+            if o is None:
+                return Fact("game not over", "GF-QUARTERS")
+            return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
+        return None
+
+
+def _new_blocks(events: Sequence[Event]) -> list[str]:
+    """The squares the exchange blocked, where they are after it (a switch of ends mirrors them)."""
+    out: list[str] = []
+    for i, e in enumerate(events):
+        if e.kind != "blocked":
+            continue
+        col, row = parse_square(str(e.data["at"]))
+        for later in events[i + 1 :]:
+            if later.kind == "switch_ends":
+                row = int(later.data["m"]) - row
+        out.append(sq((col, row)))
+    return out
+
+
+def _down_text(down: str, togo: str) -> str:
+    """``2nd & 4`` (down and distance as the engine words them)."""
+    return f"{ordinal(int(down))} & {togo}"
+
+
+def _claims(text: str) -> list[Claim]:
+    """Every claim in the non-move part of a line, in a fixed order of keys."""
+    out: list[Claim] = []
+    if (m := _COIN.search(text)) is not None:
+        out.append(Claim("coin", m.group(1)))
+    if (m := _TOSS.search(text)) is not None:
+        out.append(Claim("toss", m.group(1)))
+    if (m := _TD.search(text)) is not None:
+        out.append(Claim("touchdown", m.group(1) or m.group(2)))
+    if (m := _BALL.search(text)) is not None:
+        out.append(Claim("ball", m.group(1).upper()))
+    elif re.search(r"\bno ball\b", text):
+        out.append(Claim("ball", "none"))
+    if (m := _DOWN.search(text)) is not None:
+        seat, down, togo = m.groups()
+        if seat:
+            out.append(Claim("offense", seat))
+        out.append(Claim("down", _down_text(down, togo)))
+    elif (m := _OFFENSE.search(text)) is not None:
+        out.append(Claim("offense", m.group(1) or m.group(2)))
+    seen: set[str] = set()
+    for m in [*_BLOCKED.finditer(text), *_NOW_BLOCKED.finditer(text)]:
+        for at in squares(m.group(1)):
+            if at not in seen:
+                seen.add(at)
+                out.append(Claim(f"blocked {at}", "blocked"))
+    if (m := _QUARTER.search(text)) is not None:
+        out.append(Claim("quarter", m.group(1)))
+    if (m := _DOWNS_LEFT.search(text)) is not None:
+        out.append(Claim("downs left", str(int(m.group(1)))))
+    if (m := _SCORE.search(text)) is not None:
+        out.append(Claim("score", _score(m)))
+    if (m := _RESULT.search(text)) is not None:
+        out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
+    return out
+
+
+CHATLOG = GridFootballChatLog()

@@ -1,0 +1,120 @@
+"""GridMaster4's move log for chatbot games (:mod:`gm.core.chatlog`).
+
+One line per placement, then what is true after it::
+
+    M5 orange: place 2 at K13 | orange active K13 | scores orange 2, magenta 1, lime 1, aqua 1
+
+Claims the audit checks: ``SEAT active CELL CELL`` (the seat's active tiles), ``scores SEAT N,
+...``, ``SEAT is blocked``, ``SEAT wins`` / ``draw``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from gm.chatlog.text import read_line
+from gm.core.actions import Action
+from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
+from gm.core.events import Event
+from gm.core.state import GameState
+from gm.games.gridmaster4.actions import parse_action
+from gm.games.gridmaster4.rules import SEATS
+
+_SEATS = "|".join(SEATS)
+_CELL = r"[a-z][0-9]{1,2}"
+_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_ACTIVE = re.compile(rf"\b({_SEATS})\s+active\s*:?\s*((?:{_CELL}\b[\s,]*)*|none)")
+_SCORES = re.compile(r"\bscores?\b\s*:?\s*(.*)")
+_SEAT_SCORE = re.compile(rf"\b({_SEATS})\s*:?\s*([0-9]{{1,4}})\b")
+_BLOCKED = re.compile(rf"\b({_SEATS})\s+(?:is\s+)?(?:now\s+)?blocked\b")
+#: a row of the session template's players table, cleaned: seat | colour | score | next tile | status | active tiles
+_PLAYER_ROW = re.compile(rf"^({_SEATS}) \| [a-z ]+ \| ([0-9]{{1,4}}) \| [0-9-]{{1,4}} \| (playing|blocked) \| ?(.*)$")
+_RESULT = re.compile(rf"\b({_SEATS})\s+wins\b|\b(draw|tie)\b")
+
+
+class GridMaster4ChatLog(ChatLog):
+    """The move log of GridMaster4."""
+
+    example_moves = (
+        ("orange", "place 1 at H13"), ("magenta", "place 1 at H8"), ("lime", "place 1 at L7"), ("aqua", "place 1 at I9"),
+        ("orange", "place 2 at K13"),
+    )  # fmt: skip
+
+    def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
+        return True  # every placement is a line of its own
+
+    def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
+        snap = state.snapshot()
+        seat = moves[0][0]
+        players = {p["seat"]: p for p in snap["players"]}
+        parts = [f"{seat}: {', '.join(str(a) for _, a in moves)}"]
+        active = players[seat]["active_tiles"]
+        parts.append(f"{seat} active {' '.join(active) if active else 'none'}")
+        for e in events:
+            if e.kind == "blocked":
+                parts.append(f"{e.data['seat']} is blocked")
+        parts.append("scores " + ", ".join(f"{s} {p['score']}" for s, p in players.items()))
+        if state.outcome is not None:
+            parts.append(f"{state.outcome.winner} wins" if state.outcome.winner else "draw")
+        return f"M{number} " + " | ".join(parts)
+
+    def parse_line(self, text: str) -> ParsedLine | None:
+        return read_line(text.replace("lime green", "lime"), parse_action, _claims, _MOVE, separators=",;")
+
+    def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
+        """The session template's players table: each player's score, status and active tiles."""
+        found: dict[str, tuple[int, Claim]] = {}
+        for number, text in lines:
+            m = _PLAYER_ROW.match(text)
+            if m is None:
+                continue
+            seat, score, status, active = m.group(1), m.group(2), m.group(3), m.group(4)
+            cells = sorted(c.upper() for c in re.findall(_CELL, active))
+            found[f"score {seat}"] = (number, Claim(f"score {seat}", str(int(score))))
+            found[f"status {seat}"] = (number, Claim(f"status {seat}", status))
+            found[f"active {seat}"] = (number, Claim(f"active {seat}", " ".join(cells) or "none"))
+        return sorted(found.values(), key=lambda nc: nc[0])
+
+    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
+        snap = state.snapshot()
+        players = {p["seat"]: p for p in snap["players"]}
+        placed = next((e.rule for e in events if e.kind == "placed"), "GM4-MOVE")
+        kind, _, seat = key.partition(" ")
+        if seat not in players and kind != "result":
+            return Fact("not playing", "GM4-TURN")
+        if kind == "active":
+            active = players[seat]["active_tiles"]
+            rule = "GM4-DEACTIVATE" if any(e.kind == "deactivated" for e in events) else placed
+            return Fact(" ".join(sorted(active)) or "none", rule)
+        if kind == "score":
+            return Fact(str(players[seat]["score"]), "GM4-SCORE")
+        if kind == "status":
+            blocked = next((e.rule for e in events if e.kind == "blocked" and e.data["seat"] == seat), "GM4-BLOCKED")
+            return Fact(str(players[seat]["status"]), blocked)
+        if kind == "result":
+            o = state.outcome
+            if o is None:
+                return Fact("not over", "GM4-WIN-BLOCKED")
+            return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
+        return None
+
+
+def _claims(text: str) -> list[Claim]:
+    out: list[Claim] = []
+    for m in _ACTIVE.finditer(text):
+        cells = sorted(c.upper() for c in re.findall(_CELL, m.group(2)))
+        out.append(Claim(f"active {m.group(1)}", " ".join(cells) or "none"))
+    for seg in text.split("|"):
+        if (sm := _SCORES.search(seg)) is not None:
+            for s in _SEAT_SCORE.finditer(sm.group(1)):
+                out.append(Claim(f"score {s.group(1)}", str(int(s.group(2)))))
+    for b in _BLOCKED.finditer(text):
+        out.append(Claim(f"status {b.group(1)}", "blocked"))
+    if (r := _RESULT.search(text)) is not None:
+        out.append(Claim("result", f"{r.group(1)} wins" if r.group(1) else "draw"))
+    return out
+
+
+CHATLOG = GridMaster4ChatLog()

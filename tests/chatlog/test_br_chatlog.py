@@ -1,0 +1,70 @@
+"""brawl games played in a chatbot come back into gm with an audit."""
+
+from __future__ import annotations
+
+import pytest
+from br_logs import CLEAN, MESSY
+from chat_helpers import assert_round_trip, edit, moves, played
+
+from gm.chatlog.audit import audit
+from gm.core.chatlog import exchanges
+from gm.core.registry import find_game
+from gm.export import render_doc
+
+GAME = find_game("brawl")
+QB = "QB:A2-4@SR"
+
+
+def test_the_engine_writes_the_clean_log() -> None:
+    assert exchanges(GAME, played(GAME, 0, "default", 0, 7)) == CLEAN.splitlines()[2:]
+
+
+def test_a_clean_log_replays_without_a_finding_and_one_honour_note() -> None:
+    a = audit(GAME, CLEAN)
+    assert moves(a.state) == moves(played(GAME, 0, "default", 0, 7))
+    assert a.text().splitlines()[1:] == [
+        "Honour system: both sides' placements are secret and simultaneous and the hands are secret; in a chatbot they "
+        "are on the honour system (the chatbot sees both hands). `gm play` fixes that: a bot's pick is locked first (you "
+        "see its SHA-256 commitment before you choose, the reveal after) and a second player at the keyboard types "
+        "hidden; `gm mcp` keeps every pick inside the engine, out of the chat.",
+        "Result: the chatbot kept the game exactly. The engine's game: Round 2/20 | home 0 - 0 away | away ball, 1st & 10 "
+        "at own 35 - play 1 of 3 | to act: away, home",
+    ]
+
+
+def test_a_messy_list_in_lower_case_reads_the_same() -> None:
+    a = audit(GAME, MESSY)
+    assert moves(a.state) == moves(played(GAME, 0, "default", 0, 4))
+    assert (a.lines, a.divergences, a.unread) == (2, [], [])
+
+
+def test_a_wrong_down_a_drifting_spot_and_a_score_never_earned_are_reported() -> None:
+    text = edit(
+        CLEAN,
+        ("home ball, 2nd & 10 at own 25", "home ball, 1st & 10 at own 31"),
+        ("home ball, 3rd & 10 at own 25 | round 1, score home 0-0 away", "touchdown home | round 1, score home 7-0 away"),
+    )
+    found = [(d.line, d.key, d.said, d.rules, d.rule) for d in audit(GAME, text).divergences]
+    assert found == [
+        (3, "down", "1st & 10", "2nd & 10", "BR-REVEAL"),
+        (3, "spot", "own 31", "own 25", "BR-REVEAL"),
+        (4, "touchdown", "home", "none", "BR-TD"),
+        (4, "score", "home 7-0 away", "home 0-0 away", "BR-R-SCORE"),
+    ]
+
+
+def test_a_card_the_player_does_not_hold_stops_the_replay() -> None:
+    a = audit(GAME, edit(CLEAN, (QB, "QB:F3@SR")))
+    assert a.illegal is not None and (a.illegal.line, a.illegal.rule) == (3, "BR-HAND")
+    assert a.replayed == 0 and moves(a.state) == []  # the whole first play is dropped: the away side picks again
+
+
+@pytest.mark.parametrize("bot_seed", [0, 6])
+def test_a_game_played_in_gm_comes_back_from_its_session_document(bot_seed: int) -> None:
+    assert_round_trip(GAME, played(GAME, 4, "random", bot_seed, 120), seed=4)  # the deal is the game's seed's
+
+
+def test_the_documents_carry_the_format() -> None:
+    for doc in ("quickstart", "session"):
+        text = render_doc(GAME, doc)
+        assert "## Move log" in text and "LABEL SEAT: PLACEMENT" in text and "P1 away: CB2:S1@DL FS:F2@DM" in text
