@@ -26,7 +26,7 @@ EXAMPLE = "example (the first lines of a game, computed by the engine)"
 SEEDS = 64
 FIX = (
     "`gm play` fixes that: a bot's pick is locked first (you see its SHA-256 commitment before you choose, the "
-    "reveal after) and a second player at the keyboard types hidden; `gm mcp` keeps every pick inside the engine, "
+    "reveal after) and a second player at the keyboard types hidden; `gm serve` lets two people on two computers pick in secret, each from their own link, and `gm mcp` keeps every pick inside the engine, "
     "out of the chat"
 )
 

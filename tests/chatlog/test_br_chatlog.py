@@ -26,7 +26,7 @@ def test_a_clean_log_replays_without_a_finding_and_one_honour_note() -> None:
         "Honour system: both sides' placements are secret and simultaneous and the hands are secret; in a chatbot they "
         "are on the honour system (the chatbot sees both hands). `gm play` fixes that: a bot's pick is locked first (you "
         "see its SHA-256 commitment before you choose, the reveal after) and a second player at the keyboard types "
-        "hidden; `gm mcp` keeps every pick inside the engine, out of the chat.",
+        "hidden; `gm serve` lets two people on two computers pick in secret, each from their own link, and `gm mcp` keeps every pick inside the engine, out of the chat.",
         "Result: the chatbot kept the game exactly. The engine's game: Round 2/20 | home 0 - 0 away | away ball, 1st & 10 "
         "at own 35 - play 1 of 3 | to act: away, home",
     ]

@@ -34,7 +34,7 @@ HONOUR = (
     "Honour system: play calls, kick and punt picks and number picks are secret and simultaneous; in a chatbot they "
     "are on the honour system (the chatbot sees both, and whoever answers second may have read the first). `gm play` "
     "fixes that: a bot's pick is locked first (you see its SHA-256 commitment before you choose, the reveal after) and "
-    "a second player at the keyboard types hidden; `gm mcp` keeps every pick inside the engine, out of the chat."
+    "a second player at the keyboard types hidden; `gm serve` lets two people on two computers pick in secret, each from their own link, and `gm mcp` keeps every pick inside the engine, out of the chat."
 )
 END_STATUS = "Q1 | 8 downs left | home ball, 4th & 10 at A38, attacking ^ row 59 | home 0 - 0 away | to act: home, away"
 
