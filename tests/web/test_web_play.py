@@ -1,0 +1,181 @@
+"""The browser page of ``gm serve`` in real headless Chromium: whole games through the page, two
+people on two browser contexts, secret picks verified in the browser, live updates and reconnects."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from serve_helpers import ServerProcess
+from web_helpers import HEX64, Player, check_wire, reveals_of
+
+#: a short Grid Football through the house-rules form: four quarters of two downs
+SHORT_GF = {"downs_per_quarter": 2}
+
+
+def test_page_is_self_contained(server: ServerProcess) -> None:
+    """The page and its modules come from the package, with a policy that loads nothing from elsewhere."""
+    with urllib.request.urlopen(server.url + "/") as r:
+        html = r.read().decode()
+        csp = r.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "script-src 'self'" in csp
+    assert '<script type="module" src="/static/app.js">' in html and "http" not in html.split("<body>")[0].replace("http-equiv", "")
+    for name in ("app.js", "board.js", "style.css"):
+        with urllib.request.urlopen(f"{server.url}/static/{name}") as r:
+            body = r.read().decode()
+        assert "https://" not in body and "http://" not in body.replace('"http://www.w3.org/2000/svg"', "")
+
+
+def test_grid_football_whole_game_against_the_bot(browser: Any, server: ServerProcess, artifacts: Path) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    me = Player(ctx.new_page(), server.url).open()
+    # house rules are validated by the server, with the CLI's own words
+    error = me.new_game("grid-football", seed=11, rules={"downs_per_quarter": 0}, expect_error=True)
+    assert error == "[CORE-RULES] downs_per_quarter: Input should be greater than or equal to 1"
+    me.new_game("grid-football", seed=11, rules=SHORT_GF)
+    board = me.board()
+    assert (board["columns"], board["rows"]) == (20, 64)
+    assert [b["kind"] for b in board["bands"]] == ["endzone", "endzone"]
+    assert me.check_svg()["lines"] == 2  # the goal lines; no scrimmage before the kickoff
+    me.screenshot(artifacts, "grid-football-start")
+    rng = random.Random(5)
+    made = 0
+    checked_live = False
+    while not me.over():
+        assert made < 200
+        me.wait_my_turn()
+        me.click_move(rng)
+        made += 1
+        counts = me.check_svg()
+        board = me.board()
+        if board["offense"] and not checked_live and not me.over():
+            kinds = {line["kind"] for line in board["lines"]}
+            assert {"goal", "scrimmage"} <= kinds and counts["pieces"] == 1
+            checked_live = True
+            me.screenshot(artifacts, "grid-football-play")
+    assert checked_live and made > 5
+    assert "FINAL" in me.status()
+    # every bot pick that was committed was revealed and verified in the browser (WebCrypto)
+    reveals = reveals_of(me)
+    assert len(reveals) >= 3 and all(HEX64.match(r["commitment"]) for r in reveals)
+    shown = me.reveals()
+    assert shown and all(r["verified"] == "true" for r in shown)
+    assert me.page.locator("#chat li[data-kind=reveal][data-verified=true]").count() == len(reveals)
+    # on the wire: each commitment reached the page before its nonce, which came with the move that completed the round
+    assert check_wire(me.wire_bodies(), reveals) == len(reveals)
+    # the ASCII board is one click away
+    me.page.click("#ascii-toggle")
+    assert me.page.is_visible("#board-ascii") and not me.page.is_visible("#board-svg")
+    assert "A B C D E F G H" in (me.page.text_content("#board-ascii") or "")
+    me.screenshot(artifacts, "grid-football-end")
+    assert not me.errors
+    ctx.close()
+
+
+def test_chat_goes_to_the_offline_referee(browser: Any, server: ServerProcess) -> None:
+    ctx = browser.new_context()
+    me = Player(ctx.new_page(), server.url).open()
+    me.new_game("grid-football", seed=3, mode="bot", bot="random", seat="away")
+    me.send("what can I do?")
+    assert me.page.locator("#chat li.referee").last.text_content() == "You can (2): heads, tails"
+    me.send("I'll call heads please")
+    assert "away calls heads" in (me.page.locator("#chat li.referee").last.text_content() or "")
+    me.send("play 9 purple")
+    last = me.page.locator("#chat li").last.text_content() or ""
+    assert last.startswith("Not allowed [") or last.startswith("I couldn't read"), last
+    ctx.close()
+
+
+def test_two_people_through_two_links(browser: Any, server: ServerProcess, artifacts: Path) -> None:
+    """Two browser contexts (two people): one creates the game, the other opens the link; each sees the
+    other's commitment while it is locked, and verifies it in the browser at the reveal."""
+    a_ctx, b_ctx = browser.new_context(), browser.new_context()
+    home = Player(a_ctx.new_page(), server.url).open()
+    home.new_game("grid-football", mode="friend", seed=21, rules=SHORT_GF)
+    link = home.page.input_value("#invite-link")
+    assert "#join=" in link
+    away = Player(b_ctx.new_page(), server.url)
+    away.page.goto(link)
+    away.page.wait_for_selector("#game:not([hidden]) svg.board")
+    assert "#join=" not in away.page.url  # a used code leaves the address bar
+    assert away.session() == home.session()
+    players = {"home": home, "away": away}
+    rng = random.Random(2)
+    commitments_seen = {"home": 0, "away": 0}
+    lead = "home"  # who locks first in the next secret round: alternates, so each side is verified by the other
+    made = 0
+    deadline = time.monotonic() + 60
+    while made < 24 and not home.over():
+        assert time.monotonic() < deadline, home.status()
+        seat = next((s for s in (lead, "away" if lead == "home" else "home") if players[s].page.locator("button.move").count()), None)
+        if seat is None:
+            time.sleep(0.03)  # the other page learns of the move over the event stream
+            continue
+        p, other_seat = players[seat], "away" if seat == "home" else "home"
+        expected = p.page.evaluate("() => window.gm.G.view.expected.map(e => e.seat)")
+        p.click_move(rng)
+        made += 1
+        if len(expected) == 2:
+            # a secret round: the other page shows the commitment (never the pick) while it is locked
+            other = players[other_seat]
+            sel = f"#secrets p.commitment[data-seat='{seat}']"
+            other.page.wait_for_selector(sel, timeout=15_000)
+            assert HEX64.match(other.page.get_attribute(sel, "data-commitment") or "")
+            commitments_seen[other_seat] += 1
+            other.wait_my_turn()
+            other.click_move(rng)  # completes the round: the reveal
+            made += 1
+            lead = other_seat
+    assert commitments_seen["home"] >= 1 and commitments_seen["away"] >= 1, commitments_seen
+    for p in (home, away):
+        p.page.wait_for_selector("#secrets p.reveal")
+        assert p.reveals() and all(r["verified"] == "true" for r in p.reveals())
+        reveals = [r for r in reveals_of(p) if r["seat"] != p.page.evaluate("() => window.gm.G.active.seat")]
+        assert reveals
+        assert check_wire(p.wire_bodies(), reveals, by_say=False) >= 1
+    home.screenshot(artifacts, "two-people-home")
+    away.screenshot(artifacts, "two-people-away")
+    assert not home.errors and not away.errors
+    a_ctx.close()
+    b_ctx.close()
+
+
+def test_a_dropped_connection_comes_back(browser: Any, tmp_path: Path) -> None:
+    """The page's event stream: the server goes away and comes back on the same port and store; the
+    page says it is reconnecting, then shows the other player's move that was made meanwhile."""
+    store = f"sqlite:{tmp_path / 'gm.sqlite'}"
+    srv = ServerProcess(store, tmp_path, "--rate", "0", "--quiet")
+    port = srv.url.rsplit(":", 1)[1]
+    ctx = browser.new_context()
+    try:
+        home = Player(ctx.new_page(), srv.url).open()
+        home.new_game("grid-football", mode="friend", seed=8)
+        sid = home.session()
+        link = home.page.input_value("#invite-link")
+        code = link.split("#join=", 1)[1]
+        home.page.wait_for_selector("#conn[data-state=live]")
+        srv.stop()
+        home.page.wait_for_selector("#conn[data-state=reconnecting]", timeout=15_000)
+        srv = ServerProcess(store, tmp_path, "--rate", "0", "--quiet", "--port", port)
+        # the other player joins and calls the toss while this page is (re)connecting
+        away_token = _post(srv.url + "/api/join", {"code": code})["token"]
+        r = _post(f"{srv.url}/api/games/{sid}/call", {"tool": "call_coin_toss", "args": {"call": "heads"}}, away_token)
+        assert r["ok"]
+        home.page.wait_for_selector("#conn[data-state=live]", timeout=15_000)
+        home.page.wait_for_selector("#chat li[data-kind=event] >> text=away: heads", timeout=15_000)
+        assert "coin toss" not in home.status()
+    finally:
+        ctx.close()
+        srv.stop()
+
+
+def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(req) as r:
+        return dict(json.loads(r.read()))
