@@ -46,7 +46,10 @@ class Player:
             if not p.is_visible(f"#rule-{next(iter(rules))}"):
                 p.click("#ng-rules-box summary")
             for name, value in rules.items():
-                p.fill(f"#rule-{name}", str(value))
+                if p.evaluate(f"() => document.getElementById('rule-{name}').tagName") == "SELECT":
+                    p.select_option(f"#rule-{name}", str(value))
+                else:
+                    p.fill(f"#rule-{name}", str(value))
         p.click("#ng-start")
         if expect_error:
             p.wait_for_selector("#ng-error:not(:empty)", timeout=WAIT_MS)

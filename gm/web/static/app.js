@@ -399,7 +399,12 @@ function connect() {
     const m = JSON.parse(ev.data);
     say("event", `${m.seat} revealed: ${m.move}`);
   });
-  src.addEventListener("state", () => { if (!sending) refresh(); });
+  src.addEventListener("state", (ev) => {
+    const st = JSON.parse(ev.data);
+    // the page already shows this position (its own move's answer): nothing to fetch
+    if (sending || (G.view && st.moves === (G.view.log || []).length && st.status === G.view.status)) return;
+    refresh();
+  });
   src.addEventListener("end", () => { src.close(); refresh(); setConn("game over", "over"); });
   src.onerror = () => {
     if (G.source !== src) return;

@@ -52,7 +52,17 @@ export function drawBoard(board, opts = {}) {
     const attrs = { x: x(c.col) + 1, y: y + 1, width: cs - 2, height: cs - 2, class: `cell ${c.kind}`, "data-kind": c.kind, "data-col": c.col, "data-row": c.row };
     if (c.fill) attrs.fill = c.fill;
     svg.appendChild(el("rect", attrs, c.label));
-    if (c.text) svg.appendChild(el("text", { x: x(c.col) + cs / 2, y: y + cs * 0.62, class: "cell-text", "text-anchor": "middle" })).textContent = c.text;
+    if (c.text) {
+      const parts = String(c.text).split("\n");
+      const size = parts.length > 1 ? Math.min(11, cs / (parts.length + 2)) : Math.min(cs * 0.42, 12);
+      const t = el("text", { x: x(c.col) + cs / 2, y: y + cs / 2 - (parts.length - 1) * size * 0.6 + size * 0.35, class: "cell-text", "text-anchor": "middle", "font-size": size.toFixed(1), "aria-hidden": "true" });
+      parts.forEach((line, k) => {
+        const span = el("tspan", { x: x(c.col) + cs / 2, dy: k ? (size * 1.2).toFixed(1) : 0 });
+        span.textContent = line;
+        t.appendChild(span);
+      });
+      svg.appendChild(t);
+    }
   }
   const path = opts.path || board.path;
   if (path && path.length > 1) {
@@ -63,7 +73,11 @@ export function drawBoard(board, opts = {}) {
     const y = yOf.get(p.row);
     if (y === undefined) continue;
     let cx = x(p.col) + cs / 2, cy = y + cs / 2, rad = cs * 0.38;
-    if (p.slots) { // several pieces share a square: a small one in its slot
+    if (p.dx !== undefined) { // a position within the square (Chess-Football's five, a carried ball)
+      cx = x(p.col) + cs * p.dx;
+      cy = y + cs * p.dy;
+      rad = cs * (p.r || 0.2);
+    } else if (p.slots) { // several pieces share a square: a small one in its slot
       const n = p.slots, k = p.slot || 0, cols = Math.ceil(Math.sqrt(n));
       const sub = cs / cols;
       cx = x(p.col) + sub * (k % cols) + sub / 2;
@@ -75,7 +89,8 @@ export function drawBoard(board, opts = {}) {
     if (p.side) attrs["data-side"] = p.side;
     svg.appendChild(el("circle", attrs, p.label));
     if (p.glyph && !p.slots && p.kind !== "ball") {
-      svg.appendChild(el("text", { x: cx, y: cy + cs * 0.2, class: "glyph", "text-anchor": "middle" })).textContent = p.glyph;
+      const size = Math.max(3, rad * (p.glyph.length > 1 ? 0.9 : 1.2));
+      svg.appendChild(el("text", { x: cx, y: cy + size * 0.35, class: "glyph", "text-anchor": "middle", "font-size": size.toFixed(1), "aria-hidden": "true" })).textContent = p.glyph;
     }
   }
   const labels = el("g", { class: "labels", "aria-hidden": "true" });
