@@ -423,6 +423,10 @@ async function openReplay(ref) {
   show("replay");
   const [game, name] = ref.split("/").map(decodeURIComponent);
   $("replay-title").textContent = `${game}: ${name}`;
+  $("rp-board").replaceChildren();
+  $("rp-move").textContent = "loading…";
+  delete $("rp-move").dataset.step;
+  R.steps = [];
   const res = await api(`/api/transcripts/${encodeURIComponent(game)}/${encodeURIComponent(name)}`);
   if (!res.ok) { $("rp-move").textContent = res.error?.message || "cannot open it"; R.steps = []; return; }
   R.steps = res.steps;
@@ -433,10 +437,11 @@ function stepTo(i) {
   if (!R.steps.length) return;
   R.at = Math.max(0, Math.min(R.steps.length - 1, i));
   const s = R.steps[R.at];
-  $("rp-pos").textContent = `step ${R.at} of ${R.steps.length - 1}`;
+  $("rp-pos").textContent = `step ${R.at} of ${R.steps.length - 1}: ${s.status}`;
   const move = $("rp-move");
   move.textContent = s.move ? `${s.seat}: ${s.move}` + (s.divergence ? ` — differs from the recording: ${s.divergence}` : "") : "start";
   move.className = s.divergence ? "divergence" : "";
+  move.dataset.step = String(R.at);
   const box = $("rp-board");
   box.replaceChildren();
   if (s.board) box.appendChild(drawBoard(s.board, {}));
