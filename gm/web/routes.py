@@ -3,8 +3,9 @@
 - ``GET /`` — the page (``static/index.html``); ``/static/...`` — its modules and style;
 - ``GET /api/games/{id}/board`` — the board for your seat as geometry to draw (``Game.board_json``),
   with the ASCII board (what an LLM referee sees) and the board as text lines;
-- ``POST /api/games/{id}/say`` — ``{"text": "..."}``: the player's words to the offline referee,
-  which turns them into the game's tool calls (the same tools as ``/call``) and narrates the result;
+- ``POST /api/games/{id}/say`` — ``{"text": "...", "referee": "offline" | "llm"}``: the player's
+  words to a referee, which turns them into the game's tool calls (the same tools as ``/call``) and
+  narrates the result; ``GET /api/referees`` says whether the server has an LLM referee;
 - ``GET /api/rules/{game}`` — the ruleset's simple fields, for the house-rules form (the server
   validates a new game's rules itself, with the CLI's errors);
 - ``GET /api/transcripts`` and ``GET /api/transcripts/{game}/{name}`` — the recorded games of the
@@ -15,6 +16,9 @@ Every game route takes the seat token (``Authorization: Bearer``), as the rest o
 
 from __future__ import annotations
 
+import os
+import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +32,7 @@ from gm.server.hub import Denied, GameHub, Grant
 from gm.web import STATIC
 
 if TYPE_CHECKING:
+    from gm.referee.base import Referee
     from gm.server.app import ServerState
 
 #: the longest message the page may send the referee
@@ -64,19 +69,71 @@ def board_payload(hub: GameHub, grant: Grant) -> dict[str, Any]:
         }
 
 
-def say(hub: GameHub, grant: Grant, text: str) -> dict[str, Any]:
-    """The player's words to the offline referee (it calls the game's tools for the seat)."""
+class LLMReferees:
+    """The LLM referee of the page, when the server has one: ``$GM_WEB_REFEREE`` (``openai`` or
+    ``anthropic``; model ``$GM_WEB_REFEREE_MODEL``, else the provider's default; keys and
+    ``OPENAI_BASE_URL`` as for ``gm play --referee``).  One referee per game and seat (a referee
+    keeps the conversation it had), the most recent ``size`` kept."""
+
+    def __init__(self, factory: Callable[[], Referee] | None = None, size: int = 256) -> None:
+        self.factory = factory
+        self.size = size
+        self._made: OrderedDict[tuple[str, str], Referee] = OrderedDict()
+        self._lock = threading.Lock()
+        self.error: str | None = None
+
+    @classmethod
+    def from_env(cls) -> LLMReferees:
+        provider = os.environ.get("GM_WEB_REFEREE", "").strip().lower()
+        if not provider or provider == "offline":
+            return cls()
+        model = os.environ.get("GM_WEB_REFEREE_MODEL") or None
+
+        def make() -> Referee:
+            from gm.referee.llm import build_referee
+
+            return build_referee(provider, model=model)
+
+        return cls(make)
+
+    @property
+    def available(self) -> bool:
+        return self.factory is not None
+
+    def describe(self) -> dict[str, Any]:
+        return {"llm": self.available, "kind": os.environ.get("GM_WEB_REFEREE") if self.available else None}
+
+    def get(self, grant: Grant) -> Referee:
+        assert self.factory is not None
+        key = (grant.session, grant.seat)
+        with self._lock:
+            ref = self._made.get(key)
+            if ref is not None:
+                self._made.move_to_end(key)
+                return ref
+        ref = self.factory()  # MissingKeyError (no API key) reaches the caller
+        with self._lock:
+            self._made[key] = ref
+            while len(self._made) > self.size:
+                self._made.popitem(last=False)
+        return ref
+
+
+def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None) -> dict[str, Any]:
+    """The player's words to a referee (default the offline one), which calls the game's tools for
+    the seat and narrates what the engine decided."""
     from gm.referee.offline import OfflineReferee
 
     with hub.game(grant.session, fresh=False) as s:
         before = len(s.state.log), s.stored_count
-        turn = OfflineReferee().handle(s, grant.seat, text)
+        turn = (referee or OfflineReferee()).handle(s, grant.seat, text)
         moved = (len(s.state.log), s.stored_count) != before
         calls = [{"tool": c.tool, "args": c.args, "ok": c.ok, "result": c.result} for c in turn.calls]
         out = {
             "ok": True,
             "seat": grant.seat,
             "text": text,
+            "referee": (referee.kind if referee is not None else "offline"),
             "narration": turn.narration,
             "accepted": turn.accepted,
             "control": turn.control,
@@ -115,11 +172,12 @@ def rules_form(game_id: str) -> dict[str, Any]:
     return {"ok": True, "game": game.id, "fields": fields}
 
 
-def page_routes(state: ServerState) -> list[Route | Mount]:
+def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list[Route | Mount]:
     """The page and its routes (the API's conventions: JSON errors, bearer seat tokens)."""
     from gm.server.app import _run, bearer, read_json
 
     hub = state.hub
+    llm = referees if referees is not None else LLMReferees.from_env()
 
     async def authorize(request: Request) -> Grant:
         grant: Grant = await _run(hub.authorize, bearer(request.scope), request.path_params.get("session"))
@@ -164,7 +222,21 @@ def page_routes(state: ServerState) -> list[Route | Mount]:
         meta = request.scope.get("gm")
         if meta is not None:
             meta["tool"] = "say"
-        return JSONResponse(await _run(say, hub, grant, text))
+        which = body.get("referee", "llm" if llm.available else "offline")
+        if which not in ("offline", "llm"):
+            raise Denied(400, "referee is offline or llm")
+        referee = None
+        if which == "llm":
+            if not llm.available:
+                raise Denied(400, "this server has no LLM referee ($GM_WEB_REFEREE): use the offline one")
+            try:
+                referee = llm.get(grant)
+            except Exception as exc:  # no API key, a bad provider: say so, the offline referee still works
+                raise Denied(503, f"the LLM referee is not available: {exc}") from None
+        return JSONResponse(await _run(say, hub, grant, text, referee))
+
+    async def referees_info(request: Request) -> Response:
+        return JSONResponse({"ok": True, **llm.describe()})
 
     async def rules(request: Request) -> Response:
         return JSONResponse(await _run(rules_form, request.path_params["game"]))
@@ -185,6 +257,7 @@ def page_routes(state: ServerState) -> list[Route | Mount]:
         Route("/api/games/{session}/board", handle(board), methods=["GET"]),
         Route("/api/games/{session}/say", handle(talk), methods=["POST"]),
         Route("/api/rules/{game}", handle(rules), methods=["GET"]),
+        Route("/api/referees", handle(referees_info), methods=["GET"]),
         Route("/api/transcripts", handle(transcripts), methods=["GET"]),
         Route("/api/transcripts/{game}/{name}", handle(transcript), methods=["GET"]),
         Mount("/static", app=_Static(directory=STATIC), name="static"),

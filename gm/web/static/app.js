@@ -231,6 +231,9 @@ async function openGame(session) {
   const invite = sessionStorage.getItem(`gm.invite.${session}`);
   $("invite").hidden = !invite;
   $("invite-link").value = invite || "";
+  const refs = await api("/api/referees");
+  $("referee").hidden = !refs.llm;
+  if (refs.llm) $("referee").options[0].textContent = `LLM referee (${refs.kind})`;
   await refresh(true);
   say("system", `Game ${session}: you play ${G.entries.map((e) => e.seat).join(" and ")}. Type a move or 'help'.`);
   connect();
@@ -366,7 +369,9 @@ async function send(text) {
   document.body.dataset.busy = "true";
   try {
     say("player", `${G.active.seat}: ${text}`);
-    const res = await api(`/api/games/${encodeURIComponent(G.session)}/say`, { method: "POST", token: G.active.token, body: { text } });
+    const body = { text };
+    if (!$("referee").hidden) body.referee = $("referee").value;
+    const res = await api(`/api/games/${encodeURIComponent(G.session)}/say`, { method: "POST", token: G.active.token, body });
     if (!res.ok) say("error", res.error?.message || "rejected");
     else {
       if (res.narration) say(res.accepted ? "referee" : "referee rejected", res.narration);
