@@ -151,3 +151,27 @@ def test_grid_football_board_json_matches_the_ascii_board() -> None:
         seat = st.to_act()[0]
         st.apply(seat, rng.choice(list(st.legal_actions(seat))))
     assert compared > 20
+
+
+def test_gridmaster4_places_a_tile_by_clicking_its_square(browser: Any, server: ServerProcess) -> None:
+    ctx = browser.new_context()
+    me = Player(ctx.new_page(), server.url).open()
+    me.new_game("gridmaster4", mode="bot", bot="random", seed=4, rules=SHORT["gridmaster4"])
+    squares = me.page.locator("#board-svg rect[data-move]")
+    assert squares.count() == 100  # the opening: any open cell
+    move = squares.nth(44).get_attribute("data-move")
+    assert move == "place 1 at E5"
+    n = me.done()
+    squares.nth(44).click()
+    me.page.wait_for_selector(f"body[data-done='{n + 1}']")
+    assert me.page.locator("#board-svg rect.cell.tile[data-col='4'][data-row='5']").count() == 1
+    # the keyboard does it too: Enter on a focused square
+    me.wait_my_turn()
+    target = me.page.locator("#board-svg rect[data-move]").first
+    text = target.get_attribute("data-move") or ""
+    n = me.done()
+    target.focus()
+    me.page.keyboard.press("Enter")
+    me.page.wait_for_selector(f"body[data-done='{n + 1}']")
+    assert any(text in (t or "") for t in me.page.locator("#chat li.player").all_text_contents())
+    ctx.close()

@@ -167,7 +167,7 @@ def test_a_dropped_connection_comes_back(browser: Any, tmp_path: Path) -> None:
         assert r["ok"]
         home.page.wait_for_selector("#conn[data-state=live]", timeout=15_000)
         home.page.wait_for_selector("#chat li[data-kind=event] >> text=away: heads", timeout=15_000)
-        assert "coin toss" not in home.status()
+        home.page.wait_for_selector("#status >> text=kick choice", timeout=15_000)  # and the position it led to
     finally:
         ctx.close()
         srv.stop()
@@ -179,3 +179,23 @@ def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str,
         req.add_header("Authorization", f"Bearer {token}")
     with urllib.request.urlopen(req) as r:
         return dict(json.loads(r.read()))
+
+
+def test_hot_seat_switches_to_the_side_to_act(browser: Any, server: ServerProcess) -> None:
+    ctx = browser.new_context()
+    me = Player(ctx.new_page(), server.url).open()
+    me.new_game("grid-football", mode="hotseat", seed=6)
+    seats = []
+    rng = random.Random(1)
+    for _ in range(6):
+        me.wait_my_turn()
+        seats.append(me.page.evaluate("() => window.gm.G.active.seat"))
+        me.click_move(rng)
+    assert seats[0] == "away" and "home" in seats  # the toss is away's call, the kick choice the winner's
+    # both tokens are kept: the game is listed once under "your games"
+    me.page.click("#home-link")
+    me.page.wait_for_selector("#my-games li[data-session]")
+    assert me.page.locator("#my-games li[data-session]").count() >= 1
+    held = me.page.evaluate("() => JSON.parse(localStorage.getItem('gm.games'))")
+    assert sorted(e["seat"] for e in held if e["mode"] == "hotseat") == ["away", "home"]
+    ctx.close()

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from serve_helpers import ServerProcess
 from web_helpers import Player
 
@@ -17,14 +18,21 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME = ("grid_football", "scripted_human_vs_default_seed21")
 
 
-def test_every_corpus_game_opens_in_the_viewer() -> None:
+def test_the_viewer_lists_the_corpus_and_nothing_else() -> None:
     listed = corpus()
     assert {"game": GAME[0], "name": GAME[1]} in listed and len(listed) >= 20
+    assert {item["game"] for item in listed} == {p.name for p in (ROOT / "transcripts").iterdir() if p.is_dir()}
+    assert steps("grid_football", "../../etc/passwd")["error"]["status"] == 404
+
+
+@pytest.mark.parametrize("folder", sorted(p.name for p in (ROOT / "transcripts").iterdir() if p.is_dir()))
+def test_every_corpus_game_opens_in_the_viewer(folder: str) -> None:
+    listed = [item for item in corpus() if item["game"] == folder]
+    assert listed
     for item in listed:
         r = steps(item["game"], item["name"])
         assert r["ok"] and r["divergence"] is None, (item, r.get("error"))
         assert r["steps"][0]["move"] is None and all(s["move"] for s in r["steps"][1:])
-    assert steps("grid_football", "../../etc/passwd")["error"]["status"] == 404
 
 
 def _tampered(folder: Path) -> int:

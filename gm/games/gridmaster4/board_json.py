@@ -16,6 +16,12 @@ def board_json(state: GridMaster4State, seat: str | None = None) -> dict[str, An
     r = state.rules
     names = state.geo.names
     marks = _marked_cells(state, seat)
+    # where the seat may place now, as the move a click makes (the page sends it as the player's words)
+    moves: dict[str, str] = {}
+    if seat is not None and seat in state.order and state.outcome is None and seat in state.to_act():
+        for action in state.legal_actions(seat):
+            said = str(action)
+            moves[said.rsplit(" at ", 1)[-1]] = said
     cells: list[dict[str, Any]] = []
     for i in range(r.columns * r.rows):
         col, row = i % r.columns, i // r.columns + 1
@@ -27,8 +33,11 @@ def board_json(state: GridMaster4State, seat: str | None = None) -> dict[str, An
                 "text": f"{LETTERS[owner]}{number}",
                 "label": f"{names[i]}: {COLOURS[owner]} {number}, {'active' if active else 'inactive'}",
             })
-        elif i in marks:
-            cells.append({"col": col, "row": row, "kind": "target", "label": f"{names[i]}: {seat} can place here"})
+        elif i in marks or names[i] in moves:
+            cell = {"col": col, "row": row, "kind": "target", "label": f"{names[i]}: {seat} can place here"}
+            if names[i] in moves:
+                cell["move"] = moves[names[i]]
+            cells.append(cell)
     text = [_header(state), status_line(state, seat)]
     for s in state.order:
         act = ", ".join(f"{names[c]} ({state.number[c]})" for c in sorted(state.actives[s])) or "none"

@@ -297,7 +297,7 @@ function renderBoard(payload) {
   } else if (!now) G.path = null;
   if (now) G.prevBall = now;
   const compact = $("compact").getAttribute("aria-pressed") === "true";
-  const svg = drawBoard(board, { zoom: compact ? 0.6 : G.zoom, path: G.path, pathLabel: G.path ? `last move: ${G.path[0]} to ${G.path[2]}` : "" });
+  const svg = drawBoard(board, { zoom: compact ? 0.6 : G.zoom, path: G.path, onMove: (text) => send(text), pathLabel: G.path ? `last move: ${G.path[0]} to ${G.path[2]}` : "" });
   box.appendChild(svg);
   for (const line of board.text || []) {
     const li = document.createElement("li");

@@ -51,7 +51,14 @@ export function drawBoard(board, opts = {}) {
     if (y === undefined) continue;
     const attrs = { x: x(c.col) + 1, y: y + 1, width: cs - 2, height: cs - 2, class: `cell ${c.kind}`, "data-kind": c.kind, "data-col": c.col, "data-row": c.row };
     if (c.fill) attrs.fill = c.fill;
-    svg.appendChild(el("rect", attrs, c.label));
+    if (c.move && opts.onMove) { // a square that makes a move when clicked (or Enter / Space)
+      Object.assign(attrs, { tabindex: 0, role: "button", "data-move": c.move, "aria-label": `${c.label}: ${c.move}` });
+    }
+    const rect = svg.appendChild(el("rect", attrs, c.label));
+    if (c.move && opts.onMove) {
+      rect.addEventListener("click", () => opts.onMove(c.move));
+      rect.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); opts.onMove(c.move); } });
+    }
     if (c.text) {
       const parts = String(c.text).split("\n");
       const size = parts.length > 1 ? Math.min(11, cs / (parts.length + 2)) : Math.min(cs * 0.42, 12);
