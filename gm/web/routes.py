@@ -124,7 +124,7 @@ def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None) -
     the seat and narrates what the engine decided."""
     from gm.referee.offline import OfflineReferee
 
-    with hub.game(grant.session, fresh=False) as s:
+    with hub.game(grant.session) as s:  # fresh: the referee reads the words in the current position
         before = len(s.state.log), s.stored_count
         turn = (referee or OfflineReferee()).handle(s, grant.seat, text)
         moved = (len(s.state.log), s.stored_count) != before

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from serve_helpers import ServerProcess
-from web_helpers import Player
 
 from gm.core.registry import all_games, find_game
+from web.web_helpers import Player
 
 #: house rules (through the page's form) that keep each game short
 SHORT = {

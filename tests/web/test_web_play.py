@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from serve_helpers import ServerProcess
-from web_helpers import HEX64, Player, check_wire, reveals_of
+
+from web.web_helpers import HEX64, Player, check_wire, reveals_of
 
 #: a short Grid Football through the house-rules form: four quarters of two downs
 SHORT_GF = {"downs_per_quarter": 2}

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from serve_helpers import ServerProcess
-from web_helpers import Player
 
 from gm.web.replay import corpus, steps
+from web.web_helpers import Player
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ("grid_football", "scripted_human_vs_default_seed21")
