@@ -46,6 +46,7 @@ def test_grid_football_whole_game_against_the_bot(browser: Any, server: ServerPr
     rng = random.Random(5)
     made = 0
     checked_live = False
+    paths: list[tuple[str, int, int]] = []
     while not me.over():
         assert made < 200
         me.wait_my_turn()
@@ -53,12 +54,20 @@ def test_grid_football_whole_game_against_the_bot(browser: Any, server: ServerPr
         made += 1
         counts = me.check_svg()
         board = me.board()
+        path = me.page.locator("#board-svg polyline.path")
+        if path.count():  # the last move's path ends on the ball
+            ball = next(p for p in board["pieces"] if p["kind"] == "ball")
+            end = (path.get_attribute("points") or "").split()[-1]
+            paths.append((end, ball["col"], ball["row"]))
         if board["offense"] and not checked_live and not me.over():
             kinds = {line["kind"] for line in board["lines"]}
             assert {"goal", "scrimmage"} <= kinds and counts["pieces"] == 1
             checked_live = True
             me.screenshot(artifacts, "grid-football-play")
     assert checked_live and made > 5
+    assert len(paths) >= 2 and len({p[0] for p in paths}) >= 2  # drawn after moves, to different squares
+    for end, col, row in paths:  # board.js: 26 px of row labels, 14 of column labels, 12 px squares
+        assert end == f"{26 + col * 12 + 6},{14 + (64 - row) * 12 + 6}"
     assert "FINAL" in me.status()
     # every bot pick that was committed was revealed and verified in the browser (WebCrypto)
     reveals = reveals_of(me)
@@ -199,4 +208,34 @@ def test_hot_seat_switches_to_the_side_to_act(browser: Any, server: ServerProces
     assert me.page.locator("#my-games li[data-session]").count() >= 1
     held = me.page.evaluate("() => JSON.parse(localStorage.getItem('gm.games'))")
     assert sorted(e["seat"] for e in held if e["mode"] == "hotseat") == ["away", "home"]
+    ctx.close()
+
+
+def test_keyboard_only_and_named_controls(browser: Any, server: ServerProcess) -> None:
+    """The skip link leads to the chat, a move is typed and sent with the keyboard alone; every control
+    has an accessible name and the board is an image with the headline as its name."""
+    ctx = browser.new_context()
+    me = Player(ctx.new_page(), server.url).open()
+    me.new_game("grid-football", seed=9, seat="away")
+    p = me.page
+    p.reload()  # a fresh visit to the game's address: the keyboard starts at the top
+    p.wait_for_selector("#board-svg svg.board")
+    p.keyboard.press("Tab")
+    assert p.evaluate("() => document.activeElement.className") == "skip"
+    p.keyboard.press("Enter")
+    assert p.evaluate("() => document.activeElement.id") == "say-input"
+    n = me.done()
+    p.keyboard.type("tails")
+    p.keyboard.press("Escape")  # closes the suggestions of the legal moves
+    p.keyboard.press("Enter")
+    p.wait_for_selector(f"body[data-done='{n + 1}']")
+    assert "away calls tails" in (p.locator("#chat li.referee").last.text_content() or "")
+    for role, name in (("button", "Zoom in"), ("button", "Zoom out"), ("button", "ASCII board"), ("combobox", "Your move or question")):
+        assert p.get_by_role(role, name=name).count() == 1, (role, name)  # type: ignore[arg-type]
+    assert p.get_by_role("img", name=me.board()["headline"]).count() == 1
+    unnamed = p.evaluate(
+        "() => [...document.querySelectorAll('#game button, #game input, #game select')]"
+        ".filter(e => e.offsetParent && !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim()).length"
+    )
+    assert unnamed == 0
     ctx.close()

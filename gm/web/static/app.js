@@ -466,12 +466,17 @@ async function route() {
     location.hash = `#game=${encodeURIComponent(res.session)}`;
     return;
   }
-  if (params.get("game")) return openGame(params.get("game"));
+  if (params.get("game")) {
+    if (params.get("game") === G.session && !G.closed) return; // already open
+    return openGame(params.get("game"));
+  }
   if (h.startsWith("replay=")) return openReplay(h.slice(7));
   return home();
 }
 
 function wire() {
+  // the skip link moves the focus, not the address (the address says which game is open)
+  document.querySelector(".skip").addEventListener("click", (ev) => { ev.preventDefault(); $("say-input").focus(); });
   $("new-game").addEventListener("submit", startGame);
   $("say").addEventListener("submit", (ev) => {
     ev.preventDefault();
