@@ -204,6 +204,24 @@ class Game(ABC):
     def status(self, state: GameState[Any], seat: str | None = None) -> str:
         """One status line (clock, score, whose move)."""
 
+    def board_json(self, state: GameState[Any], seat: str | None = None) -> dict[str, Any] | None:
+        """The board as drawable geometry for ``seat``'s eyes (the web page draws it as SVG), from
+        what that seat may see only.  Default: the game package's ``board_json`` module, if it has
+        one (``board_json(state, seat)``); ``None`` when it has none (the page shows the text board)."""
+        import importlib
+        import sys
+
+        name = type(self).__module__
+        package = name if hasattr(sys.modules.get(name), "__path__") else name.rpartition(".")[0]
+        try:
+            module = importlib.import_module(f"{package}.board_json")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.board_json":
+                raise
+            return None
+        result: dict[str, Any] = module.board_json(state, seat)
+        return result
+
     # ---------------------------------------------------------------- export
     def export_context(self, rules: Any) -> dict[str, Any]:
         """Extra context for the game's export templates (``templates/`` of its :attr:`package`):

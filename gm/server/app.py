@@ -609,7 +609,13 @@ def build_app(hub: GameHub, config: ServeConfig) -> tuple[ASGIApp, ServerState]:
                 if listener is not None:
                     listener.set()
 
-    routes: list[Route | Mount] = [*api_routes(state), Route(MCP_PATH, McpGate(), methods=["GET", "POST", "DELETE"])]
+    from gm.web.routes import page_routes
+
+    routes: list[Route | Mount] = [
+        *api_routes(state),
+        *page_routes(state),  # the browser page at / (gm/web)
+        Route(MCP_PATH, McpGate(), methods=["GET", "POST", "DELETE"]),
+    ]
     app = Starlette(routes=routes, lifespan=lifespan)
     return Guard(app, state), state
 

@@ -113,6 +113,7 @@ class GameHub:
                         self._cache.popitem(last=False)
             elif fresh:
                 s.refresh()
+            s.commit_human_picks = True  # two players on two machines: each verifies the other's pick
             yield s
 
     def forget(self, session_id: str) -> None:

@@ -147,6 +147,9 @@ class Session:
         #: session was created
         self.opening_events: list[dict[str, Any]] = []
         self._seed_recorded = False
+        #: commit to a human's secret pick too when another human still picks in its round (a served
+        #: game between two players: each page verifies the other's reveal); off for local play
+        self.commit_human_picks = False
 
     # ------------------------------------------------------------- properties
     @property
@@ -802,7 +805,13 @@ class Session:
             before = self.advance_bots()
         action = spec.handler(self.state, seat, parsed)
         self.book.just_revealed = []
-        events, record = self._apply(seat, action)  # a rejected action raises here and changes nothing
+        nonce = digest = None
+        if self.commit_human_picks and any(s != seat and self.players.get(s) == "human" for s in self.state.to_act()):
+            # another human still picks this round: commit as a bot does, with a nonce nobody can
+            # derive (a practice game's derived nonces are public, and a pick has few values)
+            nonce = secrets.token_hex(16)
+            digest = commitment(str(action), nonce)
+        events, record = self._apply(seat, action, nonce=nonce, digest=digest)  # a rejected action raises here and changes nothing
         try:
             self._store([record])
         except SessionConflict as exc:

@@ -1,0 +1,94 @@
+"""The transcript viewer's data: recorded games replayed through the engine, move by move, each step
+with the board drawn, and where the replay differs from the recording (as ``gm replay`` reports it).
+
+The games come from one folder of transcripts (``$GM_TRANSCRIPTS``, else the ``transcripts/`` corpus
+beside the package in a source checkout), ``<game folder>/<name>.jsonl``; nothing else is read.
+Players' own games stay out of it: a served transcript is another player's record.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+#: steps one viewer answer carries at most (the corpus' games are far shorter)
+MAX_STEPS = 3000
+
+
+def corpus_root() -> Path | None:
+    env = os.environ.get("GM_TRANSCRIPTS")
+    root = Path(env) if env else Path(__file__).resolve().parents[2] / "transcripts"
+    return root if root.is_dir() else None
+
+
+def corpus() -> list[dict[str, str]]:
+    """The recorded games the viewer offers: ``{"game": folder, "name": file stem}``."""
+    root = corpus_root()
+    if root is None:
+        return []
+    out = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        for f in sorted(folder.glob("*.jsonl")):
+            out.append({"game": folder.name, "name": f.stem})
+    return out
+
+
+def steps(folder: str, name: str) -> dict[str, Any]:
+    """Every position of a recorded game: the move that led to it, the board (geometry and ASCII),
+    and the first divergence from the recording, marked on the step where the replay reached it."""
+    if {"game": folder, "name": name} not in corpus():
+        return {"ok": False, "error": {"status": 404, "message": f"no recorded game {folder}/{name}"}}
+    root = corpus_root()
+    assert root is not None
+    path = root / folder / f"{name}.jsonl"
+    return _steps(str(path), path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=32)
+def _steps(path: str, mtime: int) -> dict[str, Any]:
+    from gm.core.errors import GameError
+    from gm.transcript.format import ToolCallEntry, ToolResultEntry, Transcript
+    from gm.transcript.replay import _session, normalise
+
+    try:
+        tr = Transcript.load(path)
+        session = _session(tr)
+    except (GameError, OSError, ValueError) as exc:
+        return {"ok": False, "error": {"status": 400, "message": f"cannot replay it: {exc}"}}
+    divergence: dict[str, Any] | None = None
+    pending: dict[str, dict[str, Any]] = {}
+    for i, e in enumerate(tr.entries):
+        if isinstance(e, ToolCallEntry):
+            pending[e.id] = session.call(e.tool, e.args, e.seat)
+        elif isinstance(e, ToolResultEntry) and divergence is None:
+            actual = pending.pop(e.id, None)
+            if actual is None or normalise(actual) != normalise(e.result):
+                divergence = {"line": i + 2, "moves": len(session.state.log), "what": f"the result of call {e.id} differs from the recording"}
+    game = session.game
+    st = game.new_state(rules=session.state.rules, seed=session.state.seed)
+    out: list[dict[str, Any]] = [_step(game, st, None, None)]
+    for n, move in enumerate(session.state.log[:MAX_STEPS], start=1):
+        st.apply(move.seat, move.action)
+        step = _step(game, st, move.seat, str(move.action))
+        if divergence is not None and n == divergence["moves"]:
+            step["divergence"] = f"line {divergence['line']}: {divergence['what']}"
+        out.append(step)
+    if game.status(st) != game.status(session.state):  # the log must rebuild the replayed game
+        return {"ok": False, "error": {"status": 500, "message": "the moves of the replay do not rebuild its game"}}
+    if divergence is not None and divergence["moves"] == 0:
+        out[0]["divergence"] = f"line {divergence['line']}: {divergence['what']}"
+    return {
+        "ok": True,
+        "game": game.id,
+        "title": tr.header.title,
+        "players": tr.header.players,
+        "steps": out,
+        "divergence": divergence,
+        "final": game.status(st),
+    }
+
+
+def _step(game: Any, st: Any, seat: str | None, move: str | None) -> dict[str, Any]:
+    return {"seat": seat, "move": move, "status": game.status(st), "board": game.board_json(st, None), "ascii": game.render(st, None)}

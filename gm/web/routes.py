@@ -1,0 +1,267 @@
+"""The page's routes, added to ``gm serve``'s app by :func:`page_routes`.
+
+- ``GET /`` — the page (``static/index.html``); ``/static/...`` — its modules and style;
+- ``GET /api/games/{id}/board`` — the board for your seat as geometry to draw (``Game.board_json``),
+  with the ASCII board (what an LLM referee sees) and the board as text lines;
+- ``POST /api/games/{id}/say`` — ``{"text": "...", "referee": "offline" | "llm"}``: the player's
+  words to a referee, which turns them into the game's tool calls (the same tools as ``/call``) and
+  narrates the result; ``GET /api/referees`` says whether the server has an LLM referee;
+- ``GET /api/rules/{game}`` — the ruleset's simple fields, for the house-rules form (the server
+  validates a new game's rules itself, with the CLI's errors);
+- ``GET /api/transcripts`` and ``GET /api/transcripts/{game}/{name}`` — the recorded games of the
+  corpus, replayed step by step with the board drawn (:mod:`gm.web.replay`).
+
+Every game route takes the seat token (``Authorization: Bearer``), as the rest of the API.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from gm.core.errors import GameError
+from gm.server.hub import Denied, GameHub, Grant
+from gm.web import STATIC
+
+if TYPE_CHECKING:
+    from gm.referee.base import Referee
+    from gm.server.app import ServerState
+
+#: the longest message the page may send the referee
+MAX_SAY = 500
+#: what the page's responses may load: itself only (no CDN, no inline script)
+CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+
+
+class _Static(StaticFiles):
+    """Static files with the page's content-security policy and no caching surprises."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+
+def board_payload(hub: GameHub, grant: Grant) -> dict[str, Any]:
+    """The board for the grant's seat: geometry, ASCII (compact and full), status."""
+    with hub.game(grant.session) as s:
+        st = s.state
+        return {
+            "ok": True,
+            "session": s.id,
+            "game": s.game.id,
+            "seat": grant.seat,
+            "moves": len(st.log),
+            "status": s.game.status(st, grant.seat),
+            "board": s.game.board_json(st, grant.seat),
+            "ascii": s.game.render(st, grant.seat),
+            "ascii_full": s.game.render(st, grant.seat, full=True),
+        }
+
+
+class LLMReferees:
+    """The LLM referee of the page, when the server has one: ``$GM_WEB_REFEREE`` (``openai`` or
+    ``anthropic``; model ``$GM_WEB_REFEREE_MODEL``, else the provider's default; keys and
+    ``OPENAI_BASE_URL`` as for ``gm play --referee``).  One referee per game and seat (a referee
+    keeps the conversation it had), the most recent ``size`` kept."""
+
+    def __init__(self, factory: Callable[[], Referee] | None = None, size: int = 256) -> None:
+        self.factory = factory
+        self.size = size
+        self._made: OrderedDict[tuple[str, str], Referee] = OrderedDict()
+        self._lock = threading.Lock()
+        self.error: str | None = None
+
+    @classmethod
+    def from_env(cls) -> LLMReferees:
+        provider = os.environ.get("GM_WEB_REFEREE", "").strip().lower()
+        if not provider or provider == "offline":
+            return cls()
+        model = os.environ.get("GM_WEB_REFEREE_MODEL") or None
+
+        def make() -> Referee:
+            from gm.referee.llm import build_referee
+
+            return build_referee(provider, model=model)
+
+        return cls(make)
+
+    @property
+    def available(self) -> bool:
+        return self.factory is not None
+
+    def describe(self) -> dict[str, Any]:
+        return {"llm": self.available, "kind": os.environ.get("GM_WEB_REFEREE") if self.available else None}
+
+    def get(self, grant: Grant) -> Referee:
+        assert self.factory is not None
+        key = (grant.session, grant.seat)
+        with self._lock:
+            ref = self._made.get(key)
+            if ref is not None:
+                self._made.move_to_end(key)
+                return ref
+        ref = self.factory()  # MissingKeyError (no API key) reaches the caller
+        with self._lock:
+            self._made[key] = ref
+            while len(self._made) > self.size:
+                self._made.popitem(last=False)
+        return ref
+
+
+def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None) -> dict[str, Any]:
+    """The player's words to a referee (default the offline one), which calls the game's tools for
+    the seat and narrates what the engine decided."""
+    from gm.referee.offline import OfflineReferee
+
+    with hub.game(grant.session) as s:  # fresh: the referee reads the words in the current position
+        before = len(s.state.log), s.stored_count
+        turn = (referee or OfflineReferee()).handle(s, grant.seat, text)
+        moved = (len(s.state.log), s.stored_count) != before
+        calls = [{"tool": c.tool, "args": c.args, "ok": c.ok, "result": c.result} for c in turn.calls]
+        out = {
+            "ok": True,
+            "seat": grant.seat,
+            "text": text,
+            "referee": (referee.kind if referee is not None else "offline"),
+            "narration": turn.narration,
+            "accepted": turn.accepted,
+            "control": turn.control,
+            "board": turn.board,
+            "calls": calls,
+            "status": s.game.status(s.state, grant.seat),
+            "expected": s.expected(),
+            "commitments": s.commitments(),
+        }
+    if moved:
+        hub._moved(grant.session)
+    return out
+
+
+def rules_form(game_id: str) -> dict[str, Any]:
+    """The ruleset's top-level fields a form can edit (numbers, words, yes/no, a choice), with their
+    defaults, bounds and descriptions."""
+    from gm.core.registry import find_game
+
+    game = find_game(game_id)
+    defaults = game.default_rules()
+    schema = type(defaults).model_json_schema()
+    fields = []
+    for name, prop in schema.get("properties", {}).items():
+        kind = prop.get("type")
+        enum = prop.get("enum")
+        if kind not in ("integer", "number", "string", "boolean") and not enum:
+            continue
+        entry: dict[str, Any] = {"name": name, "type": kind or "string", "default": getattr(defaults, name, prop.get("default"))}
+        for key in ("minimum", "maximum", "maxLength", "description", "title"):
+            if key in prop:
+                entry[key] = prop[key]
+        if enum:
+            entry["enum"] = enum
+        fields.append(entry)
+    return {"ok": True, "game": game.id, "fields": fields}
+
+
+def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list[Route | Mount]:
+    """The page and its routes (the API's conventions: JSON errors, bearer seat tokens)."""
+    from gm.server.app import _run, bearer, read_json
+
+    hub = state.hub
+    llm = referees if referees is not None else LLMReferees.from_env()
+
+    async def authorize(request: Request) -> Grant:
+        grant: Grant = await _run(hub.authorize, bearer(request.scope), request.path_params.get("session"))
+        meta = request.scope.get("gm")
+        if meta is not None:
+            meta["game"], meta["seat"] = grant.session, grant.seat
+        return grant
+
+    def handle(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except Denied as exc:
+                return JSONResponse({"ok": False, "error": {"status": exc.status, "message": exc.message}}, status_code=exc.status)
+            except GameError as exc:
+                raw = exc.to_json()
+                return JSONResponse(
+                    {"ok": False, "error": {"status": 400, "message": exc.message, "rule": raw.get("rule"), "legal": raw.get("legal", [])}},
+                    status_code=400,
+                )
+
+        return endpoint
+
+    async def index(request: Request) -> Response:
+        return FileResponse(
+            STATIC / "index.html",
+            headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"},
+        )
+
+    async def board(request: Request) -> Response:
+        grant = await authorize(request)
+        return JSONResponse(await _run(board_payload, hub, grant))
+
+    async def talk(request: Request) -> Response:
+        grant = await authorize(request)
+        body = await read_json(request)
+        text = body.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise Denied(400, 'say something: {"text": "..."}')
+        if len(text) > MAX_SAY:
+            raise Denied(400, f"a message has at most {MAX_SAY} characters")
+        meta = request.scope.get("gm")
+        if meta is not None:
+            meta["tool"] = "say"
+        which = body.get("referee", "llm" if llm.available else "offline")
+        if which not in ("offline", "llm"):
+            raise Denied(400, "referee is offline or llm")
+        referee = None
+        if which == "llm":
+            if not llm.available:
+                raise Denied(400, "this server has no LLM referee ($GM_WEB_REFEREE): use the offline one")
+            try:
+                referee = llm.get(grant)
+            except Exception as exc:  # no API key, a bad provider: say so, the offline referee still works
+                raise Denied(503, f"the LLM referee is not available: {exc}") from None
+        return JSONResponse(await _run(say, hub, grant, text, referee))
+
+    async def referees_info(request: Request) -> Response:
+        return JSONResponse({"ok": True, **llm.describe()})
+
+    async def rules(request: Request) -> Response:
+        return JSONResponse(await _run(rules_form, request.path_params["game"]))
+
+    async def transcripts(request: Request) -> Response:
+        from gm.web.replay import corpus
+
+        return JSONResponse({"ok": True, "transcripts": await _run(corpus)})
+
+    async def transcript(request: Request) -> Response:
+        from gm.web.replay import steps
+
+        return JSONResponse(await _run(steps, request.path_params["game"], request.path_params["name"]))
+
+    return [
+        Route("/", index, methods=["GET"]),
+        Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),
+        Route("/api/games/{session}/board", handle(board), methods=["GET"]),
+        Route("/api/games/{session}/say", handle(talk), methods=["POST"]),
+        Route("/api/rules/{game}", handle(rules), methods=["GET"]),
+        Route("/api/referees", handle(referees_info), methods=["GET"]),
+        Route("/api/transcripts", handle(transcripts), methods=["GET"]),
+        Route("/api/transcripts/{game}/{name}", handle(transcript), methods=["GET"]),
+        Mount("/static", app=_Static(directory=STATIC), name="static"),
+    ]
+
+
+__all__ = ["page_routes"]
