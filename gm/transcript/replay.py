@@ -162,7 +162,7 @@ def rules_of(result: dict[str, Any]) -> set[str]:
     return out
 
 
-def _session(tr: Transcript, *, record: bool = False) -> Session:
+def session_of(tr: Transcript, *, record: bool = False) -> Session:
     """The game of ``tr`` rebuilt from its header (and the seed revealed at its end), its bots serving
     the recorded bot moves."""
     from gm.session import Session
@@ -210,7 +210,7 @@ def replay(tr: Transcript, *, source: str = "<transcript>", update: bool = False
     """Replay ``tr``; with ``update`` return an updated recording in ``result.updated``."""
     res = ReplayResult(source=source, game=tr.header.game, entries=len(tr.entries))
     try:
-        session = _session(tr)
+        session = session_of(tr)
         if tr.header.rules_hash:
             from gm.core.game import ruleset_hash
 
@@ -314,7 +314,7 @@ def referee_replay(tr: Transcript) -> Divergence | None:
     ref = make_referee(kinds[0], tr) if len(set(kinds)) == 1 else None
     if ref is None:
         return None
-    session = _session(tr, record=True)
+    session = session_of(tr, record=True)
     rec = session.recorder
     assert rec is not None
     turns: list[tuple[int, list[tuple[str | None, str, Any]]]] = []

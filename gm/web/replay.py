@@ -1,8 +1,8 @@
 """The transcript viewer's data: recorded games replayed through the engine, move by move, each step
 with the board drawn, and where the replay differs from the recording (as ``gm replay`` reports it).
 
-The games come from one folder of transcripts (``$GM_TRANSCRIPTS``, else the ``transcripts/`` corpus
-beside the package in a source checkout), ``<game folder>/<name>.jsonl``; nothing else is read.
+The games come from one folder of transcripts (``$GM_TRANSCRIPTS``, else ``transcripts/`` in the folder
+gm serve was started from: a checkout's corpus), ``<game folder>/<name>.jsonl``; nothing else is read.
 Players' own games stay out of it: a served transcript is another player's record.
 """
 
@@ -19,7 +19,7 @@ MAX_STEPS = 3000
 
 def corpus_root() -> Path | None:
     env = os.environ.get("GM_TRANSCRIPTS")
-    root = Path(env) if env else Path(__file__).resolve().parents[2] / "transcripts"
+    root = Path(env) if env else Path.cwd() / "transcripts"  # a checkout's corpus, where gm serve was started
     return root if root.is_dir() else None
 
 
@@ -50,18 +50,18 @@ def steps(folder: str, name: str) -> dict[str, Any]:
 def _steps(path: str, mtime: int) -> dict[str, Any]:
     from gm.core.errors import GameError
     from gm.transcript.format import ToolCallEntry, ToolResultEntry, Transcript
-    from gm.transcript.replay import _session, normalise
+    from gm.transcript.replay import normalise, session_of
 
     try:
         tr = Transcript.load(path)
-        session = _session(tr)
+        session = session_of(tr)
     except (GameError, OSError, ValueError) as exc:
         return {"ok": False, "error": {"status": 400, "message": f"cannot replay it: {exc}"}}
     divergence: dict[str, Any] | None = None
     pending: dict[str, dict[str, Any]] = {}
     for i, e in enumerate(tr.entries):
         if isinstance(e, ToolCallEntry):
-            pending[e.id] = session.call(e.tool, e.args, e.seat)
+            pending[e.id] = session.call(e.tool, e.args, e.seat, board=e.board if e.board is not None else True)  # as gm replay calls
         elif isinstance(e, ToolResultEntry) and divergence is None:
             actual = pending.pop(e.id, None)
             if actual is None or normalise(actual) != normalise(e.result):

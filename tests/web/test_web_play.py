@@ -36,7 +36,7 @@ def test_grid_football_whole_game_against_the_bot(browser: Any, server: ServerPr
     me = Player(ctx.new_page(), server.url).open()
     # house rules are validated by the server, with the CLI's own words
     error = me.new_game("grid-football", seed=11, rules={"downs_per_quarter": 0}, expect_error=True)
-    assert error == "[CORE-RULES] downs_per_quarter: Input should be greater than or equal to 1"
+    assert error == "[CORE-RULES] downs_per_quarter: 0 is out of range; allowed 1 to 100"
     me.new_game("grid-football", seed=11, rules=SHORT_GF)
     board = me.board()
     assert (board["columns"], board["rows"]) == (20, 64)
