@@ -10,7 +10,9 @@ code), so this runs gm the way a user who ran ``pip install gm`` would, from a t
   glossary, each titled), the rules on stdout (equal to the committed ``rules_md/<game>.md``),
   the state token, and the prompt (the LLM referee's system prompt);
 - ``gm mcp`` through the real ``mcp`` client: tools, resources (every game's rules and quick
-  start read back), the ``referee`` prompt of every game.
+  start read back), the ``referee`` prompt of every game;
+- ``gm serve``: the browser page and each of its files (they ship inside the package), and a
+  game created through the JSON API.
 
 Usage: ``python scripts/wheel_smoke.py [--keep]`` (pip may use its cache and the package
 registries; nothing else).  Prints one line per failure and exits 1 if there was any.
@@ -153,7 +155,8 @@ class Smoke:
         return {gid: listed[gid] for gid in declared}
 
     def checks(self, games: dict[str, str]) -> list[Check]:
-        out = [Check("import", self.check_import), Check("play + replay", self.check_play), Check("mcp", lambda: self.check_mcp(games))]
+        out = [Check("import", self.check_import), Check("play + replay", self.check_play), Check("mcp", lambda: self.check_mcp(games)),
+               Check("serve", self.check_serve)]
         for gid, name in games.items():
             for kind in EXPORTS:
                 out.append(Check(f"export {kind} --game {gid}", lambda gid=gid, name=name, kind=kind: self.check_export(gid, name, kind)))
@@ -214,6 +217,50 @@ class Smoke:
             return f"the mcp client failed: {_last_line(p.stderr)}"
         problems = [ln for ln in p.stdout.splitlines() if ln.strip()]
         return "; ".join(problems) or None
+
+
+    def check_serve(self) -> str | None:
+        import json
+        import socket
+        import urllib.request
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        base = f"http://127.0.0.1:{port}"
+        proc = subprocess.Popen([self.gm, "serve", "--port", str(port), "--store", "memory:"], cwd=self.work, env=self.env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(base + "/", timeout=5) as r:
+                        page = r.read().decode()
+                    break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        return f"gm serve did not answer: {_last_line(proc.stderr.read() if proc.stderr and proc.poll() is not None else '')}"
+                    time.sleep(0.2)
+            if "<html" not in page.lower():
+                return f"/ is not the page: {_first_line(page)}"
+            for name in ("app.js", "board.js", "style.css"):
+                with urllib.request.urlopen(f"{base}/static/{name}", timeout=10) as r:
+                    if r.status != 200 or not r.read():
+                        return f"/static/{name} is missing from the installed package"
+            req = urllib.request.Request(base + "/api/games", data=json.dumps({"game": "grid-football"}).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+            with urllib.request.urlopen(req, timeout=30) as r:
+                made = json.loads(r.read())
+            ok = made.get("ok") is True and made.get("game") == "grid-football" and str(made.get("token", "")).startswith("gms_")
+            return None if ok else f"POST /api/games: {str(made)[:200]}"
+        except OSError as exc:
+            return f"gm serve: {exc}"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 def _first_line(text: str) -> str:
