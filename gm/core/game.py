@@ -25,6 +25,7 @@ from gm.core.tools import ToolSpec, generic_queries
 if TYPE_CHECKING:
     from gm.core.bots import Bot
     from gm.core.chatlog import ChatLog
+    from gm.core.narration import Claims
     from gm.core.state import GameState
 
 
@@ -243,6 +244,23 @@ class Game(ABC):
             return None
         found = getattr(module, "CHATLOG", None)
         return found if isinstance(found, _ChatLog) else None
+
+    def narration_claims(self) -> Claims:
+        """What a referee's narration of this game can claim, checked against the turn's events
+        (:mod:`gm.core.narration`): ``CLAIMS`` of the ``narration`` module of the game's
+        :attr:`package`; without one, only the claims every game shares (scores, the winner)."""
+        import importlib
+
+        from gm.core.narration import Claims as _Claims
+
+        try:
+            module = importlib.import_module(f"{self.package}.narration")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{self.package}.narration":
+                raise
+            return _Claims()
+        found = getattr(module, "CLAIMS", None)
+        return found if isinstance(found, _Claims) else _Claims()
 
     # ----------------------------------------------------------------- tools
     def action_tools(self, rules: Any = None) -> list[ToolSpec]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gm.core.registry import find_game
 from gm.referee.llm.check import build_facts, check, strip_boards
 
 EVENTS = [
@@ -23,7 +24,7 @@ def facts(events: list[dict[str, str]] = EVENTS, score: tuple[int, int] = (0, 0)
     result = {"ok": True, "kind": "action", "events": events, "status": AFTER}
     return build_facts(results=[result], statuses=[BEFORE, AFTER], views=[before, view],
                        rules_text="Board A-T, rows 1-64; goal lines rows 5 and 59.", recent_kinds=recent,
-                       seats=("home", "away"))
+                       seats=("home", "away"), claims=find_game("grid-football").narration_claims())
 
 
 @pytest.mark.parametrize("text", [

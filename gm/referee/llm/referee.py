@@ -373,6 +373,7 @@ class LLMReferee:
             recent_kinds=recent,
             seats=session.game.seats,
             over=session.state.is_terminal,
+            claims=session.game.narration_claims(),
         )
 
     @staticmethod

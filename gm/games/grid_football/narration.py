@@ -1,0 +1,87 @@
+"""What a Grid Football narration can claim (:meth:`gm.core.game.Game.narration_claims`): squares
+(``K20``), rows (``row 31``), the ball's square or row, down and distance (``2nd & 6``), first
+downs, touchdowns and turnovers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from gm.core.narration import Claims, EventClaim, Facts, ValueClaim, hedged, ordinal_pair, status_shows
+
+SQUARE = re.compile(r"\b([A-Z])([1-9][0-9]?)\b")
+ROW = re.compile(r"\brow\s+([0-9]{1,3})\b", re.I)
+BALL_AT = re.compile(
+    r"\bball\b[^.!?;]{0,40}?\b(?:on|at|to|in|reaches|placed)\s+(?:square\s+)?(?:(row)\s+([0-9]{1,3})|([A-Z][1-9][0-9]?))\b"
+)
+#: view keys whose numbers are rows
+_ROWISH = ("line", "row", "attacking", "los", "gain")
+
+
+def _squares(facts: Facts) -> set[str]:
+    return {m.group(0) for m in SQUARE.finditer(facts.corpus.upper())}
+
+
+def _rows(facts: Facts) -> set[str]:
+    rows: set[int] = set()
+    for view in facts.views:
+        _collect_rows(view, rows, False)
+    rows |= {int(m.group(2)) for m in SQUARE.finditer(facts.corpus)}
+    rows |= {int(m.group(1)) for m in ROW.finditer(facts.corpus)}
+    return {str(r) for r in rows}
+
+
+def _collect_rows(node: Any, rows: set[int], rowish: bool) -> None:
+    if isinstance(node, Mapping):
+        for k, v in node.items():
+            key = str(k).lower()
+            _collect_rows(v, rows, rowish or any(w in key for w in _ROWISH))
+    elif isinstance(node, list | tuple):
+        for v in node:
+            _collect_rows(v, rows, rowish)
+    elif rowish and isinstance(node, int) and not isinstance(node, bool):
+        rows.add(node)
+
+
+def _ball_squares(facts: Facts) -> set[str]:
+    balls = {m.group(0) for q in facts.quotes for m in SQUARE.finditer(q.upper())}
+    for view in facts.views:
+        ball = (view.get("state") or view).get("ball")
+        if isinstance(ball, str):
+            balls.add(ball.upper())
+    return balls
+
+
+def _ball_at(narration: str, facts: Facts) -> list[str]:
+    out: list[str] = []
+    balls: set[str] | None = None
+    for m in BALL_AT.finditer(narration):
+        if hedged(narration, m.start(), conditional_only=True):
+            continue
+        if balls is None:
+            balls = _ball_squares(facts)
+        where = ", ".join(sorted(balls)) or "nowhere"
+        if m.group(3) and m.group(3) not in balls:
+            out.append(f"ball at {m.group(3)}: the engine has the ball elsewhere ({where})")
+        elif m.group(2) and int(m.group(2)) not in {int(b[1:]) for b in balls if b[1:].isdigit()}:
+            out.append(f"ball on row {m.group(2)}: the engine has the ball elsewhere ({where})")
+    return out
+
+
+CLAIMS = Claims(
+    values=(
+        ValueClaim("square", SQUARE, known=_squares),
+        ValueClaim("row", ROW, value=lambda m: m.group(1), known=_rows),
+        ordinal_pair("down and distance", "down", "goal"),
+    ),
+    events=(
+        EventClaim("a first down", re.compile(r"\bfirst\s+down\b(?!\s*(?:&|and)\s*(?:[0-9]|goal))", re.I),
+                   frozenset({"first_down", "first_and_ten"}), unless=status_shows("1st &")),
+        EventClaim("a touchdown", re.compile(r"\btouch\s?-?down\b", re.I), frozenset({"touchdown"})),
+        EventClaim("a turnover", re.compile(
+            r"\bturn\s?-?over\b|\binterception\b|\bintercepted\b|\bfumbles?\b|\bchange of possession\b", re.I),
+            frozenset({"turnover"})),
+    ),
+    custom=(_ball_at,),
+)
