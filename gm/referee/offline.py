@@ -130,8 +130,10 @@ class OfflineReferee:
             turn.narration = "\n".join(f"[{rid}] {title}" for rid, title in (res.get("rules") or {}).items())
         else:
             self._move(session, turn, text, seat)
-        if recorder and turn.narration:
-            recorder.narration(turn.narration, seat=seat)
+        if recorder:
+            if turn.narration:
+                recorder.narration(turn.narration, seat=seat)
+            recorder.flush()
         return turn
 
     # ----------------------------------------------------------------- moves

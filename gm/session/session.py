@@ -59,7 +59,7 @@ from gm.session.store import (
     resolve,
 )
 from gm.transcript.format import Header, RefereeInfo
-from gm.transcript.recorder import Recorder
+from gm.transcript.recorder import Recorder, Sealing
 
 SEAT_RULE = "CORE-SEAT"
 PLAYER_RULE = "CORE-PLAYER"
@@ -452,7 +452,8 @@ class Session:
         )
         existing = self.store.transcript_read(self.id)
         self.recorder = Recorder(
-            header, sink=self._write_transcript, existing=existing, reader=lambda: self.store.transcript_read(self.id)
+            header, sink=self._write_transcript, existing=existing, reader=lambda: self.store.transcript_read(self.id),
+            sealing=self._transcript_sealing(),
         )
         if not existing:
             self.recorder.sync_bot_moves(self)
@@ -460,6 +461,25 @@ class Session:
             self.recorder.referee(referee, model)
         self._seed_recorded = any('"type":"seed"' in line for line in existing)
         return self.recorder
+
+    def _transcript_sealing(self) -> Sealing | None:
+        """How the transcript keeps a human's pick sealed while it is secret (no need in memory:
+        nobody but this process reads a memory store)."""
+        if isinstance(self.store, MemoryStore):
+            return None
+        keys, sid = store_keys(self.store), self.id
+        return Sealing(
+            active=self._human_secret_open,
+            seal=lambda lines: keys.seal(sid, list(lines), "transcript"),
+            open=lambda box: [str(x) for x in keys.open(sid, box, "transcript")],
+        )
+
+    def _human_secret_open(self) -> bool:
+        """Whether a human seat's move is still secret (a locked pick, a hidden choice)."""
+        st = self.state
+        log = st.log
+        indices = set(st.secret_moves()) | {s.index for s in self.book.open}
+        return any(i < len(log) and self.players.get(log[i].seat, "human") == "human" for i in indices)
 
     def _write_transcript(self, lines: Sequence[str], header: str) -> None:
         if self._writer is not None:  # inside a call: in the same write as its records

@@ -158,6 +158,17 @@ Entry = Annotated[
 _ENTRY: TypeAdapter[Any] = TypeAdapter(Entry)
 
 
+#: entry types of a batch written sealed while a human's pick is secret, and of the marker written
+#: before the batch in the clear once it is not (:class:`gm.transcript.recorder.Recorder`)
+SEALED, UNSEALED = "sealed", "unsealed"
+_MARKER_PREFIXES = ('{"type":"sealed"', '{"type":"unsealed"')
+
+
+def is_marker(line: str) -> bool:
+    """Whether a transcript line is a sealed batch or the marker of one opened (readers skip both)."""
+    return line.startswith(_MARKER_PREFIXES)
+
+
 class Transcript(_Model):
     """A whole transcript in memory."""
 
@@ -185,6 +196,8 @@ class Transcript(_Model):
             raise StateError(f"{source}: transcript format version {header.version} is newer than this gm ({FORMAT_VERSION})")
         entries: list[Any] = []
         for i, line in enumerate(lines[1:], start=2):
+            if is_marker(line):  # a batch held sealed (a human's pick still secret), or the mark of one opened
+                continue
             try:
                 entries.append(_ENTRY.validate_json(line))
             except ValidationError as exc:

@@ -12,10 +12,14 @@ import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gm.core.errors import StateError
 from gm.transcript.format import (
+    SEALED,
+    UNSEALED,
     BoardEntry,
     BotMoveEntry,
     Header,
@@ -30,6 +34,7 @@ from gm.transcript.format import (
     Transcript,
     UsageEntry,
     dumps_entry,
+    is_marker,
 )
 
 if TYPE_CHECKING:
@@ -37,6 +42,17 @@ if TYPE_CHECKING:
 
 #: where entries go: ``sink(lines, header)`` appends the lines, the header first if nothing is there yet
 Sink = Callable[[Sequence[str], str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Sealing:
+    """How a recorder keeps a human's secret pick out of the transcript until it is revealed:
+    ``active()`` says whether one is open now, ``seal``/``open`` encrypt and decrypt a batch of lines
+    (the session's key; see :meth:`gm.session.Session.start_recording`)."""
+
+    active: Callable[[], bool]
+    seal: Callable[[list[str]], str]
+    open: Callable[[str], list[str]]
 
 
 def file_sink(path: str | Path) -> Sink:
@@ -71,6 +87,7 @@ class Recorder:
         sink: Sink | None = None,
         existing: Sequence[str] = (),
         reader: Callable[[], Sequence[str]] | None = None,
+        sealing: Sealing | None = None,
     ) -> None:
         self.path = Path(path) if path else None
         if self.path is not None and sink is None:
@@ -90,7 +107,12 @@ class Recorder:
         self._scan: dict[str, int] | None = None  # per bot seat: the log index to look from
         self._referee = (header.referee.kind, header.referee.model)
         self._written = bool(existing)
+        self.sealing = sealing
+        self._pending: list[tuple[str, list[str]]] = []  # sealed batches, held until no secret is open
+        self._lead: list[str] = []  # the player's words, written with what they lead to (see :meth:`player`)
+        self._sealed = 0
         if existing:
+            existing = self._restore_sealed(existing)
             old = Transcript.from_jsonl("\n".join(existing), str(self.path or "<transcript>"))
             self._held = old if self.keep else Transcript(header=old.header)
             self._calls = sum(1 for e in old.entries if e.type == "tool_call")
@@ -129,7 +151,58 @@ class Recorder:
         if self._batch is not None:
             self._batch.append(line)
         elif self._sink is not None:
-            self._sink([line], self._header_json())
+            lines, self._lead = [*self._lead, line], []
+            out = self._through_seal(lines)
+            if out:
+                self._sink(out, self._header_json())
+
+    def flush(self) -> None:
+        """Write the player's words held by :meth:`player` (a referee calls it as a turn ends)."""
+        if self._lead and self._batch is None and self._sink is not None:
+            lines, self._lead = self._lead, []
+            out = self._through_seal(lines)
+            if out:
+                self._sink(out, self._header_json())
+
+    def _through_seal(self, lines: list[str]) -> list[str]:
+        """What is written of ``lines``: sealed (one ``sealed`` line) while a human's pick is still
+        secret, else the batches held so far (each after an ``unsealed`` marker), then ``lines``.
+        A transcript is readable by whoever can read the gm home; a human's locked pick, typed or
+        called, must not be (the other seat at the same keyboard could read it)."""
+        seal = self.sealing
+        if seal is None:
+            return lines
+        if seal.active():
+            if not lines:
+                return []
+            self._sealed += 1
+            sid = f"s{self._sealed}"
+            self._pending.append((sid, lines))
+            return [json.dumps({"type": SEALED, "id": sid, "box": seal.seal(lines)}, separators=(",", ":"))]
+        out: list[str] = []
+        for sid, held in self._pending:
+            out.append(json.dumps({"type": UNSEALED, "id": sid}, separators=(",", ":")))
+            out.extend(held)
+        self._pending = []
+        return out + lines
+
+    def _restore_sealed(self, existing: Sequence[str]) -> list[str]:
+        """The lines already written with the batches still sealed opened in place (to count the
+        calls and bot moves in them); the sealed ones are held again, to be written once opened."""
+        markers = [(i, json.loads(ln)) for i, ln in enumerate(existing) if is_marker(ln)]
+        if not markers:
+            return list(existing)
+        opened = {m["id"] for _, m in markers if m.get("type") == UNSEALED}
+        self._sealed = sum(1 for _, m in markers if m.get("type") == SEALED)
+        out = [ln for ln in existing if not is_marker(ln)]
+        for _, m in markers:
+            if m.get("type") == SEALED and m["id"] not in opened:
+                if self.sealing is None:
+                    raise StateError("this transcript holds sealed entries and no key to open them", rule="CORE-SESSION")
+                held = [str(x) for x in self.sealing.open(str(m["box"]))]
+                self._pending.append((str(m["id"]), held))
+                out.extend(held)
+        return out
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -141,9 +214,12 @@ class Recorder:
         try:
             yield
         finally:
-            lines, self._batch = self._batch, None
-            if lines and self._sink is not None:
-                self._sink(lines, self._header_json())
+            lines, self._batch = [*self._lead, *self._batch], None
+            self._lead = []
+            if self._sink is not None:
+                out = self._through_seal(lines)
+                if out:
+                    self._sink(out, self._header_json())
 
     def referee(self, kind: str, model: str | None = None) -> None:
         """Who referees from here on: set in the header before anything was recorded, else noted
@@ -158,7 +234,16 @@ class Recorder:
         self._referee = (kind, model)
 
     def player(self, seat: str, text: str) -> None:
-        self._add(PlayerEntry(seat=seat, text=text))
+        """What a player typed: held until what it leads to is written (or :meth:`flush`), so a pick
+        typed in words is sealed with the call that locks it."""
+        entry = PlayerEntry(seat=seat, text=text)
+        if self.keep:
+            self._held.entries.append(entry)
+        self._written = True
+        if self._batch is not None:
+            self._batch.append(dumps_entry(entry))
+        else:
+            self._lead.append(dumps_entry(entry))
 
     def tool_call(self, seat: str | None, tool: str, args: dict[str, Any] | str | None, *, board: bool | None = None) -> str:
         self._calls += 1
