@@ -108,10 +108,16 @@ async def test_optional_arguments_typed_into_a_form_arrive_typed(tmp_path: Path)
         assert not r.is_error and len(structured(r)["sessions"]) == 1
 
         game = find_game("grid-football")
-        for line in ("receive", "left red"):  # to home's first play call (seed 3)
-            name, call_args = call_for_action(game.tools(), game.parse_action(line))
+        answers = {"coin_call": "heads", "kick_choice": "receive", "kick_pick": "left red", "number_pick": "number 1"}  # (5 matches the bot: a return touchdown ends the game)
+        expected = data["expected"]
+        for _ in range(6):  # to home's first play call, answering what the engine expects of home
+            decision = next(e["decision"] for e in expected if e["seat"] == "home")
+            if decision == "play_call":
+                break
+            name, call_args = call_for_action(game.tools(), game.parse_action(answers[decision]))
             r = await c.call_tool(name, call_args)
             assert not r.is_error, text(r)
+            expected = structured(r)["expected"]
         typed = {"play": "1", "colour": "red", "lateral": "2", "direction": "right"}
         r = await c.call_tool("call_play", fill(schemas["call_play"], typed))
         assert not r.is_error, text(r)
