@@ -13,6 +13,7 @@ from gm.cli import (  # noqa: F401  (register commands)
     play_cmds,
     replay_cmds,
     serve_cmds,
+    session_cmds,
 )
 from gm.cli.base import app
 

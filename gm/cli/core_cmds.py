@@ -73,7 +73,9 @@ def _expected_line(expected: list[dict[str, Any]]) -> str:
 @app.command()
 @errors_to_exit
 def games() -> None:
-    """List the installed games (the default one, played when no game is named, is marked)."""
+    """List the installed games; the default one is marked.
+
+    The default game is the one gm play, sim and export use when none is named."""
     from gm.core.errors import GameError
     from gm.core.registry import all_games, broken_games, default_game
 
@@ -92,15 +94,18 @@ def games() -> None:
 @app.command()
 @errors_to_exit
 def new(
-    game: str = typer.Argument(..., help="game id or alias (gm games lists them)"),
+    game: str = typer.Argument(..., metavar="GAME", help="game id or alias (gm games lists them)"),
     seed: int | None = typer.Option(
-        None, "--seed", min=0, help="a practice game with this seed: reproducible, but the bot's picks are predictable (default: a hidden random seed)"
+        None, "--seed", min=0, metavar="N", help="a practice game with this seed: reproducible, but the bot's picks are predictable (default: a hidden random seed)"
     ),
-    rules: str | None = typer.Option(None, "--rules", help="TOML rules file overriding the defaults"),
-    player: Annotated[list[str] | None, typer.Option("--player", help="SEAT=human|bot[:STRATEGY], repeatable (default: the first seat human, the others the default bot)")] = None,
+    rules: str | None = typer.Option(None, "--rules", metavar="FILE", help="TOML rules file overriding the defaults"),
+    player: Annotated[list[str] | None, typer.Option("--player", metavar="SEAT=PLAYER", help="who plays a seat: human, bot or bot:STRATEGY; repeatable (default: the first seat human, the others the default bot)")] = None,
     as_json: bool = typer.Option(False, "--json", help="print the new session as JSON"),
 ) -> None:
-    """Create a session and print its id (first line) and path."""
+    """Create a saved game (a session) and print its id.
+
+    The id is the first line of the output (gm new GAME | head -1), then the session file,
+    the players and what happens first."""
     from gm.core.registry import find_game
     from gm.session import Session
 
@@ -128,10 +133,12 @@ def new(
 @app.command()
 @errors_to_exit
 def tools(
-    game: str = typer.Argument(..., help="game id or alias"),
-    fmt: str = typer.Option("json", "--format", "-f", help="openai | openai-responses | anthropic | mcp | json"),
+    game: str = typer.Argument(..., metavar="GAME", help="game id or alias"),
+    fmt: str = typer.Option("json", "--format", "-f", metavar="FORMAT", help="openai, openai-responses, anthropic, mcp or json (default: json)"),
 ) -> None:
-    """Print the game's tool schemas (one registry, several formats)."""
+    """Print a game's tool schemas for LLM APIs and MCP.
+
+    One registry, several formats: the same tools whichever front end calls them."""
     from gm.core.registry import find_game
     from gm.core.schemas import export
 
@@ -143,12 +150,14 @@ def tools(
 @app.command()
 @errors_to_exit
 def call(
-    session: str = typer.Argument(..., help="session id, id prefix or file path"),
-    tool: str = typer.Argument(..., help="tool name (gm tools GAME lists them)"),
-    args: str | None = typer.Argument(None, help='arguments as a JSON object, e.g. \'{"play": 1, "colour": "red"}\''),
-    as_: str | None = typer.Option(None, "--as", help="the side making the call (default: the only human side)"),
+    session: str = typer.Argument(..., metavar="SESSION", help="session id, id prefix or file path"),
+    tool: str = typer.Argument(..., metavar="TOOL", help="tool name (gm tools GAME lists them)"),
+    args: str | None = typer.Argument(None, metavar="ARGS", help='arguments as a JSON object, e.g. \'{"play": 1, "colour": "red"}\''),
+    as_: str | None = typer.Option(None, "--as", metavar="SEAT", help="the side making the call (default: the only human side)"),
 ) -> None:
-    """Run one tool call; print the JSON result; exit 1 if it was rejected."""
+    """Make one tool call in a session and print the JSON result.
+
+    The exit status is 1 when the call was rejected (the result says why; nothing changed)."""
     from gm.session import Session
 
     s = Session.open(session)
@@ -163,12 +172,12 @@ def call(
 @app.command()
 @errors_to_exit
 def show(
-    session: str = typer.Argument(..., help="session id, id prefix or file path"),
+    session: str = typer.Argument(..., metavar="SESSION", help="session id, id prefix or file path"),
     full: bool = typer.Option(False, "--full", help="the whole board instead of the compact view"),
     as_json: bool = typer.Option(False, "--json", help="the seat's view of the state as JSON"),
-    as_: str | None = typer.Option(None, "--as", help="whose view (default: the only human side, else a spectator)"),
+    as_: str | None = typer.Option(None, "--as", metavar="SEAT", help="whose view (default: the only human side, else a spectator)"),
 ) -> None:
-    """Show a session: board and status line, or the state as JSON (one seat's view)."""
+    """Show a session's board and status, or one side's view as JSON."""
     from gm.session import Session
 
     s = Session.open(session, record=False)  # reading writes nothing
@@ -187,15 +196,17 @@ def show(
 @app.command()
 @errors_to_exit
 def sim(
-    game: str | None = typer.Argument(None, help="game id or alias (default: the default game)"),
-    n: int = typer.Option(100, "--games", "-n", min=1, help="number of games"),
-    seed: int = typer.Option(0, "--seed", help="seed of game 1 (game i uses seed + i)"),
-    rules: str | None = typer.Option(None, "--rules", help="TOML rules file"),
-    player: Annotated[list[str] | None, typer.Option("--player", help="SEAT=bot[:STRATEGY], repeatable (default: every seat the default bot)")] = None,
-    workers: int = typer.Option(0, "--workers", "-w", min=0, help="processes to play in (0: every core); the report is the same for any number"),
+    game: str | None = typer.Argument(None, metavar="GAME", help="game id or alias (default: the default game)"),
+    n: int = typer.Option(100, "--games", "-n", min=1, metavar="N", help="number of games, at least 1 (default: 100)"),
+    seed: int = typer.Option(0, "--seed", min=0, metavar="N", help="seed of game 1; game i uses seed + i (default: 0)"),
+    rules: str | None = typer.Option(None, "--rules", metavar="FILE", help="TOML rules file"),
+    player: Annotated[list[str] | None, typer.Option("--player", metavar="SEAT=BOT", help="the bot of a seat: bot or bot:STRATEGY; repeatable (default: every seat the default bot)")] = None,
+    workers: int = typer.Option(0, "--workers", "-w", min=0, metavar="N", help="processes to play in (default 0: every core); the report is the same for any number"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
 ) -> None:
-    """Bot-vs-bot games: win rates, average length, and the rates of the game's headline events."""
+    """Play bot-vs-bot games and report win and event rates.
+
+    The report: win rates, average length, and the rates of the game's headline events."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,

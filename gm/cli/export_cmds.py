@@ -46,15 +46,19 @@ def _load(spec: str, home: Path | None = None) -> tuple[GameState[Any], Any]:
 @app.command("export")
 @errors_to_exit
 def export(
-    what: str = typer.Argument(..., help="quickstart | rules | glossary | session | bundle | token | prompt"),
-    game: str | None = typer.Option(None, "--game", "-g", help="game id (default: the session's game, else the default game)"),
-    rules: Path | None = typer.Option(None, "--rules", help="a TOML ruleset file (default: the game's rules)"),
-    session: str | None = typer.Option(None, "--session", "-s", help="a saved session (id or path) or a state .json file"),
-    output: Path | None = typer.Option(None, "--output", "-o", help="write here (bundle: a folder, or a .zip file)"),
-    home: Path | None = typer.Option(None, "--gm-home", help="gm home folder holding the sessions (default $GM_HOME or ~/.gm)"),
+    what: str = typer.Argument(..., metavar="WHAT", help="quickstart, rules, glossary, session, bundle, token or prompt"),
+    game: str | None = typer.Option(None, "--game", "-g", metavar="GAME", help="game id (default: the session's game, else the default game)"),
+    rules: Path | None = typer.Option(None, "--rules", metavar="FILE", help="a TOML ruleset file (default: the game's rules)"),
+    session: str | None = typer.Option(None, "--session", "-s", metavar="SESSION", help="a saved session (id or path) or a state .json file"),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="PATH", help="write here (bundle: a folder, or a .zip file)"),
+    home: Path | None = typer.Option(None, "--gm-home", metavar="DIR", help="gm home folder holding the sessions (default: $GM_HOME or ~/.gm)"),
 ) -> None:
-    """Export a game for any chatbot: quick start, rules, glossary, session template, bundle or state token
-    (or prompt: the system prompt the LLM referee of `gm play --referee` sends, for the first seat)."""
+    """Export a game's documents or state for any chatbot.
+
+    quickstart, rules, glossary and session are Markdown documents rendered from the ruleset the
+    engine runs; bundle writes them all (a folder or a .zip); token is a checksummed state token
+    to paste into a chat (gm import brings it back); prompt is the system prompt the LLM referee
+    of gm play --referee sends, for the first seat."""
     from gm.core.registry import default_game, find_game
     from gm.core.token import encode_state
     from gm.export import ExportError, render_doc, write_bundle

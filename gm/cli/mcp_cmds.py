@@ -18,14 +18,17 @@ DEFAULT_PORT = 8765
 @app.command("mcp")
 @errors_to_exit
 def mcp(
-    game: str | None = typer.Option(None, "--game", "-g", help="serve only this game (default: any; the default game until a game starts)"),
-    session: str | None = typer.Option(None, "--session", "-s", help="resume this saved session (id, id prefix or path) at start"),
-    seat: str | None = typer.Option(None, "--seat", help="with --session: the human side the client plays (default: its only one)"),
-    transport: str = typer.Option("stdio", "--transport", "-t", help="stdio | http (the same server as gm serve, on 127.0.0.1: every client its own games)"),
-    port: int = typer.Option(DEFAULT_PORT, "--port", "-p", min=0, max=65535, help="HTTP port on 127.0.0.1 (0: any free port)"),
-    home: Path | None = typer.Option(None, "--gm-home", help="gm home folder holding the sessions (default $GM_HOME or ~/.gm)"),
+    game: str | None = typer.Option(None, "--game", "-g", metavar="GAME", help="serve only this game (default: any; the default game until a game starts)"),
+    session: str | None = typer.Option(None, "--session", "-s", metavar="SESSION", help="resume this saved session (id, id prefix or path) at start"),
+    seat: str | None = typer.Option(None, "--seat", metavar="SEAT", help="with --session: the human side the client plays (default: its only one)"),
+    transport: str = typer.Option("stdio", "--transport", "-t", metavar="KIND", help="stdio (the default), or http: the same server as gm serve, on 127.0.0.1 (every client its own games)"),
+    port: int = typer.Option(DEFAULT_PORT, "--port", "-p", min=0, max=65535, metavar="PORT", help=f"HTTP port on 127.0.0.1; 0: any free port (default: {DEFAULT_PORT})"),
+    home: Path | None = typer.Option(None, "--gm-home", metavar="DIR", help="gm home folder holding the sessions (default: $GM_HOME or ~/.gm)"),
 ) -> None:
-    """Serve the engine as MCP tools (plus sessions, rules, board and a referee prompt) to any MCP client."""
+    """Serve the engine to any MCP client.
+
+    Tools (new_game, list_sessions, resume_session and the game's own), resources (board,
+    state, rules, quick start) and a referee prompt, over stdio or HTTP."""
     import sys
 
     kind = transport.strip().lower()

@@ -16,24 +16,26 @@ if TYPE_CHECKING:
 @app.command()
 @errors_to_exit
 def play(
-    game: str | None = typer.Argument(None, help="game id (see `gm games`; default: the default game)"),
-    opponent: str = typer.Option("bot", "--opponent", "-o", help="bot (the default strategy), bot:NAME, or human for hot seat"),
-    seat: str | None = typer.Option(None, "--seat", help="the seat you play (default: the first seat)"),
+    game: str | None = typer.Argument(None, metavar="GAME", help="game id (gm games lists them; default: the default game)"),
+    opponent: str = typer.Option("bot", "--opponent", "-o", metavar="PLAYER", help="bot (the default: the game's default bot), bot:STRATEGY, or human (two people at one keyboard)"),
+    seat: str | None = typer.Option(None, "--seat", metavar="SEAT", help="the seat you play (default: the first seat)"),
     seed: int | None = typer.Option(
-        None, "--seed", min=0, help="a practice game with this seed: reproducible, but the bot's picks are predictable (default: a hidden random seed)"
+        None, "--seed", min=0, metavar="N", help="a practice game with this seed: reproducible, but the bot's picks are predictable (default: a hidden random seed)"
     ),
-    rules: Path | None = typer.Option(None, "--rules", help="TOML rules file"),
-    resume: str | None = typer.Option(None, "--resume", help="continue a saved session (id, prefix or path)"),
-    record: Path | None = typer.Option(None, "--record", help="also write the transcript to this file (it is always kept with the session)"),
-    referee: str = typer.Option("offline", "--referee", help="offline (no API key needed), openai or anthropic"),
-    model: str | None = typer.Option(None, "--model", help="model name for an LLM referee (default: GM_OPENAI_MODEL / GM_ANTHROPIC_MODEL or a small model)"),
-    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible server for --referee openai, e.g. http://localhost:11434/v1 (Ollama)"),
-    api: str = typer.Option("chat", "--api", help="openai only: chat (Chat Completions, any compatible server) or responses"),
+    rules: Path | None = typer.Option(None, "--rules", metavar="FILE", help="TOML rules file"),
+    resume: str | None = typer.Option(None, "--resume", metavar="SESSION", help="continue a saved game (id, id prefix or path; gm sessions lists them)"),
+    record: Path | None = typer.Option(None, "--record", metavar="FILE", help="also write the transcript to this file (it is always kept with the session)"),
+    referee: str = typer.Option("offline", "--referee", metavar="KIND", help="offline (the default: no API key needed), openai or anthropic"),
+    model: str | None = typer.Option(None, "--model", metavar="NAME", help="model name for an LLM referee (default: GM_OPENAI_MODEL / GM_ANTHROPIC_MODEL or a small model)"),
+    base_url: str | None = typer.Option(None, "--base-url", metavar="URL", help="OpenAI-compatible server for --referee openai, e.g. http://localhost:11434/v1 (Ollama)"),
+    api: str = typer.Option("chat", "--api", metavar="API", help="openai only: chat (the default: Chat Completions, any compatible server) or responses"),
 ) -> None:
-    """Play a game in the terminal: against the built-in bot, or two people at one keyboard.
+    """Play a game in the terminal against the bot, or hot seat.
 
-    With --referee openai or anthropic a language model referees: it reads what you type and
-    acts through the game's tools (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)."""
+    Against the built-in bot, or two people at one keyboard (secret picks typed hidden). The
+    game is saved after every move. With --referee openai or anthropic a language model
+    referees: it reads what you type and acts through the game's tools (keys from
+    OPENAI_API_KEY / ANTHROPIC_API_KEY)."""
     from gm.core.registry import default_game, find_game
     from gm.play.terminal import Terminal, play_game, transcript_path
     from gm.session import Session
@@ -46,6 +48,10 @@ def play(
         me = seat or g.seats[0]
         if me not in g.seats:
             fail(f"{g.id} has no seat {me!r}; seats: {', '.join(g.seats)}")
+        kind = opponent.strip().lower()
+        if kind != "human" and kind != "bot" and not kind.startswith("bot:"):
+            strategies = ", ".join(f"bot:{b}" for b in sorted(g.bots()))
+            fail(f"--opponent is human, bot or bot:STRATEGY, not {opponent!r}; the bots of {g.id}: {strategies}")
         players = {s: ("human" if s == me or opponent == "human" else opponent) for s in g.seats}
         session = Session.create(g, seed=seed, rules=str(rules) if rules else None, players=players, referee=ref.kind, model=ref.model)
     summary = play_game(session, ref, Terminal())

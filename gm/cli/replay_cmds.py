@@ -13,13 +13,15 @@ from gm.cli.base import app, echo, errors_to_exit, fail
 @app.command()
 @errors_to_exit
 def replay(
-    paths: list[Path] = typer.Argument(..., help="transcript files (.jsonl), scenarios (.md) or folders of them"),
+    paths: list[Path] = typer.Argument(..., metavar="PATH", help="transcript files (.jsonl), scenarios (.md) or folders of them"),
     update: bool = typer.Option(False, "--update", help="re-record the expected results of recordings that changed"),
     coverage: bool = typer.Option(False, "--coverage", help="list every rule id with the number of transcripts exercising it"),
     as_json: bool = typer.Option(False, "--json", help="machine-readable summary"),
     fail_fast: bool = typer.Option(False, "-x", "--exitfirst", help="stop at the first divergence"),
 ) -> None:
-    """Replay transcripts against a fresh engine; print the first divergence of each with a diff."""
+    """Replay transcripts against the engine and report divergences.
+
+    The first divergence of each transcript is printed with a diff."""
     from rich.console import Console
     from rich.progress import Progress
     from rich.table import Table
@@ -84,16 +86,19 @@ def replay(
 @app.command()
 @errors_to_exit
 def record(
-    game: str | None = typer.Argument(None, help="game id (default: the default game)"),
-    output: Path = typer.Option(..., "--output", "-o", help="transcript file to write (.jsonl)"),
-    seed: int = typer.Option(0, "--seed", help="game seed"),
-    bots: list[str] = typer.Option([], "--bot", help="SEAT=bot:NAME for a bot-vs-bot recording (default: every seat bot:default)"),
-    script: Path | None = typer.Option(None, "--script", help="lines 'SEAT: text' played through the offline referee"),
-    players: list[str] = typer.Option([], "--player", help="SEAT=human|bot:NAME for a scripted game (default: all human)"),
-    rules: Path | None = typer.Option(None, "--rules", help="TOML rules file"),
-    title: str | None = typer.Option(None, "--title", help="a title for the transcript header"),
+    game: str | None = typer.Argument(None, metavar="GAME", help="game id (default: the default game)"),
+    output: Path = typer.Option(..., "--output", "-o", metavar="FILE", help="the transcript file to write (.jsonl); required"),
+    seed: int = typer.Option(0, "--seed", min=0, metavar="N", help="game seed (default: 0)"),
+    bots: list[str] = typer.Option([], "--bot", metavar="SEAT=BOT", help="bot:STRATEGY of a seat for a bot-vs-bot recording; repeatable (default: every seat bot:default)"),
+    script: Path | None = typer.Option(None, "--script", metavar="FILE", help="lines 'SEAT: text' played through the offline referee"),
+    players: list[str] = typer.Option([], "--player", metavar="SEAT=PLAYER", help="human or bot:STRATEGY of a seat in a scripted game; repeatable (default: all human)"),
+    rules: Path | None = typer.Option(None, "--rules", metavar="FILE", help="TOML rules file"),
+    title: str | None = typer.Option(None, "--title", metavar="TITLE", help="a title for the transcript header"),
 ) -> None:
-    """Record a transcript: bot vs bot through the tool registry, or a scripted game through the offline referee."""
+    """Record a transcript of a bot game or a scripted game.
+
+    Bot against bot through the tool registry, or a script of players' lines through the
+    offline referee."""
     from gm.core.registry import default_game, find_game
     from gm.transcript.record import record_bot_game, record_script
 

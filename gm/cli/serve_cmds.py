@@ -13,11 +13,11 @@ from pathlib import Path
 
 import typer
 
-from gm.cli.base import app, echo, errors_to_exit, fail
+from gm.cli.base import GmTyper, app, echo, errors_to_exit, fail
 
 DEFAULT_PORT = 8765
 
-admin_app = typer.Typer(help="Administer the games of a gm serve database (local: reads the store directly).", no_args_is_help=True)
+admin_app = GmTyper(help="Administer the games of a gm serve store.\n\nLocal: reads the store directly.", no_args_is_help=True)
 app.add_typer(admin_app, name="admin")
 
 
@@ -139,7 +139,9 @@ def serve_cmd(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no access log"),
     home: Path | None = typer.Option(None, "--home", help="gm home (default $GM_HOME or ~/.gm) for the default SQLite store and key"),
 ) -> None:
-    """Serve many players at once: MCP (streamable HTTP at /mcp) and a JSON API (/api), each client its own games."""
+    """Serve many players at once, each in their own games.
+
+    MCP (streamable HTTP at /mcp), a JSON API (/api) and the browser page (/)."""
     if home is not None:
         os.environ["GM_HOME"] = str(home)
     run_server(
