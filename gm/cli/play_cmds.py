@@ -29,6 +29,8 @@ def play(
     model: str | None = typer.Option(None, "--model", metavar="NAME", help="model name for an LLM referee (default: GM_OPENAI_MODEL / GM_ANTHROPIC_MODEL or a small model)"),
     base_url: str | None = typer.Option(None, "--base-url", metavar="URL", help="OpenAI-compatible server for --referee openai, e.g. http://localhost:11434/v1 (Ollama)"),
     api: str = typer.Option("chat", "--api", metavar="API", help="openai only: chat (the default: Chat Completions, any compatible server) or responses"),
+    timeout: float = typer.Option(60.0, "--timeout", min=1, max=3600, metavar="SECONDS", help="LLM referee: how long to wait for each model answer (default: 60)"),
+    retries: int = typer.Option(2, "--retries", min=0, max=10, metavar="N", help="LLM referee: retries of a model request that timed out or failed (default: 2)"),
 ) -> None:
     """Play a game in the terminal against the bot, or hot seat.
 
@@ -40,7 +42,7 @@ def play(
     from gm.play.terminal import Terminal, play_game, transcript_path
     from gm.session import Session
 
-    ref = _make_referee(referee, model, base_url, api)
+    ref = _make_referee(referee, model, base_url, api, timeout=timeout, retries=retries)
     if resume:
         session = Session.open(resume)
     else:
@@ -72,7 +74,8 @@ def _interactive() -> bool:
     return sys.stdin.isatty()
 
 
-def _make_referee(referee: str, model: str | None, base_url: str | None, api: str) -> Referee:
+def _make_referee(referee: str, model: str | None, base_url: str | None, api: str, *, timeout: float = 60.0,
+                  retries: int = 2) -> Referee:
     """The referee for ``--referee``; without an API key, say how to set one and offer the offline referee."""
     from gm.referee.offline import OfflineReferee
 
@@ -90,7 +93,7 @@ def _make_referee(referee: str, model: str | None, base_url: str | None, api: st
     from gm.referee.llm import MissingKeyError, build_referee
 
     try:
-        return build_referee(name, model=model, base_url=base_url, api=api)
+        return build_referee(name, model=model, base_url=base_url, api=api, timeout=timeout, max_retries=retries)
     except MissingKeyError as exc:
         if _interactive() and typer.confirm(f"{exc.help}.\nPlay with the offline referee instead?", default=True):
             return OfflineReferee()

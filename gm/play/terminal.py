@@ -12,6 +12,7 @@ from __future__ import annotations
 import getpass
 import os
 import sys
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -45,6 +46,13 @@ class Terminal:
     def say(self, text: str, style: str | None = None) -> None:
         if text:
             self.console.print(text, style=style, markup=False)
+
+    def waiting(self, what: str) -> AbstractContextManager[object]:
+        """A spinner with ``what`` while a slow step runs (a model answering), on a terminal only:
+        piped output stays a plain game log."""
+        if not _isatty(self.stdout):
+            return nullcontext()
+        return self.console.status(what, spinner="dots")
 
     def board(self, text: str | None) -> None:
         if text:
@@ -133,7 +141,11 @@ def play_game(session: Session, referee: Referee, term: Terminal) -> GameSummary
         if line is None:
             ended = "input ended"
             break
-        turn = referee.handle(session, seat, line)
+        if getattr(referee, "model", None):  # a language model answers: say we are waiting on it
+            with term.waiting(f"waiting for {referee.kind} ({referee.model})..."):
+                turn = referee.handle(session, seat, line)
+        else:
+            turn = referee.handle(session, seat, line)
         if turn.control == "quit":
             term.say(turn.narration)
             ended = "quit"

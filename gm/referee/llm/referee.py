@@ -217,10 +217,11 @@ class LLMReferee:
         return True
 
     def help_text(self, session: Session, seat: str) -> str:
+        examples = ", ".join(f"'{e}'" for e in session.game.move_examples[:4])
+        moves = f"your move in the game's words ({examples})" if examples else "your move"
         return (
             f"You are playing {session.game.name} as {seat}, refereed by {self.kind} ({self.model}). "
-            "Say what you want in plain words: your call or pick ('heads', 'play 1 red, 2 right before', 'left yellow', "
-            "'7'), or a question ('what can I do?', 'how do colour matches work?').\n"
+            f"Say what you want in plain words: {moves}, or a question ('what can I do?', 'how does scoring work?').\n"
             "Answered by gm itself: 'board', 'full board', 'score', 'undo', 'help', 'quit'."
         )
 
@@ -341,6 +342,8 @@ class LLMReferee:
                 )
             elif not text:
                 text = self._engine_version(session, turn, seat)
+            else:
+                text = self._nothing_happened(session, turn, text)
         turn.narration = text.strip()
         kinds = frozenset(
             str(ev.get("kind"))
@@ -393,6 +396,18 @@ class LLMReferee:
         if failed:
             return OfflineReferee.narrate(failed[-1])
         return f"Nothing happened in the game. {session.game.status(session.state, seat)}"
+
+    @staticmethod
+    def _nothing_happened(session: Session, turn: RefereeTurn, text: str) -> str:
+        """The model's words, and - when it tried moves and the engine refused every one - a plain
+        line saying the game did not change and why (a model's "Done." must not read as a move)."""
+        actions = {t.name for t in session.tools if t.kind == "action"}
+        tried = [c for c in turn.calls if c.tool in actions]
+        if not tried or any(c.ok for c in tried):
+            return text
+        err = tried[-1].result.get("error") or {}
+        why = f" [{err.get('rule', '?')}] {err.get('reason', 'the move was refused')}." if err else ""
+        return f"{text}\n(Nothing happened in the game: the engine refused the move.{why})"
 
     def _rephrase(self, session: Session, seat: str, error: dict[str, Any] | None) -> str:
         err = (error or {}).get("error") or {}

@@ -1,0 +1,74 @@
+"""The LLM referee for every game (#19): help from the game's own examples, a plain line when the
+engine refused every move the model tried, and the model's timeout and retries from gm play."""
+
+from __future__ import annotations
+
+import pytest
+from llm_fakes import Call, FakeLLM, Say, Timeout
+from llm_game import make_referee
+
+from gm.core.registry import all_games, find_game
+from gm.session import Session
+
+
+@pytest.mark.parametrize("game", [g.id for g in all_games()])
+def test_help_shows_the_games_own_examples(game: str) -> None:
+    g = find_game(game)
+    s = Session.create(g, seed=1, persist=False, record=False)
+    text = make_referee("openai", FakeLLM()).help_text(s, g.seats[0])
+    assert all(f"'{e}'" in text for e in g.move_examples[:4]), text
+    assert text.startswith(f"You are playing {g.name} as {g.seats[0]}, refereed by openai (scripted).")
+    if game != "grid-football":
+        assert "play 1 red" not in text and "colour" not in text  # no Grid Football words in another game
+
+
+def test_when_the_engine_refuses_every_move_the_player_is_told_nothing_happened() -> None:
+    s = Session.create("grid-football", seed=3, players={"away": "bot:default"}, persist=False, record=False)
+    before = s.state.to_json()
+    fake = FakeLLM([Call([("call_play", {"play": 1, "colour": "red"})]), Say("Done.")])
+    turn = make_referee("openai", fake).handle(s, "home", "play 1 red")
+    assert not turn.accepted and s.state.to_json() == before
+    err = turn.calls[-1].result["error"]
+    assert turn.narration == f"Done.\n(Nothing happened in the game: the engine refused the move. [{err['rule']}] {err['reason']}.)"
+
+
+def test_a_move_made_is_not_called_refused() -> None:
+    s = Session.create("grid-football", seed=3, players={"away": "bot:default"}, persist=False, record=False)
+    fake = FakeLLM([Call([("call_play", {"play": 1, "colour": "red"}), ("pick_kick", {"position": "left", "colour": "red"})]),
+                    Say("Kick picked.")])
+    turn = make_referee("openai", fake).handle(s, "home", "left red")
+    assert turn.accepted and "Nothing happened" not in turn.narration
+
+
+def test_timeout_and_retries_reach_the_sdk_and_a_silent_model_gets_one_clear_line() -> None:
+    s = Session.create("grid-football", seed=3, players={"away": "bot:default"}, persist=False, record=False)
+    before = s.state.to_json()
+    fake = FakeLLM([Timeout(), Timeout(), Timeout(), Timeout()])
+    ref = make_referee("openai", fake, max_retries=1, timeout=3.0)
+    client = ref.provider.client  # type: ignore[attr-defined]
+    assert client.max_retries == 1 and client.timeout == 3.0
+    turn = ref.handle(s, "home", "left red")
+    assert fake.attempts == 2  # one try and one retry, then the player is told
+    assert turn.narration.startswith("The referee model is not answering: the model did not answer in time")
+    assert "Nothing changed in the game." in turn.narration and s.state.to_json() == before
+
+
+def test_gm_play_passes_timeout_and_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gm.cli.play_cmds import _make_referee
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    ref = _make_referee("openai", "some-model", "http://127.0.0.1:9/v1", "chat", timeout=7.5, retries=4)
+    client = ref.provider.client  # type: ignore[attr-defined]
+    assert (client.timeout, client.max_retries) == (7.5, 4)
+
+
+def test_waiting_is_shown_on_a_terminal_only() -> None:
+    import io
+
+    from gm.play.terminal import Terminal
+
+    out = io.StringIO()
+    term = Terminal(stdin=io.StringIO(), stdout=out)
+    with term.waiting("waiting for openai (m)..."):
+        pass
+    assert out.getvalue() == ""  # piped: a plain game log, no spinner
