@@ -62,12 +62,12 @@ class Terminal:
         """One line from the player (``None`` at end of input).  ``secret`` hides typing."""
         try:
             if self.interactive:
-                self.console.print(prompt, end="", style="bold", markup=False)
                 if secret:
+                    self.console.print(prompt, end="", style="bold", markup=False)
                     return getpass.getpass("")
+                _line_editing()
                 self.stdout.flush()
-                line = self.stdin.readline()
-                return None if line == "" else line.rstrip("\n")
+                return input(prompt)  # with readline: arrow keys edit the line, up and down recall earlier ones
             line = self.stdin.readline()
             if line == "":
                 return None
@@ -77,6 +77,15 @@ class Terminal:
             return line
         except (EOFError, KeyboardInterrupt):
             return None
+
+
+def _line_editing() -> None:
+    """Line editing and history at the prompt (GNU readline, where Python has it; a secret pick is
+    read by getpass and never enters the history)."""
+    try:
+        import readline  # noqa: F401  (importing it is what turns editing on for input())
+    except ImportError:  # a Python built without readline: plain input still works
+        pass
 
 
 def _isatty(stream: IO[str]) -> bool:

@@ -348,7 +348,7 @@ def api_routes(state: ServerState) -> list[Route]:
         extra = sorted(set(body) - allowed)
         if extra:
             raise Denied(400, f"unknown field {extra[0]!r}; fields: {', '.join(sorted(allowed))}")
-        game = body.get("game") or cfg.pinned_game or "grid-football"
+        game = body.get("game") or cfg.pinned_game or None  # none named: the hub makes the default game
         if cfg.pinned_game and game != cfg.pinned_game:
             raise Denied(400, f"this server plays {cfg.pinned_game} only")
         for key in ("game", "seat", "opponent"):
@@ -362,7 +362,7 @@ def api_routes(state: ServerState) -> list[Route]:
         if body.get("rules") is not None and not isinstance(body["rules"], dict):
             raise Denied(400, "rules must be an object of ruleset overrides")
         result = await _run(
-            hub.create, str(game), seat=body.get("seat"), players=body.get("players"), opponent=body.get("opponent"),
+            hub.create, game, seat=body.get("seat"), players=body.get("players"), opponent=body.get("opponent"),
             seed=seed, rules=body.get("rules"), referee="api",
         )
         base = str(request.base_url).rstrip("/")

@@ -26,7 +26,7 @@ from typing import Any
 
 from gm.core.errors import GameError
 from gm.core.game import ruleset_hash
-from gm.core.registry import all_games, find_game
+from gm.core.registry import all_games, default_game, find_game
 from gm.core.schemas import to_mcp
 from gm.server.access import (
     JOIN,
@@ -146,7 +146,7 @@ class GameHub:
     # --------------------------------------------------------------- create
     def create(
         self,
-        game: str = "grid-football",
+        game: str | None = None,
         *,
         seat: str | None = None,
         players: Mapping[str, str] | None = None,
@@ -159,7 +159,7 @@ class GameHub:
         (seat -> ``human`` / ``bot:NAME``), else ``opponent`` for all of them (default the default
         bot).  Returns the session, the creator's token, and a token and a one-time join code for
         every other human seat."""
-        g = find_game(game)
+        g = find_game(game) if game else default_game()
         me = (seat or g.seats[0]).strip().lower()
         if me not in g.seats:
             raise GameError(f"{g.id} has no seat {seat!r}", rule=SEAT_RULE, input=str(seat)[:50], legal=list(g.seats))
