@@ -326,7 +326,10 @@ def _rules(state: GameState[Any], seat: str | None, args: RulesArgs) -> dict[str
     if key.upper() in index:
         return {"rules": {key.upper(): index[key.upper()]}}
     words = key.lower().split()
-    hits = {rid: text for rid, text in index.items() if all(w in f"{rid} {text}".lower() for w in words)}
+    named = state.game.rule_words  # the words players use for a rule, beside the words of its text
+    phrase = named.get(" ".join(words), ())  # a player's phrase ("hand off") names its rules whole
+    hits = {rid: text for rid, text in index.items()
+            if rid in phrase or all(w in f"{rid} {text}".lower() or rid in named.get(w, ()) for w in words)}
     return {"rules": hits}
 
 

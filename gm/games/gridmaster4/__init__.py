@@ -29,6 +29,21 @@ class GridMaster4(Game):
     move_examples = ("place 37 at K12", "place K12", "K12", "tile on k12", "row 12 column K")
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"blocked": "players blocked", "deactivated": "tiles deactivated", "free_round": "free rounds"}
+    #: the words players use for GridMaster4's rules (``rules jump``, ``rules chain``), with the rules they mean
+    rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "jump": ("GM4-MOVE", "GM4-R-REACH"),
+        "jumps": ("GM4-MOVE", "GM4-R-REACH"),
+        "chain": ("GM4-NEXT", "GM4-MOVE", "GM4-R-OWN-TILES"),
+        "chains": ("GM4-NEXT", "GM4-MOVE", "GM4-R-OWN-TILES"),
+        "reach": ("GM4-MOVE", "GM4-R-REACH"),
+        "diagonal": ("GM4-MOVE", "GM4-R-REACH"),
+        "stuck": ("GM4-BLOCKED", "GM4-R-BLOCK-CHECK"),
+        "muted": ("GM4-ACTIVE", "GM4-DEACTIVATE", "GM4-R-INACTIVE-SHOW"),
+        "win": ("GM4-WIN-TILE", "GM4-WIN-BLOCKED", "GM4-R-TIE"),
+        "winning": ("GM4-WIN-TILE", "GM4-WIN-BLOCKED", "GM4-R-TIE"),
+        "free": ("GM4-FREE", "GM4-R-FREE-ORDER", "GM4-R-FREE-TILE"),
+        "pass": ("GM4-R-NO-PASS",),
+    }
 
     def new_state(self, rules: Any = None, seed: int = 0) -> GridMaster4State:
         return GridMaster4State(self.load_rules(rules), seed)
