@@ -66,6 +66,8 @@ def play(
         typer.echo(f"Transcript: {path}")
     if summary.ended in ("bot error", "stuck"):
         raise typer.Exit(1)
+    if summary.ended == "Ctrl-C":
+        raise typer.Exit(130)  # what a shell expects of a program stopped by Ctrl-C (the game is saved)
 
 
 def _interactive() -> bool:

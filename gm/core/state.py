@@ -232,6 +232,12 @@ class GameState(ABC, Generic[R]):
         that outlast a round (hands, draw piles) says it directly."""
         return self.snapshot() != self.view(None)
 
+    def is_out(self, seat: str) -> bool:
+        """Whether ``seat`` has no more moves this game while the others play on (a blocked
+        GridMaster4 colour): a front end showing a human their game can pause there and offer to
+        watch or skip the rest.  Default: never."""
+        return False
+
     def opening_events(self) -> list[Event]:
         """What the set-up decided that the players are told as the game opens (who won a coin
         toss): a session shows them before the first move.  Default: nothing."""

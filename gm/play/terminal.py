@@ -75,8 +75,11 @@ class Terminal:
             # echo scripted input so the output reads like a game log (never a secret pick)
             self.console.print(prompt + ("(hidden)" if secret else line), markup=False, style="bold")
             return line
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             return None
+        except KeyboardInterrupt:
+            self.console.print("")  # the prompt's line stays as it was; the summary starts on its own
+            raise
 
 
 def _line_editing() -> None:
@@ -100,11 +103,23 @@ class GameSummary:
     outcome: str | None
     status: str
     moves: int
-    ended: str  # finished | quit | input ended
+    ended: str  # finished | quit | input ended | Ctrl-C | bot error | stuck
 
 
 def play_game(session: Session, referee: Referee, term: Terminal) -> GameSummary:
-    """Run the game until it ends, the player quits, or input runs out (the session records it)."""
+    """Run the game until it ends, the player quits, input runs out or Ctrl-C is pressed (every
+    move is saved as it is made; the summary says how to resume)."""
+    try:
+        ended = _play(session, referee, term)
+    except KeyboardInterrupt:
+        ended = "Ctrl-C"
+    if session.recorder:
+        session.recorder.sync_bot_moves(session, final=True)  # the recording pauses or ends here
+    return _summary(session, term, ended)
+
+
+def _play(session: Session, referee: Referee, term: Terminal) -> str:
+    """The game loop; returns why it stopped."""
     game = session.game
     humans = session.human_seats
     hot_seat = len(humans) > 1
@@ -113,6 +128,9 @@ def play_game(session: Session, referee: Referee, term: Terminal) -> GameSummary
     term.say(seed_line(session), "yellow" if session.practice else None)
     term.say("Type 'help' for commands, 'quit' to stop (the game is saved).")
     session.set_referee(referee.kind, referee.model)
+    # at a keyboard, stop when the player is out of the game (a blocked GridMaster4 colour) and let
+    # them watch, skip or quit; piped input gets the whole game as a log
+    session.pause_when_out = term.interactive
     if session.bots_owe_move():  # a resumed game whose bots still owe a move
         session.opening_events = session.opening_events + session.advance()
     for ev in session.opening_events:
@@ -123,6 +141,11 @@ def play_game(session: Session, referee: Referee, term: Terminal) -> GameSummary
     announced: set[str] = set()
     while not session.state.is_terminal:
         acting = [s for s in session.state.to_act() if s in humans]
+        if not acting and session.pause_when_out and session.humans_out():
+            how = _play_on(session, term, humans)
+            if how != "finished":
+                return how
+            continue
         if not acting:
             if session.bot_error:
                 term.say(session.bot_error, "red")
@@ -175,9 +198,41 @@ def play_game(session: Session, referee: Referee, term: Terminal) -> GameSummary
                 session.recorder.board(turn.board, seat)
         if turn.accepted and not session.state.is_terminal:  # the summary prints the final status
             term.say(game.status(session.state, seat), "bold")
-    if session.recorder:
-        session.recorder.sync_bot_moves(session, final=True)  # the recording pauses or ends here
-    return _summary(session, term, ended)
+    return ended
+
+
+def _play_on(session: Session, term: Terminal, humans: list[str]) -> str:
+    """Every human seat is out while the bots play on: watch them a round at a time, skip to the
+    end, or quit (the game is saved and resumes here).  Returns why it stopped."""
+    game, st = session.game, session.state
+    left = [s for s in game.seats if s not in humans and not st.is_out(s)]
+    who = " and ".join(humans)
+    term.say(f"{who} cannot move any more; {', '.join(left)} play on until the game ends.", "yellow")
+    round_moves = max(1, len(left))
+    while not session.state.is_terminal:
+        line = term.ask("[w]atch the next round, [s]kip to the end, or [q]uit? (w) ")
+        if line is None:
+            return "input ended"
+        answer = line.strip().lower()
+        if answer in ("q", "quit"):
+            return "quit"
+        if answer in ("s", "skip"):
+            before = len(session.state.log)
+            session.advance(limit=100_000)
+            term.say(f"Skipped {len(session.state.log) - before} moves.")
+            term.board(game.render(session.state, humans[0]))
+        elif answer in ("", "w", "watch"):
+            for ev in session.advance(limit=round_moves):
+                term.say(str(ev.get("text", "")))
+            if not session.state.is_terminal:
+                term.say(game.status(session.state, humans[0]), "bold")
+        else:
+            term.say("Type w (or Enter) to watch the next round, s to skip to the end, or q to quit.")
+            continue
+        if session.bot_error:
+            term.say(session.bot_error, "red")
+            return "bot error"
+    return "finished"
 
 
 def _next_human(session: Session, humans: list[str]) -> str | None:
@@ -239,7 +294,8 @@ def _summary(session: Session, term: Terminal, ended: str) -> GameSummary:
                      "the commitment shown at the start. The transcript replays the whole game.")
     else:
         where = session.path or session.id
-        term.say(f"Game paused ({ended}); saved as {where}. Resume with: gm play --resume {session.id}", "yellow")
+        why = "you pressed Ctrl-C" if ended == "Ctrl-C" else ended
+        term.say(f"Game paused ({why}); saved as {where}. Resume with: gm play --resume {session.id}", "yellow")
     term.say(status)
     term.say(f"{len(st.log)} moves played.")
     return GameSummary(outcome, status, len(st.log), ended)

@@ -184,10 +184,18 @@ class OfflineReferee:
             more = f" You can: {', '.join(map(str, legal[:12]))}{' ...' if len(legal) > 12 else ''}." if legal else ""
             return f"Not allowed [{err.get('rule', '?')}]: {err.get('reason', 'rejected')}.{more}"
         lines = [str(t) for t in result.get("narration") or []]
+        # a reveal closes the round just played: it goes before the picks already locked for the next one
+        events = result.get("events") or []
+        at = len(lines)
+        if len(events) == len(lines):
+            while at and isinstance(events[at - 1], dict) and events[at - 1].get("kind") == "locked":
+                at -= 1
+        reveals = []
         for seat, rev in (result.get("reveal") or {}).items():
             if isinstance(rev, dict):
                 check = "verified" if rev.get("verified") else "DOES NOT MATCH its commitment"
-                lines.append(f"Reveal: {seat} chose {rev.get('choice')} (nonce {rev.get('nonce')}; {check}).")
+                reveals.append(f"Reveal: {seat} chose {rev.get('choice')} (nonce {rev.get('nonce')}; {check}).")
+        lines[at:at] = reveals
         expected = result.get("expected") or []
         if expected:
             who = "; ".join(f"{e.get('seat')}: {str(e.get('decision', '')).replace('_', ' ')}" for e in expected)

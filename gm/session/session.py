@@ -150,6 +150,9 @@ class Session:
         #: commit to a human's secret pick too when another human still picks in its round (a served
         #: game between two players: each page verifies the other's reveal); off for local play
         self.commit_human_picks = False
+        #: stop the bots once every human seat is out of the game (``GameState.is_out``), so that a
+        #: terminal can offer to watch or skip the rest; :meth:`advance` with a limit plays on
+        self.pause_when_out = False
 
     # ------------------------------------------------------------- properties
     @property
@@ -693,29 +696,36 @@ class Session:
         st = self.state
         return not st.is_terminal and any(self.players.get(s, "").startswith("bot:") for s in st.to_act())
 
-    def advance(self) -> list[dict[str, Any]]:
-        """Let bots make every move they owe now (a writing operation); returns their events as JSON."""
+    def humans_out(self) -> bool:
+        """Whether every human seat is out of the game (``GameState.is_out``) while bots play on."""
+        humans = self.human_seats
+        return bool(humans) and not self.state.is_terminal and all(self.state.is_out(s) for s in humans)
+
+    def advance(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """Let bots make the moves they owe now (a writing operation): all of them, or at most
+        ``limit`` (``limit`` also plays on past a :attr:`pause_when_out` pause); returns their events as JSON."""
         with self.store.writing(self.id) as writer:
             self._catch_up(writer)
             self._writer = writer
             try:
                 if self.recorder is None:
-                    return self.advance_bots()
+                    return self.advance_bots(limit)
                 with self.recorder.batch():
-                    events = self.advance_bots()
+                    events = self.advance_bots(limit)
                     self._record_progress()
                 return events
             finally:
                 self._writer = None
 
-    def advance_bots(self) -> list[dict[str, Any]]:
-        """Let bots make every move they owe now (a bot choosing alongside a human commits first);
-        returns the events as JSON.  Stops at a human's move."""
+    def advance_bots(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """Let bots make every move they owe now (a bot choosing alongside a human commits first),
+        or at most ``limit``; returns the events as JSON.  Stops at a human's move, and, with
+        :attr:`pause_when_out` and no ``limit``, once every human seat is out of the game."""
         out: list[dict[str, Any]] = []
         self.bot_error = None
-        for _ in range(100_000):
+        for _ in range(100_000 if limit is None else limit):
             st = self.state
-            if st.is_terminal:
+            if st.is_terminal or (limit is None and self.pause_when_out and self.humans_out()):
                 break
             acting = st.to_act()
             movers = [s for s in acting if self.players.get(s, "").startswith("bot:")]

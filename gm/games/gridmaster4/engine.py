@@ -189,6 +189,10 @@ class GridMaster4State(GameState[GridMaster4Rules]):
         return f"{t[0]} {t[1]} at {name}" if t else f"open {name}"
 
     # ------------------------------------------------------------ turn model
+    def is_out(self, seat: str) -> bool:
+        """A blocked colour makes no more moves while the others play on (GM4-BLOCKED)."""
+        return seat in self.blocked and self.outcome is None
+
     def _to_act(self) -> tuple[str, ...]:
         return (self.current,) if self.current is not None else ()
 
