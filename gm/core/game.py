@@ -272,6 +272,12 @@ class Game(ABC):
         """Every tool of the game under ``rules``: the generic queries plus its action tools."""
         return [*generic_queries(), *self.action_tools(rules)]
 
+    def model_tools(self, rules: Any = None) -> list[ToolSpec]:
+        """The tools offered to a language model referee: :meth:`tools` unless a game keeps the
+        prompt small by standing one move-as-text tool in for several structured ones
+        (:func:`gm.core.tools.text_action_tool`; the move is still made through them)."""
+        return self.tools(rules)
+
     # ------------------------------------------------------------------ bots
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         """Bot strategies by name; ``default`` and ``random`` at least."""

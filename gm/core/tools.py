@@ -60,6 +60,9 @@ class ToolSpec:
     #: for action tools: the ``Action.type`` the tool produces.  When the argument names equal
     #: the action's fields, :func:`call_for_action` turns an action back into a tool call.
     produces: str | None = None
+    #: for a move-as-text tool offered to language models (:func:`text_action_tool`,
+    #: ``Game.model_tools``): the session's action tools it stands for
+    covers: tuple[str, ...] = ()
 
 
 def action_tool(
@@ -74,6 +77,42 @@ def action_tool(
         return action(**given)
 
     return ToolSpec(name, description, args, "action", handler, decisions, action.type)
+
+
+class TextActionArgs(ToolArgs):
+    """One move written as text."""
+
+    action: str = Field(max_length=300, description="the move, written as legal_actions lists it")
+
+
+def text_action_tool(name: str, description: str, covers: tuple[str, ...], decisions: tuple[str, ...]) -> ToolSpec:
+    """A tool taking a move written as text (the game's notation, read by ``state.parse_action``) in
+    place of the structured tools ``covers``: what a game offers a language model where one small
+    tool reads better than several large ones (``Game.model_tools``).  The move is made through the
+    covered tool that produces it (:func:`covered_call`), so sessions, transcripts and results are
+    the same as for a structured call."""
+
+    def handler(state: GameState[Any], seat: str, parsed: TextActionArgs) -> Action:
+        return state.parse_action(parsed.action)
+
+    return ToolSpec(name, description, TextActionArgs, "action", handler, decisions, None, covers)
+
+
+def covered_call(spec: ToolSpec, tools: Sequence[ToolSpec], state: GameState[Any], seat: str, args: Any) -> tuple[str, dict[str, Any]]:
+    """The structured call (tool, arguments) a move-as-text call of ``spec`` stands for.  Raises
+    :class:`InvalidActionError` when the text is not a move, or not one of the moves ``spec`` covers."""
+    action = spec.handler(state, seat, parse_args(spec, args))
+    covered = [t for t in tools if t.name in spec.covers]
+    try:
+        return call_for_action(covered, action)
+    except KeyError:
+        makers = [t.name for t in tools if t.kind == "action" and t.produces == action.type]
+        raise InvalidActionError(
+            f"'{action}' is not a {spec.name} move" + (f"; {' or '.join(makers)} makes it" if makers else ""),
+            rule=TOOL_RULE,
+            input=str(action),
+            legal=makers or list(spec.covers),
+        ) from None
 
 
 # ------------------------------------------------------------ argument parsing
@@ -233,12 +272,18 @@ def unknown_tool(name: object, tools: Iterable[ToolSpec]) -> InvalidActionError:
 
 
 def call_for_action(tools: Iterable[ToolSpec], action: Action) -> tuple[str, dict[str, Any]]:
-    """The tool call (name, arguments) that makes ``action``; ``KeyError`` if no tool does."""
+    """The tool call (name, arguments) that makes ``action``: a structured tool producing it, else a
+    move-as-text tool (:func:`text_action_tool`) with the action's text; ``KeyError`` if none does."""
+    texts = []
     for t in tools:
         if t.kind == "action" and t.produces == action.type:
             data = json.loads(json.dumps(action.to_json()))  # JSON values, as a model would send them
             data.pop("type", None)
             return t.name, {k: v for k, v in data.items() if k in t.args.model_fields}
+        if t.covers:
+            texts.append(t)
+    if texts:
+        return texts[0].name, {"action": str(action)}
     raise KeyError(action.type)
 
 

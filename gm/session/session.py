@@ -40,7 +40,7 @@ from gm.core.bots import Bot
 from gm.core.errors import GameError, InvalidActionError, StateError
 from gm.core.game import Game, ruleset_hash
 from gm.core.state import GameState
-from gm.core.tools import ToolSpec, expected, parse_args, tool_index, unknown_tool
+from gm.core.tools import ToolSpec, covered_call, expected, parse_args, tool_index, unknown_tool
 from gm.session.commit import SecretBook, SecretStatus, SeedSecret, commitment, derive
 from gm.session.driver import BotDriver
 from gm.session.keys import KeyRing
@@ -139,6 +139,7 @@ class Session:
         self._expected: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
         self._tools = tool_index(self.tools)
+        self._model_tools: list[ToolSpec] | None = None
         self.book = SecretBook()
         self.driver = BotDriver(game, self.players, secret.bot_seed, injected or {})
         self.bot_error: str | None = None
@@ -796,8 +797,22 @@ class Session:
         except Exception as exc:  # the last line of defence: nothing escapes a tool
             return self._error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
 
-    def _call(self, name: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool = False) -> dict[str, Any]:
+    @property
+    def model_tools(self) -> list[ToolSpec]:
+        """The tools a language model is offered (``Game.model_tools``): the session's tools, or a
+        move-as-text tool standing in for some of them; :meth:`call` takes both."""
+        if self._model_tools is None:
+            self._model_tools = self.game.model_tools(self.state.rules)
+        return self._model_tools
+
+    def _spec(self, name: Any) -> ToolSpec | None:
         spec = self._tools.get(name) if isinstance(name, str) else None
+        if spec is None and isinstance(name, str):
+            spec = next((t for t in self.model_tools if t.name == name and t.covers), None)
+        return spec
+
+    def _call(self, name: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool = False) -> dict[str, Any]:
+        spec = self._spec(name)
         if spec is None:
             raise unknown_tool(name, self.tools)
         if seat is not None and (not isinstance(seat, str) or seat not in self.game.seats):
@@ -811,6 +826,9 @@ class Session:
                 input=seat,
                 legal=self.human_seats,
             )
+        if spec.covers and seat is not None:  # a move written as text: made through the tool it stands for
+            name, args = covered_call(spec, self.tools, self.state, seat, args)
+            spec = self._tools[name]
         parsed = parse_args(spec, args)
         if spec.kind == "query":
             data = spec.handler(self.state, seat, parsed)

@@ -16,6 +16,14 @@ from gm.games.chess_football.engine import ChessFootballState
 from gm.games.chess_football.ruleids import RULE_WORDS, RULES, rules_text
 from gm.games.chess_football.rules import ChessFootballRules
 
+#: the reaction-turn tools a language model reaches through ``turn_action``
+TURN_TOOLS = ("move_piece", "use_ability", "pass_ball", "play_action", "choose_ball_holder", "end_turn")
+TURN_ACTION = (
+    "Reaction turn: one piece action as legal_actions and piece_options write it: 'FA1 to C14 NW' (a move; add "
+    "'rush' or 'route'), 'HV1 push HV3', 'SF react', 'QB pass to FA1', 'play action FA2' then 'ball QB' (who "
+    "secretly holds it), or 'done' (end your side's part of the turn)."
+)
+
 
 class ChessFootball(Game):
     """Chess-Football Hybrid, official rules v2.0."""
@@ -60,6 +68,18 @@ class ChessFootball(Game):
         from gm.games.chess_football.tools import chess_football_tools
 
         return chess_football_tools(None if rules is None else self.load_rules(rules))
+
+    def model_tools(self, rules: Any = None) -> list[ToolSpec]:
+        """For a language model one ``turn_action`` tool, a reaction-turn move written as text,
+        stands in for the six structured reaction-turn tools (their schemas alone would take the
+        prompt past its budget); the move is made through the structured tool all the same."""
+        from gm.core.tools import text_action_tool
+
+        tools = self.tools(rules)
+        at = next(i for i, t in enumerate(tools) if t.name in TURN_TOOLS)
+        turn = text_action_tool("turn_action", TURN_ACTION, TURN_TOOLS, ("turn",))
+        rest = [t for t in tools if t.name not in TURN_TOOLS]
+        return [*rest[:at], turn, *rest[at:]]
 
     def rules_text(self, rules: Any = None) -> Mapping[str, str]:
         """Rule id -> its text with the numbers of ``rules`` (default: the default ruleset)."""

@@ -146,21 +146,20 @@ def chess_football_tools(rules: Any = None) -> list[ToolSpec]:
     standalone = [a for a in abilities if a not in ("speed_rush", "route_running", "pass", "play_action")]
     plan_args = create_model(
         "PlanArgs", __base__=ToolArgs,
-        rows=(list[str], Field(max_length=20, description=f"up to {r.plan_rows} rows in order, each one piece action, e.g. "
-                               "['LB to H14 C', 'HV1 push HV3', 'FA1 to C20 NW', 'QB pass to FA1']; movement order "
-                               f"{order}; [] = everybody holds")),
+        rows=(list[str], Field(max_length=20, description=f"up to {r.plan_rows} rows in the movement order ({order}), each "
+                               "one piece action, e.g. ['LB to H14 C', 'HV1 push HV3', 'QB pass to FA1']; [] = all hold")),
     )
     pass_table = (f"1d{r.passing.die} + modifiers: {r.passing.complete_min} or more complete, {r.passing.incomplete_min} to "
                   f"{r.passing.complete_min - 1} incomplete, lower intercepted")
     return [
-        action_tool("choose_captains", "Secretly name your captains: one offensive role and one defensive role.",
+        action_tool("choose_captains", "Secretly name your two captains, one for each side.",
                     _captain_args(r), CaptainPick, ("captains",)),
         action_tool("call_coin_toss", f"Call the coin toss: heads or tails (the winner has the first possession; {r.toss_caller} calls).",
                     CoinArgs, CoinCall, ("coin_call",)),
         action_tool("fourth_down", f"Offense on down {', '.join(map(str, r.punt_downs))}, before the snap: punt or go for it.",
                     FourthArgs, FourthDown, ("fourth_down",)),
-        ToolSpec("submit_snap_plan", f"Secretly lock your snap plan: up to {r.plan_rows} rows (order, piece, action); both plans are "
-                 "revealed together, offense rows run first, then defense rows.", plan_args, "action", _plan, ("snap_plan",),
+        ToolSpec("submit_snap_plan", "Secretly lock your snap plan; both plans are revealed together, offense rows run "
+                 "first.", plan_args, "action", _plan, ("snap_plan",),
                  Plan.type),
         action_tool("move_piece", "Reaction turn: move one of your pieces to a square and a position (C, NW, NE, SW, SE).",
                     MoveArgs, Move, ("turn",)),

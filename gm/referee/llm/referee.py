@@ -78,8 +78,14 @@ NUDGE = (
 
 
 def model_tools(session: Session) -> list[ToolSpec]:
-    """The tools offered to the model (every call is made for the referee's seat)."""
-    return [t for t in session.tools if t.name not in HIDDEN_TOOLS]
+    """The tools offered to the model (every call is made for the referee's seat): the game's
+    ``model_tools`` without the queries gm answers itself."""
+    return [t for t in session.model_tools if t.name not in HIDDEN_TOOLS]
+
+
+def tool_names(session: Session) -> dict[str, str]:
+    """Session tool -> the model tool that stands in for it (a move-as-text tool's covered tools)."""
+    return {c: t.name for t in session.model_tools for c in t.covers}
 
 
 def _cap(items: Any, n: int) -> list[str]:
@@ -87,17 +93,21 @@ def _cap(items: Any, n: int) -> list[str]:
     return items if len(items) <= n else [*items[:n], f"... {len(items) - n} more"]
 
 
-def _expected_text(expected: Any) -> str:
+def _expected_text(expected: Any, names: Mapping[str, str] | None = None) -> str:
+    """Who decides what, with the tools (as the model knows them: ``names`` maps a session tool to
+    the model tool standing in for it)."""
     parts = []
     for e in expected or []:
         if isinstance(e, Mapping):
             decision = str(e.get("decision") or "move").replace("_", " ")
-            parts.append(f"{e.get('seat')}: {decision} ({', '.join(e.get('tools') or [])})")
+            tools = dict.fromkeys((names or {}).get(t, t) for t in e.get("tools") or [])
+            parts.append(f"{e.get('seat')}: {decision} ({', '.join(tools)})")
     return "; ".join(parts) or "nobody"
 
 
-def for_model(result: Mapping[str, Any], *, legal_cap: int = 24) -> str:
-    """A tool result as the model sees it: compact JSON, no board, no commitment hashes."""
+def for_model(result: Mapping[str, Any], *, legal_cap: int = 24, names: Mapping[str, str] | None = None) -> str:
+    """A tool result as the model sees it: compact JSON, no board, no commitment hashes (the tools
+    due next named as the model knows them, see :func:`tool_names`)."""
     out: dict[str, Any]
     if not result.get("ok"):
         err = result.get("error") or {}
@@ -117,7 +127,7 @@ def for_model(result: Mapping[str, Any], *, legal_cap: int = 24) -> str:
             "events": result.get("narration"),
             "revealed": {s: r.get("choice") for s, r in reveal.items() if isinstance(r, Mapping)},
             "status": result.get("status"),
-            "next": _expected_text(result.get("expected")),
+            "next": _expected_text(result.get("expected"), names),
             "outcome": result.get("outcome"),
         }
     else:
@@ -133,13 +143,14 @@ def state_block(session: Session, seat: str, *, moves: int = 4) -> str:
     st = session.state
     lines = [f"[state for {seat}] {session.game.status(st, seat)}"]
     exp = session.expected()
+    names = tool_names(session)
     mine = [e for e in exp if e.get("seat") == seat]
     if mine:
-        lines.append(f"{seat} decides now: {_expected_text(mine)}")
+        lines.append(f"{seat} decides now: {_expected_text(mine, names)}")
     elif st.is_terminal:
         lines.append("The game is over.")
     else:
-        lines.append(f"Not {seat}'s move; waiting for {_expected_text(exp)}")
+        lines.append(f"Not {seat}'s move; waiting for {_expected_text(exp, names)}")
     locked = [who for who, text in session.log(seat) if text == "locked"]
     if locked:
         lines.append(f"{', '.join(sorted(set(locked)))} has locked a secret pick (hidden until the round is complete)")
@@ -275,7 +286,7 @@ class LLMReferee:
                 else:
                     failures += 1
                     last_error = result
-                outputs.append(ToolOutput(use.id, use.name, for_model(result), not result.get("ok")))
+                outputs.append(ToolOutput(use.id, use.name, for_model(result, names=tool_names(session)), not result.get("ok")))
             request.messages.append(ToolOutputs(tuple(outputs)))
             if failures >= self.max_failures:
                 turn.flags.append(f"rephrase: {failures} rejected tool calls in a row")
