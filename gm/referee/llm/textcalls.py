@@ -141,7 +141,7 @@ def find_calls(text: str) -> tuple[str, list[TextCall]]:
 
     def tagged(m: re.Match[str]) -> str:
         body = m.group(1).strip()
-        rest, found = _scan(body)
+        _, found = _scan(body)
         calls.extend(found or [_broken(body)])
         return ""
 
