@@ -273,21 +273,28 @@ class LLMReferee:
                 own = True
                 break
             if reply.truncated:  # a half-written call is never run
-                turn.flags.append(f"cut-off: the reply hit the output token limit ({reply.stop}); nothing in it was run")
+                cut = f"cut-off: the reply hit the output token limit ({reply.stop}); nothing in it was run"
                 if "cut" not in retried:
                     retried.add("cut")
+                    turn.flags.append(f"{cut}; asked again")
                     request.messages.append(UserText(CUT_NUDGE))
                     continue
-                narration, own = self._gave_up(session, turn, seat, "its reply was cut off at its output token limit"), True
+                turn.flags.append(cut)
+                narration = self._gave_up(
+                    session, turn, seat, "its reply was cut off at its output token limit, twice",
+                    "Try a shorter message, or raise the server's output token limit.",
+                )
+                own = True
                 break
             request.messages.append(AssistantTurn(reply.text, reply.tool_uses))
             if not reply.tool_uses:
                 if not reply.text.strip() and not turn.calls:
-                    turn.flags.append("empty-reply: the model answered nothing")
                     if "empty" not in retried:
                         retried.add("empty")
+                        turn.flags.append("empty-reply: the model answered nothing; asked again")
                         request.messages.append(UserText(EMPTY_NUDGE))
                         continue
+                    turn.flags.append("empty-reply: the model answered nothing again")
                     narration, own = self._gave_up(session, turn, seat, "it gave no answer (an empty reply, twice)"), True
                     break
                 if not nudged and not turn.calls and self._skipped_tool(session, seat, turn, reply.text):
@@ -323,7 +330,10 @@ class LLMReferee:
                 narration = self._rephrase(session, seat, last_error)
                 break
             if calls >= self.max_tool_calls and any(o.is_error and CAP_RULE in o.content for o in outputs):
-                narration = self._gave_up(session, turn, seat, f"it kept calling tools ({calls} in one message) without answering")
+                narration = self._gave_up(
+                    session, turn, seat, f"it kept calling tools ({calls} in one message) without answering",
+                    "Ask a more direct question, or say your move.",
+                )
                 own = True
                 break
         if narration is None:  # the request budget ran out
@@ -472,15 +482,14 @@ class LLMReferee:
         options = f" Right now you can say, for example: {', '.join(legal[:6])}{' ...' if len(legal) > 6 else ''}." if legal else ""
         return f"I couldn't turn that into a move the rules allow.{why} Could you rephrase?{options}"
 
-    def _gave_up(self, session: Session, turn: RefereeTurn, seat: str, why: str) -> str:
+    def _gave_up(
+        self, session: Session, turn: RefereeTurn, seat: str, why: str, hint: str = "Type your message again, or say it differently."
+    ) -> str:
         """gm's own words when the model gave no usable answer: the engine's account of any move
         made, what went wrong, and that nothing (else) changed."""
         if turn.accepted:
             return f"{self._engine_version(session, turn, seat)}\n(gm stopped the referee model: {why}.)"
-        return (
-            f"The referee model did not answer properly: {why}. Nothing changed in the game. "
-            "Type your message again, or say it differently."
-        )
+        return f"The referee model did not answer properly: {why}. Nothing changed in the game. {hint}"
 
     def _failure_text(self, session: Session, turn: RefereeTurn, exc: LLMError) -> str:
         made = " Your move was made (see above)." if turn.accepted else " Nothing changed in the game."
