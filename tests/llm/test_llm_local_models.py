@@ -43,6 +43,8 @@ def gave_up(why: str, hint: str = "Type your message again, or say it differentl
     ("lmstudio_json_fence", f"Calling your play now.\n{PLAY2_TEXT}"),
     ("llamacpp_json_bare", PLAY2_TEXT),
     ("vllm_hermes_tool_call", PLAY2_TEXT),
+    ("vllm_mistral_tool_calls_text", PLAY2_TEXT),
+    ("ollama_llama_function_tag", PLAY2_TEXT),
 ])
 def test_a_call_written_in_the_text_runs_and_its_result_goes_back_as_text(name: str, said: str) -> None:
     t = table("openai", [Raw(fixture(name)), events(1)])
@@ -82,7 +84,10 @@ def test_a_truncated_tag_reaches_the_engine_as_broken_arguments_and_changes_noth
     turn = t.say("play 2 black")
     assert engine_got(turn) == [("call_play", {"_raw": '{"play": 2, "col'}, "home", False, "CORE-ARGS")]
     assert state(t) == before
-    assert turn.narration.startswith("Sorry, that call was broken.\n(Nothing happened in the game: the engine refused the move. [CORE-ARGS]")
+    assert turn.narration == (
+        "Sorry, that call was broken.\n(Nothing happened in the game: the engine refused the move. [CORE-ARGS] "
+        "arguments must be a JSON object: Unterminated string starting at: line 1 column 13 (char 12).)"
+    )
 
 
 # ------------------------------------------------------------ 3: several calls in one reply

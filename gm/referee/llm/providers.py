@@ -210,10 +210,11 @@ def read_text(text: str, uses: tuple[ToolUse, ...], reasoning: str = "") -> tupl
     in-text tool uses and leave the text."""
     answer, thought = split_reasoning(text)
     reasoning = "\n".join(r for r in (reasoning, thought) if r)
+    rest, calls = find_calls(answer)
     if not uses:
-        answer, calls = find_calls(answer)
         uses = tuple(ToolUse(f"text_call_{i}", c.name, c.arguments, in_text=True) for i, c in enumerate(calls))
-    return answer, uses, reasoning
+    # beside structured calls, text-written ones are echoes: out of the text, not run twice
+    return rest, uses, reasoning
 
 
 def parse_chat(raw: dict[str, Any]) -> Reply:

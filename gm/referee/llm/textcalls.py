@@ -4,7 +4,8 @@ OpenAI-compatible servers often send them.
 - :func:`split_reasoning` takes ``<think>...</think>`` (or ``<thinking>``) out of the
   text: the model's reasoning is never narration and never a tool call;
 - :func:`find_calls` finds the calls written as text: Hermes/Qwen
-  ``<tool_call>{...}</tool_call>`` tags, a JSON object (or a list of them) in a
+  ``<tool_call>{...}</tool_call>`` tags, Llama's ``<function=name>{...}</function>``,
+  Mistral's ``[TOOL_CALLS][...]``, a JSON object (or a list of them) in a
   fenced block or in the prose, shaped ``{"name": ..., "arguments": {...}}``
   (also ``parameters``/``args``/``input``; ``{"tool": ..., "arguments": ...}`` is
   gm's own JSON-only protocol; ``{"function": {...}}`` the OpenAI shape);
@@ -28,6 +29,10 @@ _THINK = re.compile(r"<(think|thinking)>(.*?)(?:</\1>|\Z)", re.S | re.I)
 _LONE_CLOSE = re.compile(r"^(.*?)</(?:think|thinking)>", re.S | re.I)
 _TAGGED = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.S | re.I)
 _FENCE = re.compile(r"```[a-zA-Z]*[ \t]*\n?(.*?)(?:```|\Z)", re.S)
+#: Llama 3.1's custom-tool format: <function=NAME>{...}</function>
+_FUNCTION_TAG = re.compile(r"<function=([\w.-]{1,80})>(.*?)(?:</function>|\Z)", re.S)
+#: markers some chat templates put before text-written calls (Mistral, Llama 3.1)
+_MARKERS = re.compile(r"\[TOOL_CALLS\]|<\|python_tag\|>")
 _NAME = re.compile(r'"(?:name|tool)"\s*:\s*"([^"\\]{1,80})"')
 _NAME_KEYS = ("name", "tool", "tool_name")
 _ARG_KEYS = ("arguments", "parameters", "args", "input")
@@ -145,7 +150,16 @@ def find_calls(text: str) -> tuple[str, list[TextCall]]:
         calls.extend(found or [_broken(body)])
         return ""
 
-    rest = _TAGGED.sub(tagged, text)
+    def function_tag(m: re.Match[str]) -> str:
+        body = m.group(2).strip()
+        try:
+            args = json.loads(body) if body else {}
+        except ValueError:
+            args = body
+        calls.append(TextCall(m.group(1), args if isinstance(args, dict | str) else body))
+        return ""
+
+    rest = _FUNCTION_TAG.sub(function_tag, _TAGGED.sub(tagged, text))
     if not calls:
         def fenced(m: re.Match[str]) -> str:
             inner, found = _scan(m.group(1))
@@ -155,6 +169,8 @@ def find_calls(text: str) -> tuple[str, list[TextCall]]:
         rest = _FENCE.sub(fenced, rest)
         if not calls:
             rest, calls = _scan(rest)
+    if calls:
+        rest = _MARKERS.sub("", rest)
     return _tidy(rest), calls
 
 
