@@ -299,3 +299,17 @@ def test_each_case_replays_and_is_in_the_corpus(case: Any) -> None:
     corpus = Transcript.load(CORPUS / case.file)
     assert [e.model_dump(mode="json") for e in corpus.entries] == [e.model_dump(mode="json") for e in fresh.entries]
     assert corpus.header.title == case.title and corpus.header.referee.kind == case.kind
+
+
+def test_tools_refused_in_the_middle_of_a_turn_turns_the_calls_so_far_into_text() -> None:
+    t = table("openai", [Raw(fixture("ollama_legal_actions_call")), Raw(fixture("ollama_tools_unsupported_400"), 400),
+                         Raw(fixture("ollama_json_protocol_call")), events(1)])
+    turn = t.say("play 2 black")
+    assert [c.tool for c in turn.calls] == ["legal_actions", "call_play"] and turn.flags == [NO_TOOLS_FLAG]
+    third = t.bodies()[2]
+    assert "tools" not in third and not any(m["role"] == "tool" or m.get("tool_calls") for m in third["messages"])
+    assert third["messages"][-2:] == [
+        {"role": "assistant", "content": '{"tool":"legal_actions","arguments":{}}'},
+        {"role": "user", "content": f"[tool results]\nlegal_actions: {for_model(turn.calls[0].result)}"},
+    ]
+    assert turn.narration == PLAY2_EVENT

@@ -49,7 +49,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from gm.core.errors import GameError
@@ -350,7 +350,7 @@ class LLMReferee:
         key = (f"text-tools:{session.id}", seat)
         if key not in self._system:
             self._system[key] = f"{system}\n\n{text_tools_prompt(model_tools(session))}"
-        return Request(self._system[key], [], list(messages))
+        return Request(self._system[key], [], [_as_text(m) for m in messages])
 
     def _ask(self, request: Request, recorder: Recorder | None) -> Reply:
         snapshot = Request(request.system, request.tools, list(request.messages))
@@ -538,6 +538,15 @@ def _args(use: ToolUse) -> dict[str, Any] | str | None:
             return a
         return data if isinstance(data, dict) else a
     return a
+
+
+def _as_text(item: Item) -> Item:
+    """A conversation item for a server without tools: structured calls and results as text."""
+    if isinstance(item, AssistantTurn) and item.tool_uses:
+        return AssistantTurn(item.text, tuple(replace(u, in_text=True) for u in item.tool_uses))
+    if isinstance(item, ToolOutputs):
+        return ToolOutputs(tuple(replace(o, in_text=True) for o in item.outputs))
+    return item
 
 
 def _clip(text: str, n: int) -> str:
