@@ -79,7 +79,7 @@ def _turns(tr: Any) -> list[dict[str, Any]]:
 def _flatness_rows(path: Path) -> list[dict[str, Any]]:
     from gm.referee.llm.replay import ReplayProvider
     from gm.transcript.format import Transcript
-    from gm.transcript.replay import _session
+    from gm.transcript.replay import session_of as _session
 
     tr = Transcript.load(path)
     firsts = [t["inputs"][0] for t in _turns(tr) if t["inputs"]]

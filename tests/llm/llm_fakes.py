@@ -20,13 +20,17 @@ import json
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx2
 
 from gm.core.registry import find_game
 from gm.core.tools import call_for_action
+from gm.referee.llm.textcalls import RESULTS_HEAD
 from gm.referee.offline import OfflineReferee
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 # ------------------------------------------------------------------- steps
 
@@ -59,7 +63,20 @@ class Timeout:
     """The request times out (the SDK retries, then gives up)."""
 
 
-Step = Say | Call | Fail | Timeout
+@dataclass
+class Raw:
+    """A recorded response body served verbatim (a fixture from ``tests/llm/fixtures``), with its HTTP status."""
+
+    body: dict[str, Any]
+    status: int = 200
+
+
+def fixture(name: str) -> dict[str, Any]:
+    """A recorded response body from ``tests/llm/fixtures/<name>.json``."""
+    return dict(json.loads((FIXTURES / f"{name}.json").read_text()))
+
+
+Step = Say | Call | Fail | Timeout | Raw
 
 
 @dataclass
@@ -107,6 +124,8 @@ def parse_conv(api: str, body: dict[str, Any]) -> Conv:
         results = [b for b in last if b.get("type") == "tool_result"]
         if results and not any(b.get("type") == "text" for b in last):
             outputs = [json.loads(b["content"]) for b in results]
+    if outputs is None and users and users[-1].startswith(RESULTS_HEAD):  # results of calls written as text
+        outputs = [json.loads(line.split(": ", 1)[1]) for line in users[-1].splitlines()[1:]]
     player = next((u for u in reversed(users) if "] " in u and " says]\n" in u and u.startswith("[state")), "")
     seat, text = "", ""
     if player:
@@ -154,6 +173,8 @@ class FakeLLM:
             step = step(conv)
         if isinstance(step, Timeout):
             raise httpx2.ReadTimeout("scripted timeout", request=request)
+        if isinstance(step, Raw):
+            return httpx2.Response(step.status, json=step.body)
         if isinstance(step, Fail):
             err = {"type": "error", "error": {"type": "rate_limit_error" if step.status == 429 else "api_error", "message": step.message}}
             return httpx2.Response(step.status, json=err, headers={"retry-after-ms": "1"})

@@ -115,11 +115,19 @@ CORPUS_GAMES: list[tuple[str, str, int, dict[str, Any], dict[int, str], str]] = 
 
 
 def record_corpus(folder: Path = CORPUS) -> list[Path]:
+    from local_models import CASES, run_case
+
     out = []
     for name, kind, seed, rules, faults, title in CORPUS_GAMES:
         played = play(kind, seed=seed, rules=rules, faults=faults, title=title)
         path = folder / name
         played.transcript.save(path)
+        out.append(path)
+    for case in CASES:  # the reply shapes of local models, one short game each
+        t, _ = run_case(case)
+        t.recorder.sync_bot_moves(t.session)
+        path = folder / case.file
+        t.recorder.transcript.save(path)
         out.append(path)
     return out
 
@@ -156,19 +164,23 @@ def table(
     brain: Any = None,
     max_retries: int = 0,
     timeout: float = 2.0,
+    title: str | None = None,
+    record_all: bool = False,
     **opts: Any,
 ) -> Table:
-    """A game against bot:random, advanced (without the referee) until home faces ``until``."""
+    """A game against bot:random, advanced (without the referee) until home faces ``until``.
+    ``record_all``: the transcript starts before the advance (so it replays from its header)."""
     from gm.referee.offline import tool_call_for
 
     fake = FakeLLM(script=script or [], brain=brain)
     ref = make_referee(kind, fake, max_retries=max_retries, timeout=timeout, **opts)
     session = Session.create("grid-football", seed=seed, rules=dict(rules or {}), players={"away": "bot:random"},
                              persist=False, bot_seed=seed, nonce_seed=0, record=False)
+    rec = record(session, kind, fake.model, title) if record_all else None
     me = session.game.make_bot("bot:random", seed=seed)
     while until and session.state.decision("home") != until and not session.state.is_terminal:  # type: ignore[attr-defined]
         action = me.choose(session.state, "home")
         call = tool_call_for(session.game, session.state, "home", action)
         assert call
         session.call(call[0], call[1], "home")
-    return Table(session, ref, fake, record(session, kind, fake.model))
+    return Table(session, ref, fake, rec or record(session, kind, fake.model, title))

@@ -27,12 +27,14 @@ from typing import Any, Protocol
 
 from gm.core.schemas import to_anthropic, to_openai, to_openai_responses
 from gm.core.tools import ToolSpec
+from gm.referee.llm.textcalls import find_calls, render_call, render_outputs, split_reasoning
 from gm.referee.llm.types import (
     AssistantTurn,
     LLMError,
     MissingKeyError,
     Reply,
     Request,
+    ToolOutputs,
     ToolUse,
     Usage,
     UserText,
@@ -83,17 +85,21 @@ def chat_payload(model: str, request: Request) -> dict[str, Any]:
         if isinstance(item, UserText):
             messages.append({"role": "user", "content": item.text})
         elif isinstance(item, AssistantTurn):
+            structured = [u for u in item.tool_uses if not u.in_text]
+            text = _said(item)
             # content may be null only next to tool calls
-            msg: dict[str, Any] = {"role": "assistant", "content": item.text or (None if item.tool_uses else "(no reply)")}
-            if item.tool_uses:
+            msg: dict[str, Any] = {"role": "assistant", "content": text or (None if structured else "(no reply)")}
+            if structured:
                 msg["tool_calls"] = [
                     {"id": u.id, "type": "function", "function": {"name": u.name, "arguments": _args_text(u.arguments)}}
-                    for u in item.tool_uses
+                    for u in structured
                 ]
             messages.append(msg)
         else:
-            messages.extend({"role": "tool", "tool_call_id": o.id, "content": o.content} for o in item.outputs)
-    return {"model": model, "messages": messages, "tools": tool_schemas("openai", tuple(request.tools))}
+            messages.extend({"role": "tool", "tool_call_id": o.id, "content": o.content} for o in item.outputs if not o.in_text)
+            if results := _text_results(item):
+                messages.append({"role": "user", "content": results})
+    return _with_tools({"model": model, "messages": messages}, "openai", request)
 
 
 def responses_payload(model: str, request: Request) -> dict[str, Any]:
@@ -103,21 +109,21 @@ def responses_payload(model: str, request: Request) -> dict[str, Any]:
         if isinstance(item, UserText):
             items.append({"role": "user", "content": item.text})
         elif isinstance(item, AssistantTurn):
-            if item.text:
-                items.append({"role": "assistant", "content": item.text})
+            if text := _said(item):
+                items.append({"role": "assistant", "content": text})
             items.extend(
                 {"type": "function_call", "call_id": u.id, "name": u.name, "arguments": _args_text(u.arguments)}
                 for u in item.tool_uses
+                if not u.in_text
             )
         else:
-            items.extend({"type": "function_call_output", "call_id": o.id, "output": o.content} for o in item.outputs)
-    return {
-        "model": model,
-        "instructions": request.system,
-        "input": items,
-        "tools": tool_schemas("openai-responses", tuple(request.tools)),
-        "store": False,
-    }
+            items.extend(
+                {"type": "function_call_output", "call_id": o.id, "output": o.content} for o in item.outputs if not o.in_text
+            )
+            if results := _text_results(item):
+                items.append({"role": "user", "content": results})
+    payload = {"model": model, "instructions": request.system, "input": items}
+    return {**_with_tools(payload, "openai-responses", request), "store": False}
 
 
 def anthropic_payload(model: str, request: Request) -> dict[str, Any]:
@@ -134,23 +140,48 @@ def anthropic_payload(model: str, request: Request) -> dict[str, Any]:
         if isinstance(item, UserText):
             add("user", [{"type": "text", "text": item.text}])
         elif isinstance(item, AssistantTurn):
-            blocks: list[dict[str, Any]] = [{"type": "text", "text": item.text}] if item.text else []
+            text = _said(item)
+            blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
             for u in item.tool_uses:
-                args = u.arguments if isinstance(u.arguments, dict) else _loads_object(u.arguments)
-                blocks.append({"type": "tool_use", "id": u.id, "name": u.name, "input": args})
+                if not u.in_text:
+                    args = u.arguments if isinstance(u.arguments, dict) else _loads_object(u.arguments)
+                    blocks.append({"type": "tool_use", "id": u.id, "name": u.name, "input": args})
             add("assistant", blocks or [{"type": "text", "text": "(no reply)"}])
         else:
-            add("user", [
+            results: list[dict[str, Any]] = [
                 {"type": "tool_result", "tool_use_id": o.id, "content": o.content, "is_error": o.is_error}
                 for o in item.outputs
-            ])
-    return {
+                if not o.in_text
+            ]
+            if text := _text_results(item):
+                results.append({"type": "text", "text": text})
+            add("user", results)
+    payload = {
         "model": model,
         "max_tokens": MAX_OUTPUT_TOKENS,
         "system": [{"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}],
-        "tools": tool_schemas("anthropic", tuple(request.tools)),
-        "messages": messages,
     }
+    return {**_with_tools(payload, "anthropic", request), "messages": messages}
+
+
+def _with_tools(payload: dict[str, Any], kind: str, request: Request) -> dict[str, Any]:
+    """``payload`` with the tools in ``kind``'s format; none at all for a server that takes none
+    (an empty ``tools`` list is an error for some APIs)."""
+    if request.tools:
+        payload["tools"] = tool_schemas(kind, tuple(request.tools))
+    return payload
+
+
+def _said(item: AssistantTurn) -> str:
+    """What the model said, as it goes back to it: its text, and its text-written calls in gm's JSON form."""
+    calls = [render_call(u.name, u.arguments) for u in item.tool_uses if u.in_text]
+    return "\n".join(x for x in (item.text, *calls) if x)
+
+
+def _text_results(item: ToolOutputs) -> str:
+    """The results of text-written calls, as one message (empty when there are none)."""
+    outs = [(o.name, o.content) for o in item.outputs if o.in_text]
+    return render_outputs(outs) if outs else ""
 
 
 def _loads_object(text: str | None) -> dict[str, Any]:
@@ -173,6 +204,19 @@ def _int(x: Any) -> int | None:
     return x if isinstance(x, int) and not isinstance(x, bool) else None
 
 
+def read_text(text: str, uses: tuple[ToolUse, ...], reasoning: str = "") -> tuple[str, tuple[ToolUse, ...], str]:
+    """``(text, uses, reasoning)`` of a reply: ``<think>`` blocks out of the text and into the
+    reasoning; without structured calls, the calls written in the text (tags, JSON) become
+    in-text tool uses and leave the text."""
+    answer, thought = split_reasoning(text)
+    reasoning = "\n".join(r for r in (reasoning, thought) if r)
+    rest, calls = find_calls(answer)
+    if not uses:
+        uses = tuple(ToolUse(f"text_call_{i}", c.name, c.arguments, in_text=True) for i, c in enumerate(calls))
+    # beside structured calls, text-written ones are echoes: out of the text, not run twice
+    return rest, uses, reasoning
+
+
 def parse_chat(raw: dict[str, Any]) -> Reply:
     """A Chat Completions response (as ``model_dump()``) -> :class:`Reply`."""
     try:
@@ -182,24 +226,29 @@ def parse_chat(raw: dict[str, Any]) -> Reply:
             ToolUse(str(tc.get("id") or f"call_{i}"), str(tc["function"]["name"]), tc["function"].get("arguments"))
             for i, tc in enumerate(msg.get("tool_calls") or [])
         )
-        text = msg.get("content") or ""
+        # vLLM / DeepSeek / LM Studio: reasoning_content; Ollama and newer vLLM: reasoning
+        thought = msg.get("reasoning_content") or msg.get("reasoning") or ""
+        text, uses, reasoning = read_text(str(msg.get("content") or ""), uses, str(thought))
         stop = choice.get("finish_reason")
     except (KeyError, IndexError, TypeError, AttributeError) as exc:
         raise LLMError(f"unexpected Chat Completions response ({exc!r})", kind="bad_response") from None
     usage = raw.get("usage") or {}
     details = usage.get("prompt_tokens_details") or {}
     return Reply(
-        str(text),
+        text,
         uses,
         Usage(_int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens")), _int(details.get("cached_tokens"))),
         raw,
         stop,
+        reasoning,
+        stop == "length",
     )
 
 
 def parse_responses(raw: dict[str, Any]) -> Reply:
     """A Responses API response (as ``model_dump()``) -> :class:`Reply`."""
     texts: list[str] = []
+    thoughts: list[str] = []
     uses: list[ToolUse] = []
     try:
         for item in raw.get("output") or []:
@@ -208,22 +257,29 @@ def parse_responses(raw: dict[str, Any]) -> Reply:
                 texts.extend(str(c.get("text") or "") for c in item.get("content") or [] if c.get("type") == "output_text")
             elif kind == "function_call":
                 uses.append(ToolUse(str(item.get("call_id") or item.get("id")), str(item["name"]), item.get("arguments")))
+            elif kind == "reasoning":
+                thoughts.extend(str(s.get("text") or "") for s in item.get("summary") or [])
+        text, found, reasoning = read_text("\n".join(t for t in texts if t), tuple(uses), "\n".join(t for t in thoughts if t))
     except (KeyError, TypeError, AttributeError) as exc:
         raise LLMError(f"unexpected Responses API response ({exc!r})", kind="bad_response") from None
     usage = raw.get("usage") or {}
     details = usage.get("input_tokens_details") or {}
+    status = raw.get("status")
     return Reply(
-        "\n".join(t for t in texts if t),
-        tuple(uses),
+        text,
+        found,
         Usage(_int(usage.get("input_tokens")), _int(usage.get("output_tokens")), _int(details.get("cached_tokens"))),
         raw,
-        raw.get("status"),
+        status,
+        reasoning,
+        status == "incomplete" and (raw.get("incomplete_details") or {}).get("reason") == "max_output_tokens",
     )
 
 
 def parse_anthropic(raw: dict[str, Any]) -> Reply:
     """A Messages response (as ``model_dump()``) -> :class:`Reply`; usage input counts cached tokens too."""
     texts: list[str] = []
+    thoughts: list[str] = []
     uses: list[ToolUse] = []
     try:
         for block in raw.get("content") or []:
@@ -231,12 +287,16 @@ def parse_anthropic(raw: dict[str, Any]) -> Reply:
                 texts.append(str(block.get("text") or ""))
             elif block.get("type") == "tool_use":
                 uses.append(ToolUse(str(block["id"]), str(block["name"]), block.get("input")))
+            elif block.get("type") == "thinking":
+                thoughts.append(str(block.get("thinking") or ""))
+        text, found, reasoning = read_text("\n".join(t for t in texts if t), tuple(uses), "\n".join(t for t in thoughts if t))
     except (KeyError, TypeError, AttributeError) as exc:
         raise LLMError(f"unexpected Messages response ({exc!r})", kind="bad_response") from None
     u = raw.get("usage") or {}
     fresh, read, made = _int(u.get("input_tokens")), _int(u.get("cache_read_input_tokens")), _int(u.get("cache_creation_input_tokens"))
     total = None if fresh is None else fresh + (read or 0) + (made or 0)
-    return Reply("\n".join(t for t in texts if t), tuple(uses), Usage(total, _int(u.get("output_tokens")), read, made), raw, raw.get("stop_reason"))
+    stop = raw.get("stop_reason")
+    return Reply(text, found, Usage(total, _int(u.get("output_tokens")), read, made), raw, stop, reasoning, stop == "max_tokens")
 
 
 PARSERS: dict[str, Callable[[dict[str, Any]], Reply]] = {

@@ -26,6 +26,14 @@ formats).  For each player message:
    that describes results, gets one reminder that nothing happened until a tool
    is called.
 
+What local models and OpenAI-compatible servers send is read too (see
+:mod:`gm.referee.llm.textcalls`): calls written in the text (JSON, ``<tool_call>``
+tags) run like structured ones; reasoning (``reasoning_content``, ``<think>``) is
+never narration nor a call; a server that refuses tool definitions gets the tools in
+the prompt and a JSON-only protocol from then on; an empty reply gets one nudge, a
+reply cut off at the token limit is never run and asked for once more; a model that
+keeps calling tools is stopped at the cap.  Each time the player is told plainly.
+
 Hidden information: a bot's pick is made and committed by the session before the
 player's message is handled, and the model sees only what the player's seat may
 see (results and views of that seat, no commitment hashes), so no request holds a
@@ -41,13 +49,14 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from gm.core.errors import GameError
 from gm.referee.base import RefereeTurn, ToolCallRecord
 from gm.referee.llm.check import Facts, build_facts, check, strip_boards
-from gm.referee.llm.prompts import rules_summary, session_system_prompt
+from gm.referee.llm.prompts import rules_summary, session_system_prompt, text_tools_prompt
+from gm.referee.llm.textcalls import tools_unsupported
 from gm.referee.llm.types import (
     AssistantTurn,
     Item,
@@ -75,6 +84,12 @@ NUDGE = (
     "[gm] You called no tool, so nothing happened in the game. If the player stated a decision, "
     "call its tool now; otherwise reply without describing any result."
 )
+EMPTY_NUDGE = "[gm] Your reply was empty. Answer the player: call the tool for a stated decision, or reply in words."
+CUT_NUDGE = (
+    "[gm] Your last reply was cut off at the output token limit and was discarded; nothing in it was done. "
+    "Reply again, briefly: one tool call, or 1-3 short sentences."
+)
+NO_TOOLS_FLAG = "no-tools: the server takes no tool definitions; tools are described in the prompt and called as JSON"
 
 
 def model_tools(session: Session) -> list[ToolSpec]:
@@ -191,6 +206,8 @@ class LLMReferee:
         self.check_narration = check_narration
         self._history: dict[str, deque[_Exchange]] = {}
         self._system: dict[tuple[str, str], str] = {}
+        #: the server refused tool definitions once: from then on tools are in the prompt (JSON protocol)
+        self.text_tools = False
         #: requests made in the last handled turn (for tests and measurements)
         self.last_requests: list[Request] = []
 
@@ -240,26 +257,57 @@ class LLMReferee:
     def _converse(self, session: Session, turn: RefereeTurn, seat: str, recorder: Recorder | None) -> None:
         before_status = session.game.status(session.state, seat)
         before_view = self._view(session, seat)
-        request = Request(self._system_prompt(session, seat), model_tools(session), self._history_items(seat))
+        request = self._request(session, seat, self._history_items(seat))
         request.messages.append(UserText(f"{state_block(session, seat)}\n[{seat} says]\n{turn.text}"))
         self.last_requests = []
         results: list[dict[str, Any]] = []
         failures = 0
         calls = 0
         nudged = False
+        retried: set[str] = set()  # "empty", "cut": each asked again once per turn
         narration: str | None = None
+        own = False  # the narration is gm's own words (used as they are)
         last_error: dict[str, Any] | None = None
-        max_requests = self.max_tool_calls + 2
+        max_requests = self.max_tool_calls + 4
         for _ in range(max_requests):
             try:
                 reply = self._ask(request, recorder)
             except LLMError as exc:
+                if request.tools and exc.status is not None and tools_unsupported(exc.message):
+                    self.text_tools = True
+                    turn.flags.append(NO_TOOLS_FLAG)
+                    request = self._request(session, seat, request.messages)
+                    continue
                 turn.flags.append(f"llm-error: {exc.kind}: {exc.message}")
                 narration = self._engine_version(session, turn, seat) if turn.calls else ""
                 narration = (narration + "\n" if narration else "") + self._failure_text(session, turn, exc)
+                own = True
+                break
+            if reply.truncated:  # a half-written call is never run
+                cut = f"cut-off: the reply hit the output token limit ({reply.stop}); nothing in it was run"
+                if "cut" not in retried:
+                    retried.add("cut")
+                    turn.flags.append(f"{cut}; asked again")
+                    request.messages.append(UserText(CUT_NUDGE))
+                    continue
+                turn.flags.append(cut)
+                narration = self._gave_up(
+                    session, turn, seat, "its reply was cut off at its output token limit, twice",
+                    "Try a shorter message, or raise the server's output token limit.",
+                )
+                own = True
                 break
             request.messages.append(AssistantTurn(reply.text, reply.tool_uses))
             if not reply.tool_uses:
+                if not reply.text.strip() and not turn.calls:
+                    if "empty" not in retried:
+                        retried.add("empty")
+                        turn.flags.append("empty-reply: the model answered nothing; asked again")
+                        request.messages.append(UserText(EMPTY_NUDGE))
+                        continue
+                    turn.flags.append("empty-reply: the model answered nothing again")
+                    narration, own = self._gave_up(session, turn, seat, "it gave no answer (an empty reply, twice)"), True
+                    break
                 if not nudged and not turn.calls and self._skipped_tool(session, seat, turn, reply.text):
                     nudged = True
                     turn.flags.append("no-tool-call: reminded the model that nothing happened")
@@ -272,7 +320,7 @@ class LLMReferee:
                 if calls >= self.max_tool_calls:
                     outputs.append(ToolOutput(use.id, use.name, json.dumps({
                         "ok": False, "rule": CAP_RULE, "reason": f"at most {self.max_tool_calls} tool calls per player message",
-                    }), True))
+                    }), True, use.in_text))
                     if not any(f.startswith("tool-cap") for f in turn.flags):
                         turn.flags.append(f"tool-cap: more than {self.max_tool_calls} tool calls asked for")
                     continue
@@ -286,19 +334,35 @@ class LLMReferee:
                 else:
                     failures += 1
                     last_error = result
-                outputs.append(ToolOutput(use.id, use.name, for_model(result, names=tool_names(session)), not result.get("ok")))
+                outputs.append(ToolOutput(use.id, use.name, for_model(result, names=tool_names(session)), not result.get("ok"),
+                                          use.in_text))
             request.messages.append(ToolOutputs(tuple(outputs)))
             if failures >= self.max_failures:
                 turn.flags.append(f"rephrase: {failures} rejected tool calls in a row")
                 narration = self._rephrase(session, seat, last_error)
                 break
             if calls >= self.max_tool_calls and any(o.is_error and CAP_RULE in o.content for o in outputs):
-                narration = ""
+                narration = self._gave_up(
+                    session, turn, seat, f"it kept calling tools ({calls} in one message) without answering",
+                    "Ask a more direct question, or say your move.",
+                )
+                own = True
                 break
         if narration is None:  # the request budget ran out
             turn.flags.append("no-narration: request budget used up")
-            narration = ""
-        self._finish(session, turn, seat, narration, results, before_status, before_view)
+            narration, own = self._gave_up(session, turn, seat, "it used up the requests allowed for one message"), True
+        self._finish(session, turn, seat, narration, results, before_status, before_view, own=own)
+
+    def _request(self, session: Session, seat: str, messages: list[Item]) -> Request:
+        """A request with the game's tools, or - for a server that takes none - with the tools
+        described in the system prompt (JSON protocol) and no tool definitions."""
+        system = self._system_prompt(session, seat)
+        if not self.text_tools:
+            return Request(system, model_tools(session), list(messages))
+        key = (f"text-tools:{session.id}", seat)
+        if key not in self._system:
+            self._system[key] = f"{system}\n\n{text_tools_prompt(model_tools(session))}"
+        return Request(self._system[key], [], [_as_text(m) for m in messages])
 
     def _ask(self, request: Request, recorder: Recorder | None) -> Reply:
         snapshot = Request(request.system, request.tools, list(request.messages))
@@ -334,9 +398,11 @@ class LLMReferee:
         results: list[dict[str, Any]],
         before_status: str,
         before_view: dict[str, Any],
+        *,
+        own: bool = False,
     ) -> None:
-        if any(f.startswith("llm-error") for f in turn.flags):
-            text = narration  # already the engine's version plus what went wrong
+        if own:
+            text = narration  # gm's own words: the engine's version plus what went wrong
         else:
             text, stripped = strip_boards(narration)
             if stripped:
@@ -428,6 +494,15 @@ class LLMReferee:
         options = f" Right now you can say, for example: {', '.join(legal[:6])}{' ...' if len(legal) > 6 else ''}." if legal else ""
         return f"I couldn't turn that into a move the rules allow.{why} Could you rephrase?{options}"
 
+    def _gave_up(
+        self, session: Session, turn: RefereeTurn, seat: str, why: str, hint: str = "Type your message again, or say it differently."
+    ) -> str:
+        """gm's own words when the model gave no usable answer: the engine's account of any move
+        made, what went wrong, and that nothing (else) changed."""
+        if turn.accepted:
+            return f"{self._engine_version(session, turn, seat)}\n(gm stopped the referee model: {why}.)"
+        return f"The referee model did not answer properly: {why}. Nothing changed in the game. {hint}"
+
     def _failure_text(self, session: Session, turn: RefereeTurn, exc: LLMError) -> str:
         made = " Your move was made (see above)." if turn.accepted else " Nothing changed in the game."
         return (
@@ -475,6 +550,15 @@ def _args(use: ToolUse) -> dict[str, Any] | str | None:
             return a
         return data if isinstance(data, dict) else a
     return a
+
+
+def _as_text(item: Item) -> Item:
+    """A conversation item for a server without tools: structured calls and results as text."""
+    if isinstance(item, AssistantTurn) and item.tool_uses:
+        return AssistantTurn(item.text, tuple(replace(u, in_text=True) for u in item.tool_uses))
+    if isinstance(item, ToolOutputs):
+        return ToolOutputs(tuple(replace(o, in_text=True) for o in item.outputs))
+    return item
 
 
 def _clip(text: str, n: int) -> str:

@@ -20,6 +20,9 @@ class ToolUse:
     id: str
     name: str
     arguments: str | dict[str, Any] | None
+    #: written in the reply's text (JSON, ``<tool_call>`` tags), not a structured call: it and its
+    #: result go back to the model as text
+    in_text: bool = False
 
 
 @dataclass(frozen=True)
@@ -35,13 +38,17 @@ class Usage:
 
 @dataclass(frozen=True)
 class Reply:
-    """A model response: its text, the tool calls it asks for, usage and the raw JSON."""
+    """A model response: its text (reasoning and text-written calls taken out), the tool calls it
+    asks for, usage and the raw JSON.  ``reasoning`` is never narration; ``truncated``: the reply
+    hit the output token limit (its calls may be half written)."""
 
     text: str
     tool_uses: tuple[ToolUse, ...]
     usage: Usage
     raw: dict[str, Any]
     stop: str | None = None
+    reasoning: str = ""
+    truncated: bool = False
 
 
 # ------------------------------------------------------------ conversation items
@@ -62,6 +69,7 @@ class ToolOutput:
     name: str
     content: str
     is_error: bool
+    in_text: bool = False
 
 
 @dataclass(frozen=True)
