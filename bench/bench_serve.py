@@ -66,6 +66,13 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
         rep = asyncio.run(run_load(served.ports, players=players, seconds=seconds, interval=2.5, kind="mcp", ramp=max(1.0, players / 50)))
         rep["server_cpu_s"] = round(served.cpu_seconds() - c0, 2)
         rows.append(_load_row(f"{players} MCP players, a call per 2.5 s (SQLite)", rep))
+        # the same against Python's own collector (its full passes hold every request; gm.server.gcpace)
+        plain = Served(f"sqlite:{home / 'plain.sqlite'}", 1, home, extra=("--full-gc-every", "0"))
+        try:
+            rep = asyncio.run(run_load(plain.ports, players=players, seconds=seconds, interval=2.5, kind="mcp", ramp=max(1.0, players / 50)))
+            rows.append(_load_row(f"{players} MCP players, Python's own collector", rep))
+        finally:
+            plain.stop()
         best, reps = _sweep(served, [20, 40] if quick else RATES, 2.0 if quick else 10.0, 20 if quick else 150)
         last = reps[-1]
         rows.append(row("max calls/s at p99 <= 100 ms, SQLite, 1 process", best, "calls/s", f"API players; last step: {last['offered_per_s']} offered, {last['calls_per_s']} achieved, p99 {last['p99_ms']} ms, errors {last['errors']}"))

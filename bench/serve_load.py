@@ -347,7 +347,8 @@ async def single(port: int, *, calls: int = 200, kind: str = "mcp", tool: str = 
 class Served:
     """``gm serve`` processes for a run (quiet, no rate limit), stopped at the end."""
 
-    def __init__(self, store: str, count: int = 1, home: Path | None = None, key: str | None = None, threads: int | None = None) -> None:
+    def __init__(self, store: str, count: int = 1, home: Path | None = None, key: str | None = None, threads: int | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
         self.home = home or Path(tempfile.mkdtemp(prefix="gm-bench-"))
         self.key = key or os.urandom(32).hex()
         self.procs: list[subprocess.Popen[str]] = []
@@ -355,7 +356,7 @@ class Served:
         env = {**os.environ, "GM_HOME": str(self.home), "GM_SECRET_KEY": self.key, "PYTHONUNBUFFERED": "1"}
         for _ in range(count):
             proc = subprocess.Popen(
-                [sys.executable, "-m", "gm", "serve", "--port", "0", "--store", store, "--rate", "0", "--quiet"],
+                [sys.executable, "-m", "gm", "serve", "--port", "0", "--store", store, "--rate", "0", "--quiet", *extra],
                 env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             )
             self.procs.append(proc)
@@ -419,6 +420,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--kind", default="mcp", choices=("mcp", "api"))
     ap.add_argument("--single", action="store_true", help="one client's call latency instead")
+    ap.add_argument("--full-gc-every", default=None, help="passed to gm serve (0: Python's own collector)")
     args = ap.parse_args(argv)
     cluster = None
     home = Path(tempfile.mkdtemp(prefix="gm-bench-"))
@@ -431,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
         store = f"sqlite:{home / 'gm.sqlite'}"
     else:
         store = "memory:"
-    served = Served(store, args.processes, home)
+    served = Served(store, args.processes, home, extra=("--full-gc-every", args.full_gc_every) if args.full_gc_every else ())
     try:
         if args.single:
             for kind in ("mcp", "api"):

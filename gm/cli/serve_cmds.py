@@ -69,6 +69,7 @@ def run_server(
     max_body: int,
     quiet: bool,
     what: str = "gm serve",
+    full_gc_every: float = 600.0,
 ) -> None:
     try:
         from gm.server.access import Keys
@@ -99,7 +100,8 @@ def run_server(
 
         game = find_game(game).id
     st = open_served_store(store, key_file)
-    config = ServeConfig(host=host, port=port, player_keys=player_keys, admin=Keys(admin_lines), rate=rate, burst=max(3 * rate, 10), max_body=max_body, pinned_game=game, log_requests=not quiet)
+    config = ServeConfig(host=host, port=port, player_keys=player_keys, admin=Keys(admin_lines), rate=rate, burst=max(3 * rate, 10), max_body=max_body, pinned_game=game, log_requests=not quiet,
+                         full_gc_every=full_gc_every)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(message)s"))
     access = logging.getLogger("gm.access")
@@ -138,6 +140,8 @@ def serve_cmd(
     max_body: int = typer.Option(64 * 1024, "--max-body", min=1024, help="largest request body in bytes"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no access log"),
     home: Path | None = typer.Option(None, "--home", help="gm home (default $GM_HOME or ~/.gm) for the default SQLite store and key"),
+    full_gc_every: float = typer.Option(600.0, "--full-gc-every", min=0, metavar="SECONDS",
+                                        help="seconds between the garbage collector's complete passes; the passes between skip long-lived objects (0: Python's own collector)"),
 ) -> None:
     """Serve many players at once, each in their own games.
 
@@ -147,6 +151,7 @@ def serve_cmd(
     run_server(
         store=store or default_store(home), host=host, port=port, key_file=key_file, keys_file=keys_file,
         admin_token_file=admin_token_file, game=game, rate=rate, max_body=max_body, quiet=quiet,
+        full_gc_every=full_gc_every,
     )
 
 

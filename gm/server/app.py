@@ -65,6 +65,9 @@ class ServeConfig:
     poll: float = 1.0
     #: seconds graceful shutdown waits for requests in flight
     grace: float = 20.0
+    #: seconds between the garbage collector's complete passes (:mod:`gm.server.gcpace`; 0: leave
+    #: the collector as Python has it)
+    full_gc_every: float = 600.0
     #: worker threads for the blocking work (the engine, the database): few, since the engine's work
     #: holds the GIL - more threads only make the event loop wait for it
     threads: int = 8
@@ -601,6 +604,13 @@ def build_app(hub: GameHub, config: ServeConfig) -> tuple[ASGIApp, ServerState]:
         state.loop = asyncio.get_running_loop()
         anyio.to_thread.current_default_thread_limiter().total_tokens = config.threads
         listener = _start_listener(hub, state)
+        pacer = pacing = None
+        if config.full_gc_every > 0:
+            from gm.server.gcpace import GcPacer
+
+            pacer = GcPacer(config.full_gc_every)
+            pacer.install()
+            pacing = asyncio.create_task(_pace_gc(pacer))
         async with session_manager.run():
             try:
                 yield
@@ -608,6 +618,9 @@ def build_app(hub: GameHub, config: ServeConfig) -> tuple[ASGIApp, ServerState]:
                 state.begin_shutdown()
                 if listener is not None:
                     listener.set()
+                if pacing is not None and pacer is not None:
+                    pacing.cancel()
+                    pacer.uninstall()
 
     from gm.web.routes import page_routes
 
@@ -618,6 +631,14 @@ def build_app(hub: GameHub, config: ServeConfig) -> tuple[ASGIApp, ServerState]:
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     return Guard(app, state), state
+
+
+async def _pace_gc(pacer: Any) -> None:
+    """The garbage collector's complete pass, every ``pacer.full_every`` seconds."""
+    while True:
+        await asyncio.sleep(max(1.0, pacer.full_every - (pacer.clock() - pacer.last_full)))
+        if pacer.due():
+            pacer.full()
 
 
 def _start_listener(hub: GameHub, state: ServerState) -> threading.Event | None:
