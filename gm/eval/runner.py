@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from gm.core.game import Game
     from gm.referee.llm.providers import Provider
     from gm.referee.llm.referee import LLMReferee
+    from gm.session import Session
 
 
 class Metered:
@@ -104,8 +105,9 @@ def run_case(game: Game, case: Case, referee: LLMReferee, metered: Metered) -> C
     kept = [text for i, text in secrets.items() if i in still_hidden]
     visible = [turn.narration, turn.board or "", *(r.text for r in replies)]
     if case.expect == "action":
-        intent = len(mine) == 1 and mine[0] == want
-        wrong = sum(1 for a in mine if a != want)
+        right = [a for a in mine if a == want or _same_effect(game, case, seat, session)]
+        intent = len(mine) == 1 and len(right) == 1
+        wrong = len(mine) - len(right[:1])
     else:
         wrong = len(mine)
         intent = not changed and (case.expect != "ask" or "?" in turn.narration)
@@ -134,6 +136,18 @@ def run_case(game: Game, case: Case, referee: LLMReferee, metered: Metered) -> C
         narration=turn.narration,
         flags=list(turn.flags),
     )
+
+
+def _same_effect(game: Game, case: Case, seat: str, session: Session) -> bool:
+    """Whether the expected call, made at the case's position, leaves the game as ``session`` is
+    (the same move said another way: a path left out, a default spelt out)."""
+    twin = start_session(game, case)
+    if not twin.call(str(case.tool), dict(case.args), seat).get("ok"):
+        return False
+    strip = ("last",)
+    mine = {k: v for k, v in session.state.snapshot().items() if k not in strip}
+    theirs = {k: v for k, v in twin.state.snapshot().items() if k not in strip}
+    return mine == theirs and len(twin.state.log) == len(session.state.log)
 
 
 def _pct(values: Sequence[float], q: float) -> float:

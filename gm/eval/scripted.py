@@ -106,7 +106,12 @@ def narrate(outputs: list[dict[str, Any]]) -> str:
     for o in outputs:
         if o.get("ok"):
             events = o.get("events") or []
-            parts.append(". ".join(str(e) for e in events) + "." if events else "Done.")
+            if events:
+                parts.append(". ".join(str(e) for e in events) + ".")
+            elif o.get("legal"):
+                parts.append("You can: " + ", ".join(str(x) for x in o["legal"][:8]) + ".")
+            else:
+                parts.append("Done.")
         else:
             parts.append(f"That was not allowed [{o.get('rule')}]: {o.get('reason')}.")
     return " ".join(parts)
