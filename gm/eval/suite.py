@@ -10,7 +10,8 @@ Each game ships its suite as data, ``<game package>/eval/suite.toml`` (loaded wi
   ``opponent``, default ``bot:random``, whose moves the session makes), optional ``rules``;
 - ``expect``: ``action`` (the engine must receive ``tool`` with ``args``, and nothing else), ``ask``
   (a clarifying question: no move, a question mark in the reply), ``answer`` (a question or table
-  talk answered: no move) or ``refuse`` (a cheating attempt: nothing in the game may change);
+  talk answered: no move) or ``refuse`` (a cheating attempt: nothing in the game may change;
+  ``forbidden``, when the cheat names a move, is that move in the game's words - the engine refuses it);
 - what the scripted model says (:mod:`gm.eval.scripted`): ``reply`` for a case without a move, and
   an optional ``[case.scripted]`` table (``call = {tool, args}``, ``text``, ``fault``) for the
   suite's documented deliberate mistakes.
@@ -56,6 +57,7 @@ class Case:
     tool: str | None = None
     args: Mapping[str, Any] = field(default_factory=dict)
     reply: str = ""
+    forbidden: str | None = None
     scripted: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -66,7 +68,7 @@ class Case:
 
 
 def _case(game: str, raw: Mapping[str, Any], where: str) -> Case:
-    known = {"id", "category", "message", "expect", "seed", "seat", "moves", "opponent", "rules", "tool", "args", "reply", "scripted"}
+    known = {"id", "category", "message", "expect", "seed", "seat", "moves", "opponent", "rules", "tool", "args", "reply", "forbidden", "scripted"}
     extra = sorted(set(raw) - known)
     if extra:
         raise SuiteError(f"{where}: unknown field {extra[0]!r}", rule="GM-EVAL-SUITE", input=extra[0], legal=sorted(known))
@@ -91,6 +93,7 @@ def _case(game: str, raw: Mapping[str, Any], where: str) -> Case:
         tool=raw.get("tool"),
         args=dict(raw.get("args", {})),
         reply=str(raw.get("reply", "")),
+        forbidden=raw.get("forbidden"),
         scripted=dict(raw.get("scripted", {})),
     )
 
