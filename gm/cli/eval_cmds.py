@@ -28,9 +28,9 @@ def eval_(
     timeout: float = typer.Option(60.0, "--timeout", min=1, max=3600, metavar="SECONDS", help="how long to wait for each model answer (default: 60)"),
     retries: int = typer.Option(2, "--retries", min=0, max=10, metavar="N", help="retries of a model request that timed out or failed (default: 2)"),
 ) -> None:
-    """Score a model as a referee on every game's suite of player messages.
+    """Score a model as a referee.
 
-    Each message (moves in the players' words, typos, slang, ambiguous asks, rules questions,
+    Every game's suite of player messages is refereed by the model: each message (moves in the players' words, typos, slang, ambiguous asks, rules questions,
     table talk, cheating attempts) is sent through the LLM referee at a position built by the
     engine; the table shows, per game, how often the engine got exactly the right call, the moves
     and calls that were wrong, cheats that changed the game, narrations the engine contradicted,
