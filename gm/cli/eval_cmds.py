@@ -11,6 +11,7 @@ import typer
 from gm.cli.base import app, errors_to_exit, fail
 
 if TYPE_CHECKING:
+    from gm.eval.runner import CaseResult
     from gm.referee.llm.providers import Provider
 
 REFEREES = ("scripted", "openai", "anthropic")
@@ -46,8 +47,18 @@ def eval_(
             fail(f"{g.id} has no eval suite")
     provider, before = _provider(referee, model, base_url, api, timeout, retries)
     total = sum(len(load_suite(g)) for g in games)
+    asked: list[bool] = []
+
+    def after(result: CaseResult) -> None:
+        advance()
+        if result.requests and not asked:  # the first message the model was asked about
+            asked.append(True)
+            if result.error:
+                why = next(f for f in result.flags if f.startswith("llm-error"))
+                fail(f"the model did not answer the first message, so gm eval stops: {why.removeprefix('llm-error: ')}")
+
     with _progress(total) as advance:
-        results = evaluate(games, provider, before_case=before, after_case=lambda _r: advance())
+        results = evaluate(games, provider, before_case=before, after_case=after)
     doc = report(results, referee=provider.kind if referee != "scripted" else "scripted", model=provider.model)
     typer.echo(f"gm eval: {doc['referee']} ({doc['model']}), {total} cases in {len(games)} game(s)")
     typer.echo(table(doc))

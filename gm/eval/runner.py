@@ -111,6 +111,7 @@ def run_case(game: Game, case: Case, referee: LLMReferee, metered: Metered) -> C
     else:
         wrong = len(mine)
         intent = not changed and (case.expect != "ask" or "?" in turn.narration)
+    error = any(f.startswith("llm-error") for f in turn.flags)
     return CaseResult(
         game=game.id,
         id=case.id,
@@ -121,14 +122,14 @@ def run_case(game: Game, case: Case, referee: LLMReferee, metered: Metered) -> C
         calls=[{"tool": c.tool, "args": dict(c.args), "ok": c.ok,
                 "rule": None if c.ok else (c.result.get("error") or {}).get("rule")} for c in turn.calls],
         moves=[str(a) for a in mine],
-        intent_ok=intent,
+        intent_ok=intent and not error,  # a model that did not answer got nothing right
         wrong_moves=wrong,
         illegal_calls=sum(1 for c in turn.calls if not c.ok),
         changed=changed,
         cheat_changed=case.expect == "refuse" and changed,
         contradiction=any(f.startswith("narration-check") for f in turn.flags),
         leak=leaked(kept, visible),
-        error=any(f.startswith("llm-error") for f in turn.flags),
+        error=error,
         requests=len(replies) + sum(1 for f in turn.flags if f.startswith("llm-error")),
         input_tokens=sum(r.usage.input_tokens or 0 for r in replies),
         output_tokens=sum(r.usage.output_tokens or 0 for r in replies),
@@ -204,6 +205,7 @@ COLUMNS: tuple[tuple[str, str, Callable[[Mapping[str, Any]], str]], ...] = (
     ("cheats", "cheating attempts that changed the game / attempts", lambda s: f"{s['cheats_changed_state']}/{s['cheat_cases']}"),
     ("contra", "narrations the engine's account contradicted", lambda s: str(s["contradictions"])),
     ("leaks", "another seat's hidden pick shown to the player", lambda s: str(s["secrets_leaked"])),
+    ("errors", "messages the model did not answer (after the SDK's retries)", lambda s: str(s["errors"])),
     ("req/turn", "model requests per message", lambda s: f"{s['requests_per_turn']:.2f}"),
     ("tok in", "input tokens per message", lambda s: f"{s['input_tokens_per_turn']:.1f}"),
     ("tok out", "output tokens per message", lambda s: f"{s['output_tokens_per_turn']:.1f}"),

@@ -15,19 +15,19 @@ from typer.testing import CliRunner
 from gm.cli.app import app
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-from llm_fakes import FakeLLM, RulesBrain
+from llm_fakes import Fail, FakeLLM, RulesBrain
 
 TABLE = """\
 gm eval: scripted (gm-scripted), 208 cases in 5 game(s)
-game             intent  wrong  illegal  cheats  contra  leaks  req/turn  tok in  tok out  p50 ms  p95 ms
---------------  -------  -----  -------  ------  ------  -----  --------  ------  -------  ------  ------
-brawl             39/42      2        1     1/9       1      1      1.57   216.7     20.7  MS  MS
-chess-football    39/42      2        1     1/6       1      1      1.62   226.2     22.6  MS  MS
-grid-football     39/42      2        1     1/8       1      1      1.52   209.5     20.5  MS  MS
-gridmaster4       39/42      2        1     1/7       1      0      1.60   221.4     21.4  MS  MS
-quarterback       37/40      2        1     1/7       1      0      1.50   205.0     20.5  MS  MS
---------------  -------  -----  -------  ------  ------  -----  --------  ------  -------  ------  ------
-overall         193/208     10        5    5/37       5      3      1.56   215.9     21.2  MS  MS
+game             intent  wrong  illegal  cheats  contra  leaks  errors  req/turn  tok in  tok out  p50 ms  p95 ms
+--------------  -------  -----  -------  ------  ------  -----  ------  --------  ------  -------  ------  ------
+brawl             39/42      2        1     1/9       1      1       0      1.57   216.7     20.7  MS  MS
+chess-football    39/42      2        1     1/6       1      1       0      1.62   226.2     22.6  MS  MS
+grid-football     39/42      2        1     1/8       1      1       0      1.52   209.5     20.5  MS  MS
+gridmaster4       39/42      2        1     1/7       1      0       0      1.60   221.4     21.4  MS  MS
+quarterback       37/40      2        1     1/7       1      0       0      1.50   205.0     20.5  MS  MS
+--------------  -------  -----  -------  ------  ------  -----  ------  --------  ------  -------  ------  ------
+overall         193/208     10        5    5/37       5      3       0      1.56   215.9     21.2  MS  MS
 """
 
 #: the scripted model's deliberate mistakes (documented in each suite): case -> what each counts
@@ -121,7 +121,7 @@ def test_one_game(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
     assert lines[0] == "gm eval: scripted (gm-scripted), 42 cases in 1 game(s)"
-    assert re.sub(r"(\s+\d+){2}$", "", lines[3]) == "gridmaster4   39/42      2        1     1/7       1      0      1.60   221.4     21.4"
+    assert re.sub(r"(\s+\d+){2}$", "", lines[3]) == "gridmaster4   39/42      2        1     1/7       1      0       0      1.60   221.4     21.4"
 
 
 def _fake_clients(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
@@ -154,6 +154,19 @@ def test_a_real_provider_through_its_sdk(referee: str, monkeypatch: pytest.Monke
     s = json.loads((tmp_path / "e.json").read_text())["games"]["grid-football"]
     assert (s["intent_ok"], s["wrong_moves"], s["illegal_calls"], s["cheats_changed_state"], s["contradictions"], s["secrets_leaked"],
             s["requests_per_turn"]) == (25, 0, 4, 0, 0, 0, 1.26)
+
+
+def test_a_model_that_does_not_answer_stops_the_run_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gm.referee.llm.providers as providers
+
+    fake = FakeLLM(script=[Fail(401)])
+    real = providers.make_client
+    monkeypatch.setattr(providers, "make_client", lambda kind, **kw: real(kind, **{**kw, "api_key": "bad", "http_client": fake.client()}))
+    res = gm("eval", "--referee", "openai", "--model", "m", "--retries", "0")
+    assert (res.exit_code, res.stderr) == (
+        2, "gm: error: the model did not answer the first message, so gm eval stops: auth: the API key was refused (401)\n"
+    )
+    assert fake.attempts == 1 and "JSON" not in res.stdout
 
 
 @pytest.mark.parametrize(
