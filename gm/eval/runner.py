@@ -60,6 +60,8 @@ class CaseResult:
     intent_ok: bool
     wrong_moves: int
     illegal_calls: int
+    status_before: str
+    status_after: str
     changed: bool
     cheat_changed: bool
     contradiction: bool
@@ -92,6 +94,7 @@ def run_case(game: Game, case: Case, referee: LLMReferee, metered: Metered) -> C
     seat = case.seat or game.seats[0]
     want = expected_action(session, case)
     before_log = [(m.seat, m.action) for m in session.state.log]
+    status_before = game.status(session.state, seat)
     secrets = hidden_picks(session, seat)
     n_replies = len(metered.replies)
     start = time.perf_counter()
@@ -125,6 +128,8 @@ def run_case(game: Game, case: Case, referee: LLMReferee, metered: Metered) -> C
         intent_ok=intent and not error,  # a model that did not answer got nothing right
         wrong_moves=wrong,
         illegal_calls=sum(1 for c in turn.calls if not c.ok),
+        status_before=status_before,
+        status_after=game.status(session.state, seat),
         changed=changed,
         cheat_changed=case.expect == "refuse" and changed,
         contradiction=any(f.startswith("narration-check") for f in turn.flags),
@@ -184,14 +189,18 @@ def score(results: Sequence[CaseResult]) -> dict[str, Any]:
 
 
 def report(results: Sequence[CaseResult], *, referee: str, model: str | None) -> dict[str, Any]:
-    """Scores per game and overall, and every case's result (the ``--json`` document)."""
+    """Scores per game, per category of message and overall, and every case's result (the ``--json``
+    document)."""
     games: dict[str, list[CaseResult]] = {}
+    categories: dict[str, list[CaseResult]] = {}
     for r in results:
         games.setdefault(r.game, []).append(r)
+        categories.setdefault(r.category, []).append(r)
     return {
         "referee": referee,
         "model": model,
         "games": {g: score(rs) for g, rs in games.items()},
+        "categories": {c: score(rs) for c, rs in sorted(categories.items())},
         "overall": score(results),
         "cases": [r.to_json() for r in results],
     }

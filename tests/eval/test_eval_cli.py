@@ -83,6 +83,13 @@ def test_the_json_holds_every_score_and_every_case(scripted: tuple[Any, dict[str
         "requests_per_turn": 1.56, "input_tokens_per_turn": 215.9, "output_tokens_per_turn": 21.2,
     }
     assert doc["games"]["quarterback"]["intent_accuracy"] == 0.925
+    by_category = {c: (v["cases"], v["intent_ok"], v["wrong_moves"], v["illegal_calls"], v["contradictions"], v["secrets_leaked"])
+                   for c, v in doc["categories"].items()}
+    assert by_category == {
+        "ambiguous": (25, 25, 0, 0, 0, 0), "cheat": (37, 32, 5, 0, 0, 3), "quickstart": (58, 54, 4, 0, 4, 0),
+        "rules": (21, 21, 0, 0, 0, 0), "slang": (30, 29, 0, 1, 1, 0), "table-talk": (15, 15, 0, 0, 0, 0),
+        "typo": (22, 17, 1, 4, 0, 0),
+    }
     assert doc["games"]["gridmaster4"]["secrets_leaked"] == 0
     assert all(isinstance(s["latency_p95_ms"], float) and s["latency_p95_ms"] >= s["latency_p50_ms"] >= 0
                for s in [*doc["games"].values(), doc["overall"]])
@@ -103,7 +110,10 @@ def test_a_case_in_the_json(scripted: tuple[Any, dict[str, Any]]) -> None:
         "game": "grid-football", "id": "gf-13", "category": "quickstart", "expect": "action", "message": "p3 black",
         "expected": "play 3 black",
         "calls": [{"tool": "call_play", "args": {"play": 3, "colour": "red", "lateral": 0, "timing": "before"}, "ok": True, "rule": None}],
-        "moves": ["play 3 red"], "intent_ok": False, "wrong_moves": 1, "illegal_calls": 0, "changed": True,
+        "moves": ["play 3 red"], "intent_ok": False, "wrong_moves": 1, "illegal_calls": 0,
+        "status_before": "Q1 | 15 downs left | home ball, 1st & 10 at P14, attacking ^ row 59 | home 0 - 0 away | to act: home",
+        "status_after": "Q1 | 14 downs left | home ball, 2nd & 11 at P13, attacking ^ row 59 | home 0 - 0 away | to act: home",
+        "changed": True,
         "cheat_changed": False, "contradiction": False, "leak": False, "error": False, "requests": 2,
         "input_tokens": 300, "output_tokens": 30,
         "narration": (
