@@ -45,6 +45,8 @@ def eval_(
     for g in games:
         if not load_suite(g):
             fail(f"{g.id} has no eval suite")
+    if json_path is not None and not json_path.resolve().parent.is_dir():
+        fail(f"--json: no folder {json_path.parent} to write {json_path.name} in")  # found out before a long run, not after
     provider, before = _provider(referee, model, base_url, api, timeout, retries)
     total = sum(len(load_suite(g)) for g in games)
     asked: list[bool] = []

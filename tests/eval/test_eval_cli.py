@@ -198,6 +198,12 @@ def test_errors_are_one_line(args: list[str], message: str, monkeypatch: pytest.
     assert (res.exit_code, res.stdout, res.stderr) == (2, "", message)
 
 
+def test_a_json_path_in_no_folder_is_refused_before_the_run(tmp_path: Path) -> None:
+    res = gm("eval", "--json", str(tmp_path / "nowhere" / "e.json"))
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == f"gm: error: --json: no folder {tmp_path / 'nowhere'} to write e.json in\n"
+
+
 def test_an_unknown_game_is_one_line() -> None:
     res = gm("eval", "--game", "tiddlywinks")
     assert res.exit_code == 2 and res.stdout == ""
