@@ -76,8 +76,8 @@ def _provider(referee: str, model: str | None, base_url: str | None, api: str, t
     if name not in REFEREES:
         fail(f"unknown referee {referee!r}; choose: {', '.join(REFEREES)}")
     if name == "scripted":
-        if base_url or model:
-            fail("--base-url and --model are for --referee openai or anthropic")
+        if base_url or model or api != "chat":
+            fail("--base-url, --model and --api are for --referee openai or anthropic")
         from gm.eval import scripted_provider
 
         return scripted_provider()

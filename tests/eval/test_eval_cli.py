@@ -183,7 +183,8 @@ def test_a_model_that_does_not_answer_stops_the_run_in_one_line(monkeypatch: pyt
     ("args", "message"),
     [
         (["--referee", "nope"], "gm: error: unknown referee 'nope'; choose: scripted, openai, anthropic\n"),
-        (["--model", "x"], "gm: error: --base-url and --model are for --referee openai or anthropic\n"),
+        (["--model", "x"], "gm: error: --base-url, --model and --api are for --referee openai or anthropic\n"),
+        (["--api", "responses"], "gm: error: --base-url, --model and --api are for --referee openai or anthropic\n"),
         (["--referee", "openai", "--base-url", "http://localhost:8000/v1"],
          "gm: error: --base-url needs --model: the model name the server knows (e.g. llama3.1 for Ollama)\n"),
         (["--referee", "anthropic", "--base-url", "http://x/v1", "--model", "m"], "gm: error: --base-url and --api are for --referee openai\n"),
