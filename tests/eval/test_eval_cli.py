@@ -149,17 +149,18 @@ def _fake_clients(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     return made
 
 
-@pytest.mark.parametrize("referee", ["openai", "anthropic"])
-def test_a_real_provider_through_its_sdk(referee: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("referee", "api", "kind"), [("openai", "chat", "openai"), ("openai", "responses", "openai-responses"),
+                                                     ("anthropic", "chat", "anthropic")])
+def test_a_real_provider_through_its_sdk(referee: str, api: str, kind: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     made = _fake_clients(monkeypatch)
-    args = ["eval", "--referee", referee, "--model", "llama3.1", "--game", "grid-football", "--timeout", "5", "--retries", "0",
-            "--json", str(tmp_path / "e.json")]
+    args = ["eval", "--referee", referee, "--api", api, "--model", "llama3.1", "--game", "grid-football", "--timeout", "5",
+            "--retries", "0", "--json", str(tmp_path / "e.json")]
     if referee == "openai":
         args += ["--base-url", "http://localhost:11434/v1"]
     res = gm(*args)
     assert res.exit_code == 0, res.output
-    assert res.stdout.splitlines()[0] == f"gm eval: {referee} (llama3.1), 42 cases in 1 game(s)"
-    assert made == [{"kind": referee, "base_url": "http://localhost:11434/v1" if referee == "openai" else None, "timeout": 5.0, "max_retries": 0}]
+    assert res.stdout.splitlines()[0] == f"gm eval: {kind} (llama3.1), 42 cases in 1 game(s)"
+    assert made == [{"kind": kind, "base_url": "http://localhost:11434/v1" if referee == "openai" else None, "timeout": 5.0, "max_retries": 0}]
     # a parser-driven model: right on the quick-start phrasings, lost on slang and typos, and it calls what cheats name
     s = json.loads((tmp_path / "e.json").read_text())["games"]["grid-football"]
     assert (s["intent_ok"], s["wrong_moves"], s["illegal_calls"], s["cheats_changed_state"], s["contradictions"], s["secrets_leaked"],
