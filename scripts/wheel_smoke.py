@@ -156,7 +156,7 @@ class Smoke:
 
     def checks(self, games: dict[str, str]) -> list[Check]:
         out = [Check("import", self.check_import), Check("play + replay", self.check_play), Check("mcp", lambda: self.check_mcp(games)),
-               Check("serve", self.check_serve)]
+               Check("serve", self.check_serve), Check("eval", lambda: self.check_eval(games))]
         for gid, name in games.items():
             for kind in EXPORTS:
                 out.append(Check(f"export {kind} --game {gid}", lambda gid=gid, name=name, kind=kind: self.check_export(gid, name, kind)))
@@ -182,6 +182,14 @@ class Smoke:
         if why:
             return f"gm replay of the game gm play recorded: {why}"
         return None if "1 passed, 0 failed" in rep else f"gm replay: {_last_line(rep)}"
+
+    def check_eval(self, games: dict[str, str]) -> str | None:
+        """``gm eval --referee scripted`` finds every game's suite (package data) and scores it."""
+        out, why = self.gm_ok("eval", "--referee", "scripted")
+        if why:
+            return f"gm eval: {why}"
+        first = out.splitlines()[0] if out else ""
+        return None if first.endswith(f" cases in {len(games)} game(s)") else f"gm eval did not run every game's suite: {first}"
 
     def check_export(self, gid: str, name: str, kind: str) -> str | None:
         if kind == "bundle":

@@ -63,9 +63,10 @@ def test_a_broken_install_gets_one_line_per_failure_and_exit_1(tmp_path: Path, m
     assert smoke.main([]) == 1
     out = capsys.readouterr().out.splitlines()
     fails = [ln for ln in out if ln.startswith("wheel smoke: FAIL ")]
-    assert len(fails) == 24 and out[-1].startswith("wheel smoke: 0/24 checks passed for 5 games in ")
+    assert len(fails) == 25 and out[-1].startswith("wheel smoke: 0/25 checks passed for 5 games in ")
     assert "wheel smoke: FAIL export rules --game brawl: exit 2: gm: error: [CORE-TEMPLATE] gm's template 'x' is missing" in fails
     assert "wheel smoke: FAIL play + replay: gm play: exit 2: gm: error: [CORE-TEMPLATE] gm's template 'x' is missing" in fails
     assert any(ln.startswith("wheel smoke: FAIL import: gm is imported from ") for ln in fails)
     assert any(ln.startswith("wheel smoke: FAIL mcp: the mcp client failed: ") for ln in fails)
     assert "wheel smoke: FAIL serve: gm serve did not answer: second line" in fails
+    assert "wheel smoke: FAIL eval: gm eval: exit 2: gm: error: [CORE-TEMPLATE] gm's template 'x' is missing" in fails

@@ -7,6 +7,7 @@ import typer
 from gm import __version__
 from gm.cli import (  # noqa: F401  (register commands)
     core_cmds,
+    eval_cmds,
     export_cmds,
     import_cmds,
     mcp_cmds,

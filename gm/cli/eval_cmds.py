@@ -1,0 +1,123 @@
+"""``gm eval``: a referee benchmark - how well a model turns players' words into the right tool calls."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from gm.cli.base import app, errors_to_exit, fail
+
+if TYPE_CHECKING:
+    from gm.eval.runner import CaseResult
+    from gm.referee.llm.providers import Provider
+
+REFEREES = ("scripted", "openai", "anthropic")
+
+
+@app.command("eval")
+@errors_to_exit
+def eval_(
+    referee: str = typer.Option("scripted", "--referee", metavar="KIND", help="openai (any OpenAI-compatible server with --base-url), anthropic, or scripted (the built-in scripted model, the default: known scores, no network)"),
+    model: str | None = typer.Option(None, "--model", metavar="NAME", help="the model to evaluate (default: GM_OPENAI_MODEL / GM_ANTHROPIC_MODEL or a small model)"),
+    base_url: str | None = typer.Option(None, "--base-url", metavar="URL", help="OpenAI-compatible server for --referee openai, e.g. http://localhost:11434/v1 (Ollama) or http://localhost:8000/v1 (vLLM)"),
+    api: str = typer.Option("chat", "--api", metavar="API", help="openai only: chat (the default: Chat Completions) or responses"),
+    game: list[str] = typer.Option([], "--game", "-g", metavar="GAME", help="only this game's suite (repeatable; default: every game's)"),
+    json_path: Path | None = typer.Option(None, "--json", metavar="PATH", help="also write the scores and every case's result as JSON"),
+    timeout: float = typer.Option(60.0, "--timeout", min=1, max=3600, metavar="SECONDS", help="how long to wait for each model answer (default: 60)"),
+    retries: int = typer.Option(2, "--retries", min=0, max=10, metavar="N", help="retries of a model request that timed out or failed (default: 2)"),
+) -> None:
+    """Score a model as a referee.
+
+    Every game's suite of player messages is refereed by the model: each message (moves in the players' words, typos, slang, ambiguous asks, rules questions,
+    table talk, cheating attempts) is sent through the LLM referee at a position built by the
+    engine; the table shows, per game, how often the engine got exactly the right call, the moves
+    and calls that were wrong, cheats that changed the game, narrations the engine contradicted,
+    hidden picks leaked, and requests, tokens and time per message."""
+    from gm.core.registry import all_games, find_game
+    from gm.eval import evaluate, report, table
+    from gm.eval.suite import load_suite
+
+    games = [find_game(g) for g in game] if game else all_games()
+    games = [g for g in games if load_suite(g)] if not game else games
+    for g in games:
+        if not load_suite(g):
+            fail(f"{g.id} has no eval suite")
+    if json_path is not None and not json_path.resolve().parent.is_dir():
+        fail(f"--json: no folder {json_path.parent} to write {json_path.name} in")  # found out before a long run, not after
+    provider, before = _provider(referee, model, base_url, api, timeout, retries)
+    total = sum(len(load_suite(g)) for g in games)
+    asked: list[bool] = []
+
+    def after(result: CaseResult) -> None:
+        advance()
+        if result.requests and not asked:  # the first message the model was asked about
+            asked.append(True)
+            if result.error:
+                why = next(f for f in result.flags if f.startswith("llm-error"))
+                fail(f"the model did not answer the first message, so gm eval stops: {why.removeprefix('llm-error: ')}")
+
+    with _progress(total) as advance:
+        results = evaluate(games, provider, before_case=before, after_case=after)
+    doc = report(results, referee=provider.kind if referee != "scripted" else "scripted", model=provider.model)
+    typer.echo(f"gm eval: {doc['referee']} ({doc['model']}), {total} cases in {len(games)} game(s)")
+    typer.echo(table(doc))
+    if json_path is not None:
+        json_path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        typer.echo(f"JSON: {json_path}")
+
+
+def _provider(referee: str, model: str | None, base_url: str | None, api: str, timeout: float,
+              retries: int) -> tuple[Provider, Any]:
+    """The provider for ``--referee`` and the hook run before each case (the scripted model's)."""
+    name = referee.strip().lower()
+    if name not in REFEREES:
+        fail(f"unknown referee {referee!r}; choose: {', '.join(REFEREES)}")
+    if name == "scripted":
+        if base_url or model or api != "chat":
+            fail("--base-url, --model and --api are for --referee openai or anthropic")
+        from gm.eval import scripted_provider
+
+        return scripted_provider()
+    if api not in ("chat", "responses"):
+        fail(f"--api is chat or responses, not {api!r}")
+    if name == "anthropic" and (base_url or api != "chat"):
+        fail("--base-url and --api are for --referee openai")
+    if base_url and not model:
+        fail("--base-url needs --model: the model name the server knows (e.g. llama3.1 for Ollama)")
+    from gm.referee.llm import MissingKeyError, referee_kind
+    from gm.referee.llm.providers import SDKProvider, make_client, resolve_model
+
+    kind = referee_kind(name, api)
+    try:
+        client = make_client(kind, base_url=base_url, timeout=timeout, max_retries=retries)
+    except MissingKeyError as exc:
+        fail(exc.help)
+    return SDKProvider(kind, resolve_model(kind, model), client), None
+
+
+class _progress:
+    """A progress bar on a terminal (standard error); nothing otherwise."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self) -> Any:
+        import sys
+
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.bar.start()
+            task = self.bar.add_task("refereeing", total=self.total)
+            return lambda: self.bar.advance(task)
+        return lambda: None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
