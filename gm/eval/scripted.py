@@ -23,6 +23,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from gm.core.errors import GameError
+
 if TYPE_CHECKING:
     import httpx2
 
@@ -50,6 +52,8 @@ class ScriptedEndpoint:
         body = json.loads(request.content)
         messages: list[dict[str, Any]] = body.get("messages") or []
         text, calls = self.answer(messages)
+        offered = {str((t.get("function") or {}).get("name")) for t in body.get("tools") or []}
+        calls = [self.offered(name, args, offered) for name, args in calls]
         msg: dict[str, Any] = {"role": "assistant", "content": text or None}
         if calls:
             msg["tool_calls"] = [
@@ -84,6 +88,27 @@ class ScriptedEndpoint:
         if case.tool is not None:
             return "", [(case.tool, dict(case.args))]
         return text or case.reply, []
+
+
+    def offered(self, name: str, args: dict[str, Any], offered: set[str]) -> tuple[str, dict[str, Any]]:
+        """The call as a model makes it with the tools it was offered: a structured move the game
+        gives a model as text (``Game.model_tools``, Chess-Football's ``turn_action``) is written as text."""
+        case = self.case
+        if case is None or not offered or name in offered:
+            return name, args
+        from gm.core.registry import find_game
+        from gm.core.tools import call_for_action, parse_args, tool_index
+        from gm.eval.suite import start_session
+
+        session = start_session(find_game(case.game), case)
+        spec = tool_index(session.tools).get(name)
+        if spec is None or spec.kind != "action":
+            return name, args  # an unknown tool stays what it was: the engine refuses it
+        try:
+            action = spec.handler(session.state, case.seat or session.game.seats[0], parse_args(spec, args))
+            return call_for_action([t for t in session.model_tools if t.name in offered], action)
+        except (KeyError, GameError):
+            return name, args
 
 
 def _tail(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
