@@ -67,10 +67,9 @@ def action_tool(
 ) -> ToolSpec:
     """An action tool whose arguments are the fields of ``action`` (``None`` = the field's default)."""
 
-    names = tuple(args.model_fields)
-
     def handler(state: GameState[Any], seat: str, parsed: ToolArgs) -> Action:
-        given = {k: v for k in names if (v := getattr(parsed, k)) is not None}
+        # a parsed model's __dict__ holds exactly its fields, in order (unknown arguments are refused)
+        given = {k: v for k, v in parsed.__dict__.items() if v is not None}
         return action(**given)
 
     return ToolSpec(name, description, args, "action", handler, decisions, action.type)
@@ -103,7 +102,7 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
     Raises :class:`InvalidActionError` (rule ``CORE-ARGS``) naming the field.
     """
     model = spec.args
-    plain = type(raw) is dict and all(type(k) is str and type(v) in _PLAIN for k, v in raw.items())
+    plain = type(raw) is dict and _plain_object(raw, 2)
     deep = None if plain else too_deep(raw)
     if deep:
         raise InvalidActionError(
@@ -138,10 +137,12 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
         raise InvalidActionError(
             f"arguments must be a JSON object, not {type(data).__name__}", rule=ARGS_RULE, input=_quote(data), legal=_fields(model)
         )
-    optional = _optional_fields(model)
-    clean = {k: v for k, v in data.items() if not (v is None and k in optional)}
+    clean = data
+    if not plain or None in data.values():
+        optional = _optional_fields(model)
+        clean = {k: v for k, v in data.items() if not (v is None and k in optional)}
     try:
-        return model.model_validate(clean, strict=True)
+        return model.__pydantic_validator__.validate_python(clean, strict=True)
     except ValidationError as exc:
         raise InvalidActionError(_validation_reason(exc), rule=ARGS_RULE, input=_quote(data), legal=_fields(model)) from None
     except Exception as exc:  # a validator that raised something odd: still an argument error
@@ -150,6 +151,26 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
 
 #: types whose values are JSON values as they are (floats are not: NaN and infinities are not JSON)
 _PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def _plain_object(obj: dict[Any, Any], depth: int) -> bool:
+    """Whether ``obj`` is already plain JSON (string keys; strings, whole numbers, booleans, nulls,
+    and lists and objects of them down to ``depth`` more levels), so it needs no JSON round trip."""
+    for k, v in obj.items():
+        if type(k) is not str or (type(v) not in _PLAIN and not _plain_value(v, depth)):
+            return False
+    return True
+
+
+def _plain_value(v: Any, depth: int) -> bool:
+    t = type(v)
+    if t in _PLAIN:
+        return True
+    if depth <= 0:
+        return False
+    if t is list:
+        return all(type(x) in _PLAIN or _plain_value(x, depth - 1) for x in v)
+    return t is dict and _plain_object(v, depth - 1)
 
 #: how deeply tool arguments may nest (no tool needs more than a few levels)
 MAX_DEPTH = 32

@@ -137,6 +137,7 @@ class Session:
         self._position = Position(0)
         self._writer: Writer | None = None  # set while a call holds the session's write lock
         self._expected: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
+        self._bots_known: tuple[dict[str, str], bool] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
         self._tools = tool_index(self.tools)
         self.book = SecretBook()
@@ -688,8 +689,18 @@ class Session:
             return secrets.token_hex(16)
         return derive(self.secret.nonce_seed, "nonce", seat, len(self.state.log))[:32]
 
+    def _has_bots(self) -> bool:
+        """Whether any seat is a bot's (worked out once: the players of a session do not change)."""
+        players = self.players
+        known = self._bots_known
+        if known is None or known[0] is not players:
+            known = self._bots_known = (players, any(p.startswith("bot:") for p in players.values()))
+        return known[1]
+
     def bots_owe_move(self) -> bool:
         """Whether a bot must move before any human can."""
+        if not self._has_bots():
+            return False
         st = self.state
         return not st.is_terminal and any(self.players.get(s, "").startswith("bot:") for s in st.to_act())
 
@@ -713,6 +724,8 @@ class Session:
         returns the events as JSON.  Stops at a human's move."""
         out: list[dict[str, Any]] = []
         self.bot_error = None
+        if not self._has_bots():
+            return out
         for _ in range(100_000):
             st = self.state
             if st.is_terminal:
