@@ -825,7 +825,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if seat not in self.to_act():
             return set()
         kinds = {EndTurn.type}
-        if any(next(self.moves_of(seat, pid), None) is not None for pid in self.movable(seat)):
+        if any(self.has_move(seat, pid) for pid in self.movable(seat)):
             kinds.add(MovePiece.type)
         if self.may_pass(seat) and next(self.pass_targets(), None) is not None:
             kinds.add(PassBall.type)
@@ -849,6 +849,14 @@ class QuarterbackState(GameState[QuarterbackRules]):
             return
         for w in self.reachable((seat, pid), limit, every_route=True):
             yield self.action_of(w)
+
+    def has_move(self, seat: str, pid: str) -> bool:
+        """Whether :meth:`moves_of` the piece yields anything (found without building the move)."""
+        try:
+            limit = self.steps_open(seat, pid)
+        except IllegalStep:
+            return False
+        return next(self.reachable((seat, pid), limit, every_route=True), None) is not None
 
     def move_outcomes(self, seat: str, pid: str) -> Iterator[Walk]:
         """The piece's moves now as walks, one per distinct board outcome by its shortest route (what a
