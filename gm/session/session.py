@@ -40,7 +40,7 @@ from gm.core.bots import Bot
 from gm.core.errors import GameError, InvalidActionError, StateError
 from gm.core.game import Game, ruleset_hash
 from gm.core.state import GameState
-from gm.core.tools import ToolSpec, expected, parse_args, tool_index, unknown_tool
+from gm.core.tools import ToolSpec, call_key, expected, keep_action, made_action, parse_args, tool_index, unknown_tool
 from gm.session.commit import SecretBook, SecretStatus, SeedSecret, commitment, derive
 from gm.session.driver import BotDriver
 from gm.session.keys import KeyRing
@@ -814,7 +814,9 @@ class Session:
                 input=seat,
                 legal=self.human_seats,
             )
-        parsed = parse_args(spec, args)
+        key = call_key(args) if spec.made is not None else None
+        action = made_action(spec, key)  # the same plain arguments made this action before
+        parsed = parse_args(spec, args) if action is None else None
         if spec.kind == "query":
             data = spec.handler(self.state, seat, parsed)
             return {
@@ -836,7 +838,9 @@ class Session:
         before: list[dict[str, Any]] = []
         if self.bots_owe_move():  # left owing after an interrupted write: they move first
             before = self.advance_bots()
-        action = spec.handler(self.state, seat, parsed)
+        if action is None:
+            action = spec.handler(self.state, seat, parsed)
+            keep_action(spec, key, action)
         self.book.just_revealed = []
         nonce = digest = None
         if self.commit_human_picks and any(s != seat and self.players.get(s) == "human" for s in self.state.to_act()):
