@@ -514,10 +514,14 @@ class Session:
         st = self.state
         acting = st.to_act()
         events = st.apply(seat, text)
-        action = st.log[-1].action
-        index = len(st.log) - 1
-        void = {str(v) for e in events for v in e.data.get("void", ())}
-        sec = self.book.note(seat, index, str(action), acting, void, st.is_terminal, nonce=nonce, digest=digest)
+        log = st.log
+        action = log[-1].action
+        index = len(log) - 1
+        void: set[str] = set()
+        for e in events:
+            if "void" in e.data:
+                void.update(str(v) for v in e.data["void"])
+        sec = self.book.note(seat, index, str(action), acting, void, st.outcome is not None, nonce=nonce, digest=digest)
         hidden = sec is not None or index in st.secret_moves()
         if hidden:
             record: dict[str, Any] = {
@@ -535,23 +539,25 @@ class Session:
     def _store(self, records: list[dict[str, Any]]) -> None:
         """Seal, chain and append records; on a conflict or a failed write the session reloads."""
         out = []
+        chain = self._chain
         n = self._position.count
         for rec in records:
             n += 1
             if "_inner" in rec:
                 inner = rec.pop("_inner")
-                rec["sealed"] = self._chain.seal(inner, f"record {n}")
-            out.append(self._chain.record(n, rec))
-        last = self._chain.last
+                rec["sealed"] = chain.seal(inner, f"record {n}")
+            out.append(chain.record(n, rec))
+        last = chain.last
         try:
             if self._writer is not None:
                 self._position = self._writer.append(self._position, out)
             else:
                 self._position = self.store.append(self.id, self._position, out)
         except BaseException:
-            self._chain.last = last
+            chain.last = last
             raise
-        self._anchor()
+        if not chain.plain:  # (a memory store's chain is plain, and it keeps no anchor)
+            self._anchor()
 
     def _anchor(self) -> None:
         """Record, apart from the session, how many records it has (file stores; see
