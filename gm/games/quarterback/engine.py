@@ -856,7 +856,18 @@ class QuarterbackState(GameState[QuarterbackRules]):
             limit = self.steps_open(seat, pid)
         except IllegalStep:
             return False
-        return next(self.reachable((seat, pid), limit, every_route=True), None) is not None
+        if limit <= 0:
+            return False
+        # the first level of :meth:`reachable`: its first legal step is always yielded
+        w0 = self.start_walk((seat, pid))
+        step = self._step
+        for to in self.next_squares(w0):
+            try:
+                step(w0.fork(), to, True)
+            except IllegalStep:
+                continue
+            return True
+        return False
 
     def move_outcomes(self, seat: str, pid: str) -> Iterator[Walk]:
         """The piece's moves now as walks, one per distinct board outcome by its shortest route (what a
