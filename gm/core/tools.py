@@ -209,6 +209,7 @@ def _plain_value(v: Any, depth: int) -> bool:
         return all(type(x) in _PLAIN or _plain_value(x, depth - 1) for x in v)
     return t is dict and _plain_object(v, depth - 1)
 
+
 #: how deeply tool arguments may nest (no tool needs more than a few levels)
 MAX_DEPTH = 32
 
