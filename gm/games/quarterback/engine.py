@@ -825,7 +825,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if seat not in self.to_act():
             return set()
         kinds = {EndTurn.type}
-        if any(self.has_move(seat, pid) for pid in self.movable(seat)):
+        # (any order gives the same answer; the last pieces stand furthest from the line, so one of
+        # them can almost always step, where the first ones are often hemmed in)
+        if any(self.has_move(seat, pid) for pid in reversed(self.movable(seat))):
             kinds.add(MovePiece.type)
         if self.may_pass(seat) and next(self.pass_targets(), None) is not None:
             kinds.add(PassBall.type)
