@@ -6,7 +6,9 @@ applied (a) raw, ``state.apply(seat, Action)``; (b) as ``Session.call`` tool cal
 recording (the tool layer alone: JSON arguments checked, the action built and applied, the result
 with events, status and who acts next); (c) as ``Session.call`` on the file store with recording (what
 ``gm call``/``gm serve`` do per move: sealed, chained record and transcript lines written).  The
-target of issue #22 is (b) at most 3x (a).  Seats are all human (hot seat), so every move is a call.
+target of issue #22 is (b) at most 3x (a); (a) and (b) alternate for a few passes and each keeps its
+best, so other work on the machine skews the ratio less.  Seats are all human (hot seat), so every
+move is a call.
 
 ``run(quick)`` returns rows for ``python -m bench``.
 """
@@ -24,6 +26,8 @@ from typing import Any
 from bench import row
 
 GAMES = ("grid-football", "gridmaster4", "quarterback", "brawl", "chess-football")
+#: passes of the raw and in-memory runs (alternating; the best of each is kept)
+REPEATS, REPEATS_QUICK = 3, 2
 #: short rulesets where a default game is long, so a run takes seconds
 SHORT: dict[str, dict[str, Any]] = {
     "chess-football": {"possessions_per_half": 1, "max_turns_per_down": 2},
@@ -68,19 +72,26 @@ def _per_game(game_id: str, quick: bool) -> list[dict[str, Any]]:
     total = sum(len(m) for _, m in games)
     humans = dict.fromkeys(game.seats, "human")
 
-    t0 = time.perf_counter()
-    for seed, moves in games:
-        st = game.new_state(rules, seed)
-        for seat, action in moves:
-            st.apply(seat, action)
-    raw = _rate(total, time.perf_counter() - t0)
+    def raw_pass() -> float:
+        t0 = time.perf_counter()
+        for seed, moves in games:
+            st = game.new_state(rules, seed)
+            for seat, action in moves:
+                st.apply(seat, action)
+        return time.perf_counter() - t0
 
-    sessions = [Session.create(game, seed=seed, rules=rules, players=humans, persist=False, record=False) for seed, _ in calls]
-    t0 = time.perf_counter()
-    for s, (_, seq) in zip(sessions, calls, strict=True):
-        for seat, name, args in seq:
-            s.call(name, args, seat)
-    mem = _rate(total, time.perf_counter() - t0)
+    def call_pass() -> float:
+        sessions = [Session.create(game, seed=seed, rules=rules, players=humans, persist=False, record=False) for seed, _ in calls]
+        t0 = time.perf_counter()
+        for s, (_, seq) in zip(sessions, calls, strict=True):
+            for seat, name, args in seq:
+                s.call(name, args, seat)
+        return time.perf_counter() - t0
+
+    # the two alternate and each keeps its best pass, so a busy machine skews the ratio less
+    passes = [(raw_pass(), call_pass()) for _ in range(REPEATS_QUICK if quick else REPEATS)]
+    raw = _rate(total, min(p[0] for p in passes))
+    mem = _rate(total, min(p[1] for p in passes))
 
     with tempfile.TemporaryDirectory() as home:
         sessions = [Session.create(game, seed=seed, rules=rules, players=humans, home=home) for seed, _ in calls]
@@ -106,7 +117,8 @@ def _per_game(game_id: str, quick: bool) -> list[dict[str, Any]]:
     note = f"{len(games)} seeded random games, {total} actions"
     return [
         row(f"{key}.raw_apply", round(raw), "applies/s", f"engine state.apply(seat, Action); {note}"),
-        row(f"{key}.call_overhead", round(raw / mem, 2), "x raw", f"Session.call in memory, no recording: {round(mem):,} calls/s", "<= 3"),
+        row(f"{key}.call_overhead", round(raw / mem, 2), "x raw",
+            f"Session.call in memory, no recording: {round(mem):,} calls/s (best of {len(passes)} alternating passes each)", "<= 3"),
         row(f"{key}.call_stored", round(raw / disk, 2), "x raw",
             f"Session.call on the file store with recording (sealed, chained record + transcript): {round(disk):,} calls/s"),
         row(f"{key}.render_window", round(render_us), "us", "the board window a text front end asks for (board=True)"),

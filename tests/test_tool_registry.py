@@ -218,3 +218,35 @@ def test_every_registered_game_plays_through_the_registry(game_id: str, tmp_path
         assert r["ok"], r
         assert {e["seat"] for e in r["expected"]} == set(s.state.to_act())
     assert Session.open(s.path).state.to_json() == s.state.to_json()  # type: ignore[arg-type]
+
+
+def test_a_repeated_call_reuses_its_action_and_only_for_the_same_arguments() -> None:
+    """An action tool keeps the action it made from plain arguments: a repeated call answers exactly as
+    the first (nothing validated or built again), while a call that differs only in a value's type
+    (``true`` for ``1``) is still refused."""
+    from gm.session import Session
+
+    def session() -> Session:
+        s = Session.create("grid-football", seed=3, players={"home": "human", "away": "human"}, persist=False, record=False)
+        s.call("call_coin_toss", {"call": "heads"}, "away")
+        winner = s.state.toss_winner
+        s.call("choose_kick_or_receive", {"choice": "receive"}, winner)
+        kicker = next(x for x in ("home", "away") if x != winner)
+        s.call("pick_kick", {"position": "left", "colour": "red"}, kicker)
+        s.call("pick_kick", {"position": "left", "colour": "red"}, winner)
+        return s
+
+    args = {"play": 1, "colour": "red", "lateral": 0, "direction": None, "timing": "before"}
+    first, again = session(), session()
+    seat = first.state.to_act()[0]
+    kept = first._tools["call_play"].made
+    assert kept is not None
+    kept.clear()  # (the tools of a ruleset are shared: other tests' calls are kept here too)
+    a = first.call("call_play", dict(args), seat)
+    assert a["ok"] and len(kept) == 1
+    (action,) = kept.values()
+    assert str(action) == "play 1 red"
+    b = again.call("call_play", dict(args), seat)
+    assert a == b and again.state.log[-1].action is action  # the same action, made once
+    refused = again.call("call_play", {**args, "play": True}, seat)
+    assert not refused["ok"] and refused["error"]["rule"] == "CORE-ARGS" and refused["error"]["reason"] == "play: Input should be a valid integer"

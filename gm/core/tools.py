@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -60,6 +60,9 @@ class ToolSpec:
     #: for action tools: the ``Action.type`` the tool produces.  When the argument names equal
     #: the action's fields, :func:`call_for_action` turns an action back into a tool call.
     produces: str | None = None
+    #: for action tools whose action depends on the arguments alone (those :func:`action_tool` makes):
+    #: the actions made so far by their arguments (see :func:`made_action`); ``None``: not kept
+    made: dict[tuple[Any, ...], Action] | None = field(default=None, compare=False, repr=False)
     #: for a move-as-text tool offered to language models (:func:`text_action_tool`,
     #: ``Game.model_tools``): the session's action tools it stands for
     covers: tuple[str, ...] = ()
@@ -70,13 +73,46 @@ def action_tool(
 ) -> ToolSpec:
     """An action tool whose arguments are the fields of ``action`` (``None`` = the field's default)."""
 
-    names = tuple(args.model_fields)
-
     def handler(state: GameState[Any], seat: str, parsed: ToolArgs) -> Action:
-        given = {k: v for k in names if (v := getattr(parsed, k)) is not None}
+        # a parsed model's __dict__ holds exactly its fields, in order (unknown arguments are refused)
+        given = {k: v for k, v in parsed.__dict__.items() if v is not None}
         return action(**given)
 
-    return ToolSpec(name, description, args, "action", handler, decisions, action.type)
+    return ToolSpec(name, description, args, "action", handler, decisions, action.type, {})
+
+
+#: how many actions a tool keeps by their arguments (then it starts again)
+MADE_MAX = 1024
+
+
+def call_key(raw: Any) -> tuple[Any, ...] | None:
+    """Arguments that are a flat object of strings, whole numbers, booleans and nulls, as a key (with
+    each value's type: ``true`` and ``1`` are equal in Python, not as arguments); else ``None``."""
+    if type(raw) is not dict:
+        return None
+    key = []
+    for k, v in raw.items():
+        t = type(v)
+        if t not in _PLAIN or type(k) is not str:
+            return None
+        key.append((k, t, v))
+    return tuple(key)
+
+
+def made_action(spec: ToolSpec, key: tuple[Any, ...] | None) -> Action | None:
+    """The action ``spec`` made before from the same plain arguments (``key``: :func:`call_key`), if any:
+    checking and building them again would make an equal action."""
+    made = spec.made
+    return made.get(key) if made is not None and key is not None else None
+
+
+def keep_action(spec: ToolSpec, key: tuple[Any, ...] | None, action: Action) -> None:
+    """Remember the action ``spec`` made from the plain arguments ``key`` (see :func:`made_action`)."""
+    made = spec.made
+    if made is not None and key is not None:
+        if len(made) >= MADE_MAX:
+            made.clear()
+        made[key] = action
 
 
 class TextActionArgs(ToolArgs):
@@ -95,7 +131,7 @@ def text_action_tool(name: str, description: str, covers: tuple[str, ...], decis
     def handler(state: GameState[Any], seat: str, parsed: TextActionArgs) -> Action:
         return state.parse_action(parsed.action)
 
-    return ToolSpec(name, description, TextActionArgs, "action", handler, decisions, None, covers)
+    return ToolSpec(name, description, TextActionArgs, "action", handler, decisions, None, covers=covers)
 
 
 def covered_call(spec: ToolSpec, tools: Sequence[ToolSpec], state: GameState[Any], seat: str, args: Any) -> tuple[str, dict[str, Any]]:
@@ -142,7 +178,7 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
     Raises :class:`InvalidActionError` (rule ``CORE-ARGS``) naming the field.
     """
     model = spec.args
-    plain = type(raw) is dict and all(type(k) is str and type(v) in _PLAIN for k, v in raw.items())
+    plain = type(raw) is dict and _plain_object(raw, 2)
     deep = None if plain else too_deep(raw)
     if deep:
         raise InvalidActionError(
@@ -177,10 +213,12 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
         raise InvalidActionError(
             f"arguments must be a JSON object, not {type(data).__name__}", rule=ARGS_RULE, input=_quote(data), legal=_fields(model)
         )
-    optional = _optional_fields(model)
-    clean = {k: v for k, v in data.items() if not (v is None and k in optional)}
+    clean = data
+    if not plain or None in data.values():
+        optional = _optional_fields(model)
+        clean = {k: v for k, v in data.items() if not (v is None and k in optional)}
     try:
-        return model.model_validate(clean, strict=True)
+        return model.__pydantic_validator__.validate_python(clean, strict=True)
     except ValidationError as exc:
         raise InvalidActionError(_validation_reason(exc), rule=ARGS_RULE, input=_quote(data), legal=_fields(model)) from None
     except Exception as exc:  # a validator that raised something odd: still an argument error
@@ -189,6 +227,27 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
 
 #: types whose values are JSON values as they are (floats are not: NaN and infinities are not JSON)
 _PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def _plain_object(obj: dict[Any, Any], depth: int) -> bool:
+    """Whether ``obj`` is already plain JSON (string keys; strings, whole numbers, booleans, nulls,
+    and lists and objects of them down to ``depth`` more levels), so it needs no JSON round trip."""
+    for k, v in obj.items():
+        if type(k) is not str or (type(v) not in _PLAIN and not _plain_value(v, depth)):
+            return False
+    return True
+
+
+def _plain_value(v: Any, depth: int) -> bool:
+    t = type(v)
+    if t in _PLAIN:
+        return True
+    if depth <= 0:
+        return False
+    if t is list:
+        return all(type(x) in _PLAIN or _plain_value(x, depth - 1) for x in v)
+    return t is dict and _plain_object(v, depth - 1)
+
 
 #: how deeply tool arguments may nest (no tool needs more than a few levels)
 MAX_DEPTH = 32
@@ -293,24 +352,34 @@ def expected(state: GameState[Any], tools: Sequence[ToolSpec], players: Mapping[
     index = _decision_index(tools)
     for seat in state.to_act():
         decision = state.decision(seat)
-        cands = index.get(decision)
-        if cands is None:
-            cands = index[decision] = [t for t in tools if t.kind == "action" and (decision is None or decision in t.decisions)]
-        if len(cands) > 1 and any(t.produces for t in cands):
-            kinds = state.action_kinds(seat, {t.produces for t in cands if t.produces})
-            cands = [t for t in cands if t.produces is None or t.produces in kinds]
-        names = [t.name for t in cands]
-        entry: dict[str, Any] = {"seat": seat, "decision": decision, "tools": names}
+        answer = index.get(decision)
+        if answer is None:
+            answer = index[decision] = _answering(tools, decision)
+        names, wanted = answer
+        if wanted is not None:  # several tools answer: keep those whose kind of action the seat has now
+            kinds = state.action_kinds(seat, wanted)
+            names = [n for n, produces in names if produces is None or produces in kinds]
+        entry: dict[str, Any] = {"seat": seat, "decision": decision, "tools": list(names)}
         if players is not None:
             entry["player"] = players.get(seat, "human")
         out.append(entry)
     return out
 
 
-_INDEX: dict[int, tuple[Sequence[ToolSpec], dict[str | None, list[ToolSpec]]]] = {}
+#: a decision's answer: the names of the action tools that answer it and, when the seat's kinds of
+#: action decide between several, ((name, kind produced), ...) and the kinds asked about
+_Answer = tuple[Any, frozenset[str] | None]
+_INDEX: dict[int, tuple[Sequence[ToolSpec], dict[str | None, _Answer]]] = {}
 
 
-def _decision_index(tools: Sequence[ToolSpec]) -> dict[str | None, list[ToolSpec]]:
+def _answering(tools: Sequence[ToolSpec], decision: str | None) -> _Answer:
+    cands = [t for t in tools if t.kind == "action" and (decision is None or decision in t.decisions)]
+    if len(cands) > 1 and any(t.produces for t in cands):
+        return tuple((t.name, t.produces) for t in cands), frozenset(t.produces for t in cands if t.produces)
+    return tuple(t.name for t in cands), None
+
+
+def _decision_index(tools: Sequence[ToolSpec]) -> dict[str | None, _Answer]:
     """Decision -> the action tools that answer it, filled in as decisions come up (one per tool list)."""
     hit = _INDEX.get(id(tools))
     if hit is None or hit[0] is not tools:

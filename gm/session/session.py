@@ -40,7 +40,17 @@ from gm.core.bots import Bot
 from gm.core.errors import GameError, InvalidActionError, StateError
 from gm.core.game import Game, ruleset_hash
 from gm.core.state import GameState
-from gm.core.tools import ToolSpec, covered_call, expected, parse_args, tool_index, unknown_tool
+from gm.core.tools import (
+    ToolSpec,
+    call_key,
+    covered_call,
+    expected,
+    keep_action,
+    made_action,
+    parse_args,
+    tool_index,
+    unknown_tool,
+)
 from gm.session.commit import SecretBook, SecretStatus, SeedSecret, commitment, derive
 from gm.session.driver import BotDriver
 from gm.session.keys import KeyRing
@@ -137,6 +147,7 @@ class Session:
         self._position = Position(0)
         self._writer: Writer | None = None  # set while a call holds the session's write lock
         self._expected: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
+        self._bots_known: tuple[dict[str, str], bool] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
         self._tools = tool_index(self.tools)
         self._model_tools: list[ToolSpec] | None = None
@@ -517,10 +528,14 @@ class Session:
         st = self.state
         acting = st.to_act()
         events = st.apply(seat, text)
-        action = st.log[-1].action
-        index = len(st.log) - 1
-        void = {str(v) for e in events for v in e.data.get("void", ())}
-        sec = self.book.note(seat, index, str(action), acting, void, st.is_terminal, nonce=nonce, digest=digest)
+        log = st.log
+        action = log[-1].action
+        index = len(log) - 1
+        void: set[str] = set()
+        for e in events:
+            if "void" in e.data:
+                void.update(str(v) for v in e.data["void"])
+        sec = self.book.note(seat, index, str(action), acting, void, st.outcome is not None, nonce=nonce, digest=digest)
         hidden = sec is not None or index in st.secret_moves()
         if hidden:
             record: dict[str, Any] = {
@@ -538,23 +553,25 @@ class Session:
     def _store(self, records: list[dict[str, Any]]) -> None:
         """Seal, chain and append records; on a conflict or a failed write the session reloads."""
         out = []
+        chain = self._chain
         n = self._position.count
         for rec in records:
             n += 1
             if "_inner" in rec:
                 inner = rec.pop("_inner")
-                rec["sealed"] = self._chain.seal(inner, f"record {n}")
-            out.append(self._chain.record(n, rec))
-        last = self._chain.last
+                rec["sealed"] = chain.seal(inner, f"record {n}")
+            out.append(chain.record(n, rec))
+        last = chain.last
         try:
             if self._writer is not None:
                 self._position = self._writer.append(self._position, out)
             else:
                 self._position = self.store.append(self.id, self._position, out)
         except BaseException:
-            self._chain.last = last
+            chain.last = last
             raise
-        self._anchor()
+        if not chain.plain:  # (a memory store's chain is plain, and it keeps no anchor)
+            self._anchor()
 
     def _anchor(self) -> None:
         """Record, apart from the session, how many records it has (file stores; see
@@ -692,8 +709,18 @@ class Session:
             return secrets.token_hex(16)
         return derive(self.secret.nonce_seed, "nonce", seat, len(self.state.log))[:32]
 
+    def _has_bots(self) -> bool:
+        """Whether any seat is a bot's (worked out once: the players of a session do not change)."""
+        players = self.players
+        known = self._bots_known
+        if known is None or known[0] is not players:
+            known = self._bots_known = (players, any(p.startswith("bot:") for p in players.values()))
+        return known[1]
+
     def bots_owe_move(self) -> bool:
         """Whether a bot must move before any human can."""
+        if not self._has_bots():
+            return False
         st = self.state
         return not st.is_terminal and any(self.players.get(s, "").startswith("bot:") for s in st.to_act())
 
@@ -724,6 +751,8 @@ class Session:
         :attr:`pause_when_out` and no ``limit``, once every human seat is out of the game."""
         out: list[dict[str, Any]] = []
         self.bot_error = None
+        if not self._has_bots():
+            return out
         for _ in range(100_000 if limit is None else limit):
             st = self.state
             if st.is_terminal or (limit is None and self.pause_when_out and self.humans_out()):
@@ -829,7 +858,9 @@ class Session:
         if spec.covers and seat is not None:  # a move written as text: made through the tool it stands for
             name, args = covered_call(spec, self.tools, self.state, seat, args)
             spec = self._tools[name]
-        parsed = parse_args(spec, args)
+        key = call_key(args) if spec.made is not None else None
+        action = made_action(spec, key)  # the same plain arguments made this action before
+        parsed = parse_args(spec, args) if action is None else None
         if spec.kind == "query":
             data = spec.handler(self.state, seat, parsed)
             return {
@@ -851,7 +882,9 @@ class Session:
         before: list[dict[str, Any]] = []
         if self.bots_owe_move():  # left owing after an interrupted write: they move first
             before = self.advance_bots()
-        action = spec.handler(self.state, seat, parsed)
+        if action is None:
+            action = spec.handler(self.state, seat, parsed)
+            keep_action(spec, key, action)
         self.book.just_revealed = []
         nonce = digest = None
         if self.commit_human_picks and any(s != seat and self.players.get(s) == "human" for s in self.state.to_act()):

@@ -26,6 +26,7 @@ import os
 import re
 import sys
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -451,19 +452,16 @@ class MemoryStore:
         self.description = "memory"
 
     def create(self, session_id: str, header: Mapping[str, Any]) -> Position:
-        import time
-
         with self._lock:
             if session_id in self._data:
                 raise SessionExists(f"session {session_id} already exists", rule=SESSION_RULE)
             self._data[session_id] = _Mem(json.loads(json.dumps(header)), updated=time.time())
         return Position(0)
 
-    @contextmanager
-    def writing(self, session_id: str) -> Iterator[_MemWriter]:
-        mem = self._get(session_id)
-        with mem.lock:
-            yield _MemWriter(mem, session_id)
+    def writing(self, session_id: str) -> _MemWriter:
+        # a plain context manager (the writer itself), not a generator: a call takes it every time
+        mem = self._data.get(session_id) if type(session_id) is str else None
+        return _MemWriter(mem if mem is not None else self._get(session_id), session_id)
 
     def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
         with self.writing(session_id) as w:
@@ -508,15 +506,24 @@ class MemoryStore:
 
 
 class _MemWriter:
+    """Write access to one memory session: holds its lock from ``with`` to the end of the block."""
+
+    __slots__ = ("id", "mem")
+
     def __init__(self, mem: _Mem, session_id: str) -> None:
         self.mem, self.id = mem, session_id
+
+    def __enter__(self) -> _MemWriter:
+        self.mem.lock.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.mem.lock.release()
 
     def stale(self, at: Position) -> bool:
         return len(self.mem.records) != at.count
 
     def append(self, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
-        import time
-
         mem = self.mem
         if len(mem.records) != at.count:
             raise SessionConflict(f"session {self.id} was changed by another writer", rule=SESSION_RULE)

@@ -128,3 +128,28 @@ def test_phases_and_decisions_are_string_enums_with_unchanged_values() -> None:
     assert isinstance(s.phase, Phase) and s.phase == "coin_toss" and json.dumps(s.snapshot()["phase"]) == '"coin_toss"'
     assert isinstance(s.decision("away"), Decision) and s.decision("away") == "coin_call"
     assert s.decision("home") is None
+
+
+def test_action_kinds_agree_with_the_legal_list_over_random_play() -> None:
+    """The tool layer asks which kinds of action a seat has (to list the tools that answer now); Grid
+    Football reads them off its cached legal listing, and the answer is the legal list's."""
+    import random
+    from collections import Counter
+
+    from gm.core.registry import find_game
+    from gm.core.state import GameState
+
+    game = find_game("grid-football")
+    rng = random.Random(5)
+    seen: Counter[frozenset[str]] = Counter()
+    for seed in range(4):
+        st = game.new_state(None, seed)
+        while not st.is_terminal:
+            for seat in st.seats:
+                kinds = st.action_kinds(seat)
+                assert kinds == GameState.action_kinds(st, seat) == {a.type for a in st.legal_actions(seat)}
+                seen[frozenset(kinds)] += 1
+            seat = st.to_act()[0]
+            st.apply(seat, st.legal_actions(seat).sample(rng))
+    assert {tuple(sorted(k)) for k in seen} == {(), ("coin_call",), ("kick_choice",), ("kick_pick",), ("number_pick",),
+                                                ("play_call",), ("play_call", "punt")}

@@ -70,6 +70,19 @@ def test_the_parser_rejects_what_names_no_single_cell(text: str) -> None:
 
 
 @pytest.mark.rules("GM4-SYNTAX")
+def test_a_bare_cell_reads_as_the_players_words_do() -> None:
+    """A bare cell (what the place_tile tool passes) takes a fast path: the same placement, for every
+    cell name, as reading it as a player's words gives."""
+    from gm.games.gridmaster4.actions import _parse_words
+    from gm.games.gridmaster4.grid import CANONICAL
+
+    assert len(CANONICAL) == 26 * 99
+    for cell in CANONICAL:
+        a = parse_action(cell)
+        assert a == _parse_words(cell) == Place(cell) and str(a) == f"place {cell}"
+
+
+@pytest.mark.rules("GM4-SYNTAX")
 def test_text_form_round_trips() -> None:
     for a in (Place("K12", 37), Place("A1"), Place("t20", 100)):
         assert parse_action(str(a)) == a

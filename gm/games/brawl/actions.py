@@ -120,6 +120,22 @@ def card_play(player: str, card: str | None, zone: str) -> CardPlay:
     return cp
 
 
+_READ: dict[tuple[object, object, object], CardPlay] = {}
+
+
+def read_card_play(player: str, card: str | None, zone: str) -> CardPlay:
+    """``CardPlay(player, card, zone)`` for the words as given (``qb``, ``s3``, ``deep left``), read once
+    and shared after (a play is a pure function of the words; what does not read raises, and is not kept)."""
+    key = (player, card, zone)
+    cp = _READ.get(key)
+    if cp is None:
+        cp = CardPlay(player, card, zone)
+        if len(_READ) >= _INTERNED_MAX:
+            _READ.clear()
+        _READ[key] = cp
+    return cp
+
+
 def _card_play(item: object) -> CardPlay:
     if isinstance(item, CardPlay):
         return item

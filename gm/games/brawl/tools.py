@@ -14,7 +14,7 @@ from pydantic import Field
 
 from gm.core.actions import Action
 from gm.core.tools import ToolArgs, ToolSpec
-from gm.games.brawl.actions import CardPlay, FourthDown, Placement, norm_zone
+from gm.games.brawl.actions import FourthDown, Placement, norm_zone, read_card_play
 
 if TYPE_CHECKING:
     from gm.core.state import GameState
@@ -57,7 +57,7 @@ class ZoneArgs(ToolArgs):
 
 
 def _play_cards(state: GameState[Any], seat: str, args: PlayCardsArgs) -> Action:
-    return Placement(tuple(CardPlay(p.player, p.card, p.zone) for p in args.placements))
+    return Placement(tuple(read_card_play(p.player, p.card, p.zone) for p in args.placements))
 
 
 def _fourth_down(state: GameState[Any], seat: str, args: FourthDownArgs) -> Action:

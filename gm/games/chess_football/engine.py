@@ -47,7 +47,7 @@ from gm.games.chess_football.actions import (
 from gm.games.chess_football.checks import check, row_piece
 from gm.games.chess_football.field import DownEnd, Field, Piece, ev
 from gm.games.chess_football.geometry import col_letter, parse_square, sq
-from gm.games.chess_football.options import PlanSpace, TurnSpace, legal_summary
+from gm.games.chess_football.options import PlanSpace, TurnSpace, legal_summary, turn_kinds
 from gm.games.chess_football.rules import ChessFootballRules
 
 HOME, AWAY = "home", "away"
@@ -236,6 +236,13 @@ class ChessFootballState(GameState[ChessFootballRules]):
             assert self.field is not None
             return TurnSpace(self.field, seat)
         return ()
+
+    def action_kinds(self, seat: str, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+        """The kinds of action open to ``seat``; in a reaction turn read off the pieces (:func:`.options.turn_kinds`)
+        rather than by walking the few thousand actions of the turn."""
+        if self.phase in (OFFENSE_TURN, DEFENSE_TURN) and self.field is not None and seat in self.to_act():
+            return turn_kinds(self.field, seat, wanted)
+        return super().action_kinds(seat, wanted)
 
     def plan_space(self, seat: str) -> PlanSpace:
         """Every snap plan ``seat`` may submit now (ruling CF-R-PLAN-CHECK), counted and indexed."""

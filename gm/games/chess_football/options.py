@@ -309,6 +309,31 @@ class TurnSpace(ActionSpace):
             yield from o
 
 
+def turn_kinds(f: Field, team: str, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+    """The types of the actions :class:`TurnSpace` ``(f, team)`` holds, found without listing them: a
+    piece's moves are counted per group, and only the ball carrier may pass or fake, so once a move and
+    an ability are found the other pieces need not be looked at.  ``wanted``: stop once these are found."""
+    found: set[str] = set()
+    if f.result is not None:
+        return found
+    found.add(Done.type)
+    if team == f.offense and f.hidden and f.pair and not f.ball_choice_used:
+        found.add(BallChoice.type)
+    for p in f.actors(team):
+        if wanted is not None and wanted <= found:
+            break
+        if Move.type not in found and any(g.count for g in move_groups(f, team, p)):
+            found.add(Move.type)
+        if Ability.type not in found or p.id == f.carrier:  # only the carrier passes or fakes
+            for seg in option_segments(f, team, p):
+                if isinstance(seg, SpotGroup):
+                    if seg.count:
+                        found.add(Ability.type)  # a retreat group
+                else:
+                    found.update(a.type for a in seg)
+    return found
+
+
 # ---------------------------------------------------------------- the snap plan
 class _Node:
     """One piece's simulated state in the plan tree: its own rows carried out on a copy of the board at

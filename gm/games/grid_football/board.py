@@ -5,8 +5,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from gm.games.grid_football.engine import AWAY, HOME, NUMBER_CHECK, PLAY, RETURN_NUMBER, other, plural, sq
+
 if TYPE_CHECKING:
     from gm.games.grid_football.engine import GridFootballState
+
 
 @lru_cache(maxsize=64)
 def _header(columns: int) -> str:
@@ -27,8 +30,6 @@ def status_line(state: GridFootballState, seat: str | None = None) -> str:
     """Quarter, downs left, down & distance at the snap, direction, score, whose move; during a
     colour-match number check also where the ball went, and during a return number check where
     the return ended."""
-    from gm.games.grid_football.engine import AWAY, HOME, NUMBER_CHECK, PLAY, RETURN_NUMBER, other, plural, sq
-
     r = state.rules
     left = state.downs_left_in_quarter
     parts = [f"Q{state.quarter}", f"{left} {plural(left, 'down')} left"]
@@ -59,8 +60,6 @@ def status_line(state: GridFootballState, seat: str | None = None) -> str:
 
 def _short_of(state: GridFootballState) -> str:
     """Where the ball stands against the line to gain (or the goal line, going for the goal)."""
-    from gm.games.grid_football.engine import plural
-
     assert state.offense and state.ball
     d = state.direction(state.offense)
     if state.goal_to_go():
@@ -73,8 +72,6 @@ def _short_of(state: GridFootballState) -> str:
 
 def _headline(state: GridFootballState) -> str:
     """What is going on, in one line, above the board."""
-    from gm.games.grid_football.engine import other, sq
-
     r = state.rules
     p = state.phase
     if state.outcome:
@@ -106,8 +103,6 @@ def render(state: GridFootballState, seat: str | None = None, *, full: bool = Fa
     squares, the ball, the line of scrimmage and the line to gain; a headline says what is
     going on (attack direction, down & distance).  ``full`` shows all rows, otherwise a
     window around the ball that always holds the line of scrimmage and the line to gain."""
-    from gm.games.grid_football.engine import AWAY, HOME, sq
-
     r = state.rules
     ball = state.ball
     live = state.offense is not None and state.outcome is None

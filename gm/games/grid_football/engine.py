@@ -303,6 +303,19 @@ class GridFootballState(GameState[GridFootballRules]):
     def _legal(self, seat: str) -> Iterable[Action]:
         return self._legal_pair(seat)[0]
 
+    def action_kinds(self, seat: str, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+        """The kinds of action open to ``seat``: those of its listed legal actions, worked out once per
+        listing (the listings are cached per situation)."""
+        if seat not in self.to_act():
+            return set()
+        acts = self._legal_pair(seat)[0]
+        hit = _KINDS.get(id(acts))
+        if hit is None or hit[0] is not acts:
+            if len(_KINDS) > 1024:
+                _KINDS.clear()
+            hit = _KINDS[id(acts)] = (acts, frozenset(a.type for a in acts))
+        return set(hit[1])
+
     def _legal_pair(self, seat: str) -> _Listed:
         """Every legal action of ``seat`` now, listed and as a set (both cached per situation):
         the listing is the statement of what is legal, and the check tests membership in it."""
@@ -822,6 +835,8 @@ _COIN_CALLS = _listed(CoinCall(c) for c in ("heads", "tails"))
 _KICK_CHOICES = _listed(KickChoice(c) for c in ("kick", "receive"))
 _KICK_PICKS = _listed(KickPick(p, c) for p in POSITIONS for c in KICK_COLOURS)
 _NOTHING: _Listed = ((), frozenset())
+#: the kinds of action of a listing (by the listing's identity; see ``action_kinds``)
+_KINDS: dict[int, tuple[tuple[Action, ...], frozenset[str]]] = {}
 
 
 @lru_cache(maxsize=64)

@@ -128,8 +128,15 @@ def parse_action(text: str) -> Action:
     """Parse a placement (see ``FORMS``); tolerant of how players say it."""
     if not isinstance(text, str) or not text.strip():
         raise _bad("empty action", text)
+    if text in CANONICAL:  # a bare cell, as a tool call names it: the fast path (calls)
+        return Place(text)
     if m := _CANONICAL_FORM.fullmatch(text):  # the text form itself: the fast path (replays)
         return Place(m.group(2), int(m.group(1)) if m.group(1) else None)
+    return _parse_words(text)
+
+
+def _parse_words(text: str) -> Action:
+    """A placement in a player's words (what :func:`parse_action` reads past its fast paths)."""
     t = text.lower()
     t = _NUMBER_MARK.sub(r" tilenum\1 ", t)  # "#37", "tile 37", "number 37" name the tile number
     t = _ORDINAL.sub(r" tilenum\1 ", t)  # "my 37th tile"

@@ -825,7 +825,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if seat not in self.to_act():
             return set()
         kinds = {EndTurn.type}
-        if any(next(self.moves_of(seat, pid), None) is not None for pid in self.movable(seat)):
+        # (any order gives the same answer; the last pieces stand furthest from the line, so one of
+        # them can almost always step, where the first ones are often hemmed in)
+        if any(self.has_move(seat, pid) for pid in reversed(self.movable(seat))):
             kinds.add(MovePiece.type)
         if self.may_pass(seat) and next(self.pass_targets(), None) is not None:
             kinds.add(PassBall.type)
@@ -849,6 +851,25 @@ class QuarterbackState(GameState[QuarterbackRules]):
             return
         for w in self.reachable((seat, pid), limit, every_route=True):
             yield self.action_of(w)
+
+    def has_move(self, seat: str, pid: str) -> bool:
+        """Whether :meth:`moves_of` the piece yields anything (found without building the move)."""
+        try:
+            limit = self.steps_open(seat, pid)
+        except IllegalStep:
+            return False
+        if limit <= 0:
+            return False
+        # the first level of :meth:`reachable`: its first legal step is always yielded
+        w0 = self.start_walk((seat, pid))
+        step = self._step
+        for to in self.next_squares(w0):
+            try:
+                step(w0.fork(), to, True)
+            except IllegalStep:
+                continue
+            return True
+        return False
 
     def move_outcomes(self, seat: str, pid: str) -> Iterator[Walk]:
         """The piece's moves now as walks, one per distinct board outcome by its shortest route (what a
