@@ -22,7 +22,11 @@ of it: what was acknowledged is committed, what was not is rolled back by the da
   being killed): one writer per game — a per-game lock in the process, the call's writes buffered and
   committed in one short ``BEGIN IMMEDIATE`` transaction that first checks no other process moved the
   game meanwhile (:class:`SessionConflict` if one did).  Different games are written concurrently;
-  SQLite itself commits one transaction at a time, each a fraction of a millisecond.
+  SQLite itself commits one transaction at a time, each a fraction of a millisecond.  The WAL is
+  copied back into the database by a checkpointer thread of the store's own (``PASSIVE``: it never
+  blocks a writer), not by the commit that happens to fill it: an automatic checkpoint syncs the
+  database file inside that commit, and every other game's commit queued behind it for as long as the
+  disk takes (up to a second on a busy machine).
 - PostgreSQL (psycopg 3 with its connection pool): the transaction takes the game's row lock
   (``SELECT ... FOR UPDATE``) for the whole call, so concurrent calls to one game — from any process —
   run one after the other, and calls to different games in parallel.  Each commit sends
@@ -294,6 +298,57 @@ class _SqlStore:
 
 
 # ------------------------------------------------------------------- SQLite
+class _Checkpointer:
+    """Copies a SQLite WAL back into the database from a thread of its own (``PRAGMA
+    wal_checkpoint(PASSIVE)``: it copies what no reader still needs and never blocks a writer), after
+    every ``every`` commits or ``seconds`` after the last one; stops when its store is closed or gone."""
+
+    def __init__(self, path: Path, every: int = 200, seconds: float = 2.0) -> None:
+        self.path = path
+        self.every = every
+        self.seconds = seconds
+        self.commits = 0
+        self.checkpoints = 0
+        self._wake = threading.Event()
+        self._stop = False
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def committed(self) -> None:
+        """One more commit; start the thread on the first."""
+        with self._lock:
+            self.commits += 1
+            if self._thread is None and not self._stop:
+                self._thread = threading.Thread(target=self._run, name=f"gm-sqlite-checkpoint {self.path.name}", daemon=True)
+                self._thread.start()
+        if self.commits >= self.every:
+            self._wake.set()
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stop:
+                self._wake.wait(self.seconds)
+                self._wake.clear()
+                if self._stop:
+                    break
+                if self.commits:
+                    self.commits = 0
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self.checkpoints += 1
+        except sqlite3.Error:
+            pass  # the database went away (a test's temporary folder): nothing left to copy
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        self._stop = True
+        self._wake.set()
+        t = self._thread
+        if t is not None and t is not threading.current_thread():
+            t.join(timeout=5)
+
+
 class SqliteStore(_SqlStore):
     """Sessions in one SQLite file (see the module docstring)."""
 
@@ -314,6 +369,8 @@ class SqliteStore(_SqlStore):
         if fresh:
             os.chmod(self.path, 0o600)
         conn.execute("PRAGMA journal_mode=WAL")
+        self.checkpointer = _Checkpointer(self.path)
+        weakref.finalize(self, self.checkpointer.stop)
         self._setup()
 
     def _connect(self) -> sqlite3.Connection:
@@ -322,6 +379,7 @@ class SqliteStore(_SqlStore):
             conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread copies the WAL back
             self._local.conn = conn
         return conn
 
@@ -337,7 +395,9 @@ class SqliteStore(_SqlStore):
         """A write of its own: queued on the process's commit lock, never in SQLite's busy loop
         (whose back-off sleeps would stall every other writer)."""
         with self._commit:
-            return super()._exec(sql, params)
+            n = super()._exec(sql, params)
+        self.checkpointer.committed()
+        return n
 
     def _game_lock(self, session_id: str) -> threading.Lock:
         with self._games_lock:
@@ -382,6 +442,7 @@ class SqliteStore(_SqlStore):
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+        self.checkpointer.committed()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Cursor]:
@@ -397,8 +458,10 @@ class SqliteStore(_SqlStore):
                 raise
             finally:
                 cur.close()
+        self.checkpointer.committed()
 
     def close(self) -> None:
+        self.checkpointer.stop()
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             conn.close()

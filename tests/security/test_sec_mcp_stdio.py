@@ -113,7 +113,7 @@ def test_deeply_nested_arguments_over_raw_stdio(tmp_path: Path) -> None:
             send('{"jsonrpc":"2.0","id":' + str(n) + ',"method":"tools/call","params":' + params + "}")
         send(json.dumps({"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": {"name": "get_status", "arguments": {}}}))
         seen = {}
-        while not {10, 11, 12, 13, 14, 99} <= seen.keys():  # answers may come in any order
+        while not {10, 11, 12, 13, 99} <= seen.keys():  # answers may come in any order (14, too deep to parse, has none)
             assert p.stdout is not None
             msg = json.loads(p.stdout.readline())
             if "id" in msg:
