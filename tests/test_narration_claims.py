@@ -79,6 +79,9 @@ def test_quarterback_score_and_quiet_moves() -> None:
     assert check("Tackled!", quiet) == ["a tackle: the engine reports none this turn"]
     assert check("He pushes the Double back.", quiet) == ["a push: the engine reports none this turn"]
     assert check("If he reaches the line he could be tackled.", quiet) == []
+    assert "a tackle: the engine reports none this turn" in check("S1 tackles the quarterback.", quiet)
+    # a rules answer names a tackle without claiming one happened (no false alarm: gm eval's rules cases)
+    assert check("A tackle ends the attack; tackles score nothing, and a tackle behind the line costs the row.", quiet) == []
 
 
 # ------------------------------------------------------------------ GridMaster4

@@ -25,7 +25,9 @@ CLAIMS = Claims(
                    message="the engine scores no such points this turn"),
     ),
     events=(
-        EventClaim("a tackle", re.compile(r"\btackl(?:ed|es?|ing)\b", re.I), frozenset({"tackle"})),
+        # "tackled", "tackling", "S1 tackles the quarterback": a tackle said to happen; "a tackle
+        # scores nothing" (a rules answer) names one and claims nothing
+        EventClaim("a tackle", re.compile(r"\btackl(?:ed|ing)\b|\btackles\s+(?:the\s+|your\s+|his\s+|her\s+|their\s+)?[A-Za-z]+\b(?<!\bscore)(?<!\bcount)(?<!\bare)", re.I), frozenset({"tackle"})),
         EventClaim("an interception", re.compile(r"\bintercept(?:ed|ion|s)?\b|\bpicks? off\b", re.I), frozenset({"intercept"})),
         EventClaim("a push", re.compile(r"\bpush(?:es|ed)\b", re.I), frozenset({"push"})),
     ),
