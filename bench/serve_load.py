@@ -105,9 +105,14 @@ class Conn:
 @dataclass
 class Stats:
     calls: list[float] = field(default_factory=list)  # seconds per call
-    #: calls begun after the ramp (every player connected): what the percentiles are of
+    #: calls begun once every player is connected and playing its game (and the ramp is over): what
+    #: the percentiles are of; a call made while the server still works through the connects measures
+    #: the connect burst, which the connect percentiles report
     steady: list[float] = field(default_factory=list)
     steady_from: float = 0.0
+    #: when the steady window ends (``steady_from`` + the run's seconds)
+    steady_until: float = float("inf")
+    ready: int = 0
     connects: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     crosstalk: int = 0
@@ -258,29 +263,45 @@ class Player:
             c.close()
 
 
-async def run_load(ports: list[int], *, players: int, seconds: float, interval: float, kind: str = "mcp", game: str = "grid-football", ramp: float = 2.5, seed: int = 1) -> dict[str, Any]:
-    """``players`` players for ``seconds`` (after a ``ramp`` of connects), each calling every
-    ``interval`` seconds on average; returns the report."""
+async def run_load(ports: list[int], *, players: int, seconds: float, interval: float, kind: str = "mcp", game: str = "grid-football", ramp: float = 2.5, seed: int = 1,
+                   warmup: float = 5.0) -> dict[str, Any]:
+    """``players`` players for ``seconds`` (after a ``ramp`` of connects and, once every player is in
+    its game, a ``warmup``), each calling every ``interval`` seconds on average; returns the report."""
     stats = Stats()
     rng = random.Random(seed)
     ps = [Player(k, ports, kind, game, stats, random.Random(rng.randrange(2**31))) for k in range(players)]
     start = time.perf_counter()
-    end = start + ramp + seconds
-    stats.steady_from = start + ramp
+    ramp_end = start + ramp
     ru0 = resource.getrusage(resource.RUSAGE_SELF)
+
+    async def begin_steady() -> None:
+        # after the ramp, and a warm-up in which the server works off the connect burst
+        await asyncio.sleep(max(0.0, ramp_end - time.perf_counter()) + warmup)
+        if not stats.steady_from:
+            stats.steady_from = time.perf_counter()
+            stats.steady_until = stats.steady_from + seconds
 
     async def life(p: Player) -> None:
         await asyncio.sleep(p.rng.uniform(0, ramp))
+        counted = False
         try:
             await p.connect()
             await p.new_game()
+            counted = True
+            stats.ready += 1
+            if stats.ready == players:  # every player is in its game: the steady window opens
+                await begin_steady()
             while True:
                 await asyncio.sleep(p.rng.expovariate(1.0 / interval))
-                if time.perf_counter() >= end:
+                if time.perf_counter() >= stats.steady_until:
                     break
                 await p.step()
         except Exception as exc:
             stats.errors.append(f"player {p.k}: {type(exc).__name__}: {str(exc)[:200]}")
+            if not counted:  # a player that never got to play does not hold the window shut
+                stats.ready += 1
+                if stats.ready == players:
+                    await begin_steady()
         finally:
             p.close()
 
@@ -299,6 +320,7 @@ async def run_load(ports: list[int], *, players: int, seconds: float, interval: 
         "calls": n,
         "calls_all": len(stats.calls),
         "ramp_s": ramp,
+        "steady_after_s": round(stats.steady_from - start, 2) if stats.steady_from else None,
         "calls_per_s": round(n / seconds, 1) if seconds else 0.0,
         "p50_ms": round(pct(measured, 50) * 1000, 2),
         "p99_ms": round(pct(measured, 99) * 1000, 2),

@@ -25,8 +25,8 @@ from bench.serve_load import Served, run_load  # noqa: E402
 def test_load_generator_smoke(tmp_path: Path) -> None:
     served = Served("memory:", 1, tmp_path)
     try:
-        rep = asyncio.run(run_load(served.ports, players=4, seconds=1.5, interval=0.15, kind="mcp", ramp=0.3))
-        api = asyncio.run(run_load(served.ports, players=2, seconds=1.0, interval=0.15, kind="api", ramp=0.2))
+        rep = asyncio.run(run_load(served.ports, players=4, seconds=1.5, interval=0.15, kind="mcp", ramp=0.3, warmup=0.2))
+        api = asyncio.run(run_load(served.ports, players=2, seconds=1.0, interval=0.15, kind="api", ramp=0.2, warmup=0.2))
     finally:
         served.stop()
     for r in (rep, api):
