@@ -144,6 +144,17 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def check_llm_options(name: str, model: str | None, base_url: str | None, api: str) -> None:
+    """The options of an LLM referee (``--referee openai|anthropic``) that go together, or one
+    error line (``gm play`` and ``gm eval`` take the same ones)."""
+    if api not in ("chat", "responses"):
+        fail(f"--api is chat or responses, not {api!r}")
+    if name == "anthropic" and (base_url or api != "chat"):
+        fail("--base-url and --api are for --referee openai")
+    if base_url and not model:
+        fail("--base-url needs --model: the model name the server knows (e.g. llama3.1 for Ollama)")
+
+
 def error_line(exc: GameError) -> str:
     """A domain error as one CLI line: its message, then what would be right (its legal options)."""
     legal = [str(x) for x in exc.legal]

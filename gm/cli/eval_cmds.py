@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from gm.cli.base import app, errors_to_exit, fail
+from gm.cli.base import app, check_llm_options, errors_to_exit, fail
 
 if TYPE_CHECKING:
     from gm.eval.runner import CaseResult
@@ -81,12 +81,7 @@ def _provider(referee: str, model: str | None, base_url: str | None, api: str, t
         from gm.eval import scripted_provider
 
         return scripted_provider()
-    if api not in ("chat", "responses"):
-        fail(f"--api is chat or responses, not {api!r}")
-    if name == "anthropic" and (base_url or api != "chat"):
-        fail("--base-url and --api are for --referee openai")
-    if base_url and not model:
-        fail("--base-url needs --model: the model name the server knows (e.g. llama3.1 for Ollama)")
+    check_llm_options(name, model, base_url, api)
     from gm.referee.llm import MissingKeyError, referee_kind
     from gm.referee.llm.providers import SDKProvider, make_client, resolve_model
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from gm.cli.base import app, errors_to_exit, fail
+from gm.cli.base import app, check_llm_options, errors_to_exit, fail
 
 if TYPE_CHECKING:
     from gm.referee.base import Referee
@@ -86,12 +86,7 @@ def _make_referee(referee: str, model: str | None, base_url: str | None, api: st
         return OfflineReferee()
     if name not in ("openai", "anthropic"):
         fail(f"unknown referee {referee!r}; choose: offline, openai, anthropic")
-    if api not in ("chat", "responses"):
-        fail(f"--api is chat or responses, not {api!r}")
-    if name == "anthropic" and (base_url or api != "chat"):
-        fail("--base-url and --api are for --referee openai")
-    if base_url and not model:
-        fail("--base-url needs --model: the model name the server knows (e.g. llama3.1 for Ollama)")
+    check_llm_options(name, model, base_url, api)
     from gm.referee.llm import MissingKeyError, build_referee
 
     try:
