@@ -204,6 +204,8 @@ def _play(session: Session, referee: Referee, term: Terminal) -> str:
 def _play_on(session: Session, term: Terminal, humans: list[str]) -> str:
     """Every human seat is out while the bots play on: watch them a round at a time, skip to the
     end, or quit (the game is saved and resumes here).  Returns why it stopped."""
+    from gm.session.session import MAX_BOT_MOVES
+
     game, st = session.game, session.state
     left = [s for s in game.seats if s not in humans and not st.is_out(s)]
     who = " and ".join(humans)
@@ -218,7 +220,7 @@ def _play_on(session: Session, term: Terminal, humans: list[str]) -> str:
             return "quit"
         if answer in ("s", "skip"):
             before = len(session.state.log)
-            session.advance(limit=100_000)
+            session.advance(limit=MAX_BOT_MOVES)  # a limit plays on past the pause
             term.say(f"Skipped {len(session.state.log) - before} moves.")
             term.board(game.render(session.state, humans[0]))
         elif answer in ("", "w", "watch"):

@@ -75,6 +75,8 @@ SEAT_RULE = "CORE-SEAT"
 PLAYER_RULE = "CORE-PLAYER"
 #: seeds are whole numbers in this range (what every front end accepts)
 SEED_MAX = 2**63 - 1
+#: the most bot moves one advance makes (a guard against a game that never ends): all of a game
+MAX_BOT_MOVES = 100_000
 
 
 def normalise_player(game: Game, spec: str) -> str:
@@ -753,7 +755,7 @@ class Session:
         self.bot_error = None
         if not self._has_bots():
             return out
-        for _ in range(100_000 if limit is None else limit):
+        for _ in range(MAX_BOT_MOVES if limit is None else limit):
             st = self.state
             if st.is_terminal or (limit is None and self.pause_when_out and self.humans_out()):
                 break
