@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,28 +31,21 @@ def _llm_transcripts() -> list[Path]:
 
 
 def _prompt_rows() -> list[dict[str, Any]]:
+    from bench.bench_llm_games import prompt_chars
     from gm.core.registry import find_game
     from gm.export.render import render_all
-    from gm.referee.llm.prompts import system_prompt
-    from gm.referee.llm.providers import tool_schemas
-    from gm.referee.llm.referee import model_tools
-    from gm.session import Session
 
-    session = Session.create("grid-football", players={"away": "bot:random"}, persist=False, bot_seed=0, nonce_seed=0)
-    game = find_game("grid-football")
-    system = system_prompt(game, session.state.rules, "home", dict(session.players))
-    tools = tuple(model_tools(session))
+    system, count, schemas = prompt_chars("grid-football")
     try:
-        bundle = sum(len(text) for text in render_all(game).values())
+        bundle = sum(len(text) for text in render_all(find_game("grid-football")).values())
         vs = f"; the rules files a player uploads to a plain chatbot: {bundle:,} characters"
     except Exception as exc:  # the export is someone else's module: never fail the bench on it
         vs = f"; export bundle unavailable ({type(exc).__name__})"
     rows = []
-    for kind in ("openai", "openai-responses", "anthropic"):
-        schema = len(json.dumps(tool_schemas(kind, tools), separators=(",", ":")))
-        total = len(system) + schema
+    for kind, schema in schemas.items():
+        total = system + schema
         rows.append(_row(f"llm.prompt_chars[{kind}]", total, "chars",
-                         f"system prompt {len(system)} + {len(tools)} tool schemas {schema} (compact JSON); aim < 6,000{vs}"))
+                         f"system prompt {system} + {count} tool schemas {schema} (compact JSON); aim < 6,000{vs}"))
         rows.append(_row(f"llm.prompt_tokens_est[{kind}]", round(total / CHARS_PER_TOKEN), "tokens",
                          f"{CHARS_PER_TOKEN} characters a token"))
     return rows

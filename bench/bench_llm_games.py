@@ -105,7 +105,9 @@ def _game_rows(game_id: str, kind: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _prompt_rows(game_id: str) -> list[dict[str, Any]]:
+def prompt_chars(game_id: str) -> tuple[int, int, dict[str, int]]:
+    """The fixed part of every request in ``game_id``: the system prompt's characters, the number of
+    tools offered, and their schemas' characters (compact JSON) per wire format."""
     from gm.core.registry import find_game
     from gm.referee.llm.prompts import system_prompt
     from gm.referee.llm.providers import tool_schemas
@@ -118,12 +120,16 @@ def _prompt_rows(game_id: str) -> list[dict[str, Any]]:
     session = Session.create(game_id, seed=1, players=players, persist=False, bot_seed=0, nonce_seed=0)
     system = system_prompt(game, session.state.rules, seat, dict(session.players))
     tools = tuple(model_tools(session))
-    rows = []
-    for kind in KINDS:
-        schema = len(json.dumps(tool_schemas(kind, tools), separators=(",", ":")))
-        rows.append(row(f"llm.{game_id}[{kind}].prompt_chars", len(system) + schema, "chars",
-                        f"system prompt {len(system)} + {len(tools)} tool schemas {schema}", "<= 6000"))
-    return rows
+    return len(system), len(tools), {kind: len(json.dumps(tool_schemas(kind, tools), separators=(",", ":"))) for kind in KINDS}
+
+
+def _prompt_rows(game_id: str) -> list[dict[str, Any]]:
+    system, count, schemas = prompt_chars(game_id)
+    return [
+        row(f"llm.{game_id}[{kind}].prompt_chars", system + schema, "chars",
+            f"system prompt {system} + {count} tool schemas {schema}", "<= 6000")
+        for kind, schema in schemas.items()
+    ]
 
 
 def run(quick: bool = False) -> list[dict[str, Any]]:
