@@ -89,6 +89,9 @@ async def test_two_people_play_with_commit_and_reveal(tmp_path: Path) -> None:
             stop = anyio.Event()
             async with anyio.create_task_group() as tg:
                 tg.start_soon(watch.sse, http, stop)
+                with anyio.fail_after(30):  # the stream has sent what happened so far: home's pick comes live
+                    while "event: state" not in watch.events:
+                        await anyio.sleep(0.02)
                 r = await call(http, sid, home, "pick_kick", {"position": "left", "colour": "yellow"})
                 assert r["ok"] and r["expected"] == [{"seat": "away", "decision": "kick_pick", "tools": ["pick_kick"], "player": "human"}]
                 mine = (await http.get(f"/api/games/{sid}", headers=auth(home))).json()

@@ -46,6 +46,7 @@ def test_commits_never_checkpoint_and_the_thread_does(tmp_path: Path) -> None:
         while store.checkpointer.checkpoints == 0 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert store.checkpointer.checkpoints >= 1 and _threads(db)
+        store.checkpointer.stop()  # not mid-checkpoint below (a second checkpoint at once answers busy)
         # the WAL was copied back: a fresh connection's checkpoint has nothing left to copy
         busy, log, done = sqlite3.connect(db).execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         assert busy == 0 and log == done
