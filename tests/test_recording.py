@@ -95,3 +95,39 @@ def test_gm_play_records_and_the_practice_seed_is_in_the_header(gm_home: Path) -
     assert tr.header.seed == 5 and tr.header.referee.kind == "offline"
     assert {"player", "tool_call", "tool_result", "narration"} <= {e.type for e in tr.entries}
     assert replay_path(_transcript(gm_home, sid)).ok
+
+
+def test_reading_the_transcript_back_parses_each_line_once(gm_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recorder that holds nothing in memory reads its transcript back from the store; after each
+    message it parses only the lines written since (a referee reads it after every message), and it
+    reads the same transcript as a whole parse would, also after a line it had read was rewritten."""
+    import gm.transcript.recorder as recorder
+
+    parsed: list[int] = []
+    real = recorder.parse_entries
+
+    def counting(lines: list[str], *args: object, **kwargs: object) -> list[object]:
+        parsed.append(len(lines))
+        return real(lines, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(recorder, "parse_entries", counting)
+    s = Session.create("quarterback", seed=3, players={"red": "human", "blue": "bot:random"}, record=True)
+    rec = s.recorder
+    assert rec is not None and not rec.keep
+    rng = random.Random(3)
+    s.call(*legal_call(s, "red", rng), "red")
+    first = len([ln for ln in s.store.transcript_read(s.id) if ln.strip()])
+    assert first > 1 and len(rec.transcript.entries) == first - 1 and parsed == []  # the first read parses it whole
+    for _ in range(40):
+        if s.state.is_terminal:
+            break
+        s.call(*legal_call(s, "red", rng), "red")
+        lines = [ln for ln in s.store.transcript_read(s.id) if ln.strip()]
+        assert rec.transcript == Transcript.from_jsonl("\n".join(lines))
+    assert len(parsed) >= 20 and sum(parsed) == len(lines) - first  # each line once, never the whole again
+    # a line already read changes (a store rewritten under the recorder): the whole transcript is read again
+    original = s.store.transcript_read
+    monkeypatch.setattr(s.store, "transcript_read", lambda sid: [*original(sid)[:-1], original(sid)[-2]])
+    parsed.clear()
+    again = rec.transcript
+    assert sum(parsed) == 0 and again.entries[-1] == again.entries[-2]  # from_jsonl parsed it, not the cache

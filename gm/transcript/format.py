@@ -25,6 +25,7 @@ The JSON Schema is exported by :func:`json_schema` (``gm transcript-schema``).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -169,6 +170,20 @@ def is_marker(line: str) -> bool:
     return line.startswith(_MARKER_PREFIXES)
 
 
+def parse_entries(lines: Sequence[str], source: str = "<transcript>", first_line: int = 2) -> list[Any]:
+    """The entries of transcript lines after the header (``first_line``: the file line number of
+    ``lines[0]``, for errors); sealed batches and their markers are skipped."""
+    entries: list[Any] = []
+    for i, line in enumerate(lines, start=first_line):
+        if is_marker(line):  # a batch held sealed (a human's pick still secret), or the mark of one opened
+            continue
+        try:
+            entries.append(_ENTRY.validate_json(line))
+        except ValidationError as exc:
+            raise StateError(f"{source}: line {i}: {_first(exc)}") from None
+    return entries
+
+
 class Transcript(_Model):
     """A whole transcript in memory."""
 
@@ -194,15 +209,7 @@ class Transcript(_Model):
             raise StateError(f"{source}: line 1 is not a gm transcript header: {_first(exc)}") from None
         if header.version > FORMAT_VERSION:
             raise StateError(f"{source}: transcript format version {header.version} is newer than this gm ({FORMAT_VERSION})")
-        entries: list[Any] = []
-        for i, line in enumerate(lines[1:], start=2):
-            if is_marker(line):  # a batch held sealed (a human's pick still secret), or the mark of one opened
-                continue
-            try:
-                entries.append(_ENTRY.validate_json(line))
-            except ValidationError as exc:
-                raise StateError(f"{source}: line {i}: {_first(exc)}") from None
-        return cls(header=header, entries=entries)
+        return cls(header=header, entries=parse_entries(lines[1:], source))
 
     @property
     def seed(self) -> int | None:

@@ -35,6 +35,7 @@ from gm.transcript.format import (
     UsageEntry,
     dumps_entry,
     is_marker,
+    parse_entries,
 )
 
 if TYPE_CHECKING:
@@ -111,6 +112,8 @@ class Recorder:
         self._pending: list[tuple[str, list[str]]] = []  # sealed batches, held until no secret is open
         self._lead: list[str] = []  # the player's words, written with what they lead to (see :meth:`player`)
         self._sealed = 0
+        #: what :attr:`transcript` last read back: the lines, and the header and entries parsed from them
+        self._read_cache: tuple[list[str], Header, list[Any]] | None = None
         if existing:
             existing = self._restore_sealed(existing)
             old = Transcript.from_jsonl("\n".join(existing), str(self.path or "<transcript>"))
@@ -127,8 +130,20 @@ class Recorder:
         """The transcript so far (read back from where it is written, when it is not held)."""
         if self.keep or self._reader is None:
             return self._held
-        lines = list(self._reader())
-        return Transcript.from_jsonl("\n".join(lines)) if lines else Transcript(header=self._held.header)
+        lines = [ln for ln in self._reader() if ln.strip()]
+        if not lines:
+            return Transcript(header=self._held.header)
+        # lines are appended: parse only those after the ones read last time, when those are unchanged
+        # (a referee reads the transcript after every message; parsing it all each time made a long
+        # game quadratic)
+        cache = self._read_cache
+        if cache is None or lines[: len(cache[0])] != cache[0]:
+            whole = Transcript.from_jsonl("\n".join(lines))
+            header, entries = whole.header, whole.entries
+        else:
+            header, entries = cache[1], cache[2] + parse_entries(lines[len(cache[0]):], first_line=len(cache[0]) + 1)
+        self._read_cache = (lines, header, entries)
+        return Transcript.model_construct(header=header, entries=list(entries))
 
     @property
     def header(self) -> Header:
