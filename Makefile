@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --no-compile -e '.[dev]'  # no .pyc for every installed file: imports compile what they use
 	touch $(STAMP)
 
 setup: $(STAMP)

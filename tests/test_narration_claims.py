@@ -4,6 +4,7 @@ words than the engine's pass; each kind of false claim is caught."""
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from typing import Any
@@ -14,6 +15,7 @@ from gm.core.narration import Claims, Facts, build_facts, check
 from gm.core.registry import find_game
 
 
+@functools.cache  # several tests read the same turn: searched for once per process
 def turn_with(game_id: str, kind: str, *, seeds: range = range(40)) -> Facts:
     """The facts of the first move, in seeded random play, that makes an event of ``kind``."""
     g = find_game(game_id)
