@@ -22,9 +22,9 @@ without touching the state; carrying out a move commits its walk.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
 from gm.core.actions import Action
@@ -93,6 +93,7 @@ def other(seat: str) -> str:
 
 
 sq = square_name
+_NO_PUSHES: dict[Piece, Square] = {}  # a walk's pushes before it pushes (shared: a walk replaces, never fills, it)
 
 
 def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
@@ -103,10 +104,20 @@ class IllegalStep(Exception):
     """A step or an action breaks a rule: ``rule`` and ``reason`` (the engine turns it into an
     :class:`IllegalActionError`; a bot trying steps just tries another)."""
 
-    def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(reason)
+    __slots__ = ("_reason", "rule")
+
+    def __init__(self, rule: str, reason: str | Callable[[], str]) -> None:
         self.rule = rule
-        self.reason = reason
+        self._reason = reason  # a walk tries many steps that fail: their words are written only when read
+
+    @property
+    def reason(self) -> str:
+        if not isinstance(self._reason, str):
+            self._reason = self._reason()
+        return self._reason
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 class Geometry(NamedTuple):
@@ -154,9 +165,10 @@ class Walk:
         self.loose = loose
         self.end: HalfEnd | None = None  # a tackle or an interception: the half is over
         self.end_at: Square | None = None
-        self.pushed: dict[Piece, Square] = {}
+        #: (both replaced, never changed in place: forks share them)
+        self.pushed: dict[Piece, Square] = _NO_PUSHES
         #: what happened on the way, as facts (the events are written when the move is carried out)
-        self.log: list[tuple[Any, ...]] = []
+        self.log: tuple[tuple[Any, ...], ...] = ()
         #: a diagonal step passed a weaker opposition piece (QB-DIAGONAL was checked and allowed it)
         self.past_weaker = False
         #: an attacking Double or Quarterback stepped over the line (QB-OFFSIDE-LINE)
@@ -172,9 +184,7 @@ class Walk:
         w.piece, w.opp, w.kind, w.strength, w.at = self.piece, self.opp, self.kind, self.strength, self.at
         w.base, w.shared, w.carrier, w.loose = self.base, True, self.carrier, self.loose
         w.end, w.end_at, w.past_weaker, w.crossed, w.path = self.end, self.end_at, self.past_weaker, self.crossed, self.path
-        w.pushed = dict(self.pushed) if self.pushed else {}
-        w.log = list(self.log) if self.log else []
-        w.memo = self.memo
+        w.pushed, w.log, w.memo = self.pushed, self.log, self.memo
         return w
 
     def write(self) -> dict[Square, Piece]:
@@ -196,6 +206,17 @@ class Walk:
         return (self.at, self.carrier, self.loose, self.end, tuple(sorted(self.pushed.items())))
 
 
+class Layout(NamedTuple):
+    """A half's set-up, worked out once a match for each attacker: where the pieces start, how each
+    plays (kind, strength), each seat's pieces in order, and the pieces of each :meth:`~QuarterbackState._zone`."""
+
+    pos: dict[Piece, Square]
+    kind: dict[Piece, Kind]
+    strength: dict[Piece, int]
+    order: dict[str, tuple[str, ...]]
+    groups: dict[str, tuple[Piece, ...]]
+
+
 class QuarterbackState(GameState[QuarterbackRules]):
     """State of one Quarter Back match (or game)."""
 
@@ -215,7 +236,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.results: list[dict[str, Any]] = []
         self._values = r.values
         self._geo = geometry(r.columns, r.min_row, r.field_rows)
-        self._layouts: dict[str, tuple[dict[Piece, Square], dict[Piece, Kind], dict[Piece, int], dict[str, tuple[str, ...]]]] = {}
+        self._layouts: dict[str, Layout] = {}
         self._names = {(seat, pid): f"{seat} {KIND_NAMES[pid[0]]} {pid}" for seat in SEATS for side in (r.attack, r.defense)
                        for pid in side.pieces()}  # fmt: skip
         #: walks made in this position by their canonical action (:meth:`action_of`): a move a bot or the
@@ -251,9 +272,12 @@ class QuarterbackState(GameState[QuarterbackRules]):
                     # ruling QB-R-DEFENSE-QB: a defending Quarterback plays as a Triple
                     kind[piece] = Kind.TRIPLE if pid == "QB" and seat == self.defender else Kind(pid[0])
             order = {seat: tuple(sorted((p for s, p in pos if s == seat), key=_pid_order)) for seat in SEATS}
-            layout = self._layouts[self.attacker] = (pos, kind, {p: r.strength(k) for p, k in kind.items()}, order)
-        self.pos = dict(layout[0])
-        self.kind, self.strength, self._order = layout[1], layout[2], layout[3]
+            # the pieces whose neighbourhoods make each :meth:`_zone`
+            groups = {seat + which: tuple(p for p in pos if p[0] == seat and kind[p] in kinds)
+                      for seat in SEATS for which, kinds in (("", "S"), ("/TQ", "TQ"))}  # fmt: skip
+            layout = self._layouts[self.attacker] = Layout(pos, kind, {p: r.strength(k) for p, k in kind.items()}, order, groups)
+        self.pos = dict(layout.pos)
+        self.kind, self.strength, self._order, self._groups = layout.kind, layout.strength, layout.order, layout.groups
         board = {square: piece for piece, square in self.pos.items()}
         self.carrier: Piece | None = (self.attacker, "QB")  # QB-BALL-START
         self.loose: Square | None = None
@@ -262,12 +286,19 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self._reset_turn()
         self._check_release([])
 
-    def _set_board(self, board: dict[Square, Piece], zones_moved: bool = True) -> None:
+    def _set_board(self, board: dict[Square, Piece], moved: Iterable[Piece] | None = None) -> None:
         """A new position: the board, and what is derived from it (kept until the next move): the squares
-        next to Singles, Triples and Quarterbacks change only when one of them moves or is pushed."""
+        next to a seat's Singles, or its Triples and Quarterbacks (:meth:`_zone`), change only when one
+        of them moves or is pushed (``moved``: the pieces that did; ``None``: a new half)."""
         self.board = board
-        if zones_moved:
+        if moved is None:
             self._zones: dict[str, frozenset[Square]] = {}
+        else:
+            zones, kind = self._zones, self.kind
+            for p in moved:
+                k = kind[p]
+                if k != "D":
+                    zones.pop(p[0] if k == "S" else p[0] + "/TQ", None)
         self._bases: dict[Piece, dict[Square, Piece]] = {}
 
     def _reset_turn(self) -> None:
@@ -400,7 +431,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         tc, tr = to
         dc, dr = tc - c, tr - row
         if to not in self._geo.squares:
-            raise IllegalStep("QB-R-BOARD", f"{sq(to)} is off the board")
+            raise IllegalStep("QB-R-BOARD", lambda: f"{sq(to)} is off the board")
         base = w.base
         strength = self.strength
         if dc and dr:  # QB-DIAGONAL / ruling QB-R-DIAGONAL
@@ -408,22 +439,18 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 p = base.get(side)
                 if p is not None and p[0] == w.opp:
                     if strength[p] >= w.strength:
-                        raise IllegalStep(
-                            "QB-DIAGONAL",
-                            f"{w.piece[1]} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
-                            f"(strength {strength[p]} against {w.strength})",
-                        )
+                        raise IllegalStep("QB-DIAGONAL", partial(self._diagonal_words, w, to, p, side))
                     w.past_weaker = True
         kind = w.kind
         if w.piece[0] == self.defender:
             if kind == "T" and tr < 1:
                 r = self.rules
-                raise IllegalStep("QB-OFFSIDE-TRIPLE", f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
+                raise IllegalStep("QB-OFFSIDE-TRIPLE", lambda: f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
             if tr >= 2 and kind in "SD" and not self.released:
                 r = self.rules
                 raise IllegalStep(
                     "QB-OFFSIDE-LINE",
-                    f"a defending {KIND_NAMES[kind]} may not go to rows 2-{r.field_rows} ({sq(to)}) until an attacking "
+                    lambda: f"a defending {KIND_NAMES[kind]} may not go to rows 2-{r.field_rows} ({sq(to)}) until an attacking "
                     "Double or the Quarterback has moved over the line",
                 )
         elif tr >= 1 and kind in "DQ":
@@ -434,25 +461,25 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if occ is not None:
             if occ[0] == w.piece[0]:
                 if last:
-                    raise IllegalStep("QB-OCCUPIED", f"{sq(to)} is occupied by your {occ[1]}")
-                raise IllegalStep("QB-JUMP", f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
+                    raise IllegalStep("QB-OCCUPIED", lambda: f"{sq(to)} is occupied by your {occ[1]}")
+                raise IllegalStep("QB-JUMP", lambda: f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
             if occ == w.carrier:  # a defender meets the ball carrier: tackle or nothing
                 ck = self.kind[occ]
                 if ck not in TACKLES_ONTO[kind]:
                     raise IllegalStep(
                         "QB-R-TACKLE-PAIRS",
-                        f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
+                        lambda: f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
                     )
                 w.end, w.end_at = HalfEnd.TACKLE, to  # the tackler stays beside the carrier on the board
                 w.path += (to,)
-                w.log.append(("tackle", w.piece, occ, to))
+                w.log += (("tackle", w.piece, occ, to),)
                 return
             if has_ball:
-                raise IllegalStep("QB-PUSH-CARRIER", f"the ball carrier can't push: {w.piece[1]} can't move onto {occ[1]} on {sq(to)}")
+                raise IllegalStep("QB-PUSH-CARRIER", lambda: f"the ball carrier can't push: {w.piece[1]} can't move onto {occ[1]} on {sq(to)}")
             if strength[occ] >= w.strength:
                 raise IllegalStep(
                     "QB-PUSH",
-                    f"{w.piece[1]} (strength {w.strength}) can push only a weaker opposition piece; "
+                    lambda: f"{w.piece[1]} (strength {w.strength}) can push only a weaker opposition piece; "
                     f"{self.describe(occ)} on {sq(to)} has strength {strength[occ]}",
                 )
             target = (tc + dc, tr + dr)
@@ -461,7 +488,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if kind in "TQ" and to in (self._zones.get(w.opp) or self._zone(w.opp)):
             s = self.adjacent_single(base, to, w.opp)
             if s is not None:
-                raise IllegalStep("QB-ADJACENT", f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
+                raise IllegalStep("QB-ADJACENT", lambda: f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
         # --- the step is allowed: carry it out
         w.path += (to,)
         if push is not None:
@@ -478,29 +505,33 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if kind == "S":
             self._single_reach(w, to, has_ball)
 
+    def _diagonal_words(self, w: Walk, to: Square, p: Piece, side: Square) -> str:
+        return (f"{w.piece[1]} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
+                f"(strength {self.strength[p]} against {w.strength})")  # fmt: skip
+
     def _where(self, w: Walk, piece: Piece) -> Square:
         return w.pushed.get(piece, self.pos[piece])
 
     def _push_ok(self, w: Walk, piece: Piece, target: Square, frm: Square) -> None:
         """Raise :class:`IllegalStep` if ``piece`` can't be pushed from ``frm`` to ``target`` (QB-PUSH-LIMIT)."""
         if target not in self._geo.squares:
-            raise IllegalStep("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed off the board (from {sq(frm)})")
+            raise IllegalStep("QB-PUSH-LIMIT", lambda: f"{self.describe(piece)} can't be pushed off the board (from {sq(frm)})")
         if target in w.base:
-            raise IllegalStep("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed from {sq(frm)} onto {sq(target)}: it is occupied")
+            raise IllegalStep("QB-PUSH-LIMIT", lambda: f"{self.describe(piece)} can't be pushed from {sq(frm)} onto {sq(target)}: it is occupied")
         if self.kind[piece] in "TQ" and target in self._zone(w.piece[0]):
             s = self.adjacent_single(w.base, target, w.piece[0])
             if s is not None:
                 raise IllegalStep(
                     "QB-PUSH-LIMIT",
-                    f"{self.describe(piece)} can't be pushed onto {sq(target)}: it is next to the opposition Single {s[1]}",
+                    lambda: f"{self.describe(piece)} can't be pushed onto {sq(target)}: it is next to the opposition Single {s[1]}",
                 )
 
     def _do_push(self, w: Walk, piece: Piece, frm: Square, target: Square, rule: str) -> None:
         base = w.write()
         del base[frm]
         base[target] = piece
-        w.pushed[piece] = target
-        w.log.append(("push", w.piece, piece, frm, target, rule, piece[0] == self.defender and self.offside(piece, target)))
+        w.pushed = {**w.pushed, piece: target}
+        w.log += (("push", w.piece, piece, frm, target, rule, piece[0] == self.defender and self.offside(piece, target)),)
         if w.loose == target:
             self._pick_up(w, piece, target)
 
@@ -514,10 +545,10 @@ class QuarterbackState(GameState[QuarterbackRules]):
         w.loose = None
         if piece[0] == self.defender:
             w.end, w.end_at = HalfEnd.INTERCEPT, at
-            w.log.append(("intercept", piece, at))
+            w.log += (("intercept", piece, at),)
         else:
             w.carrier = piece
-            w.log.append(("pick_up", piece, at))
+            w.log += (("pick_up", piece, at),)
 
     def _single_reach(self, w: Walk, at: Square, has_ball: bool) -> None:
         """A Single arrives next to opposition Triples/Quarterbacks: tackle the carrier or push them away."""
@@ -535,24 +566,24 @@ class QuarterbackState(GameState[QuarterbackRules]):
             if p is not None and p[0] == opp and kind[p] in "TQ":
                 if p == w.carrier:  # QB-TACKLE-SINGLE
                     w.end, w.end_at = HalfEnd.TACKLE, n
-                    w.log.append(("tackle_single", w.piece, p, n))
+                    w.log += (("tackle_single", w.piece, p, n),)
                     return
                 hits.append((p, n))
         if not hits:
             return
         if has_ball:
-            p, n = hits[0]
-            raise IllegalStep("QB-PUSH-CARRIER", f"the ball carrier can't push, so {w.piece[1]} can't move next to {p[1]} on {sq(n)}")
+            near, on = hits[0]
+            raise IllegalStep("QB-PUSH-CARRIER", lambda: f"the ball carrier can't push, so {w.piece[1]} can't move next to {near[1]} on {sq(on)}")
         moves = []
         for p, n in hits:  # QB-PUSH-SINGLE: one square away along the line from the Single
             target = (2 * n[0] - c, 2 * n[1] - r)
             try:
                 self._push_ok(w, p, target, n)
             except IllegalStep as exc:
-                raise IllegalStep("QB-R-PUSH-BLOCKED", f"{w.piece[1]} can't move to {sq(at)} next to {p[1]}: {exc.reason}") from None
+                raise IllegalStep("QB-R-PUSH-BLOCKED", _blocked_push(w.piece[1], at, p[1], exc)) from None
             moves.append((p, n, target))
         if len({t for _, _, t in moves}) < len(moves):
-            raise IllegalStep("QB-R-PUSH-BLOCKED", f"{w.piece[1]} can't move to {sq(at)}: two pieces would be pushed onto one square")
+            raise IllegalStep("QB-R-PUSH-BLOCKED", lambda: f"{w.piece[1]} can't move to {sq(at)}: two pieces would be pushed onto one square")
         for p, n, target in moves:
             self._do_push(w, p, n, target, "QB-PUSH-SINGLE")
             if w.end:
@@ -606,10 +637,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
         tackles them); computed when first asked, kept until one of those pieces moves."""
         zone = self._zones.get(key)
         if zone is None:
-            seat, _, which = key.partition("/")
-            kinds = "TQ" if which else "S"
-            around, kind = self._geo.around, self.kind
-            zone = frozenset().union(*[around[sq] for sq, p in self.board.items() if p[0] == seat and kind[p] in kinds])
+            around, pos = self._geo.around, self.pos
+            zone = frozenset().union(*[around[pos[p]] for p in self._groups[key]])
             self._zones[key] = zone
         return zone
 
@@ -1013,7 +1042,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self.active = pid
             self.active_left = limit - len(steps)
         # the board after the walk
-        self._set_board(w.board(), zones_moved=self.kind[piece] != "D" or bool(w.pushed))
+        self._set_board(w.board(), (piece, *w.pushed) if w.pushed else (piece,))
         self.pos[piece] = w.at
         for p, t in w.pushed.items():
             self.pos[p] = t
@@ -1208,6 +1237,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def view(self, seat: str | None) -> dict[str, Any]:
         """What ``seat`` may see: everything (there are no secret choices in Quarter Back)."""
         return self.snapshot()
+
+
+def _blocked_push(pid: str, at: Square, pushed: str, why: IllegalStep) -> Callable[[], str]:
+    """The words of a Single's move that would push a piece where it can't go (QB-R-PUSH-BLOCKED)."""
+    return lambda: f"{pid} can't move to {sq(at)} next to {pushed}: {why.reason}"
 
 
 def game_points(games: list[dict[str, int]], win: int = 2, draw: int = 1) -> dict[str, int]:
