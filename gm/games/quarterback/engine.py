@@ -25,15 +25,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache, partial
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError, InvalidActionError, bad_input
 from gm.core.events import Event
 from gm.core.outcome import Outcome
-from gm.core.state import GameState
+from gm.core.state import GameState, LegalActions
 from gm.games.quarterback.actions import FORMS, NOTATION, Directions, EndTurn, MovePiece, PassBall, read_directions
 from gm.games.quarterback.rules import KIND_NAMES, QuarterbackRules, parse_square, square_name
+
+if TYPE_CHECKING:
+    import random
 
 Square = tuple[int, int]
 Piece = tuple[str, str]  # (seat, piece id)
@@ -90,6 +93,9 @@ MOVE_RULE = {"S": "QB-MOVE-SINGLE", "D": "QB-MOVE-DOUBLE", "T": "QB-MOVE-TRIPLE"
 
 def other(seat: str) -> str:
     return BLUE if seat == RED else RED
+
+
+_OTHER = {RED: BLUE, BLUE: RED}
 
 
 sq = square_name
@@ -155,7 +161,7 @@ class Walk:
     def __init__(self, piece: Piece, kind: str, strength: int, at: Square, base: dict[Square, Piece],
                  carrier: Piece | None, loose: Square | None) -> None:  # fmt: skip
         self.piece = piece
-        self.opp = other(piece[0])
+        self.opp = _OTHER[piece[0]]
         self.kind = kind
         self.strength = strength
         self.at = at
@@ -235,6 +241,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.game_points = {RED: 0, BLUE: 0}
         self.results: list[dict[str, Any]] = []
         self._values = r.values
+        # the ruleset's numbers the turn and movement rules read on every action
+        self._attack_actions, self._defense_moves, self._qb_extra = r.attack_actions, r.defense_moves, r.quarterback_extra
+        self._allow = {"S": r.single_moves, "D": r.double_moves, "T": r.triple_moves, "Q": r.triple_moves}
         self._geo = geometry(r.columns, r.min_row, r.field_rows)
         self._layouts: dict[str, Layout] = {}
         self._names = {(seat, pid): f"{seat} {KIND_NAMES[pid[0]]} {pid}" for seat in SEATS for side in (r.attack, r.defense)
@@ -345,20 +354,15 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def budget_left(self) -> int:
         """Actions (pieces to start moving, passes) still open this turn."""
         if self.phase == ATTACK:
-            return self.rules.attack_actions - len(self.moved) - self.passes
-        return self.rules.defense_moves - len(self.moved)
+            return self._attack_actions - len(self.moved) - self.passes
+        return self._defense_moves - len(self.moved)
 
     def allowance(self, piece: Piece) -> int:
         """Squares ``piece`` may move when it starts a move now (QB-MOVE-*)."""
-        r = self.rules
         k = self.kind[piece]
-        if k == "S":
-            return r.single_moves
-        if k == "D":
-            return r.double_moves
-        if k == "T":
-            return r.triple_moves
-        return r.triple_moves + (r.quarterback_extra if self.pos[piece][1] >= 1 else 0)
+        if k == "Q" and self.pos[piece][1] >= 1:
+            return self._allow[k] + self._qb_extra
+        return self._allow[k]
 
     def steps_open(self, seat: str, pid: str) -> int:
         """Squares the seat's piece may still move this turn; raises :class:`IllegalStep` if it may not move."""
@@ -382,8 +386,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def movable(self, seat: str) -> list[str]:
         """The pieces of the seat on turn that may move now (start their move, or go on with it), in
         :meth:`pieces` order: exactly those for which :meth:`steps_open` does not raise."""
-        fresh = self.budget_left() > 0
         active, moved = self.active, self.moved
+        if self.phase == ATTACK:
+            fresh = self._attack_actions - len(moved) - self.passes > 0
+        else:
+            fresh = self._defense_moves - len(moved) > 0
         out = []
         for pid in self._order[seat]:
             if pid == active:
@@ -675,11 +682,28 @@ class QuarterbackState(GameState[QuarterbackRules]):
         watch_line = every_route and not self.released and piece[0] == self.attacker and self.kind[piece] in "DQ"
         frontier = [w0]
         step = self._step
+        # A step to an empty square that is not the loose ball's (nor, for a Single, next to an opposition
+        # Triple or Quarterback) from a walk that has pushed and picked up nothing can only be refused or
+        # land the piece there with nothing else changed: if that outcome is already listed, the step is
+        # not tried (it would be refused or dropped as a repeat either way).
+        zone = (self._zones.get(w0.opp + "/TQ") or self._zone(w0.opp + "/TQ")) if w0.kind == "S" else frozenset()
         for _ in range(limit):
             nxt: list[Walk] = []
             level: set[Any] = set()  # every_route: outcomes at this length
             for w in frontier:
+                quiet = not w.log and not w.pushed
+                base, carrier, loose = w.base, w.carrier, w.loose
                 for to in self.next_squares(w):
+                    if quiet and to != loose and to not in base and to not in zone:
+                        out = (to, carrier, loose, None)  # its signature
+                        if not every_route:
+                            if out in seen:
+                                continue
+                        elif not watch_line:
+                            if out in level:
+                                continue
+                        elif (out, True) in level and (w.crossed or (out, False) in level):
+                            continue
                     w2 = w.fork()
                     try:
                         step(w2, to, True)
@@ -870,6 +894,25 @@ class QuarterbackState(GameState[QuarterbackRules]):
             out.extend(_pass(sq(t)) for t in self.pass_targets())
         out.append(EndTurn())
         return tuple(out)
+
+    def legal_actions(self, seat: str) -> LegalActions:
+        """A lazy view of ``seat``'s legal actions; drawing one (:meth:`draw_legal`) counts them
+        without writing each one out."""
+        return _QuarterbackLegal(self, seat)
+
+    def draw_legal(self, seat: str, rng: random.Random) -> Action:
+        """The legal action ``rng.choice(self._legal(seat))`` draws, found without building the others:
+        every piece's moves are walked (:meth:`moves_of`'s walks, in its order) and counted, the passes
+        counted, and only the drawn one is made an action (the generator draws exactly as from the list)."""
+        walks: list[Walk] = []
+        for pid in self.movable(seat):
+            walks.extend(self.reachable((seat, pid), self.steps_open(seat, pid), every_route=True))
+        targets = list(self.pass_targets()) if self.may_pass(seat) else []
+        i = rng.choice(range(len(walks) + len(targets) + 1))
+        if i < len(walks):
+            return self.action_of(walks[i])
+        i -= len(walks)
+        return _pass(sq(targets[i])) if i < len(targets) else EndTurn()
 
     def moves_of(self, seat: str, pid: str) -> Iterator[MovePiece]:
         """Every legal move of the piece now: one per distinct outcome (:meth:`reachable` with
@@ -1242,6 +1285,19 @@ class QuarterbackState(GameState[QuarterbackRules]):
 def _blocked_push(pid: str, at: Square, pushed: str, why: IllegalStep) -> Callable[[], str]:
     """The words of a Single's move that would push a piece where it can't go (QB-R-PUSH-BLOCKED)."""
     return lambda: f"{pid} can't move to {sq(at)} next to {pushed}: {why.reason}"
+
+
+class _QuarterbackLegal(LegalActions):
+    """The legal-action view, drawing without listing (:meth:`QuarterbackState.draw_legal`) when
+    the list is not made yet."""
+
+    __slots__ = ()
+
+    def sample(self, rng: random.Random) -> Action:
+        st = self._state
+        if self._cache is None and isinstance(st, QuarterbackState) and self._seat in st.to_act():
+            return st.draw_legal(self._seat, rng)
+        return super().sample(rng)
 
 
 def game_points(games: list[dict[str, int]], win: int = 2, draw: int = 1) -> dict[str, int]:
