@@ -112,7 +112,7 @@ class IllegalStep(Exception):
 
     __slots__ = ("_reason", "rule")
 
-    def __init__(self, rule: str, reason: str | Callable[[], str]) -> None:
+    def __init__(self, rule: str, reason: str | Callable[..., str]) -> None:
         self.rule = rule
         self._reason = reason  # a walk tries many steps that fail: their words are written only when read
 
@@ -438,7 +438,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         tc, tr = to
         dc, dr = tc - c, tr - row
         if to not in self._geo.squares:
-            raise IllegalStep("QB-R-BOARD", lambda: f"{sq(to)} is off the board")
+            raise IllegalStep("QB-R-BOARD", lambda to=to: f"{sq(to)} is off the board")
         base = w.base
         strength = self.strength
         if dc and dr:  # QB-DIAGONAL / ruling QB-R-DIAGONAL
@@ -452,12 +452,12 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if w.piece[0] == self.defender:
             if kind == "T" and tr < 1:
                 r = self.rules
-                raise IllegalStep("QB-OFFSIDE-TRIPLE", lambda: f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
+                raise IllegalStep("QB-OFFSIDE-TRIPLE", lambda to=to, r=r: f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
             if tr >= 2 and kind in "SD" and not self.released:
                 r = self.rules
                 raise IllegalStep(
                     "QB-OFFSIDE-LINE",
-                    lambda: f"a defending {KIND_NAMES[kind]} may not go to rows 2-{r.field_rows} ({sq(to)}) until an attacking "
+                    lambda to=to, r=r, kind=kind: f"a defending {KIND_NAMES[kind]} may not go to rows 2-{r.field_rows} ({sq(to)}) until an attacking "
                     "Double or the Quarterback has moved over the line",
                 )
         elif tr >= 1 and kind in "DQ":
@@ -468,25 +468,25 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if occ is not None:
             if occ[0] == w.piece[0]:
                 if last:
-                    raise IllegalStep("QB-OCCUPIED", lambda: f"{sq(to)} is occupied by your {occ[1]}")
-                raise IllegalStep("QB-JUMP", lambda: f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
+                    raise IllegalStep("QB-OCCUPIED", lambda to=to, occ=occ: f"{sq(to)} is occupied by your {occ[1]}")
+                raise IllegalStep("QB-JUMP", lambda w=w, to=to, occ=occ: f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
             if occ == w.carrier:  # a defender meets the ball carrier: tackle or nothing
                 ck = self.kind[occ]
                 if ck not in TACKLES_ONTO[kind]:
                     raise IllegalStep(
                         "QB-R-TACKLE-PAIRS",
-                        lambda: f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
+                        lambda to=to, kind=kind, ck=ck: f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
                     )
                 w.end, w.end_at = HalfEnd.TACKLE, to  # the tackler stays beside the carrier on the board
                 w.path += (to,)
                 w.log += (("tackle", w.piece, occ, to),)
                 return
             if has_ball:
-                raise IllegalStep("QB-PUSH-CARRIER", lambda: f"the ball carrier can't push: {w.piece[1]} can't move onto {occ[1]} on {sq(to)}")
+                raise IllegalStep("QB-PUSH-CARRIER", lambda w=w, to=to, occ=occ: f"the ball carrier can't push: {w.piece[1]} can't move onto {occ[1]} on {sq(to)}")
             if strength[occ] >= w.strength:
                 raise IllegalStep(
                     "QB-PUSH",
-                    lambda: f"{w.piece[1]} (strength {w.strength}) can push only a weaker opposition piece; "
+                    lambda self=self, w=w, to=to, occ=occ, strength=strength: f"{w.piece[1]} (strength {w.strength}) can push only a weaker opposition piece; "
                     f"{self.describe(occ)} on {sq(to)} has strength {strength[occ]}",
                 )
             target = (tc + dc, tr + dr)
@@ -495,7 +495,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if kind in "TQ" and to in (self._zones.get(w.opp) or self._zone(w.opp)):
             s = self.adjacent_single(base, to, w.opp)
             if s is not None:
-                raise IllegalStep("QB-ADJACENT", lambda: f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
+                raise IllegalStep("QB-ADJACENT", lambda self=self, w=w, to=to, kind=kind, s=s: f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
         # --- the step is allowed: carry it out
         w.path += (to,)
         if push is not None:
@@ -522,15 +522,15 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def _push_ok(self, w: Walk, piece: Piece, target: Square, frm: Square) -> None:
         """Raise :class:`IllegalStep` if ``piece`` can't be pushed from ``frm`` to ``target`` (QB-PUSH-LIMIT)."""
         if target not in self._geo.squares:
-            raise IllegalStep("QB-PUSH-LIMIT", lambda: f"{self.describe(piece)} can't be pushed off the board (from {sq(frm)})")
+            raise IllegalStep("QB-PUSH-LIMIT", lambda self=self, piece=piece, frm=frm: f"{self.describe(piece)} can't be pushed off the board (from {sq(frm)})")
         if target in w.base:
-            raise IllegalStep("QB-PUSH-LIMIT", lambda: f"{self.describe(piece)} can't be pushed from {sq(frm)} onto {sq(target)}: it is occupied")
+            raise IllegalStep("QB-PUSH-LIMIT", lambda self=self, piece=piece, frm=frm, target=target: f"{self.describe(piece)} can't be pushed from {sq(frm)} onto {sq(target)}: it is occupied")
         if self.kind[piece] in "TQ" and target in self._zone(w.piece[0]):
             s = self.adjacent_single(w.base, target, w.piece[0])
             if s is not None:
                 raise IllegalStep(
                     "QB-PUSH-LIMIT",
-                    lambda: f"{self.describe(piece)} can't be pushed onto {sq(target)}: it is next to the opposition Single {s[1]}",
+                    lambda self=self, s=s, piece=piece, target=target: f"{self.describe(piece)} can't be pushed onto {sq(target)}: it is next to the opposition Single {s[1]}",
                 )
 
     def _do_push(self, w: Walk, piece: Piece, frm: Square, target: Square, rule: str) -> None:
@@ -580,7 +580,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             return
         if has_ball:
             near, on = hits[0]
-            raise IllegalStep("QB-PUSH-CARRIER", lambda: f"the ball carrier can't push, so {w.piece[1]} can't move next to {near[1]} on {sq(on)}")
+            raise IllegalStep("QB-PUSH-CARRIER", lambda w=w, near=near, on=on: f"the ball carrier can't push, so {w.piece[1]} can't move next to {near[1]} on {sq(on)}")
         moves = []
         for p, n in hits:  # QB-PUSH-SINGLE: one square away along the line from the Single
             target = (2 * n[0] - c, 2 * n[1] - r)
@@ -590,7 +590,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 raise IllegalStep("QB-R-PUSH-BLOCKED", _blocked_push(w.piece[1], at, p[1], exc)) from None
             moves.append((p, n, target))
         if len({t for _, _, t in moves}) < len(moves):
-            raise IllegalStep("QB-R-PUSH-BLOCKED", lambda: f"{w.piece[1]} can't move to {sq(at)}: two pieces would be pushed onto one square")
+            raise IllegalStep("QB-R-PUSH-BLOCKED", lambda w=w, at=at: f"{w.piece[1]} can't move to {sq(at)}: two pieces would be pushed onto one square")
         for p, n, target in moves:
             self._do_push(w, p, n, target, "QB-PUSH-SINGLE")
             if w.end:
