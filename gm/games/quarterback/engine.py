@@ -128,13 +128,14 @@ class IllegalStep(Exception):
 
 class Geometry(NamedTuple):
     """The board of a ruleset: its squares, each square's on-board neighbours in :data:`DIRS` order
-    (also as a set), and the squares' names both ways."""
+    (also as a set), the squares' names both ways, and the zones of pieces' squares found so far (:meth:`QuarterbackState._zone`)."""
 
     squares: frozenset[Square]
     neighbours: dict[Square, tuple[Square, ...]]
     around: dict[Square, frozenset[Square]]
     names: dict[Square, str]
     by_name: dict[str, Square]
+    zones: dict[tuple[Square, ...], frozenset[Square]]
 
 
 @lru_cache(maxsize=64)
@@ -143,7 +144,7 @@ def geometry(columns: int, min_row: int, max_row: int) -> Geometry:
     squares = frozenset((c, r) for c in range(columns) for r in range(min_row, max_row + 1))
     neighbours = {(c, r): tuple((c + dc, r + dr) for dc, dr in DIRS if (c + dc, r + dr) in squares) for c, r in squares}
     names = {s: square_name(s) for s in squares}
-    return Geometry(squares, neighbours, {s: frozenset(n) for s, n in neighbours.items()}, names, {n: s for s, n in names.items()})
+    return Geometry(squares, neighbours, {s: frozenset(n) for s, n in neighbours.items()}, names, {n: s for s, n in names.items()}, {})
 
 
 class Walk:
@@ -644,8 +645,13 @@ class QuarterbackState(GameState[QuarterbackRules]):
         tackles them); computed when first asked, kept until one of those pieces moves."""
         zone = self._zones.get(key)
         if zone is None:
-            around, pos = self._geo.around, self.pos
-            zone = frozenset().union(*[around[pos[p]] for p in self._groups[key]])
+            squares = tuple(map(self.pos.__getitem__, self._groups[key]))
+            known = self._geo.zones  # zones by their pieces' squares, shared by every state on this board
+            zone = known.get(squares)
+            if zone is None:
+                if len(known) >= 50_000:
+                    known.clear()
+                zone = known[squares] = frozenset().union(*map(self._geo.around.__getitem__, squares))
             self._zones[key] = zone
         return zone
 
@@ -655,7 +661,12 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if w.end:
             return []
         base, seat = w.base, w.piece[0]
-        return [to for to in self._geo.neighbours[w.at] if (occ := base.get(to)) is None or occ[0] != seat]
+        out = []
+        for to in self._geo.neighbours[w.at]:
+            occ = base.get(to)
+            if occ is None or occ[0] != seat:
+                out.append(to)
+        return out
 
     def walk(self, piece: Piece, steps: Iterable[Square]) -> Walk:
         """Walk ``piece`` along unit ``steps``; raise :class:`IllegalStep` at the first broken rule."""
@@ -1074,10 +1085,12 @@ class QuarterbackState(GameState[QuarterbackRules]):
         piece = w.piece
         pid = piece[1]
         names = self._geo.names
-        start = self.pos[piece]
+        pos = self.pos
+        start = pos[piece]
         steps = w.path
-        also = self._move_rules(piece, start, w, pid == self.active)
-        if pid == self.active:
+        continuing = pid == self.active
+        also = self._move_rules(piece, start, w, continuing)
+        if continuing:
             self.active_left -= len(steps)
         else:
             limit = self.allowance(piece)
@@ -1085,14 +1098,16 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self.active = pid
             self.active_left = limit - len(steps)
         # the board after the walk
-        self._set_board(w.board(), (piece, *w.pushed) if w.pushed else (piece,))
-        self.pos[piece] = w.at
-        for p, t in w.pushed.items():
-            self.pos[p] = t
+        pushed = w.pushed
+        self._set_board(w.board(), (piece, *pushed) if pushed else (piece,))
+        pos[piece] = w.at
+        if pushed:
+            for p, t in pushed.items():
+                pos[p] = t
         self.carrier, self.loose = w.carrier, w.loose
-        events.append(_ev("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
-                          piece=self.describe(piece), path="-".join([names[start], *[names[s] for s in steps]]), seat=piece[0],
-                          also=also))
+        path = "-".join([names[start], *map(names.__getitem__, steps)])
+        events.append(Event("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
+                            {"piece": self._names[piece], "path": path, "seat": piece[0], "also": also}))
         if w.log:
             events.extend(self._walk_events(w))
         if w.end:
