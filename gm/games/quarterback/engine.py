@@ -96,6 +96,7 @@ def other(seat: str) -> str:
 
 
 _OTHER = {RED: BLUE, BLUE: RED}
+_TQ = {RED: RED + "/TQ", BLUE: BLUE + "/TQ"}  # the key of a seat's Triples' and Quarterbacks' zone
 
 
 sq = square_name
@@ -308,7 +309,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             for p in moved:
                 k = kind[p]
                 if k != "D":
-                    zones.pop(p[0] if k == "S" else p[0] + "/TQ", None)
+                    zones.pop(p[0] if k == "S" else _TQ[p[0]], None)
         self._bases: dict[Piece, dict[Square, Piece]] = {}
 
     def _reset_turn(self) -> None:
@@ -560,7 +561,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
 
     def _single_reach(self, w: Walk, at: Square, has_ball: bool) -> None:
         """A Single arrives next to opposition Triples/Quarterbacks: tackle the carrier or push them away."""
-        key = w.opp + "/TQ"
+        key = _TQ[w.opp]
         if not w.pushed and at not in (self._zones.get(key) or self._zone(key)):
             return  # no opposition Triple or Quarterback next to it (none has been pushed on the way)
         base = w.base
@@ -697,7 +698,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         # Triple or Quarterback) from a walk that has pushed and picked up nothing can only be refused or
         # land the piece there with nothing else changed: if that outcome is already listed, the step is
         # not tried (it would be refused or dropped as a repeat either way).
-        zone = (self._zones.get(w0.opp + "/TQ") or self._zone(w0.opp + "/TQ")) if w0.kind == "S" else frozenset()
+        zone = (self._zones.get(_TQ[w0.opp]) or self._zone(_TQ[w0.opp])) if w0.kind == "S" else frozenset()
         for _ in range(limit):
             nxt: list[Walk] = []
             level: set[Any] = set()  # every_route: outcomes at this length
