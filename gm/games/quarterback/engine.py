@@ -404,7 +404,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
 
     def may_pass(self, seat: str) -> bool:
         """Whether ``seat`` may pass now (it attacks, a piece holds the ball, an action is left)."""
-        return seat == self.attacker and self.carrier is not None and self.budget_left() > 0
+        if seat != self.attacker or self.carrier is None:
+            return False
+        if self.phase == ATTACK:  # budget_left(), inlined: asked at every decision
+            return self._attack_actions - len(self.moved) - self.passes > 0
+        return self.budget_left() > 0
 
     def _turn_text(self) -> str:
         parts = [f"moved {', '.join(self.moved)}"] if self.moved else []
@@ -808,7 +812,12 @@ class QuarterbackState(GameState[QuarterbackRules]):
         finds the walk instead of walking it again."""
         piece = w.piece
         names = self._geo.names
-        action = _move(piece[1], names[w.path[-1]], _waypoints(self.pos[piece], w.path, names))
+        path = w.path
+        action = object.__new__(MovePiece)  # as _move: the names are canonical
+        setattr_ = object.__setattr__
+        setattr_(action, "piece", piece[1])
+        setattr_(action, "to", names[path[-1]])
+        setattr_(action, "via", _waypoints(self.pos[piece], path, names))
         if w.memo is self._routes:  # not a walk kept from an earlier position
             self._routes[(piece, action)] = w
         return action
@@ -1100,7 +1109,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self.active_left = limit - len(steps)
         # the board after the walk
         pushed = w.pushed
-        self._set_board(w.board(), (piece, *pushed) if pushed else (piece,))
+        board = dict(w.base)  # w.board()
+        board[w.at] = piece
+        self._set_board(board, (piece, *pushed) if pushed else (piece,))
         pos[piece] = w.at
         if pushed:
             for p, t in pushed.items():
