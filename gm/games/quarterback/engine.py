@@ -1107,9 +1107,14 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self.moved.append(pid)
             self.active = pid
             self.active_left = limit - len(steps)
-        # the board after the walk
         pushed = w.pushed
-        board = dict(w.base)  # w.board()
+        # the board after the walk, changed in place as the walk changed its copy (w.board(), same order)
+        board = self.board
+        del board[start]
+        for fact in w.log:
+            if fact[0] == "push":
+                del board[fact[3]]
+                board[fact[4]] = fact[2]
         board[w.at] = piece
         self._set_board(board, (piece, *pushed) if pushed else (piece,))
         pos[piece] = w.at
