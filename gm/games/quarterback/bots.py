@@ -61,9 +61,10 @@ class Draws:
     def of_text(cls, key: str) -> Draws:
         """The draws of a key already joined (``"/".join(map(str, key))``)."""
         d = cls.__new__(cls)
-        d._key = key.encode()
-        d._block = 0
-        d._x, d._span = 0, 1
+        d._key = raw = key.encode()
+        # the first block, as below() would fetch it at the first draw (every decision draws)
+        d._x = int.from_bytes(hashlib.blake2b(raw, digest_size=64, salt=_SALT0).digest(), "little")
+        d._span, d._block = 1 << 512, 1
         return d
 
     def below(self, n: int) -> int:
@@ -83,6 +84,9 @@ class Draws:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+_SALT0 = (0).to_bytes(16, "little")
 
 
 def decision_draws(seed: int, state: GameState[Any], seat: str) -> Draws:
