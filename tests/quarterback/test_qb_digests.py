@@ -95,3 +95,25 @@ def test_legal_lists_are_pinned() -> None:
             h.update("|".join(s.legal_summary(seat)).encode())
             s.apply(seat, bots[seat].choose(s, seat))
     assert h.hexdigest() == LEGAL_PINNED, h.hexdigest()
+
+
+def test_drawing_a_legal_action_draws_as_from_the_list() -> None:
+    """The core random bot's draw counts the moves without listing them: at every position of seeded
+    games it draws the very action ``rng.choice`` draws from the whole list, and leaves the generator
+    in the same state."""
+    import random
+
+    positions = 0
+    for seed in range(4):
+        s = G.new_state({"format": "game"}, seed)
+        bots = {seat: G.make_bot("random", 10 * seed + i) for i, seat in enumerate(G.seats)}
+        while not s.is_terminal:
+            seat = s.to_act()[0]
+            for k in range(3):
+                lazy, listed = random.Random(1000 * seed + k), random.Random(1000 * seed + k)
+                drawn = s.legal_actions(seat).sample(lazy)
+                assert drawn == listed.choice(tuple(s.legal_actions(seat))), f"seed {seed}, move {len(s.log)}"
+                assert lazy.getstate() == listed.getstate()
+            s.apply(seat, bots[seat].choose(s, seat))
+            positions += 1
+    assert positions == 438
