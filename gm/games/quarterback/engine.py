@@ -189,10 +189,23 @@ class Walk:
     def fork(self) -> Walk:
         """An independent copy to walk on (the board is shared until one of them pushes)."""
         w = Walk.__new__(Walk)
-        w.piece, w.opp, w.kind, w.strength, w.at = self.piece, self.opp, self.kind, self.strength, self.at
-        w.base, w.shared, w.carrier, w.loose = self.base, True, self.carrier, self.loose
-        w.end, w.end_at, w.past_weaker, w.crossed, w.path = self.end, self.end_at, self.past_weaker, self.crossed, self.path
-        w.pushed, w.log, w.memo = self.pushed, self.log, self.memo
+        w.piece = self.piece
+        w.opp = self.opp
+        w.kind = self.kind
+        w.strength = self.strength
+        w.at = self.at
+        w.base = self.base
+        w.shared = True
+        w.carrier = self.carrier
+        w.loose = self.loose
+        w.end = self.end
+        w.end_at = self.end_at
+        w.past_weaker = self.past_weaker
+        w.crossed = self.crossed
+        w.path = self.path
+        w.pushed = self.pushed
+        w.log = self.log
+        w.memo = self.memo
         return w
 
     def write(self) -> dict[Square, Piece]:
@@ -254,6 +267,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         #: legal list walked is not walked again when checked (renewed by every action: walks depend on
         #: the ball, the turn and the defense's release as well as the board)
         self._routes: dict[tuple[Piece, MovePiece], Walk] = {}
+        self._last_route: tuple[MovePiece, Walk] | None = None  # the last of them (a bot's move: found without hashing)
         self._start_half(0)
 
     def opening_events(self) -> list[Event]:
@@ -749,7 +763,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
             mine = ", ".join(p for s, p in self.pos if s == seat)
             raise IllegalStep("QB-R-NOTATION", f"you have no piece {action.piece}; your pieces are {mine}")
         limit = self.steps_open(seat, action.piece)
-        known = self._routes.get((piece, action))
+        last = self._last_route
+        if last is not None and last[0] is action and last[1].piece == piece:
+            known: Walk | None = last[1]
+        else:
+            known = self._routes.get((piece, action))
         if known is not None and len(known.path) <= limit:
             return known  # the canonical action of a walk made in this position (by a bot, the legal list)
         start = self.pos[piece]
@@ -820,6 +838,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         setattr_(action, "via", _waypoints(self.pos[piece], path, names))
         if w.memo is self._routes:  # not a walk kept from an earlier position
             self._routes[(piece, action)] = w
+            self._last_route = (action, w)
         return action
 
     # ------------------------------------------------------------- passes
@@ -1061,6 +1080,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def _apply(self, seat: str, action: Action, plan: Any) -> list[Event]:
         events: list[Event] = []
         self._routes = {}  # a new position: the walks of the last one are of no use
+        self._last_route = None
         if isinstance(action, MovePiece):
             self._commit_move(plan, events)
         elif isinstance(action, PassBall):
@@ -1122,7 +1142,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             for p, t in pushed.items():
                 pos[p] = t
         self.carrier, self.loose = w.carrier, w.loose
-        path = "-".join([names[start], *map(names.__getitem__, steps)])
+        path = names[start] + "-" + names[steps[0]] if len(steps) == 1 else "-".join([names[start], *map(names.__getitem__, steps)])
         events.append(Event("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
                             {"piece": self._names[piece], "path": path, "seat": piece[0], "also": also}))
         if w.log:
@@ -1366,6 +1386,8 @@ def _pid_order(pid: str) -> tuple[int, str]:
 
 def _waypoints(start: Square, path: Sequence[Square], names: dict[Square, str] | None = None) -> tuple[str, ...]:
     """The named squares of a path: its start and every square where it turns (the destination excluded)."""
+    if len(path) == 1:  # a one-square move (most moves): no turn
+        return (sq(start) if names is None else names[start],)
     name = sq if names is None else names.__getitem__
     out = [name(start)]
     prev = start
