@@ -1214,8 +1214,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
 
     def _maybe_end_turn(self, events: list[Event]) -> None:
         """Ruling QB-R-END: the turn ends by itself when no action is left."""
-        if self.budget_left() <= 0 and (self.active is None or self.active_left <= 0):
-            attacking = self.phase == ATTACK
+        if self.active is not None and self.active_left > 0:
+            return  # the moving piece has squares left
+        attacking = self.phase == ATTACK
+        # budget_left(), inlined
+        if (self._attack_actions - len(self.moved) - self.passes if attacking else self._defense_moves - len(self.moved)) <= 0:
             events.append(_ev("turn_done", "QB-R-END", "{seat}'s turn is complete",
                               seat=self.attacker if attacking else self.defender,
                               also=["QB-TURN" if attacking else "QB-R-DEFENSE-TURN"]))
