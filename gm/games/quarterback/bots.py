@@ -92,7 +92,8 @@ _SALT0 = (0).to_bytes(16, "little")
 def decision_draws(seed: int, state: GameState[Any], seat: str) -> Draws:
     """The draws of ``seat``'s decision now: a function of the bot's seed, the seat and how far the game
     has got (public), nothing else."""
-    return Draws.of_text(f"quarterback/{seed}/{seat}/{len(state.log)}")  # Draws("quarterback", seed, seat, len(log))
+    # Draws("quarterback", seed, seat, len(log)), without building the key twice
+    return Draws.of_text(f"quarterback/{seed}/{seat}/{len(state.log)}")
 
 
 class QuarterbackRandomBot:

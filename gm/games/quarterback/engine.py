@@ -394,11 +394,14 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 "QB-SEQUENCE",
                 f"{pid} already moved this turn and another piece has moved since: a piece moves in one uninterrupted sequence",
             )
-        if self.budget_left() <= 0:
-            if self.phase == ATTACK:
+        attacking = self.phase == ATTACK
+        if (self._attack_actions - len(self.moved) - self.passes if attacking else self._defense_moves - len(self.moved)) <= 0:
+            if attacking:  # budget_left() <= 0
                 raise IllegalStep("QB-TURN", f"this turn's {self.rules.attack_actions} actions are used ({self._turn_text()})")
             raise IllegalStep("QB-R-DEFENSE-TURN", f"the defender moves at most {self.rules.defense_moves} pieces a turn")
-        return self.allowance(piece)
+        if k == "Q" and self.pos[piece][1] >= 1:  # allowance(piece)
+            return self._allow[k] + self._qb_extra
+        return self._allow[k]
 
     def movable(self, seat: str) -> list[str]:
         """The pieces of the seat on turn that may move now (start their move, or go on with it), in
@@ -531,7 +534,10 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 return
             has_ball = True
         if kind == "S":
-            self._single_reach(w, to, has_ball)
+            key = _TQ[w.opp]
+            if w.pushed or to in (self._zones.get(key) or self._zone(key)):
+                self._single_reach(w, to, has_ball)
+            # else no opposition Triple or Quarterback is next to it (and none was pushed on the way)
 
     def _diagonal_words(self, w: Walk, to: Square, p: Piece, side: Square) -> str:
         return (f"{w.piece[1]} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
@@ -579,10 +585,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
             w.log += (("pick_up", piece, at),)
 
     def _single_reach(self, w: Walk, at: Square, has_ball: bool) -> None:
-        """A Single arrives next to opposition Triples/Quarterbacks: tackle the carrier or push them away."""
-        key = _TQ[w.opp]
-        if not w.pushed and at not in (self._zones.get(key) or self._zone(key)):
-            return  # no opposition Triple or Quarterback next to it (none has been pushed on the way)
+        """A Single arrives next to opposition Triples/Quarterbacks (or has pushed on the way): tackle the
+        carrier or push them away (:meth:`_step` calls it only then)."""
         base = w.base
         c, r = at
         hits: list[tuple[Piece, Square]] = []
