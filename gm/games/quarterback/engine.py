@@ -268,7 +268,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
         #: legal list walked is not walked again when checked (renewed by every action: walks depend on
         #: the ball, the turn and the defense's release as well as the board)
         self._routes: dict[tuple[Piece, MovePiece], Walk] = {}
-        self._last_route: tuple[MovePiece, Walk] | None = None  # the last of them (a bot's move: found without hashing)
+        #: the last of them, kept out of the dict until the next one comes (a bot's one move: never hashed)
+        self._last_route: tuple[MovePiece, Walk] | None = None
         self._start_half(0)
 
     def opening_events(self) -> list[Event]:
@@ -411,6 +412,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
             fresh = self._attack_actions - len(moved) - self.passes > 0
         else:
             fresh = self._defense_moves - len(moved) > 0
+        if not moved:  # nothing moved yet this turn (so no piece is on its way either)
+            return list(self._order[seat]) if fresh else []
         out = []
         for pid in self._order[seat]:
             if pid == active:
@@ -783,7 +786,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             raise IllegalStep("QB-R-NOTATION", f"you have no piece {action.piece}; your pieces are {mine}")
         limit = self.steps_open(seat, action.piece)
         last = self._last_route
-        if last is not None and last[0] is action and last[1].piece == piece:
+        if last is not None and last[1].piece == piece and (last[0] is action or last[0] == action):
             known: Walk | None = last[1]
         else:
             known = self._routes.get((piece, action))
@@ -856,7 +859,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
         setattr_(action, "to", names[path[-1]])
         setattr_(action, "via", _waypoints(self.pos[piece], path, names))
         if w.memo is self._routes:  # not a walk kept from an earlier position
-            self._routes[(piece, action)] = w
+            last = self._last_route
+            if last is not None:
+                self._routes[(last[1].piece, last[0])] = last[1]
             self._last_route = (action, w)
         return action
 
