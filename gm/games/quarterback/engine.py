@@ -1110,7 +1110,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         elif isinstance(action, PassBall):
             self._commit_pass(plan, events)
         else:
-            events.append(_ev("end_turn", "QB-R-END", "{seat} ends the turn", seat=seat))
+            events.append(Event("end_turn", "QB-R-END", "{seat} ends the turn", {"seat": seat}))
             self._end_turn(events)
         return events
 
@@ -1228,9 +1228,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
         attacking = self.phase == ATTACK
         # budget_left(), inlined
         if (self._attack_actions - len(self.moved) - self.passes if attacking else self._defense_moves - len(self.moved)) <= 0:
-            events.append(_ev("turn_done", "QB-R-END", "{seat}'s turn is complete",
-                              seat=self.attacker if attacking else self.defender,
-                              also=["QB-TURN" if attacking else "QB-R-DEFENSE-TURN"]))
+            events.append(Event("turn_done", "QB-R-END", "{seat}'s turn is complete",
+                                {"seat": self.attacker if attacking else self.defender,
+                                 "also": ["QB-TURN" if attacking else "QB-R-DEFENSE-TURN"]}))  # fmt: skip
             self._end_turn(events)
 
     def _end_turn(self, events: list[Event]) -> None:
