@@ -761,7 +761,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
                         step(w2, to, True)
                     except IllegalStep:
                         continue
-                    sig = w2.signature()
+                    sig = (w2.at, w2.carrier, w2.loose, w2.end) if not w2.pushed else w2.signature()  # (signature())
                     if every_route and w2.end is None:
                         key = (sig, w2.crossed) if watch_line else sig
                         if key in level:
