@@ -62,8 +62,9 @@ class Draws:
         """The draws of a key already joined (``"/".join(map(str, key))``)."""
         d = cls.__new__(cls)
         d._key = raw = key.encode()
-        # the first block, as below() would fetch it at the first draw (every decision draws)
-        d._x = int.from_bytes(hashlib.blake2b(raw, digest_size=64, salt=_SALT0).digest(), "little")
+        # the first block, as below() would fetch it at the first draw (every decision draws); block 0's
+        # salt is sixteen zero bytes, BLAKE2b's default, and 64 bytes its default digest size
+        d._x = int.from_bytes(_blake2b(raw).digest(), "little")
         d._span, d._block = 1 << 512, 1
         return d
 
@@ -86,7 +87,7 @@ class Draws:
             items[i], items[j] = items[j], items[i]
 
 
-_SALT0 = (0).to_bytes(16, "little")
+_blake2b = hashlib.blake2b
 
 
 def decision_draws(seed: int, state: GameState[Any], seat: str) -> Draws:
