@@ -114,6 +114,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
     dt, actions = _random_matches(m)
     rate = actions / dt
     out.append({"name": "quarterback: random-play actions/s", "value": round(rate), "unit": "actions/s",
+                "target": f">= {TARGET_ACTIONS:,}",
                 "note": f"target {TARGET_ACTIONS:,}: {_met(rate, TARGET_ACTIONS)}; the random bots' choices and "
                         "validated applies, full matches"})  # fmt: skip
     out.append({"name": "quarterback: random matches/s", "value": round(m / dt, 1), "unit": "matches/s",
@@ -122,6 +123,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
     dt, actions = _uniform_games(u)
     rate = actions / dt
     out.append({"name": "quarterback: uniform random actions/s", "value": round(rate), "unit": "actions/s",
+                "target": f">= {TARGET_UNIFORM:,}",
                 "note": f"target {TARGET_UNIFORM:,}: {_met(rate, TARGET_UNIFORM)}; core RandomBot: every legal action "
                         "counted, one drawn (uniformly, as from the list), validated apply"})  # fmt: skip
     lists = 100 if quick else 1000
@@ -137,6 +139,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
                 "note": f"attacking, against random; random scores {res['against'] / n:.2f} against it"})
     games_s = n / res["seconds"]
     out.append({"name": "quarterback: default-vs-random games/s", "value": round(games_s, 1), "unit": "games/s",
+                "target": f">= {1000 / TARGET_SIM_SECONDS / 2:g}",
                 "note": f"one core; 1000 games on two cores in about {1000 / games_s / 2:.0f} s "
                         f"(target {TARGET_SIM_SECONDS:.0f} s: {_met(TARGET_SIM_SECONDS, 1000 / games_s / 2)})"})  # fmt: skip
     return out
