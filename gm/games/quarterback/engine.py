@@ -22,6 +22,7 @@ without touching the state; carrying out a move commits its walk.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache, partial
@@ -261,9 +262,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self._attack_actions, self._defense_moves, self._qb_extra = r.attack_actions, r.defense_moves, r.quarterback_extra
         self._allow = {"S": r.single_moves, "D": r.double_moves, "T": r.triple_moves, "Q": r.triple_moves}
         self._geo = geometry(r.columns, r.min_row, r.field_rows)
-        self._layouts: dict[str, Layout] = {}
-        self._names = {(seat, pid): f"{seat} {KIND_NAMES[pid[0]]} {pid}" for seat in SEATS for side in (r.attack, r.defense)
-                       for pid in side.pieces()}  # fmt: skip
+        self._names, self._layouts = _prepared(r)
         #: walks made in this position by their canonical action (:meth:`action_of`): a move a bot or the
         #: legal list walked is not walked again when checked (renewed by every action: walks depend on
         #: the ball, the turn and the defense's release as well as the board)
@@ -289,7 +288,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.phase = Phase.ATTACK
         self.round = 1
         layout = self._layouts.get(self.attacker)
-        if layout is None:  # the same two set-ups every half: worked out once a match
+        if layout is None:  # the same two set-ups every half: worked out once a ruleset (see _prepared)
             pos: dict[Piece, Square] = {}
             kind: dict[Piece, Kind] = {}
             for seat, setup in ((self.attacker, r.attack), (self.defender, r.defense)):
@@ -1377,6 +1376,26 @@ class _QuarterbackLegal(LegalActions):
         if self._cache is None and isinstance(st, QuarterbackState) and self._seat in st.to_act():
             return st.draw_legal(self._seat, rng)
         return super().sample(rng)
+
+
+#: what every state of a ruleset shares (rulesets are frozen): the pieces' names and the two set-ups
+#: (:class:`Layout`, by attacker, made when first needed), by the ruleset's id while it lives
+_PREPARED: dict[int, tuple[weakref.ref[QuarterbackRules], dict[Piece, str], dict[str, Layout]]] = {}
+
+
+def _prepared(r: QuarterbackRules) -> tuple[dict[Piece, str], dict[str, Layout]]:
+    """The pieces' names (:meth:`QuarterbackState.describe`) and the set-ups of ruleset ``r``, made once for it."""
+    known = _PREPARED.get(id(r))
+    if known is not None and known[0]() is r:
+        return known[1], known[2]
+    if len(_PREPARED) >= 64:  # forget the rulesets that are gone
+        for key in [key for key, (ref, _, _) in _PREPARED.items() if ref() is None]:
+            del _PREPARED[key]
+    names = {(seat, pid): f"{seat} {KIND_NAMES[pid[0]]} {pid}" for seat in SEATS for side in (r.attack, r.defense)
+             for pid in side.pieces()}  # fmt: skip
+    layouts: dict[str, Layout] = {}
+    _PREPARED[id(r)] = (weakref.ref(r), names, layouts)
+    return names, layouts
 
 
 def game_points(games: list[dict[str, int]], win: int = 2, draw: int = 1) -> dict[str, int]:
