@@ -413,6 +413,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
             fresh = self._defense_moves - len(moved) > 0
         if not moved:  # nothing moved yet this turn (so no piece is on its way either)
             return list(self._order[seat]) if fresh else []
+        if not fresh:  # only the piece on its way, if it has squares left
+            return [active] if active is not None and self.active_left > 0 and active in self._order[seat] else []
         out = []
         for pid in self._order[seat]:
             if pid == active:
