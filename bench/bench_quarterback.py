@@ -24,12 +24,18 @@ from bench import wilson
 from gm.core.playout import play_out
 
 TARGET_ACTIONS = 50_000  # random-play actions per second on one core (issue #22)
+TARGET_UNIFORM = 20_000  # core RandomBot actions per second on one core (every legal action counted, one drawn)
 TARGET_SIM_SECONDS = 20.0  # gm sim --games 1000, default vs random, on two cores
 GAMES = 1000  # seeded games for the win rate (quick: QUICK_GAMES)
 QUICK_GAMES = 60
 MATCHES = 200  # random-vs-random matches for the speed figure (quick: QUICK_MATCHES)
 QUICK_MATCHES = 20
 UNIFORM_GAMES = 20  # uniform random games (one game of 4-round halves each; quick: 3)
+
+
+def _met(value: float, target: float) -> str:
+    """``met`` or ``not met (N% of it)``: a figure against its target (higher is better)."""
+    return "met" if value >= target else f"not met ({value / target:.0%} of it)"
 
 
 def _random_matches(n: int) -> tuple[float, int]:
@@ -108,14 +114,18 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
     dt, actions = _random_matches(m)
     rate = actions / dt
     out.append({"name": "quarterback: random-play actions/s", "value": round(rate), "unit": "actions/s",
-                "note": f"target {TARGET_ACTIONS:,} ({rate / TARGET_ACTIONS:.0%} of it); the random bots' choices and "
+                "target": f">= {TARGET_ACTIONS:,}",
+                "note": f"target {TARGET_ACTIONS:,}: {_met(rate, TARGET_ACTIONS)}; the random bots' choices and "
                         "validated applies, full matches"})  # fmt: skip
     out.append({"name": "quarterback: random matches/s", "value": round(m / dt, 1), "unit": "matches/s",
                 "note": f"{m} random-vs-random full matches (4 halves), {actions / m:.0f} actions per match"})
     u = 3 if quick else UNIFORM_GAMES
     dt, actions = _uniform_games(u)
-    out.append({"name": "quarterback: uniform random actions/s", "value": round(actions / dt), "unit": "actions/s",
-                "note": "core RandomBot: every legal action listed, one drawn, validated apply"})
+    rate = actions / dt
+    out.append({"name": "quarterback: uniform random actions/s", "value": round(rate), "unit": "actions/s",
+                "target": f">= {TARGET_UNIFORM:,}",
+                "note": f"target {TARGET_UNIFORM:,}: {_met(rate, TARGET_UNIFORM)}; core RandomBot: every legal action "
+                        "counted, one drawn (uniformly, as from the list), validated apply"})  # fmt: skip
     lists = 100 if quick else 1000
     dt, total = _legal_lists(lists)
     out.append({"name": "quarterback: full legal lists/s", "value": round(lists / dt), "unit": "lists/s",
@@ -129,8 +139,9 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
                 "note": f"attacking, against random; random scores {res['against'] / n:.2f} against it"})
     games_s = n / res["seconds"]
     out.append({"name": "quarterback: default-vs-random games/s", "value": round(games_s, 1), "unit": "games/s",
+                "target": f">= {1000 / TARGET_SIM_SECONDS / 2:g}",
                 "note": f"one core; 1000 games on two cores in about {1000 / games_s / 2:.0f} s "
-                        f"(target {TARGET_SIM_SECONDS:.0f} s)"})  # fmt: skip
+                        f"(target {TARGET_SIM_SECONDS:.0f} s: {_met(TARGET_SIM_SECONDS, 1000 / games_s / 2)})"})  # fmt: skip
     return out
 
 

@@ -39,3 +39,81 @@ def _digest(rules: dict | None, red: str, blue: str, seeds: range) -> str:
 @pytest.mark.parametrize("name", list(GAMES))
 def test_seeded_games_are_pinned(name: str) -> None:
     assert _digest(*GAMES[name]) == PINNED[name], f"{name}: {_digest(*GAMES[name])}"
+
+
+# Wider cover, pinned before the speed work of issue #22: every event in full (kind, rule, the rules
+# cited, the facts), not only its text; the seats' bots swapped; the core uniform bot at length.
+FULL_GAMES = {
+    "random vs random, 24 more matches": (None, "random", "random", range(6, 30)),
+    "default vs random, 12 more games": ({"format": "game"}, "default", "random", range(4, 16)),
+    "random vs default, 12 games": ({"format": "game"}, "random", "default", range(12)),
+    "default vs default, 4 games": ({"format": "game"}, "default", "default", range(4)),
+    "core uniform bot, 6 games": ({"format": "game", "max_rounds": 3}, "uniform", "uniform", range(2, 8)),
+    "core uniform vs random, 6 games": ({"format": "game", "max_rounds": 4}, "uniform", "random", range(6)),
+}
+FULL_PINNED = {
+    "random vs random, 24 more matches": "f97e40c30b26ea4a02be60046edc77be462b0696ca50b541b1ab73fe28b6dbc8",
+    "default vs random, 12 more games": "ac8eb35d384ad12e44ecd19d44204dc6263be56be1b9a7ea0a57b5e597a9383f",
+    "random vs default, 12 games": "8970e65b356a9f271ab97674935af594dd7e44c436c5938dfe770cad861a1756",
+    "default vs default, 4 games": "d80d2037c74a8d406e6354eab79a728799e49965805351df962ce7c25c0ef13a",
+    "core uniform bot, 6 games": "17b3ea189d8fa2c425f180caea9aa46e9db6be373dda54465c26e6aafd211f87",
+    "core uniform vs random, 6 games": "ef3cd3a534328173906029c48d20a81b356839852c2070b9528b09f648174a86",
+}
+
+
+def _digest_full(rules: dict | None, red: str, blue: str, seeds: range) -> str:
+    h = hashlib.sha256()
+    for seed in seeds:
+        s = G.new_state(rules, seed)
+        bots = {seat: RandomBot(seed) if name == "uniform" else G.make_bot(name, 10 * seed + i)
+                for i, (seat, name) in enumerate(zip(G.seats, (red, blue), strict=True))}  # fmt: skip
+        events: list[dict] = []
+        play_out(s, bots, on_move=lambda seat, action, evs, out=events: out.extend(e.to_json() for e in evs))
+        h.update(json.dumps([s.to_json()["log"], s.snapshot(), events], sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize("name", list(FULL_GAMES))
+def test_seeded_games_in_full_are_pinned(name: str) -> None:
+    assert _digest_full(*FULL_GAMES[name]) == FULL_PINNED[name], f"{name}: {_digest_full(*FULL_GAMES[name])}"
+
+
+LEGAL_PINNED = "ea57683c1e877b5bec6641f80745a4b7e280fef9e8847935bab605cbdd00142e"
+
+
+def test_legal_lists_are_pinned() -> None:
+    """Every legal list (its actions in order: the core bot draws by index), the kinds of action open
+    and the short summary, at every position of seeded random games."""
+    h = hashlib.sha256()
+    for seed in range(3):
+        s = G.new_state({"format": "game", "max_rounds": 4}, seed)
+        bots = {seat: G.make_bot("random", 10 * seed + i) for i, seat in enumerate(G.seats)}
+        while not s.is_terminal:
+            seat = s.to_act()[0]
+            h.update("|".join(map(str, s.legal_actions(seat))).encode())
+            h.update(repr(sorted(s.action_kinds(seat))).encode())
+            h.update("|".join(s.legal_summary(seat)).encode())
+            s.apply(seat, bots[seat].choose(s, seat))
+    assert h.hexdigest() == LEGAL_PINNED, h.hexdigest()
+
+
+def test_drawing_a_legal_action_draws_as_from_the_list() -> None:
+    """The core random bot's draw counts the moves without listing them: at every position of seeded
+    games it draws the very action ``rng.choice`` draws from the whole list, and leaves the generator
+    in the same state."""
+    import random
+
+    positions = 0
+    for seed in range(4):
+        s = G.new_state({"format": "game"}, seed)
+        bots = {seat: G.make_bot("random", 10 * seed + i) for i, seat in enumerate(G.seats)}
+        while not s.is_terminal:
+            seat = s.to_act()[0]
+            for k in range(3):
+                lazy, listed = random.Random(1000 * seed + k), random.Random(1000 * seed + k)
+                drawn = s.legal_actions(seat).sample(lazy)
+                assert drawn == listed.choice(tuple(s.legal_actions(seat))), f"seed {seed}, move {len(s.log)}"
+                assert lazy.getstate() == listed.getstate()
+            s.apply(seat, bots[seat].choose(s, seat))
+            positions += 1
+    assert positions == 438

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any, ClassVar
 
 from gm.core.actions import Action
@@ -15,6 +16,11 @@ from gm.games.quarterback.board import render, status_line
 from gm.games.quarterback.engine import QuarterbackState
 from gm.games.quarterback.ruleids import RULE_WORDS, RULES, rule_texts
 from gm.games.quarterback.rules import QuarterbackRules
+
+
+@cache
+def _default_rules() -> QuarterbackRules:
+    return QuarterbackRules()
 
 
 class Quarterback(Game):
@@ -39,7 +45,8 @@ class Quarterback(Game):
         return RULES if rules is None else rule_texts(self.load_rules(rules))
 
     def new_state(self, rules: Any = None, seed: int = 0) -> QuarterbackState:
-        return QuarterbackState(self.load_rules(rules), seed)
+        # the default ruleset validated once (rulesets are frozen), not for every match
+        return QuarterbackState(_default_rules() if rules is None else self.load_rules(rules), seed)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

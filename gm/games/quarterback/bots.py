@@ -57,15 +57,27 @@ class Draws:
         self._block = 0
         self._x, self._span = 0, 1  # _x is uniform on range(_span)
 
+    @classmethod
+    def of_text(cls, key: str) -> Draws:
+        """The draws of a key already joined (``"/".join(map(str, key))``)."""
+        d = cls.__new__(cls)
+        d._key = raw = key.encode()
+        # the first block, as below() would fetch it at the first draw (every decision draws); block 0's
+        # salt is sixteen zero bytes, BLAKE2b's default, and 64 bytes its default digest size
+        d._x = int.from_bytes(_blake2b(raw).digest(), "little")
+        d._span, d._block = 1 << 512, 1
+        return d
+
     def below(self, n: int) -> int:
         """A number drawn uniformly from ``range(n)``."""
-        if self._span < n << 64:
+        span = self._span
+        if span < n << 64:
             digest = hashlib.blake2b(self._key, digest_size=64, salt=self._block.to_bytes(16, "little")).digest()
             self._x = (self._x << 512) | int.from_bytes(digest, "little")
-            self._span <<= 512
+            span <<= 512
             self._block += 1
         self._x, r = divmod(self._x, n)
-        self._span //= n
+        self._span = span // n
         return r
 
     def shuffle(self, items: list[Any]) -> None:
@@ -75,10 +87,14 @@ class Draws:
             items[i], items[j] = items[j], items[i]
 
 
+_blake2b = hashlib.blake2b
+
+
 def decision_draws(seed: int, state: GameState[Any], seat: str) -> Draws:
     """The draws of ``seat``'s decision now: a function of the bot's seed, the seat and how far the game
     has got (public), nothing else."""
-    return Draws("quarterback", seed, seat, len(state.log))
+    # Draws("quarterback", seed, seat, len(log)), without building the key twice
+    return Draws.of_text(f"quarterback/{seed}/{seat}/{len(state.log)}")
 
 
 class QuarterbackRandomBot:

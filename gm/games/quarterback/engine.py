@@ -22,18 +22,22 @@ without touching the state; carrying out a move commits its walk.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
-from functools import lru_cache
-from typing import Any, NamedTuple
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError, InvalidActionError, bad_input
 from gm.core.events import Event
 from gm.core.outcome import Outcome
-from gm.core.state import GameState
+from gm.core.state import GameState, LegalActions
 from gm.games.quarterback.actions import FORMS, NOTATION, Directions, EndTurn, MovePiece, PassBall, read_directions
 from gm.games.quarterback.rules import KIND_NAMES, QuarterbackRules, parse_square, square_name
+
+if TYPE_CHECKING:
+    import random
 
 Square = tuple[int, int]
 Piece = tuple[str, str]  # (seat, piece id)
@@ -92,7 +96,12 @@ def other(seat: str) -> str:
     return BLUE if seat == RED else RED
 
 
+_OTHER = {RED: BLUE, BLUE: RED}
+_TQ = {RED: RED + "/TQ", BLUE: BLUE + "/TQ"}  # the key of a seat's Triples' and Quarterbacks' zone
+
+
 sq = square_name
+_NO_PUSHES: dict[Piece, Square] = {}  # a walk's pushes before it pushes (shared: a walk replaces, never fills, it)
 
 
 def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
@@ -103,21 +112,32 @@ class IllegalStep(Exception):
     """A step or an action breaks a rule: ``rule`` and ``reason`` (the engine turns it into an
     :class:`IllegalActionError`; a bot trying steps just tries another)."""
 
-    def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(reason)
+    __slots__ = ("_reason", "rule")
+
+    def __init__(self, rule: str, reason: str | Callable[..., str]) -> None:
         self.rule = rule
-        self.reason = reason
+        self._reason = reason  # a walk tries many steps that fail: their words are written only when read
+
+    @property
+    def reason(self) -> str:
+        if not isinstance(self._reason, str):
+            self._reason = self._reason()
+        return self._reason
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 class Geometry(NamedTuple):
     """The board of a ruleset: its squares, each square's on-board neighbours in :data:`DIRS` order
-    (also as a set), and the squares' names both ways."""
+    (also as a set), the squares' names both ways, and the zones of pieces' squares found so far (:meth:`QuarterbackState._zone`)."""
 
     squares: frozenset[Square]
     neighbours: dict[Square, tuple[Square, ...]]
     around: dict[Square, frozenset[Square]]
     names: dict[Square, str]
     by_name: dict[str, Square]
+    zones: dict[tuple[Square, ...], frozenset[Square]]
 
 
 @lru_cache(maxsize=64)
@@ -126,7 +146,7 @@ def geometry(columns: int, min_row: int, max_row: int) -> Geometry:
     squares = frozenset((c, r) for c in range(columns) for r in range(min_row, max_row + 1))
     neighbours = {(c, r): tuple((c + dc, r + dr) for dc, dr in DIRS if (c + dc, r + dr) in squares) for c, r in squares}
     names = {s: square_name(s) for s in squares}
-    return Geometry(squares, neighbours, {s: frozenset(n) for s, n in neighbours.items()}, names, {n: s for s, n in names.items()})
+    return Geometry(squares, neighbours, {s: frozenset(n) for s, n in neighbours.items()}, names, {n: s for s, n in names.items()}, {})
 
 
 class Walk:
@@ -143,8 +163,9 @@ class Walk:
 
     def __init__(self, piece: Piece, kind: str, strength: int, at: Square, base: dict[Square, Piece],
                  carrier: Piece | None, loose: Square | None) -> None:  # fmt: skip
+        # (QuarterbackState.start_walk sets these same fields without the call: keep the two alike)
         self.piece = piece
-        self.opp = other(piece[0])
+        self.opp = _OTHER[piece[0]]
         self.kind = kind
         self.strength = strength
         self.at = at
@@ -154,9 +175,10 @@ class Walk:
         self.loose = loose
         self.end: HalfEnd | None = None  # a tackle or an interception: the half is over
         self.end_at: Square | None = None
-        self.pushed: dict[Piece, Square] = {}
+        #: (both replaced, never changed in place: forks share them)
+        self.pushed: dict[Piece, Square] = _NO_PUSHES
         #: what happened on the way, as facts (the events are written when the move is carried out)
-        self.log: list[tuple[Any, ...]] = []
+        self.log: tuple[tuple[Any, ...], ...] = ()
         #: a diagonal step passed a weaker opposition piece (QB-DIAGONAL was checked and allowed it)
         self.past_weaker = False
         #: an attacking Double or Quarterback stepped over the line (QB-OFFSIDE-LINE)
@@ -169,11 +191,22 @@ class Walk:
     def fork(self) -> Walk:
         """An independent copy to walk on (the board is shared until one of them pushes)."""
         w = Walk.__new__(Walk)
-        w.piece, w.opp, w.kind, w.strength, w.at = self.piece, self.opp, self.kind, self.strength, self.at
-        w.base, w.shared, w.carrier, w.loose = self.base, True, self.carrier, self.loose
-        w.end, w.end_at, w.past_weaker, w.crossed, w.path = self.end, self.end_at, self.past_weaker, self.crossed, self.path
-        w.pushed = dict(self.pushed) if self.pushed else {}
-        w.log = list(self.log) if self.log else []
+        w.piece = self.piece
+        w.opp = self.opp
+        w.kind = self.kind
+        w.strength = self.strength
+        w.at = self.at
+        w.base = self.base
+        w.shared = True
+        w.carrier = self.carrier
+        w.loose = self.loose
+        w.end = self.end
+        w.end_at = self.end_at
+        w.past_weaker = self.past_weaker
+        w.crossed = self.crossed
+        w.path = self.path
+        w.pushed = self.pushed
+        w.log = self.log
         w.memo = self.memo
         return w
 
@@ -196,6 +229,17 @@ class Walk:
         return (self.at, self.carrier, self.loose, self.end, tuple(sorted(self.pushed.items())))
 
 
+class Layout(NamedTuple):
+    """A half's set-up, worked out once a match for each attacker: where the pieces start, how each
+    plays (kind, strength), each seat's pieces in order, and the pieces of each :meth:`~QuarterbackState._zone`."""
+
+    pos: dict[Piece, Square]
+    kind: dict[Piece, Kind]
+    strength: dict[Piece, int]
+    order: dict[str, tuple[str, ...]]
+    groups: dict[str, tuple[Piece, ...]]
+
+
 class QuarterbackState(GameState[QuarterbackRules]):
     """State of one Quarter Back match (or game)."""
 
@@ -214,14 +258,17 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.game_points = {RED: 0, BLUE: 0}
         self.results: list[dict[str, Any]] = []
         self._values = r.values
+        # the ruleset's numbers the turn and movement rules read on every action
+        self._attack_actions, self._defense_moves, self._qb_extra = r.attack_actions, r.defense_moves, r.quarterback_extra
+        self._allow = {"S": r.single_moves, "D": r.double_moves, "T": r.triple_moves, "Q": r.triple_moves}
         self._geo = geometry(r.columns, r.min_row, r.field_rows)
-        self._layouts: dict[str, tuple[dict[Piece, Square], dict[Piece, Kind], dict[Piece, int], dict[str, tuple[str, ...]]]] = {}
-        self._names = {(seat, pid): f"{seat} {KIND_NAMES[pid[0]]} {pid}" for seat in SEATS for side in (r.attack, r.defense)
-                       for pid in side.pieces()}  # fmt: skip
+        self._names, self._layouts = _prepared(r)
         #: walks made in this position by their canonical action (:meth:`action_of`): a move a bot or the
         #: legal list walked is not walked again when checked (renewed by every action: walks depend on
         #: the ball, the turn and the defense's release as well as the board)
         self._routes: dict[tuple[Piece, MovePiece], Walk] = {}
+        #: the last of them, kept out of the dict until the next one comes (a bot's one move: never hashed)
+        self._last_route: tuple[MovePiece, Walk] | None = None
         self._start_half(0)
 
     def opening_events(self) -> list[Event]:
@@ -241,7 +288,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self.phase = Phase.ATTACK
         self.round = 1
         layout = self._layouts.get(self.attacker)
-        if layout is None:  # the same two set-ups every half: worked out once a match
+        if layout is None:  # the same two set-ups every half: worked out once a ruleset (see _prepared)
             pos: dict[Piece, Square] = {}
             kind: dict[Piece, Kind] = {}
             for seat, setup in ((self.attacker, r.attack), (self.defender, r.defense)):
@@ -251,9 +298,12 @@ class QuarterbackState(GameState[QuarterbackRules]):
                     # ruling QB-R-DEFENSE-QB: a defending Quarterback plays as a Triple
                     kind[piece] = Kind.TRIPLE if pid == "QB" and seat == self.defender else Kind(pid[0])
             order = {seat: tuple(sorted((p for s, p in pos if s == seat), key=_pid_order)) for seat in SEATS}
-            layout = self._layouts[self.attacker] = (pos, kind, {p: r.strength(k) for p, k in kind.items()}, order)
-        self.pos = dict(layout[0])
-        self.kind, self.strength, self._order = layout[1], layout[2], layout[3]
+            # the pieces whose neighbourhoods make each :meth:`_zone`
+            groups = {seat + which: tuple(p for p in pos if p[0] == seat and kind[p] in kinds)
+                      for seat in SEATS for which, kinds in (("", "S"), ("/TQ", "TQ"))}  # fmt: skip
+            layout = self._layouts[self.attacker] = Layout(pos, kind, {p: r.strength(k) for p, k in kind.items()}, order, groups)
+        self.pos = dict(layout.pos)
+        self.kind, self.strength, self._order, self._groups = layout.kind, layout.strength, layout.order, layout.groups
         board = {square: piece for piece, square in self.pos.items()}
         self.carrier: Piece | None = (self.attacker, "QB")  # QB-BALL-START
         self.loose: Square | None = None
@@ -262,12 +312,19 @@ class QuarterbackState(GameState[QuarterbackRules]):
         self._reset_turn()
         self._check_release([])
 
-    def _set_board(self, board: dict[Square, Piece], zones_moved: bool = True) -> None:
+    def _set_board(self, board: dict[Square, Piece], moved: Iterable[Piece] | None = None) -> None:
         """A new position: the board, and what is derived from it (kept until the next move): the squares
-        next to Singles, Triples and Quarterbacks change only when one of them moves or is pushed."""
+        next to a seat's Singles, or its Triples and Quarterbacks (:meth:`_zone`), change only when one
+        of them moves or is pushed (``moved``: the pieces that did; ``None``: a new half)."""
         self.board = board
-        if zones_moved:
+        if moved is None:
             self._zones: dict[str, frozenset[Square]] = {}
+        else:
+            zones, kind = self._zones, self.kind
+            for p in moved:
+                k = kind[p]
+                if k != "D":
+                    zones.pop(p[0] if k == "S" else _TQ[p[0]], None)
         self._bases: dict[Piece, dict[Square, Piece]] = {}
 
     def _reset_turn(self) -> None:
@@ -314,20 +371,15 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def budget_left(self) -> int:
         """Actions (pieces to start moving, passes) still open this turn."""
         if self.phase == ATTACK:
-            return self.rules.attack_actions - len(self.moved) - self.passes
-        return self.rules.defense_moves - len(self.moved)
+            return self._attack_actions - len(self.moved) - self.passes
+        return self._defense_moves - len(self.moved)
 
     def allowance(self, piece: Piece) -> int:
         """Squares ``piece`` may move when it starts a move now (QB-MOVE-*)."""
-        r = self.rules
         k = self.kind[piece]
-        if k == "S":
-            return r.single_moves
-        if k == "D":
-            return r.double_moves
-        if k == "T":
-            return r.triple_moves
-        return r.triple_moves + (r.quarterback_extra if self.pos[piece][1] >= 1 else 0)
+        if k == "Q" and self.pos[piece][1] >= 1:
+            return self._allow[k] + self._qb_extra
+        return self._allow[k]
 
     def steps_open(self, seat: str, pid: str) -> int:
         """Squares the seat's piece may still move this turn; raises :class:`IllegalStep` if it may not move."""
@@ -342,17 +394,27 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 "QB-SEQUENCE",
                 f"{pid} already moved this turn and another piece has moved since: a piece moves in one uninterrupted sequence",
             )
-        if self.budget_left() <= 0:
-            if self.phase == ATTACK:
+        attacking = self.phase == ATTACK
+        if (self._attack_actions - len(self.moved) - self.passes if attacking else self._defense_moves - len(self.moved)) <= 0:
+            if attacking:  # budget_left() <= 0
                 raise IllegalStep("QB-TURN", f"this turn's {self.rules.attack_actions} actions are used ({self._turn_text()})")
             raise IllegalStep("QB-R-DEFENSE-TURN", f"the defender moves at most {self.rules.defense_moves} pieces a turn")
-        return self.allowance(piece)
+        if k == "Q" and self.pos[piece][1] >= 1:  # allowance(piece)
+            return self._allow[k] + self._qb_extra
+        return self._allow[k]
 
     def movable(self, seat: str) -> list[str]:
         """The pieces of the seat on turn that may move now (start their move, or go on with it), in
         :meth:`pieces` order: exactly those for which :meth:`steps_open` does not raise."""
-        fresh = self.budget_left() > 0
         active, moved = self.active, self.moved
+        if self.phase == ATTACK:
+            fresh = self._attack_actions - len(moved) - self.passes > 0
+        else:
+            fresh = self._defense_moves - len(moved) > 0
+        if not moved:  # nothing moved yet this turn (so no piece is on its way either)
+            return list(self._order[seat]) if fresh else []
+        if not fresh:  # only the piece on its way, if it has squares left
+            return [active] if active is not None and self.active_left > 0 and active in self._order[seat] else []
         out = []
         for pid in self._order[seat]:
             if pid == active:
@@ -364,7 +426,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
 
     def may_pass(self, seat: str) -> bool:
         """Whether ``seat`` may pass now (it attacks, a piece holds the ball, an action is left)."""
-        return seat == self.attacker and self.carrier is not None and self.budget_left() > 0
+        if seat != self.attacker or self.carrier is None:
+            return False
+        if self.phase == ATTACK:  # budget_left(), inlined: asked at every decision
+            return self._attack_actions - len(self.moved) - self.passes > 0
+        return self.budget_left() > 0
 
     def _turn_text(self) -> str:
         parts = [f"moved {', '.join(self.moved)}"] if self.moved else []
@@ -400,7 +466,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         tc, tr = to
         dc, dr = tc - c, tr - row
         if to not in self._geo.squares:
-            raise IllegalStep("QB-R-BOARD", f"{sq(to)} is off the board")
+            raise IllegalStep("QB-R-BOARD", lambda to=to: f"{sq(to)} is off the board")
         base = w.base
         strength = self.strength
         if dc and dr:  # QB-DIAGONAL / ruling QB-R-DIAGONAL
@@ -408,22 +474,18 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 p = base.get(side)
                 if p is not None and p[0] == w.opp:
                     if strength[p] >= w.strength:
-                        raise IllegalStep(
-                            "QB-DIAGONAL",
-                            f"{w.piece[1]} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
-                            f"(strength {strength[p]} against {w.strength})",
-                        )
+                        raise IllegalStep("QB-DIAGONAL", partial(self._diagonal_words, w, to, p, side))
                     w.past_weaker = True
         kind = w.kind
         if w.piece[0] == self.defender:
             if kind == "T" and tr < 1:
                 r = self.rules
-                raise IllegalStep("QB-OFFSIDE-TRIPLE", f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
+                raise IllegalStep("QB-OFFSIDE-TRIPLE", lambda to=to, r=r: f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
             if tr >= 2 and kind in "SD" and not self.released:
                 r = self.rules
                 raise IllegalStep(
                     "QB-OFFSIDE-LINE",
-                    f"a defending {KIND_NAMES[kind]} may not go to rows 2-{r.field_rows} ({sq(to)}) until an attacking "
+                    lambda to=to, r=r, kind=kind: f"a defending {KIND_NAMES[kind]} may not go to rows 2-{r.field_rows} ({sq(to)}) until an attacking "
                     "Double or the Quarterback has moved over the line",
                 )
         elif tr >= 1 and kind in "DQ":
@@ -434,25 +496,25 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if occ is not None:
             if occ[0] == w.piece[0]:
                 if last:
-                    raise IllegalStep("QB-OCCUPIED", f"{sq(to)} is occupied by your {occ[1]}")
-                raise IllegalStep("QB-JUMP", f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
+                    raise IllegalStep("QB-OCCUPIED", lambda to=to, occ=occ: f"{sq(to)} is occupied by your {occ[1]}")
+                raise IllegalStep("QB-JUMP", lambda w=w, to=to, occ=occ: f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
             if occ == w.carrier:  # a defender meets the ball carrier: tackle or nothing
                 ck = self.kind[occ]
                 if ck not in TACKLES_ONTO[kind]:
                     raise IllegalStep(
                         "QB-R-TACKLE-PAIRS",
-                        f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
+                        lambda to=to, kind=kind, ck=ck: f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
                     )
                 w.end, w.end_at = HalfEnd.TACKLE, to  # the tackler stays beside the carrier on the board
                 w.path += (to,)
-                w.log.append(("tackle", w.piece, occ, to))
+                w.log += (("tackle", w.piece, occ, to),)
                 return
             if has_ball:
-                raise IllegalStep("QB-PUSH-CARRIER", f"the ball carrier can't push: {w.piece[1]} can't move onto {occ[1]} on {sq(to)}")
+                raise IllegalStep("QB-PUSH-CARRIER", lambda w=w, to=to, occ=occ: f"the ball carrier can't push: {w.piece[1]} can't move onto {occ[1]} on {sq(to)}")
             if strength[occ] >= w.strength:
                 raise IllegalStep(
                     "QB-PUSH",
-                    f"{w.piece[1]} (strength {w.strength}) can push only a weaker opposition piece; "
+                    lambda self=self, w=w, to=to, occ=occ, strength=strength: f"{w.piece[1]} (strength {w.strength}) can push only a weaker opposition piece; "
                     f"{self.describe(occ)} on {sq(to)} has strength {strength[occ]}",
                 )
             target = (tc + dc, tr + dr)
@@ -461,7 +523,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if kind in "TQ" and to in (self._zones.get(w.opp) or self._zone(w.opp)):
             s = self.adjacent_single(base, to, w.opp)
             if s is not None:
-                raise IllegalStep("QB-ADJACENT", f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
+                raise IllegalStep("QB-ADJACENT", lambda self=self, w=w, to=to, kind=kind, s=s: f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
         # --- the step is allowed: carry it out
         w.path += (to,)
         if push is not None:
@@ -476,7 +538,14 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 return
             has_ball = True
         if kind == "S":
-            self._single_reach(w, to, has_ball)
+            key = _TQ[w.opp]
+            if w.pushed or to in (self._zones.get(key) or self._zone(key)):
+                self._single_reach(w, to, has_ball)
+            # else no opposition Triple or Quarterback is next to it (and none was pushed on the way)
+
+    def _diagonal_words(self, w: Walk, to: Square, p: Piece, side: Square) -> str:
+        return (f"{w.piece[1]} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
+                f"(strength {self.strength[p]} against {w.strength})")  # fmt: skip
 
     def _where(self, w: Walk, piece: Piece) -> Square:
         return w.pushed.get(piece, self.pos[piece])
@@ -484,23 +553,23 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def _push_ok(self, w: Walk, piece: Piece, target: Square, frm: Square) -> None:
         """Raise :class:`IllegalStep` if ``piece`` can't be pushed from ``frm`` to ``target`` (QB-PUSH-LIMIT)."""
         if target not in self._geo.squares:
-            raise IllegalStep("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed off the board (from {sq(frm)})")
+            raise IllegalStep("QB-PUSH-LIMIT", lambda self=self, piece=piece, frm=frm: f"{self.describe(piece)} can't be pushed off the board (from {sq(frm)})")
         if target in w.base:
-            raise IllegalStep("QB-PUSH-LIMIT", f"{self.describe(piece)} can't be pushed from {sq(frm)} onto {sq(target)}: it is occupied")
+            raise IllegalStep("QB-PUSH-LIMIT", lambda self=self, piece=piece, frm=frm, target=target: f"{self.describe(piece)} can't be pushed from {sq(frm)} onto {sq(target)}: it is occupied")
         if self.kind[piece] in "TQ" and target in self._zone(w.piece[0]):
             s = self.adjacent_single(w.base, target, w.piece[0])
             if s is not None:
                 raise IllegalStep(
                     "QB-PUSH-LIMIT",
-                    f"{self.describe(piece)} can't be pushed onto {sq(target)}: it is next to the opposition Single {s[1]}",
+                    lambda self=self, s=s, piece=piece, target=target: f"{self.describe(piece)} can't be pushed onto {sq(target)}: it is next to the opposition Single {s[1]}",
                 )
 
     def _do_push(self, w: Walk, piece: Piece, frm: Square, target: Square, rule: str) -> None:
         base = w.write()
         del base[frm]
         base[target] = piece
-        w.pushed[piece] = target
-        w.log.append(("push", w.piece, piece, frm, target, rule, piece[0] == self.defender and self.offside(piece, target)))
+        w.pushed = {**w.pushed, piece: target}
+        w.log += (("push", w.piece, piece, frm, target, rule, piece[0] == self.defender and self.offside(piece, target)),)
         if w.loose == target:
             self._pick_up(w, piece, target)
 
@@ -514,16 +583,14 @@ class QuarterbackState(GameState[QuarterbackRules]):
         w.loose = None
         if piece[0] == self.defender:
             w.end, w.end_at = HalfEnd.INTERCEPT, at
-            w.log.append(("intercept", piece, at))
+            w.log += (("intercept", piece, at),)
         else:
             w.carrier = piece
-            w.log.append(("pick_up", piece, at))
+            w.log += (("pick_up", piece, at),)
 
     def _single_reach(self, w: Walk, at: Square, has_ball: bool) -> None:
-        """A Single arrives next to opposition Triples/Quarterbacks: tackle the carrier or push them away."""
-        key = w.opp + "/TQ"
-        if not w.pushed and at not in (self._zones.get(key) or self._zone(key)):
-            return  # no opposition Triple or Quarterback next to it (none has been pushed on the way)
+        """A Single arrives next to opposition Triples/Quarterbacks (or has pushed on the way): tackle the
+        carrier or push them away (:meth:`_step` calls it only then)."""
         base = w.base
         c, r = at
         hits: list[tuple[Piece, Square]] = []
@@ -535,24 +602,24 @@ class QuarterbackState(GameState[QuarterbackRules]):
             if p is not None and p[0] == opp and kind[p] in "TQ":
                 if p == w.carrier:  # QB-TACKLE-SINGLE
                     w.end, w.end_at = HalfEnd.TACKLE, n
-                    w.log.append(("tackle_single", w.piece, p, n))
+                    w.log += (("tackle_single", w.piece, p, n),)
                     return
                 hits.append((p, n))
         if not hits:
             return
         if has_ball:
-            p, n = hits[0]
-            raise IllegalStep("QB-PUSH-CARRIER", f"the ball carrier can't push, so {w.piece[1]} can't move next to {p[1]} on {sq(n)}")
+            near, on = hits[0]
+            raise IllegalStep("QB-PUSH-CARRIER", lambda w=w, near=near, on=on: f"the ball carrier can't push, so {w.piece[1]} can't move next to {near[1]} on {sq(on)}")
         moves = []
         for p, n in hits:  # QB-PUSH-SINGLE: one square away along the line from the Single
             target = (2 * n[0] - c, 2 * n[1] - r)
             try:
                 self._push_ok(w, p, target, n)
             except IllegalStep as exc:
-                raise IllegalStep("QB-R-PUSH-BLOCKED", f"{w.piece[1]} can't move to {sq(at)} next to {p[1]}: {exc.reason}") from None
+                raise IllegalStep("QB-R-PUSH-BLOCKED", _blocked_push(w.piece[1], at, p[1], exc)) from None
             moves.append((p, n, target))
         if len({t for _, _, t in moves}) < len(moves):
-            raise IllegalStep("QB-R-PUSH-BLOCKED", f"{w.piece[1]} can't move to {sq(at)}: two pieces would be pushed onto one square")
+            raise IllegalStep("QB-R-PUSH-BLOCKED", lambda w=w, at=at: f"{w.piece[1]} can't move to {sq(at)}: two pieces would be pushed onto one square")
         for p, n, target in moves:
             self._do_push(w, p, n, target, "QB-PUSH-SINGLE")
             if w.end:
@@ -596,7 +663,21 @@ class QuarterbackState(GameState[QuarterbackRules]):
             base = dict(self.board)
             del base[self.pos[piece]]
             self._bases[piece] = base
-        w = Walk(piece, self.kind[piece], self.strength[piece], self.pos[piece], base, self.carrier, self.loose)
+        w = Walk.__new__(Walk)  # Walk(piece, kind, strength, square, base, carrier, loose) with this position's memo
+        w.piece = piece
+        w.opp = _OTHER[piece[0]]
+        w.kind = self.kind[piece]
+        w.strength = self.strength[piece]
+        w.at = self.pos[piece]
+        w.base = base
+        w.shared = True
+        w.carrier = self.carrier
+        w.loose = self.loose
+        w.end = w.end_at = None
+        w.past_weaker = w.crossed = False
+        w.path = ()
+        w.pushed = _NO_PUSHES
+        w.log = ()
         w.memo = self._routes
         return w
 
@@ -606,10 +687,13 @@ class QuarterbackState(GameState[QuarterbackRules]):
         tackles them); computed when first asked, kept until one of those pieces moves."""
         zone = self._zones.get(key)
         if zone is None:
-            seat, _, which = key.partition("/")
-            kinds = "TQ" if which else "S"
-            around, kind = self._geo.around, self.kind
-            zone = frozenset().union(*[around[sq] for sq, p in self.board.items() if p[0] == seat and kind[p] in kinds])
+            squares = tuple(map(self.pos.__getitem__, self._groups[key]))
+            known = self._geo.zones  # zones by their pieces' squares, shared by every state on this board
+            zone = known.get(squares)
+            if zone is None:
+                if len(known) >= 50_000:
+                    known.clear()
+                zone = known[squares] = frozenset().union(*map(self._geo.around.__getitem__, squares))
             self._zones[key] = zone
         return zone
 
@@ -619,7 +703,12 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if w.end:
             return []
         base, seat = w.base, w.piece[0]
-        return [to for to in self._geo.neighbours[w.at] if (occ := base.get(to)) is None or occ[0] != seat]
+        out = []
+        for to in self._geo.neighbours[w.at]:
+            occ = base.get(to)
+            if occ is None or occ[0] != seat:
+                out.append(to)
+        return out
 
     def walk(self, piece: Piece, steps: Iterable[Square]) -> Walk:
         """Walk ``piece`` along unit ``steps``; raise :class:`IllegalStep` at the first broken rule."""
@@ -646,17 +735,34 @@ class QuarterbackState(GameState[QuarterbackRules]):
         watch_line = every_route and not self.released and piece[0] == self.attacker and self.kind[piece] in "DQ"
         frontier = [w0]
         step = self._step
+        # A step to an empty square that is not the loose ball's (nor, for a Single, next to an opposition
+        # Triple or Quarterback) from a walk that has pushed and picked up nothing can only be refused or
+        # land the piece there with nothing else changed: if that outcome is already listed, the step is
+        # not tried (it would be refused or dropped as a repeat either way).
+        zone = (self._zones.get(_TQ[w0.opp]) or self._zone(_TQ[w0.opp])) if w0.kind == "S" else frozenset()
         for _ in range(limit):
             nxt: list[Walk] = []
             level: set[Any] = set()  # every_route: outcomes at this length
             for w in frontier:
+                quiet = not w.log and not w.pushed
+                base, carrier, loose = w.base, w.carrier, w.loose
                 for to in self.next_squares(w):
+                    if quiet and to != loose and to not in base and to not in zone:
+                        out = (to, carrier, loose, None)  # its signature
+                        if not every_route:
+                            if out in seen:
+                                continue
+                        elif not watch_line:
+                            if out in level:
+                                continue
+                        elif (out, True) in level and (w.crossed or (out, False) in level):
+                            continue
                     w2 = w.fork()
                     try:
                         step(w2, to, True)
                     except IllegalStep:
                         continue
-                    sig = w2.signature()
+                    sig = (w2.at, w2.carrier, w2.loose, w2.end) if not w2.pushed else w2.signature()  # (signature())
                     if every_route and w2.end is None:
                         key = (sig, w2.crossed) if watch_line else sig
                         if key in level:
@@ -680,7 +786,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
             mine = ", ".join(p for s, p in self.pos if s == seat)
             raise IllegalStep("QB-R-NOTATION", f"you have no piece {action.piece}; your pieces are {mine}")
         limit = self.steps_open(seat, action.piece)
-        known = self._routes.get((piece, action))
+        last = self._last_route
+        if last is not None and last[1].piece == piece and (last[0] is action or last[0] == action):
+            known: Walk | None = last[1]
+        else:
+            known = self._routes.get((piece, action))
         if known is not None and len(known.path) <= limit:
             return known  # the canonical action of a walk made in this position (by a bot, the legal list)
         start = self.pos[piece]
@@ -743,9 +853,17 @@ class QuarterbackState(GameState[QuarterbackRules]):
         finds the walk instead of walking it again."""
         piece = w.piece
         names = self._geo.names
-        action = _move(piece[1], names[w.path[-1]], _waypoints(self.pos[piece], w.path, names))
+        path = w.path
+        action = object.__new__(MovePiece)  # as _move: the names are canonical
+        setattr_ = object.__setattr__
+        setattr_(action, "piece", piece[1])
+        setattr_(action, "to", names[path[-1]])
+        setattr_(action, "via", _waypoints(self.pos[piece], path, names))
         if w.memo is self._routes:  # not a walk kept from an earlier position
-            self._routes[(piece, action)] = w
+            last = self._last_route
+            if last is not None:
+                self._routes[(last[1].piece, last[0])] = last[1]
+            self._last_route = (action, w)
         return action
 
     # ------------------------------------------------------------- passes
@@ -841,6 +959,25 @@ class QuarterbackState(GameState[QuarterbackRules]):
             out.extend(_pass(sq(t)) for t in self.pass_targets())
         out.append(EndTurn())
         return tuple(out)
+
+    def legal_actions(self, seat: str) -> LegalActions:
+        """A lazy view of ``seat``'s legal actions; drawing one (:meth:`draw_legal`) counts them
+        without writing each one out."""
+        return _QuarterbackLegal(self, seat)
+
+    def draw_legal(self, seat: str, rng: random.Random) -> Action:
+        """The legal action ``rng.choice(self._legal(seat))`` draws, found without building the others:
+        every piece's moves are walked (:meth:`moves_of`'s walks, in its order) and counted, the passes
+        counted, and only the drawn one is made an action (the generator draws exactly as from the list)."""
+        walks: list[Walk] = []
+        for pid in self.movable(seat):
+            walks.extend(self.reachable((seat, pid), self.steps_open(seat, pid), every_route=True))
+        targets = list(self.pass_targets()) if self.may_pass(seat) else []
+        i = rng.choice(range(len(walks) + len(targets) + 1))
+        if i < len(walks):
+            return self.action_of(walks[i])
+        i -= len(walks)
+        return _pass(sq(targets[i])) if i < len(targets) else EndTurn()
 
     def moves_of(self, seat: str, pid: str) -> Iterator[MovePiece]:
         """Every legal move of the piece now: one per distinct outcome (:meth:`reachable` with
@@ -968,12 +1105,13 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def _apply(self, seat: str, action: Action, plan: Any) -> list[Event]:
         events: list[Event] = []
         self._routes = {}  # a new position: the walks of the last one are of no use
+        self._last_route = None
         if isinstance(action, MovePiece):
             self._commit_move(plan, events)
         elif isinstance(action, PassBall):
             self._commit_pass(plan, events)
         else:
-            events.append(_ev("end_turn", "QB-R-END", "{seat} ends the turn", seat=seat))
+            events.append(Event("end_turn", "QB-R-END", "{seat} ends the turn", {"seat": seat}))
             self._end_turn(events)
         return events
 
@@ -1002,25 +1140,36 @@ class QuarterbackState(GameState[QuarterbackRules]):
         piece = w.piece
         pid = piece[1]
         names = self._geo.names
-        start = self.pos[piece]
+        pos = self.pos
+        start = pos[piece]
         steps = w.path
-        also = self._move_rules(piece, start, w, pid == self.active)
-        if pid == self.active:
+        continuing = pid == self.active
+        also = self._move_rules(piece, start, w, continuing)
+        if continuing:
             self.active_left -= len(steps)
         else:
             limit = self.allowance(piece)
             self.moved.append(pid)
             self.active = pid
             self.active_left = limit - len(steps)
-        # the board after the walk
-        self._set_board(w.board(), zones_moved=self.kind[piece] != "D" or bool(w.pushed))
-        self.pos[piece] = w.at
-        for p, t in w.pushed.items():
-            self.pos[p] = t
+        pushed = w.pushed
+        # the board after the walk, changed in place as the walk changed its copy (w.board(), same order)
+        board = self.board
+        del board[start]
+        for fact in w.log:
+            if fact[0] == "push":
+                del board[fact[3]]
+                board[fact[4]] = fact[2]
+        board[w.at] = piece
+        self._set_board(board, (piece, *pushed) if pushed else (piece,))
+        pos[piece] = w.at
+        if pushed:
+            for p, t in pushed.items():
+                pos[p] = t
         self.carrier, self.loose = w.carrier, w.loose
-        events.append(_ev("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
-                          piece=self.describe(piece), path="-".join([names[start], *[names[s] for s in steps]]), seat=piece[0],
-                          also=also))
+        path = names[start] + "-" + names[steps[0]] if len(steps) == 1 else "-".join([names[start], *map(names.__getitem__, steps)])
+        events.append(Event("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
+                            {"piece": self._names[piece], "path": path, "seat": piece[0], "also": also}))
         if w.log:
             events.extend(self._walk_events(w))
         if w.end:
@@ -1075,11 +1224,14 @@ class QuarterbackState(GameState[QuarterbackRules]):
 
     def _maybe_end_turn(self, events: list[Event]) -> None:
         """Ruling QB-R-END: the turn ends by itself when no action is left."""
-        if self.budget_left() <= 0 and (self.active is None or self.active_left <= 0):
-            attacking = self.phase == ATTACK
-            events.append(_ev("turn_done", "QB-R-END", "{seat}'s turn is complete",
-                              seat=self.attacker if attacking else self.defender,
-                              also=["QB-TURN" if attacking else "QB-R-DEFENSE-TURN"]))
+        if self.active is not None and self.active_left > 0:
+            return  # the moving piece has squares left
+        attacking = self.phase == ATTACK
+        # budget_left(), inlined
+        if (self._attack_actions - len(self.moved) - self.passes if attacking else self._defense_moves - len(self.moved)) <= 0:
+            events.append(Event("turn_done", "QB-R-END", "{seat}'s turn is complete",
+                                {"seat": self.attacker if attacking else self.defender,
+                                 "also": ["QB-TURN" if attacking else "QB-R-DEFENSE-TURN"]}))  # fmt: skip
             self._end_turn(events)
 
     def _end_turn(self, events: list[Event]) -> None:
@@ -1210,6 +1362,44 @@ class QuarterbackState(GameState[QuarterbackRules]):
         return self.snapshot()
 
 
+def _blocked_push(pid: str, at: Square, pushed: str, why: IllegalStep) -> Callable[[], str]:
+    """The words of a Single's move that would push a piece where it can't go (QB-R-PUSH-BLOCKED)."""
+    return lambda: f"{pid} can't move to {sq(at)} next to {pushed}: {why.reason}"
+
+
+class _QuarterbackLegal(LegalActions):
+    """The legal-action view, drawing without listing (:meth:`QuarterbackState.draw_legal`) when
+    the list is not made yet."""
+
+    __slots__ = ()
+
+    def sample(self, rng: random.Random) -> Action:
+        st = self._state
+        if self._cache is None and isinstance(st, QuarterbackState) and self._seat in st.to_act():
+            return st.draw_legal(self._seat, rng)
+        return super().sample(rng)
+
+
+#: what every state of a ruleset shares (rulesets are frozen): the pieces' names and the two set-ups
+#: (:class:`Layout`, by attacker, made when first needed), by the ruleset's id while it lives
+_PREPARED: dict[int, tuple[weakref.ref[QuarterbackRules], dict[Piece, str], dict[str, Layout]]] = {}
+
+
+def _prepared(r: QuarterbackRules) -> tuple[dict[Piece, str], dict[str, Layout]]:
+    """The pieces' names (:meth:`QuarterbackState.describe`) and the set-ups of ruleset ``r``, made once for it."""
+    known = _PREPARED.get(id(r))
+    if known is not None and known[0]() is r:
+        return known[1], known[2]
+    if len(_PREPARED) >= 64:  # forget the rulesets that are gone
+        for key in [key for key, (ref, _, _) in _PREPARED.items() if ref() is None]:
+            del _PREPARED[key]
+    names = {(seat, pid): f"{seat} {KIND_NAMES[pid[0]]} {pid}" for seat in SEATS for side in (r.attack, r.defense)
+             for pid in side.pieces()}  # fmt: skip
+    layouts: dict[str, Layout] = {}
+    _PREPARED[id(r)] = (weakref.ref(r), names, layouts)
+    return names, layouts
+
+
 def game_points(games: list[dict[str, int]], win: int = 2, draw: int = 1) -> dict[str, int]:
     """Game points of a match (QB-MATCH): ``win`` for winning a game, ``draw`` each for a drawn one."""
     out = {RED: 0, BLUE: 0}
@@ -1244,6 +1434,8 @@ def _pid_order(pid: str) -> tuple[int, str]:
 
 def _waypoints(start: Square, path: Sequence[Square], names: dict[Square, str] | None = None) -> tuple[str, ...]:
     """The named squares of a path: its start and every square where it turns (the destination excluded)."""
+    if len(path) == 1:  # a one-square move (most moves): no turn
+        return (sq(start) if names is None else names[start],)
     name = sq if names is None else names.__getitem__
     out = [name(start)]
     prev = start

@@ -81,12 +81,19 @@ class SideSetup(_Strict):
 
     def pieces(self) -> dict[str, str]:
         """Piece id -> square name: ``QB``, ``S1``.., ``D1``.., ``T1``.."""
-        out: dict[str, str] = {}
-        for field, letter in SETUP_LISTS.items():
-            for i, sq in enumerate(getattr(self, field), start=1):
-                pid = "QB" if letter == "Q" else f"{letter}{i}"
-                out[pid] = square_name(parse_square(sq))
-        return out
+        return dict(_pieces(tuple(self.quarterback), tuple(self.singles), tuple(self.doubles), tuple(self.triples)))
+
+
+@lru_cache(maxsize=256)
+def _pieces(*lists: tuple[str, ...]) -> dict[str, str]:
+    """:meth:`SideSetup.pieces` of a side's lists (in :data:`SETUP_LISTS` order), worked out once
+    (every match sets its pieces out four times, and a ruleset is validated for every match)."""
+    out: dict[str, str] = {}
+    for letter, squares in zip(SETUP_LISTS.values(), lists, strict=True):
+        for i, sq in enumerate(squares, start=1):
+            pid = "QB" if letter == "Q" else f"{letter}{i}"
+            out[pid] = square_name(parse_square(sq))
+    return out
 
 
 def _default_attack() -> SideSetup:
