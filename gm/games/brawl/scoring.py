@@ -54,7 +54,7 @@ def purity(kinds: Sequence[str]) -> str:
     if not kinds:
         return EMPTY
     first = kinds[0]
-    return first if all(k == first for k in kinds) else MIXED
+    return first if kinds.count(first) == len(kinds) else MIXED
 
 
 @dataclass(frozen=True, slots=True)
