@@ -49,7 +49,8 @@ class Brawl(Game):
     @cache  # noqa: B019 - one game object per process; the ruleset is frozen
     def _default_rules(self) -> BrawlRules:
         """The default ruleset, validated once (a fresh game need not validate it again)."""
-        return self.load_rules(None)  # type: ignore[no-any-return]
+        rules: BrawlRules = self.load_rules(None)
+        return rules
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

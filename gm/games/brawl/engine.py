@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError
@@ -355,7 +355,7 @@ class BrawlState(GameState[BrawlRules]):
                     if card is None:
                         if None not in choices:
                             break
-                        card = choices[0]
+                        card = cast(str, choices[0])  # one kind held: its code
                     elif card not in choices:
                         break
                     codes.append(card)

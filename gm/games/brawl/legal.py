@@ -75,13 +75,13 @@ def _row(player: str, card: str | None) -> tuple[CardPlay, ...]:
     return row
 
 
-#: m -> (split, high table, low table): the zone index of ``m`` players is ``high * len(low) + low``;
-#: ``high_table[high]`` is (zones of the first ``split`` players, the zones left free in zone order) and
+#: m -> (high table, low table): the zone index of ``m`` players is ``high * len(low_table) + low``;
+#: ``high_table[high]`` is (the zones of the first players, the zones they leave free in zone order) and
 #: ``low_table[low]`` the position of each later player's zone among those left free
-_ZONE_TABLES: dict[int, tuple[int, list[tuple[tuple[int, ...], tuple[int, ...]]], list[tuple[int, ...]]]] = {}
+_ZONE_TABLES: dict[int, tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[tuple[int, ...]]]] = {}
 
 
-def _zone_tables(m: int) -> tuple[int, list[tuple[tuple[int, ...], tuple[int, ...]]], list[tuple[int, ...]]]:
+def _zone_tables(m: int) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[tuple[int, ...]]]:
     tables = _ZONE_TABLES.get(m)
     if tables is None:
         split = m // 2 if m < 8 else m - 7  # the low table: at most 7! = 5,040 orders
@@ -89,7 +89,7 @@ def _zone_tables(m: int) -> tuple[int, list[tuple[tuple[int, ...], tuple[int, ..
         for taken in permutations(range(_N), split):  # lexicographic: the Lehmer code's order
             high.append((taken, tuple(z for z in range(_N) if z not in taken)))
         low = list(permutations(range(_N - split), m - split))
-        tables = _ZONE_TABLES[m] = (split, high, low)
+        tables = _ZONE_TABLES[m] = (high, low)
     return tables
 
 
@@ -123,7 +123,7 @@ class PlacementSpace(ActionSpace):
             raise IndexError(f"placement index {i} out of range (0 to {n - 1})")
         q, z = divmod(i, self.zone_count)
         m = len(self.players)
-        split, high, low = _zone_tables(m)
+        high, low = _zone_tables(m)
         hi, lo = divmod(z, len(low))
         taken, free = high[hi]
         zones = [*taken, *[free[k] for k in low[lo]]]
