@@ -449,14 +449,17 @@ class BrawlState(GameState[BrawlRules]):
         hand = self.hands[seat][player]
         self._opts[seat].pop(player, None)
         shuffled = False
-        for _ in range(n):
+        while n > 0:
             if not pile:
                 discard = self.discards[seat][player]
                 pile.extend(discard)
                 discard.clear()
                 self.rng.shuffle(pile)
                 shuffled = True
-            hand.append(pile.pop())
+            k = min(n, len(pile))
+            hand.extend(pile[: -k - 1 : -1])  # the top k cards, top first (as popped one by one)
+            del pile[-k:]
+            n -= k
         return shuffled
 
     def _draw_all(self, n: int, events: list[Event]) -> None:
@@ -487,12 +490,13 @@ class BrawlState(GameState[BrawlRules]):
                 player, zone = cp.player, cp.zone
                 held = hand[player]
                 drop(player, None)
-                i = 0
-                for c in held:
-                    if c.code == code:
-                        break
-                    i += 1
-                card = held.pop(i)
+                if held[0].code == code:
+                    card = held.pop(0)
+                else:
+                    i = 1
+                    while held[i].code != code:
+                        i += 1
+                    card = held.pop(i)
                 eff = fx[player][zone]
                 zones[zone][unit].append(PlayedCard(player, positions[player], card, play, eff, None if card.rolled else modify(card.lo, eff)))
                 parts.append(f"{player}:{code}@{zone}")
