@@ -16,7 +16,7 @@ lists), never the other side's hand or locked placement.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import sqrt
 from typing import Any
 
@@ -37,6 +37,7 @@ _BACK = tuple(_IDX[z] for z in BACKFIELD)
 
 _START_MASK = np.array([i in _START for i in range(_N)])
 _NBR = np.array([list(a) + [_N] * (4 - len(a)) for a in _ADJ])  # padded with a zero column
+_NBR_T = np.ascontiguousarray(_NBR.T)  # neighbour slot x zone: the max over slots is an outer-axis reduce
 _SWEEPS = 4
 _EYE = np.eye(_N)
 _EYE_BOOL = np.eye(_N, dtype=bool)
@@ -47,6 +48,22 @@ TURNOVER_YARDS = 45.0  # what losing the ball is worth, in yards
 DELTA = 1.5  # finite-difference step, in card points
 BASE_WEIGHT = 0.05  # every zone is worth a little
 CARD_VAR = 2.5  # spread of one unseen card's value
+
+
+@cache
+def _ndtr() -> Any:
+    """scipy's normal CDF (imported on first use: scipy is heavy)."""
+    from scipy.special import ndtr
+
+    return ndtr
+
+
+@cache
+def _lsa() -> Any:
+    """scipy's assignment solver (imported on first use)."""
+    from scipy.optimize import linear_sum_assignment
+
+    return linear_sum_assignment
 
 
 @lru_cache(maxsize=4096)
@@ -72,12 +89,54 @@ def _by_region(card: Card, effects: tuple[str, str, str, str], strong: int, weak
     return tuple(_expected(card, e, strong, weak) for e in effects)
 
 
+_REGION_VALUES: dict[tuple[str, tuple[str, str, str, str], int, int], tuple[float, ...]] = {}
+
+
+def _region_values(code: str, card: Card, effects: tuple[str, str, str, str], strong: int, weak: int) -> tuple[float, ...]:
+    """:func:`_by_region` of ``card`` (whose code is ``code``), looked up by code."""
+    key = (code, effects, strong, weak)
+    hit = _REGION_VALUES.get(key)
+    if hit is None:
+        if len(_REGION_VALUES) >= 8192:
+            _REGION_VALUES.clear()
+        hit = _REGION_VALUES[key] = _by_region(card, effects, strong, weak)
+    return hit
+
+
+_EFFECTS: dict[int, tuple[BrawlRules, dict[str, tuple[str, str, str, str]]]] = {}
+
+
+def _region_effects(rules: BrawlRules) -> dict[str, tuple[str, str, str, str]]:
+    """Every position's effects in the regions D, M, S, B (per ruleset, looked up once)."""
+    hit = _EFFECTS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_EFFECTS) > 256:
+            _EFFECTS.clear()
+        table = {name: (p.effects["D"], p.effects["M"], p.effects["S"], p.effects["B"]) for name, p in rules.positions.items()}
+        hit = _EFFECTS[id(rules)] = (rules, table)
+    return hit[1]
+
+
 @lru_cache(maxsize=4096)
 def _variance(card: Card, effect: str, strong: int, weak: int) -> float:
     mean = _expected(card, effect, strong, weak)
     vals = range(card.lo, card.hi + 1)
     f = (lambda v: v * strong) if effect == "S" else (lambda v: v // weak) if effect == "W" else (lambda v: v)
     return sum((f(v) - mean) ** 2 for v in vals) / len(vals)
+
+
+_STATS: dict[tuple[str, str, int, int], tuple[float, float]] = {}
+
+
+def _stats(code: str, card: Card, effect: str, strong: int, weak: int) -> tuple[float, float]:
+    """:func:`_expected` and :func:`_variance` of ``card`` (whose code is ``code``), looked up by code."""
+    key = (code, effect, strong, weak)
+    hit = _STATS.get(key)
+    if hit is None:
+        if len(_STATS) >= 4096:
+            _STATS.clear()
+        hit = _STATS[key] = (_expected(card, effect, strong, weak), _variance(card, effect, strong, weak))
+    return hit
 
 
 def card_value(rules: BrawlRules, card: Card, position: str, zone: str) -> float:
@@ -107,6 +166,16 @@ def _regions(multipliers: dict[str, int]) -> tuple[tuple[Any, int], ...]:
     return _regions_key(tuple(sorted(multipliers.items())))
 
 
+@lru_cache(maxsize=64)
+def _region_table(key: tuple[tuple[str, int], ...]) -> tuple[Any, Any]:
+    """:func:`_regions` as arrays: each region's zone columns (padded with column ``_N``, which holds
+    ones) and its multiplier, highest multiplier first."""
+    regions = _regions_key(key)
+    width = max(len(members) for members, _ in regions)
+    columns = np.array([[*members.tolist(), *[_N] * (width - len(members))] for members, _ in regions])
+    return columns, np.array([float(m) for _, m in regions])
+
+
 def soft_values(mu: Any, sigma: Any, comp: Any, risk: Any, multipliers: dict[str, int], cap: float) -> tuple[Any, Any, Any]:
     """Expected series value to the offense, in yards, for a batch of projections.
 
@@ -116,8 +185,7 @@ def soft_values(mu: Any, sigma: Any, comp: Any, risk: Any, multipliers: dict[str
     or completions) x the expected best multiplier, less sacks, less the turnover risk.
     Returns the values, the gain before turnovers (``A``) and each zone's chance that the
     offense leads (``p``): a zone's turnover risk is worth ``(A + T) x keep x (1 - p)``."""
-    from scipy.special import ndtr
-
+    ndtr = _ndtr()
     z = mu / sigma
     p = ndtr(z)
     eplus = mu * p + sigma * np.exp(-0.5 * z * z) * _INV_SQRT_2PI
@@ -126,13 +194,22 @@ def soft_values(mu: Any, sigma: Any, comp: Any, risk: Any, multipliers: dict[str
     conn = p * (comp | _START_MASK)
     for _ in range(_SWEEPS):
         padded[:, :_N] = conn
-        conn = np.maximum(conn, p * np.maximum.reduce(padded[:, _NBR], axis=2))
-    none_yet = np.ones(mu.shape[0])
-    expected_mult = np.zeros(mu.shape[0])
-    for members, m in _regions(multipliers):
-        miss = np.multiply.reduce(1.0 - conn[:, members], axis=1)
-        expected_mult += none_yet * (1.0 - miss) * m
-        none_yet = none_yet * miss
+        conn = np.maximum(conn, p * np.maximum.reduce(padded[:, _NBR_T], axis=1))  # (max is exact: any order)
+    # the expected best multiplier: region by region (highest first), the chance that no zone of a higher
+    # region connected x that one of this region's did x its multiplier (one array operation per step, the
+    # products and sums taken in the same order as region by region)
+    columns, mults = _region_table(tuple(sorted(multipliers.items())))
+    padded[:, :_N] = 1.0 - conn
+    padded[:, _N] = 1.0
+    miss = np.multiply.reduce(padded[:, columns], axis=2)  # rows x regions: no zone of the region connects
+    regions = miss.shape[1]
+    before = np.empty((mu.shape[0], regions))
+    before[:, 0] = 1.0
+    before[:, 1:] = miss[:, :-1]
+    terms = np.multiply.accumulate(before, axis=1) * (1.0 - miss) * mults
+    expected_mult = terms[:, 0].copy()
+    for j in range(1, regions):
+        expected_mult += terms[:, j]
     yards = np.minimum(np.add.reduce(conn * cond, axis=1) * expected_mult, cap)
     gain = yards * (1.0 - np.multiply.reduce(1.0 - p[:, _BACK_LIST], axis=1))
     keep = np.multiply.reduce(np.where(risk, p, 1.0), axis=1)
@@ -178,8 +255,6 @@ class DefaultBot:
 
     # ------------------------------------------------------------ placement
     def place(self, state: Any, seat: str, rng: random.Random) -> Placement:
-        from scipy.optimize import linear_sum_assignment
-
         r: BrawlRules = state.rules
         unit = state.unit(seat)
         offense = unit == "offense"
@@ -192,15 +267,20 @@ class DefaultBot:
         cur = {"offense": [0.0] * _N, "defense": [0.0] * _N}
         var = [CARD_VAR * (2 * left - 1)] * _N
         kinds: dict[str, list[list[str]]] = {"offense": [[] for _ in range(_N)], "defense": [[] for _ in range(_N)]}
+        strong, weak = r.strong_factor, r.weak_divisor
+        zones = state.zones
         for i, z in enumerate(PLAYABLE):
             for u in ("offense", "defense"):
-                for pc in state.zones[z][u]:
+                cu, ku = cur[u], kinds[u][i]
+                for pc in zones[z][u]:
+                    card = pc.card
                     if pc.value is not None:
-                        cur[u][i] += pc.value
+                        cu[i] += pc.value
                     else:
-                        cur[u][i] += _expected(pc.card, pc.effect, r.strong_factor, r.weak_divisor)
-                        var[i] += _variance(pc.card, pc.effect, r.strong_factor, r.weak_divisor)
-                    kinds[u][i].append(pc.card.kind)
+                        mean, spread = _stats(card.code, card, pc.effect, strong, weak)
+                        cu[i] += mean
+                        var[i] += spread
+                    ku.append(card.kind)
         sign = 1.0 if offense else -1.0
         mu = []
         for i in range(_N):
@@ -224,25 +304,27 @@ class DefaultBot:
         risk_rows = np.empty((2 * _N + 1, _N), dtype=bool)
         risk_rows[:] = risk_l
         raw, gain, p_lead = soft_values(mu_rows, sigma, comp_rows, risk_rows, r.multipliers, cap)
-        vals = raw * sign
-        base = float(vals[0])
+        vals: list[float] = (raw * sign).tolist()
+        lead: list[float] = p_lead[0].tolist()  # the base row's chance of leading each zone
+        base = vals[0]
         keep = 1.0
         for i in range(_N):
             if risk_l[i]:
-                keep *= float(p_lead[0, i])
-        keep_others = [keep / float(p_lead[0, i]) if risk_l[i] and p_lead[0, i] > 1e-9 else keep for i in range(_N)]
+                keep *= lead[i]
+        keep_others = [keep / lead[i] if risk_l[i] and lead[i] > 1e-9 else keep for i in range(_N)]
         noise = [rng.random() * 1e-3 for _ in range(_N)]
         weights = [
-            max(float(vals[1 + i]) - base, 0.0) / DELTA + BASE_WEIGHT * (mult[i] + 1) + noise[i] for i in range(_N)
+            max(vals[1 + i] - base, 0.0) / DELTA + BASE_WEIGHT * (mult[i] + 1) + noise[i] for i in range(_N)
         ]
         # what a zone's completion chance and turnover chance are worth (to this side)
-        comp_gain = [abs(float(vals[_N + 1 + i]) - base) if offense and opur[i] in (EMPTY, "F") else 0.0 for i in range(_N)]
-        risk_gain = [(float(gain[0]) + TURNOVER_YARDS) * keep_others[i] * (1.0 - float(p_lead[0, i])) for i in range(_N)]
+        comp_gain = [abs(vals[_N + 1 + i] - base) if offense and opur[i] in (EMPTY, "F") else 0.0 for i in range(_N)]
+        gain0 = float(gain[0])
+        risk_gain = [(gain0 + TURNOVER_YARDS) * keep_others[i] * (1.0 - lead[i]) for i in range(_N)]
         commit = 1.0 if left == 1 else 0.4
         bonus = {k: self._kind_bonus(k, offense, opur, dpur, comp_l, risk_l, comp_gain, risk_gain, commit) for k in "SAF"}
         players = list(mine_roster)
         hand = state.hands[seat]
-        strong, weak = r.strong_factor, r.weak_divisor
+        region_effects = _region_effects(r)
         # every player's distinct cards (hand order), each one's value by region and kind; then per zone the
         # score of each: weight x value + the kind's bonus, and each player's best card per zone
         option_codes: list[list[str]] = []
@@ -250,13 +332,13 @@ class DefaultBot:
         kind_rows: list[int] = []
         width = 1
         for name in players:
-            effects = r.positions[mine_roster[name]].effects
-            eff = (effects["D"], effects["M"], effects["S"], effects["B"])
+            eff = region_effects[mine_roster[name]]
             cards = {c.code: c for c in hand[name]}
             option_codes.append(list(cards))
-            width = max(width, len(cards))
-            for c in cards.values():
-                values.append(_by_region(c, eff, strong, weak))
+            if len(cards) > width:
+                width = len(cards)
+            for code, c in cards.items():
+                values.append(_region_values(code, c, eff, strong, weak))
                 kind_rows.append(_KIND_ROW[c.kind])
         flat = np.full((len(players) * width, 4), np.nan)
         kinds_of = np.zeros(len(players) * width, dtype=np.intp)
@@ -269,7 +351,7 @@ class DefaultBot:
         matrix = scores.max(axis=1)
         choice = scores.argmax(axis=1).tolist()
         best_card = [[codes[o] for o in row] for codes, row in zip(option_codes, choice, strict=True)]
-        rows, cols = linear_sum_assignment(matrix, maximize=True)
+        rows, cols = _lsa()(matrix, maximize=True)
         slots: list[CardPlay | None] = [None] * _N
         for pi, zi in zip(rows.tolist(), cols.tolist(), strict=True):
             slots[zi] = card_play(players[pi], best_card[pi][zi], PLAYABLE[zi])
