@@ -112,7 +112,9 @@ def _region_effects(rules: BrawlRules) -> dict[str, tuple[str, str, str, str]]:
     if hit is None or hit[0] is not rules:
         if len(_EFFECTS) > 256:
             _EFFECTS.clear()
-        table = {name: (p.effects["D"], p.effects["M"], p.effects["S"], p.effects["B"]) for name, p in rules.positions.items()}
+        table: dict[str, tuple[str, str, str, str]] = {
+            name: (p.effects["D"], p.effects["M"], p.effects["S"], p.effects["B"]) for name, p in rules.positions.items()
+        }
         hit = _EFFECTS[id(rules)] = (rules, table)
     return hit[1]
 
