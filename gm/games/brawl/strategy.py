@@ -26,6 +26,7 @@ from gm.core.actions import Action
 from gm.core.state import GameState
 from gm.games.brawl.actions import CardPlay, FourthDown, FourthOption, Placement, card_play
 from gm.games.brawl.bots import decision_rng
+from gm.games.brawl.engine import BrawlState, Decision
 from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, BrawlRules, Card, parse_card
 from gm.games.brawl.scoring import EMPTY, purity
 
@@ -46,6 +47,8 @@ _INV_SQRT_2PI = 1.0 / sqrt(2.0 * 3.141592653589793)
 
 TURNOVER_YARDS = 45.0  # what losing the ball is worth, in yards
 DELTA = 1.5  # finite-difference step, in card points
+#: one more point (``DELTA``) in each zone, for the offense (sign +1.0) and the defense (-1.0)
+_STEP = {sign: _EYE * (sign * DELTA) for sign in (1.0, -1.0)}
 BASE_WEIGHT = 0.05  # every zone is worth a little
 CARD_VAR = 2.5  # spread of one unseen card's value
 
@@ -101,6 +104,21 @@ def _region_values(code: str, card: Card, effects: tuple[str, str, str, str], st
             _REGION_VALUES.clear()
         hit = _REGION_VALUES[key] = _by_region(card, effects, strong, weak)
     return hit
+
+
+#: a missing card's values: minus infinity, whatever the weight and bonus
+_NO_CARD = (-np.inf,) * 4
+_MULTIPLIERS: dict[int, tuple[BrawlRules, list[int]]] = {}
+
+
+def _zone_multipliers(rules: BrawlRules) -> list[int]:
+    """Every playable zone's yard multiplier (per ruleset, looked up once)."""
+    hit = _MULTIPLIERS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_MULTIPLIERS) > 256:
+            _MULTIPLIERS.clear()
+        hit = _MULTIPLIERS[id(rules)] = (rules, [rules.multipliers[z[0]] for z in PLAYABLE])
+    return hit[1]
 
 
 _EFFECTS: dict[int, tuple[BrawlRules, dict[str, tuple[str, str, str, str]]]] = {}
@@ -227,8 +245,6 @@ class DefaultBot:
         self.seed = seed
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
-        from gm.games.brawl.engine import BrawlState, Decision
-
         assert isinstance(state, BrawlState)
         if state.decision(seat) == Decision.FOURTH_DOWN:
             return self.fourth_down(state, seat)
@@ -294,12 +310,12 @@ class DefaultBot:
         dpur = [purity(k) for k in kinds["defense"]]
         comp_l = [p == "F" for p in opur]
         risk_l = [p in ("F", "S") and p == d for p, d in zip(opur, dpur, strict=True)]
-        mult = [r.multipliers[z[0]] for z in PLAYABLE]
+        mult = _zone_multipliers(r)
         cap = float(state.to_goal + 10)
         # rows: 0 base; 1..N one more point in zone i; N+1..2N completion flag toggled
         mu_rows = np.empty((2 * _N + 1, _N))
         mu_rows[:] = mu
-        mu_rows[1 : _N + 1] += _EYE * (sign * DELTA)
+        mu_rows[1 : _N + 1] += _STEP[sign]
         comp_rows = np.empty((2 * _N + 1, _N), dtype=bool)
         comp_rows[:] = comp_l
         comp_rows[_N + 1 :] ^= _EYE_BOOL
@@ -329,27 +345,22 @@ class DefaultBot:
         region_effects = _region_effects(r)
         # every player's distinct cards (hand order), each one's value by region and kind; then per zone the
         # score of each: weight x value + the kind's bonus, and each player's best card per zone
-        option_codes: list[list[str]] = []
+        held = [{c.code: c for c in hand[name]} for name in players]
+        option_codes: list[list[str]] = [list(cards) for cards in held]
+        width = max([1, *map(len, held)])
         values: list[tuple[float, ...]] = []
         kind_rows: list[int] = []
-        width = 1
-        for name in players:
+        for name, cards in zip(players, held, strict=True):
             eff = region_effects[mine_roster[name]]
-            cards = {c.code: c for c in hand[name]}
-            option_codes.append(list(cards))
-            if len(cards) > width:
-                width = len(cards)
             for code, c in cards.items():
                 values.append(_region_values(code, c, eff, strong, weak))
                 kind_rows.append(_KIND_ROW[c.kind])
-        flat = np.full((len(players) * width, 4), np.nan)
-        kinds_of = np.zeros(len(players) * width, dtype=np.intp)
-        at = [pi * width + o for pi, codes in enumerate(option_codes) for o in range(len(codes))]
-        flat[at] = values
-        kinds_of[at] = kind_rows
+            for _ in range(width - len(cards)):  # no such card: never the best (a weight is always > 0)
+                values.append(_NO_CARD)
+                kind_rows.append(0)
         bonus_rows = np.array([bonus["S"], bonus["A"], bonus["F"]])
-        scores = (flat[:, _REGION_AT] * np.array(weights) + bonus_rows[kinds_of]).reshape(len(players), width, _N)
-        scores[np.isnan(scores)] = -np.inf  # no such card
+        flat = np.array(values)
+        scores = (flat[:, _REGION_AT] * np.array(weights) + bonus_rows[kind_rows]).reshape(len(players), width, _N)
         matrix = scores.max(axis=1)
         choice = scores.argmax(axis=1).tolist()
         best_card = [[codes[o] for o in row] for codes, row in zip(option_codes, choice, strict=True)]
