@@ -236,6 +236,12 @@ def soft_values(mu: Any, sigma: Any, comp: Any, risk: Any, multipliers: dict[str
     return gain * keep - TURNOVER_YARDS * (1.0 - keep), gain, p
 
 
+#: the values a placement reads off :func:`soft_values` (each row's value to this side, the base row's chance of
+#: leading each zone, its gain before turnovers), by the projection they came from
+_SOFT: dict[tuple[Any, ...], tuple[list[float], list[float], float]] = {}
+_SOFT_MAX = 4096
+
+
 class DefaultBot:
     """Projected-totals lookahead with an assignment solve (see the module doc)."""
 
@@ -305,25 +311,31 @@ class DefaultBot:
             me = cur[unit][i] + mine_avg[i] * left  # my card this play at its average, for the weights
             them = cur["defense" if offense else "offense"][i] + their_avg[i] * left
             mu.append(sign * (me - them))
-        sigma = np.sqrt(np.array(var)) + 0.5
         opur = [purity(k) for k in kinds["offense"]]
         dpur = [purity(k) for k in kinds["defense"]]
         comp_l = [p == "F" for p in opur]
         risk_l = [p in ("F", "S") and p == d for p, d in zip(opur, dpur, strict=True)]
         mult = _zone_multipliers(r)
         cap = float(state.to_goal + 10)
-        # rows: 0 base; 1..N one more point in zone i; N+1..2N completion flag toggled
-        mu_rows = np.empty((2 * _N + 1, _N))
-        mu_rows[:] = mu
-        mu_rows[1 : _N + 1] += _STEP[sign]
-        comp_rows = np.empty((2 * _N + 1, _N), dtype=bool)
-        comp_rows[:] = comp_l
-        comp_rows[_N + 1 :] ^= _EYE_BOOL
-        risk_rows = np.empty((2 * _N + 1, _N), dtype=bool)
-        risk_rows[:] = risk_l
-        raw, gain, p_lead = soft_values(mu_rows, sigma, comp_rows, risk_rows, r.multipliers, cap)
-        vals: list[float] = (raw * sign).tolist()
-        lead: list[float] = p_lead[0].tolist()  # the base row's chance of leading each zone
+        # a pure function of these (the same projection recurs: every series' first play, say)
+        key = (sign, tuple(mu), tuple(var), tuple(comp_l), tuple(risk_l), tuple(mult), cap)
+        hit = _SOFT.get(key)
+        if hit is None:
+            # rows: 0 base; 1..N one more point in zone i; N+1..2N completion flag toggled
+            mu_rows = np.empty((2 * _N + 1, _N))
+            mu_rows[:] = mu
+            mu_rows[1 : _N + 1] += _STEP[sign]
+            comp_rows = np.empty((2 * _N + 1, _N), dtype=bool)
+            comp_rows[:] = comp_l
+            comp_rows[_N + 1 :] ^= _EYE_BOOL
+            risk_rows = np.empty((2 * _N + 1, _N), dtype=bool)
+            risk_rows[:] = risk_l
+            sigma = np.sqrt(np.array(var)) + 0.5
+            raw, gain, p_lead = soft_values(mu_rows, sigma, comp_rows, risk_rows, r.multipliers, cap)
+            if len(_SOFT) >= _SOFT_MAX:
+                _SOFT.clear()
+            hit = _SOFT[key] = ((raw * sign).tolist(), p_lead[0].tolist(), float(gain[0]))
+        vals, lead, gain0 = hit
         base = vals[0]
         keep = 1.0
         for i in range(_N):
@@ -336,7 +348,6 @@ class DefaultBot:
         ]
         # what a zone's completion chance and turnover chance are worth (to this side)
         comp_gain = [abs(vals[_N + 1 + i] - base) if offense and opur[i] in (EMPTY, "F") else 0.0 for i in range(_N)]
-        gain0 = float(gain[0])
         risk_gain = [(gain0 + TURNOVER_YARDS) * keep_others[i] * (1.0 - lead[i]) for i in range(_N)]
         commit = 1.0 if left == 1 else 0.4
         bonus = {k: self._kind_bonus(k, offense, opur, dpur, comp_l, risk_l, comp_gain, risk_gain, commit) for k in "SAF"}
