@@ -17,6 +17,7 @@ Ball position ``spot`` counts yards from the offense's own goal line (BR-R-FIELD
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
@@ -292,19 +293,22 @@ class BrawlState(GameState[BrawlRules]):
         if self.phase != PLAY:
             return ()
         players = tuple(self.roster(seat))
-        return PlacementSpace(players, self.hands[seat], [self._options(seat, p) for p in players])
+        return PlacementSpace(players, self.hands[seat], self._choices(seat, players))
 
-    def _options(self, seat: str, player: str) -> Choices:
-        """``player``'s card choices with its hand now (:func:`card_choices`), worked out once per hand
-        (the placement space counts them, the check reads them).  The engine drops them whenever it changes a hand; a hand replaced
-        from outside is another list, and a hand that grew or shrank is recomputed too."""
-        held = self.hands[seat][player]
-        hit = self._opts[seat].get(player)
-        if hit is not None and hit[0] is held and hit[1] == len(held):
-            return hit[2]
-        opts = card_choices(held)
-        self._opts[seat][player] = (held, len(held), opts)
-        return opts
+    def _choices(self, seat: str, players: Iterable[str]) -> list[Choices]:
+        """Each player's card choices with its hand now (:func:`card_choices`), worked out once per hand:
+        the placement space counts them, the check reads them.  The engine drops a player's whenever it
+        changes the hand; a hand replaced from outside is another list, and one that grew or shrank is
+        worked out again too."""
+        hand, known = self.hands[seat], self._opts[seat]
+        out = []
+        for p in players:
+            held = hand[p]
+            hit = known.get(p)
+            if hit is None or hit[0] is not held or hit[1] != len(held):
+                hit = known[p] = (held, len(held), card_choices(held))
+            out.append(hit[2])
+        return out
 
     def legal_summary(self, seat: str) -> list[str]:
         """The legal choices in short (for rejections, help texts and the legal-actions tool): on 4th
@@ -347,10 +351,8 @@ class BrawlState(GameState[BrawlRules]):
             zones = {cp.zone for cp in plays}
             if len(players) == n and len(zones) == n and X_ZONE not in zones and players <= roster.keys():
                 # a player's options (its card choices) are exactly the cards it may name (BR-R-CARD)
-                options = self._options
                 codes: list[str] = []
-                for cp in plays:
-                    choices = options(seat, cp.player)
+                for cp, choices in zip(plays, self._choices(seat, [cp.player for cp in plays]), strict=True):
                     card = cp.card
                     if card is None:
                         if None not in choices:

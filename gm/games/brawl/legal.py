@@ -128,12 +128,13 @@ class PlacementSpace(ActionSpace):
         taken, free = high[hi]
         zones = [*taken, *[free[k] for k in low[lo]]]
         slots: list[CardPlay | None] = [None] * _N
-        players, choices = self.players, self.choices
+        players, choices, known = self.players, self.choices, _ROWS
         for j in range(m - 1, -1, -1):
             options = choices[j]
             q, c = divmod(q, len(options))
             zi = zones[j]
-            slots[zi] = _row(players[j], options[c])[zi]
+            row = known.get((players[j], options[c]))
+            slots[zi] = (row if row is not None else _row(players[j], options[c]))[zi]
         if m == _N:
             return Placement.in_zone_order(tuple(slots))  # type: ignore[arg-type]
         return Placement.in_zone_order(tuple([s for s in slots if s is not None]))

@@ -129,6 +129,9 @@ class SeriesScore:
         }
 
 
+_BLANK = ZoneTotals()
+
+
 def score_series(zones: Mapping[str, ZoneTotals], multipliers: Mapping[str, int], turnovers: str = "pure") -> SeriesScore:
     """Score a series from each playable zone's totals (missing zones are empty).
 
@@ -137,7 +140,7 @@ def score_series(zones: Mapping[str, ZoneTotals], multipliers: Mapping[str, int]
     coverage, a carry stuffed by Strength), ``kind`` where the offense has a card of that kind,
     ``reach`` where the offense's play reaches (next to the X or to a won zone),
     ``any`` wherever the offense has cards (the literal reading)."""
-    blank = ZoneTotals()
+    blank = _BLANK
     lead: set[str] = set()
     completions: list[str] = []
     lost: list[str] = []
