@@ -11,6 +11,10 @@ interceptions and fumbles for the defense).
 
 It sees what its seat may see: revealed cards, its own hand, the public ruleset (deck
 lists), never the other side's hand or locked placement.
+
+Speed (issue #22) never changes a choice: the projection's values are kept per process by
+the projection itself (a pure function; every series' first play recurs), and the array
+steps take their products and sums in the same order as the plain loops they replaced.
 """
 
 from __future__ import annotations
