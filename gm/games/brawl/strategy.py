@@ -354,7 +354,7 @@ class DefaultBot:
         comp_gain = [abs(vals[_N + 1 + i] - base) if offense and opur[i] in (EMPTY, "F") else 0.0 for i in range(_N)]
         risk_gain = [(gain0 + TURNOVER_YARDS) * keep_others[i] * (1.0 - lead[i]) for i in range(_N)]
         commit = 1.0 if left == 1 else 0.4
-        bonus = {k: self._kind_bonus(k, offense, opur, dpur, comp_l, risk_l, comp_gain, risk_gain, commit) for k in "SAF"}
+        bonus = self._kind_bonuses(offense, opur, dpur, comp_l, risk_l, comp_gain, risk_gain, commit)
         players = list(mine_roster)
         hand = state.hands[seat]
         region_effects = _region_effects(r)
@@ -387,33 +387,36 @@ class DefaultBot:
 
 
     @staticmethod
-    def _kind_bonus(
-        kind: str, offense: bool, opur: list[str], dpur: list[str], comp: list[bool], risk: list[bool],
+    def _kind_bonuses(
+        offense: bool, opur: list[str], dpur: list[str], comp: list[bool], risk: list[bool],
         comp_gain: list[float], risk_gain: list[float], commit: float,
-    ) -> list[float]:
-        """Per zone: what playing a card of ``kind`` there adds beyond its value - keeping or
-        breaking an all-Focus zone (completions) and an all-one-kind standoff (turnovers)."""
-        out = []
+    ) -> dict[str, list[float]]:
+        """Per card kind (S, A, F), per zone: what playing a card of that kind there adds beyond its value -
+        keeping or breaking an all-Focus zone (completions) and an all-one-kind standoff (turnovers)."""
+        out: dict[str, list[float]] = {"S": [], "A": [], "F": []}
         mine, theirs = (opur, dpur) if offense else (dpur, opur)
+        low = commit * 0.3
         for i in range(_N):
-            keeps = mine[i] in (EMPTY, kind)
-            exposed = kind in ("F", "S") and keeps and theirs[i] in (EMPTY, kind)
-            share = commit if theirs[i] == kind else commit * 0.3
-            b = 0.0
-            if offense:
-                if kind == "F":
-                    b += comp_gain[i] * commit if keeps else 0.0
-                elif comp[i]:
-                    b -= comp_gain[i]
-                if exposed:
-                    b -= risk_gain[i] * share
-                elif risk[i]:
-                    b += risk_gain[i]
-            elif exposed:
-                b += risk_gain[i] * share
-            elif risk[i]:
-                b -= risk_gain[i]
-            out.append(b)
+            m, t, rg, r = mine[i], theirs[i], risk_gain[i], risk[i]
+            for kind, bonuses in out.items():
+                keeps = m == EMPTY or m == kind
+                exposed = (kind == "F" or kind == "S") and keeps and (t == EMPTY or t == kind)
+                share = commit if t == kind else low
+                b = 0.0
+                if offense:
+                    if kind == "F":
+                        b += comp_gain[i] * commit if keeps else 0.0
+                    elif comp[i]:
+                        b -= comp_gain[i]
+                    if exposed:
+                        b -= rg * share
+                    elif r:
+                        b += rg
+                elif exposed:
+                    b += rg * share
+                elif r:
+                    b -= rg
+                bonuses.append(b)
         return out
 
 
