@@ -110,6 +110,26 @@ def _region_values(code: str, card: Card, effects: tuple[str, str, str, str], st
     return hit
 
 
+_HAND_OPTIONS: dict[tuple[Any, ...], tuple[list[str], list[tuple[float, ...]], list[int]]] = {}
+
+
+def _hand_options(
+    held: list[Card], effects: tuple[str, str, str, str], strong: int, weak: int
+) -> tuple[list[str], list[tuple[float, ...]], list[int]]:
+    """A player's distinct cards (codes, in hand order), each one's :func:`_by_region` values and kind row,
+    looked up by the hand's codes and the position's effects."""
+    key = (*[c.code for c in held], effects, strong, weak)
+    hit = _HAND_OPTIONS.get(key)
+    if hit is None:
+        cards = {c.code: c for c in held}
+        hit = (list(cards), [_region_values(code, c, effects, strong, weak) for code, c in cards.items()],
+               [_KIND_ROW[c.kind] for c in cards.values()])
+        if len(_HAND_OPTIONS) >= 8192:
+            _HAND_OPTIONS.clear()
+        _HAND_OPTIONS[key] = hit
+    return hit
+
+
 #: a missing card's values: minus infinity, whatever the weight and bonus
 _NO_CARD = (-np.inf,) * 4
 _MULTIPLIERS: dict[int, tuple[BrawlRules, list[int]]] = {}
@@ -360,17 +380,15 @@ class DefaultBot:
         region_effects = _region_effects(r)
         # every player's distinct cards (hand order), each one's value by region and kind; then per zone the
         # score of each: weight x value + the kind's bonus, and each player's best card per zone
-        held = [{c.code: c for c in hand[name]} for name in players]
-        option_codes: list[list[str]] = [list(cards) for cards in held]
-        width = max([1, *map(len, held)])
+        options = [_hand_options(hand[name], region_effects[mine_roster[name]], strong, weak) for name in players]
+        option_codes = [codes for codes, _, _ in options]
+        width = max([1, *map(len, option_codes)])
         values: list[tuple[float, ...]] = []
         kind_rows: list[int] = []
-        for name, cards in zip(players, held, strict=True):
-            eff = region_effects[mine_roster[name]]
-            for code, c in cards.items():
-                values.append(_region_values(code, c, eff, strong, weak))
-                kind_rows.append(_KIND_ROW[c.kind])
-            for _ in range(width - len(cards)):  # no such card: never the best (a weight is always > 0)
+        for codes, vals_, kinds_ in options:
+            values += vals_
+            kind_rows += kinds_
+            for _ in range(width - len(codes)):  # no such card: never the best (a weight is always > 0)
                 values.append(_NO_CARD)
                 kind_rows.append(0)
         bonus_rows = np.array([bonus["S"], bonus["A"], bonus["F"]])
