@@ -445,15 +445,12 @@ class BrawlState(GameState[BrawlRules]):
                 at=self.field_text(self.los), n=r.series_cards, also=["BR-TEAMS", "BR-R-HANDS", "BR-R-FIELD"])
         )
 
-    def _draw(self, seat: str, player: str, n: int) -> bool:
-        """Draw ``n`` cards; True if the draw pile ran out and the discards were reshuffled."""
-        pile = self.piles[seat][player]
-        hand = self.hands[seat][player]
-        self._opts[seat].pop(player, None)
+    def _draw_cards(self, pile: list[Card], hand: list[Card], discard: list[Card], n: int) -> bool:
+        """Move the top ``n`` cards of ``pile`` to ``hand``, the ``discard`` shuffled in as a new pile when
+        it runs out (True if it did)."""
         shuffled = False
         while n > 0:
             if not pile:
-                discard = self.discards[seat][player]
                 pile.extend(discard)
                 discard.clear()
                 self.rng.shuffle(pile)
@@ -467,10 +464,15 @@ class BrawlState(GameState[BrawlRules]):
     def _draw_all(self, n: int, events: list[Event]) -> None:
         """Every player on the field draws ``n`` (BR-DRAW / BR-GO); one event names the reshuffles."""
         reshuffled = []
+        draw = self._draw_cards
         for seat in (self.offense, self.defense):
+            hands, piles, discards = self.hands[seat], self.piles[seat], self.discards[seat]
+            self._opts[seat].clear()  # every hand on the field changes
             for name in self.roster(seat):
-                self.hands[seat].setdefault(name, [])
-                if self._draw(seat, name, n):
+                hand = hands.get(name)
+                if hand is None:
+                    hand = hands[name] = []
+                if draw(piles[name], hand, discards[name], n):
                     reshuffled.append(f"{seat} {name}")
         if reshuffled:
             events.append(_ev("reshuffle", "BR-R-SHUFFLE", "reshuffled into new draw piles: {players}",
@@ -486,12 +488,11 @@ class BrawlState(GameState[BrawlRules]):
         positions, fx, modify = self.positions, self._effects, r.modify
         for seat, unit in ((self.offense, OFFENSE), (self.defense, DEFENSE)):
             hand = self.hands[seat]
-            drop = self._opts[seat].pop
+            self._opts[seat].clear()  # every player on the field plays a card
             parts = []
             for cp, code in zip(picks[seat].placements, codes[seat], strict=True):
                 player, zone = cp.player, cp.zone
                 held = hand[player]
-                drop(player, None)
                 if held[0].code == code:
                     card = held.pop(0)
                 else:
