@@ -396,11 +396,10 @@ class DefaultBot:
         scores = (flat[:, _REGION_AT] * np.array(weights) + bonus_rows[kind_rows]).reshape(len(players), width, _N)
         matrix = scores.max(axis=1)
         choice = scores.argmax(axis=1).tolist()
-        best_card = [[codes[o] for o in row] for codes, row in zip(option_codes, choice, strict=True)]
         rows, cols = _lsa()(matrix, maximize=True)
         slots: list[CardPlay | None] = [None] * _N
         for pi, zi in zip(rows.tolist(), cols.tolist(), strict=True):
-            slots[zi] = card_play(players[pi], best_card[pi][zi], PLAYABLE[zi])
+            slots[zi] = card_play(players[pi], option_codes[pi][choice[pi][zi]], PLAYABLE[zi])  # its best card there
         return Placement.in_zone_order(tuple([cp for cp in slots if cp is not None]))
 
 
