@@ -168,8 +168,8 @@ class BrawlState(GameState[BrawlRules]):
         self.positions = dict(tables.positions)
         #: every player's effect in every zone (the position table, looked up once per ruleset)
         self._effects = tables.effects
-        #: seat -> player -> (the hand list, its length, the player's placement options): each hand's
-        #: options worked out once (see :meth:`_options`)
+        #: seat -> player -> (the hand list, its length, the player's card choices): each hand's choices
+        #: worked out once (see :meth:`_choices`)
         self._opts: dict[str, dict[str, tuple[list[Card], int, Choices]]] = {HOME: {}, AWAY: {}}
         # BR-R-SHUFFLE: every player's deck, shuffled by the seeded generator (draw from the end)
         self.piles: dict[str, dict[str, list[Card]]] = {}
@@ -455,6 +455,8 @@ class BrawlState(GameState[BrawlRules]):
                 discard.clear()
                 self.rng.shuffle(pile)
                 shuffled = True
+                if not pile:  # the ruleset's deck minimum rules this out
+                    raise IndexError("draw from an empty deck")
             k = min(n, len(pile))
             hand.extend(pile[: -k - 1 : -1])  # the top k cards, top first (as popped one by one)
             del pile[-k:]
