@@ -7,6 +7,7 @@ of zones; the offense gains yards by winning a connected chain of zones from the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any, ClassVar
 
 from gm.core.actions import Action
@@ -43,7 +44,13 @@ class Brawl(Game):
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "field_goal": "field goals", "first_down": "first downs", "punt": "punts", "sack": "sacks"}
 
     def new_state(self, rules: Any = None, seed: int = 0) -> BrawlState:
-        return BrawlState(self.load_rules(rules), seed)
+        return BrawlState(self._default_rules() if rules is None else self.load_rules(rules), seed)
+
+    @cache  # noqa: B019 - one game object per process; the ruleset is frozen
+    def _default_rules(self) -> BrawlRules:
+        """The default ruleset, validated once (a fresh game need not validate it again)."""
+        rules: BrawlRules = self.load_rules(None)
+        return rules
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

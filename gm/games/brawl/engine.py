@@ -17,9 +17,10 @@ Ball position ``spot`` counts yards from the offense's own goal line (BR-R-FIELD
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError
@@ -27,7 +28,7 @@ from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
 from gm.games.brawl.actions import FourthDown, FourthOption, Placement
-from gm.games.brawl.legal import PlacementSpace
+from gm.games.brawl.legal import Choices, PlacementSpace, card_choices
 from gm.games.brawl.rules import (
     ADJACENT,
     BACKFIELD,
@@ -82,6 +83,38 @@ def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
     return Event(kind, rule, template, data)
 
 
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """What a ruleset fixes for every game played with it, looked up once per ruleset."""
+
+    rules: BrawlRules
+    #: every player's position, offense then defense
+    positions: dict[str, str]
+    #: every player's effect in every zone (the position table)
+    effects: dict[str, dict[str, Effect]]
+    #: every position's deck, as cards
+    decks: dict[str, tuple[Card, ...]]
+
+
+_TABLES: dict[int, _Tables] = {}
+
+
+def _tables(r: BrawlRules) -> _Tables:
+    """The tables of ruleset ``r`` (kept for the last few rulesets; a ruleset is frozen)."""
+    t = _TABLES.get(id(r))
+    if t is None or t.rules is not r:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        positions = {**r.offense, **r.defense}
+        t = _TABLES[id(r)] = _Tables(
+            r,
+            positions,
+            {p: {z: r.effect(pos, z) for z in ZONES} for p, pos in positions.items()},
+            {name: tuple(parse_card(c) for c in spec.deck) for name, spec in r.positions.items()},
+        )
+    return t
+
+
 @dataclass(slots=True)
 class PlayedCard:
     """A revealed card in a zone: who played it, in which play, its effect and value.
@@ -131,16 +164,20 @@ class BrawlState(GameState[BrawlRules]):
         self.first_score: SeriesScore | None = None  # the score before going for it
         self.last: dict[str, Any] = {}  # the last finished series, for views
         self.history: list[dict[str, Any]] = []
-        self.positions = {**r.offense, **r.defense}
-        #: every player's effect in every zone (the position table, looked up once)
-        self._effects = {p: {z: r.effect(pos, z) for z in ZONES} for p, pos in self.positions.items()}
+        tables = _tables(r)
+        self.positions = dict(tables.positions)
+        #: every player's effect in every zone (the position table, looked up once per ruleset)
+        self._effects = tables.effects
+        #: seat -> player -> (the hand list, its length, the player's card choices): each hand's choices
+        #: worked out once (see :meth:`_choices`)
+        self._opts: dict[str, dict[str, tuple[list[Card], int, Choices]]] = {HOME: {}, AWAY: {}}
         # BR-R-SHUFFLE: every player's deck, shuffled by the seeded generator (draw from the end)
         self.piles: dict[str, dict[str, list[Card]]] = {}
         self.discards: dict[str, dict[str, list[Card]]] = {}
         for seat in SEATS:
             self.piles[seat], self.discards[seat] = {}, {}
             for name, pos in self.positions.items():
-                pile = [parse_card(c) for c in r.positions[pos].deck]
+                pile = list(tables.decks[pos])
                 self.rng.shuffle(pile)
                 self.piles[seat][name] = pile
                 self.discards[seat][name] = []
@@ -191,12 +228,13 @@ class BrawlState(GameState[BrawlRules]):
         """Both sides' totals and card purity in ``zone`` (rolled values; unrolled count as 0)."""
         z = self.zones[zone]
         off, de = z[OFFENSE], z[DEFENSE]
+        okinds = [p.card.kind for p in off]
         return ZoneTotals(
-            sum(p.value or 0 for p in off),
-            sum(p.value or 0 for p in de),
-            purity([p.card.kind for p in off]),
+            sum([p.value or 0 for p in off]),
+            sum([p.value or 0 for p in de]),
+            purity(okinds),
             purity([p.card.kind for p in de]),
-            "".join(sorted({p.card.kind for p in off})),
+            "".join(sorted(set(okinds))),
         )
 
     def total_range(self, zone: str, unit: str) -> tuple[int, int]:
@@ -254,7 +292,23 @@ class BrawlState(GameState[BrawlRules]):
             return tuple(FourthDown(o) for o in self.fourth_options())
         if self.phase != PLAY:
             return ()
-        return PlacementSpace(tuple(self.roster(seat)), self.hands[seat])
+        players = tuple(self.roster(seat))
+        return PlacementSpace(players, self.hands[seat], self._choices(seat, players))
+
+    def _choices(self, seat: str, players: Iterable[str]) -> list[Choices]:
+        """Each player's card choices with its hand now (:func:`card_choices`), worked out once per hand:
+        the placement space counts them, the check reads them.  The engine drops a player's whenever it
+        changes the hand; a hand replaced from outside is another list, and one that grew or shrank is
+        worked out again too."""
+        hand, known = self.hands[seat], self._opts[seat]
+        out = []
+        for p in players:
+            held = hand[p]
+            hit = known.get(p)
+            if hit is None or hit[0] is not held or hit[1] != len(held):
+                hit = known[p] = (held, len(held), card_choices(held))
+            out.append(hit[2])
+        return out
 
     def legal_summary(self, seat: str) -> list[str]:
         """The legal choices in short (for rejections, help texts and the legal-actions tool): on 4th
@@ -290,28 +344,25 @@ class BrawlState(GameState[BrawlRules]):
         """Every entry's card code, if ``action`` is one card from each player on the field, each into a
         zone of its own (not the X), each a card the player holds; else the error of the first rule broken."""
         roster = self.roster(seat)
-        hand = self.hands[seat]
         plays = action.placements
-        if len(plays) == len(roster):
-            codes: list[str] = []
-            players: set[str] = set()
-            zones: set[str] = set()
-            for cp in plays:
-                player, zone, card = cp.player, cp.zone, cp.card
-                if player not in roster or player in players or zone == X_ZONE or zone in zones:
-                    break
-                players.add(player)
-                zones.add(zone)
-                held = hand[player]
-                if card is None:
-                    if not held or any(c.code != held[0].code for c in held):
+        n = len(roster)
+        if len(plays) == n:
+            players = {cp.player for cp in plays}
+            zones = {cp.zone for cp in plays}
+            if len(players) == n and len(zones) == n and X_ZONE not in zones and players <= roster.keys():
+                # a player's options (its card choices) are exactly the cards it may name (BR-R-CARD)
+                codes: list[str] = []
+                for cp, choices in zip(plays, self._choices(seat, [cp.player for cp in plays]), strict=True):
+                    card = cp.card
+                    if card is None:
+                        if None not in choices:
+                            break
+                        card = cast(str, choices[0])  # one kind held: its code
+                    elif card not in choices:
                         break
-                    card = held[0].code
-                elif not any(c.code == card for c in held):
-                    break
-                codes.append(card)
-            else:
-                return tuple(codes)
+                    codes.append(card)
+                else:
+                    return tuple(codes)
         raise self._placement_error(seat, action)
 
     def _placement_error(self, seat: str, action: Placement) -> IllegalActionError:
@@ -384,6 +435,7 @@ class BrawlState(GameState[BrawlRules]):
         self.series_score = self.first_score = None
         self.zones = {z: {OFFENSE: [], DEFENSE: []} for z in ZONES}
         self.hands = {HOME: {}, AWAY: {}}
+        self._opts = {HOME: {}, AWAY: {}}
         self._draw_all(r.series_cards, events)
         togo = min(r.first_down_yards, self.to_goal)
         events.append(
@@ -393,28 +445,36 @@ class BrawlState(GameState[BrawlRules]):
                 at=self.field_text(self.los), n=r.series_cards, also=["BR-TEAMS", "BR-R-HANDS", "BR-R-FIELD"])
         )
 
-    def _draw(self, seat: str, player: str, n: int) -> bool:
-        """Draw ``n`` cards; True if the draw pile ran out and the discards were reshuffled."""
-        pile = self.piles[seat][player]
-        hand = self.hands[seat][player]
+    def _draw_cards(self, pile: list[Card], hand: list[Card], discard: list[Card], n: int) -> bool:
+        """Move the top ``n`` cards of ``pile`` to ``hand``, the ``discard`` shuffled in as a new pile when
+        it runs out (True if it did)."""
         shuffled = False
-        for _ in range(n):
+        while n > 0:
             if not pile:
-                discard = self.discards[seat][player]
                 pile.extend(discard)
                 discard.clear()
                 self.rng.shuffle(pile)
                 shuffled = True
-            hand.append(pile.pop())
+                if not pile:  # the ruleset's deck minimum rules this out
+                    raise IndexError("draw from an empty deck")
+            k = min(n, len(pile))
+            hand.extend(pile[: -k - 1 : -1])  # the top k cards, top first (as popped one by one)
+            del pile[-k:]
+            n -= k
         return shuffled
 
     def _draw_all(self, n: int, events: list[Event]) -> None:
         """Every player on the field draws ``n`` (BR-DRAW / BR-GO); one event names the reshuffles."""
         reshuffled = []
+        draw = self._draw_cards
         for seat in (self.offense, self.defense):
+            hands, piles, discards = self.hands[seat], self.piles[seat], self.discards[seat]
+            self._opts[seat].clear()  # every hand on the field changes
             for name in self.roster(seat):
-                self.hands[seat].setdefault(name, [])
-                if self._draw(seat, name, n):
+                hand = hands.get(name)
+                if hand is None:
+                    hand = hands[name] = []
+                if draw(piles[name], hand, discards[name], n):
                     reshuffled.append(f"{seat} {name}")
         if reshuffled:
             events.append(_ev("reshuffle", "BR-R-SHUFFLE", "reshuffled into new draw piles: {players}",
@@ -430,16 +490,18 @@ class BrawlState(GameState[BrawlRules]):
         positions, fx, modify = self.positions, self._effects, r.modify
         for seat, unit in ((self.offense, OFFENSE), (self.defense, DEFENSE)):
             hand = self.hands[seat]
+            self._opts[seat].clear()  # every player on the field plays a card
             parts = []
             for cp, code in zip(picks[seat].placements, codes[seat], strict=True):
                 player, zone = cp.player, cp.zone
                 held = hand[player]
-                i = 0
-                for c in held:
-                    if c.code == code:
-                        break
-                    i += 1
-                card = held.pop(i)
+                if held[0].code == code:
+                    card = held.pop(0)
+                else:
+                    i = 1
+                    while held[i].code != code:
+                        i += 1
+                    card = held.pop(i)
                 eff = fx[player][zone]
                 zones[zone][unit].append(PlayedCard(player, positions[player], card, play, eff, None if card.rolled else modify(card.lo, eff)))
                 parts.append(f"{player}:{code}@{zone}")

@@ -15,11 +15,16 @@ Index ``i`` is the mixed-radix number ``card_index * zone_assignments + zone_ind
 ``card_index`` and ``zone_index`` read most significant first (the first player's digit
 first), so consecutive indices move the last players first.  :meth:`PlacementSpace.index`
 is the inverse, and an action is in the space exactly when it has an index.
+
+Speed: a zone index is decoded through two precomputed tables (the first players' zones and
+the zones they leave free; the last players' order among those), and each play is a shared
+:class:`CardPlay` looked up by player, card and zone, so indexing builds only the drawn placement.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import permutations
 from math import perm
 
 from gm.core.actions import Action
@@ -29,20 +34,35 @@ from gm.games.brawl.rules import PLAYABLE, Card
 
 _N = len(PLAYABLE)
 _POS = {z: i for i, z in enumerate(PLAYABLE)}
-_ZONE_INDICES = list(range(_N))
 _ASSIGNMENTS = [perm(_N, m) for m in range(_N + 1)]
 #: (player, card) -> that play in each playable zone, in zone order
 _ROWS: dict[tuple[str, str | None], tuple[CardPlay, ...]] = {}
 _ROWS_MAX = 20_000
 
+#: a player's card choices (see the module doc)
+Choices = tuple[str | None, ...]
+#: the choices of a hand of three by its codes in hand order (the common case, looked up, not sorted)
+_CHOICES3: dict[tuple[str, str, str], Choices] = {}
 
-def card_choices(held: Sequence[Card]) -> tuple[str | None, ...]:
+
+def card_choices(held: Sequence[Card]) -> Choices:
     """The ways a player holding ``held`` may name its card: each distinct code (in code order), and
     ``None`` (the card left out) when it holds one kind only (BR-R-CARD)."""
-    if len(held) == 1:
+    n = len(held)
+    if n == 1:
         return (held[0].code, None)
+    if n == 3:
+        key = (held[0].code, held[1].code, held[2].code)
+        hit = _CHOICES3.get(key)
+        if hit is not None:
+            return hit
     codes = sorted({c.code for c in held})
-    return (codes[0], None) if len(codes) == 1 else tuple(codes)
+    out = (codes[0], None) if len(codes) == 1 else tuple(codes)
+    if n == 3:
+        if len(_CHOICES3) >= _ROWS_MAX:
+            _CHOICES3.clear()
+        _CHOICES3[key] = out
+    return out
 
 
 def _row(player: str, card: str | None) -> tuple[CardPlay, ...]:
@@ -55,19 +75,39 @@ def _row(player: str, card: str | None) -> tuple[CardPlay, ...]:
     return row
 
 
+#: m -> (high table, low table): the zone index of ``m`` players is ``high * len(low_table) + low``;
+#: ``high_table[high]`` is (the zones of the first players, the zones they leave free in zone order) and
+#: ``low_table[low]`` the position of each later player's zone among those left free
+_ZONE_TABLES: dict[int, tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[tuple[int, ...]]]] = {}
+
+
+def _zone_tables(m: int) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[tuple[int, ...]]]:
+    tables = _ZONE_TABLES.get(m)
+    if tables is None:
+        split = m // 2 if m < 8 else m - 7  # the low table: at most 7! = 5,040 orders
+        high: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        for taken in permutations(range(_N), split):  # lexicographic: the Lehmer code's order
+            high.append((taken, tuple(z for z in range(_N) if z not in taken)))
+        low = list(permutations(range(_N - split), m - split))
+        tables = _ZONE_TABLES[m] = (high, low)
+    return tables
+
+
 class PlacementSpace(ActionSpace):
     """One side's legal placements: counted, indexed in a fixed order, paged and sampled without
-    listing them (see the module doc for the order)."""
+    listing them (see the module doc for the order).  ``choices`` (each player's
+    :func:`card_choices`, roster order) may be given when the caller has them already."""
 
-    def __init__(self, players: Sequence[str], hands: Mapping[str, Sequence[Card]]) -> None:
+    def __init__(
+        self, players: Sequence[str], hands: Mapping[str, Sequence[Card]], choices: Sequence[Choices] | None = None
+    ) -> None:
         self.players: tuple[str, ...] = tuple(players)
-        choices: list[tuple[str | None, ...]] = []
+        if choices is None:
+            choices = [card_choices(hands[p]) for p in self.players]
+        self.choices: tuple[Choices, ...] = tuple(choices)
         card_count = 1
-        for p in self.players:
-            opts = card_choices(hands[p])
-            choices.append(opts)
+        for opts in self.choices:
             card_count *= len(opts)
-        self.choices: tuple[tuple[str | None, ...], ...] = tuple(choices)
         self.card_count = card_count
         self.zone_count = _ASSIGNMENTS[len(self.players)] if len(self.players) <= _N else 0  # injective assignments
         self._len = card_count * self.zone_count
@@ -82,20 +122,21 @@ class PlacementSpace(ActionSpace):
         if not 0 <= i < n:
             raise IndexError(f"placement index {i} out of range (0 to {n - 1})")
         q, z = divmod(i, self.zone_count)
-        players, choices = self.players, self.choices
-        m = len(players)
-        picked: list[tuple[CardPlay, ...]] = [()] * m
-        digits = [0] * m
+        m = len(self.players)
+        high, low = _zone_tables(m)
+        hi, lo = divmod(z, len(low))
+        taken, free = high[hi]
+        zones = [*taken, *[free[k] for k in low[lo]]]
+        slots: list[CardPlay | None] = [None] * _N
+        players, choices, known = self.players, self.choices, _ROWS
         for j in range(m - 1, -1, -1):
             options = choices[j]
             q, c = divmod(q, len(options))
-            picked[j] = _row(players[j], options[c])
-            z, digits[j] = divmod(z, _N - j)
-        free = _ZONE_INDICES.copy()
-        slots: list[CardPlay | None] = [None] * _N
-        for j in range(m):
-            zi = free.pop(digits[j])
-            slots[zi] = picked[j][zi]
+            zi = zones[j]
+            row = known.get((players[j], options[c]))
+            slots[zi] = (row if row is not None else _row(players[j], options[c]))[zi]
+        if m == _N:
+            return Placement.in_zone_order(tuple(slots))  # type: ignore[arg-type]
         return Placement.in_zone_order(tuple([s for s in slots if s is not None]))
 
     def index(self, action: Action) -> int:

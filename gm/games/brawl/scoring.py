@@ -54,7 +54,7 @@ def purity(kinds: Sequence[str]) -> str:
     if not kinds:
         return EMPTY
     first = kinds[0]
-    return first if all(k == first for k in kinds) else MIXED
+    return first if kinds.count(first) == len(kinds) else MIXED
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +129,9 @@ class SeriesScore:
         }
 
 
+_BLANK = ZoneTotals()
+
+
 def score_series(zones: Mapping[str, ZoneTotals], multipliers: Mapping[str, int], turnovers: str = "pure") -> SeriesScore:
     """Score a series from each playable zone's totals (missing zones are empty).
 
@@ -137,7 +140,7 @@ def score_series(zones: Mapping[str, ZoneTotals], multipliers: Mapping[str, int]
     coverage, a carry stuffed by Strength), ``kind`` where the offense has a card of that kind,
     ``reach`` where the offense's play reaches (next to the X or to a won zone),
     ``any`` wherever the offense has cards (the literal reading)."""
-    blank = ZoneTotals()
+    blank = _BLANK
     lead: set[str] = set()
     completions: list[str] = []
     lost: list[str] = []
