@@ -104,24 +104,34 @@ def ally_piece(f: Field, me: Piece, pid: str | None, action: object) -> Piece:
     return t
 
 
-def ability_cost(f: Field, p: Piece, name: str, action: object) -> int:
-    """The movement ``p`` pays for ability ``name`` if it may use it now (CF-ABILITIES, CF-JAM, CF-R-ONE-MOVE, CF-R-ONCE-4)."""
+def ability_refusal(f: Field, p: Piece, name: str) -> tuple[str, str] | None:
+    """Why ``p`` may not use ability ``name`` now, as (rule id, reason), or ``None``: it may (CF-ABILITIES,
+    CF-JAM, CF-R-ONE-MOVE, CF-R-ONCE-4, CF-MOVEMENT).  Listing options asks this without raising."""
     abil = p.spec[2]
     if name not in abil:
         rule = "CF-CAPTAIN-INHERIT" if p.role else "CF-ABILITIES"
         have = ", ".join(sorted(abil)) or "none"
-        raise err(rule, f"{p.id} ({p.kind_name}) has no {name.replace('_', ' ')} (abilities: {have})", action)
+        return rule, f"{p.id} ({p.kind_name}) has no {name.replace('_', ' ')} (abilities: {have})"
     if f.jammed(p):
-        raise err("CF-JAM", f"{p.id} is jammed: no abilities this turn", action)
-    if name in f.used.get(p.id, ()):
-        raise err("CF-R-ONE-MOVE", f"{p.id} already used {name.replace('_', ' ')} this turn", action)
+        return "CF-JAM", f"{p.id} is jammed: no abilities this turn"
+    used = f.used.get(p.id)
+    if used is not None and name in used:
+        return "CF-R-ONE-MOVE", f"{p.id} already used {name.replace('_', ' ')} this turn"
     if not f.limit_ok(p, name):
-        raise err("CF-R-ONCE-4", f"{p.id} used {name.replace('_', ' ')} within the last {f.rules.once_per_downs} downs", action)
+        return "CF-R-ONCE-4", f"{p.id} used {name.replace('_', ' ')} within the last {f.rules.once_per_downs} downs"
     cost = abil[name]
     left = f.mp.get(p.id, 0)
     if cost > left:
-        raise err("CF-MOVEMENT", f"{name.replace('_', ' ')} costs {cost}; {p.id} has {left} movement left", action)
-    return cost
+        return "CF-MOVEMENT", f"{name.replace('_', ' ')} costs {cost}; {p.id} has {left} movement left"
+    return None
+
+
+def ability_cost(f: Field, p: Piece, name: str, action: object) -> int:
+    """The movement ``p`` pays for ability ``name`` if it may use it now (see :func:`ability_refusal`)."""
+    refusal = ability_refusal(f, p, name)
+    if refusal is not None:
+        raise err(*refusal, action)
+    return p.spec[2][name]
 
 
 def push_target(f: Field, pusher: Piece, t: Piece, action: object) -> Square | None:
@@ -190,6 +200,14 @@ def move_allowance(f: Field, p: Piece, rush: bool, route: bool, action: object) 
     if route:
         mp -= ability_cost(f, p, "route_running", action)
     return mp
+
+
+def move_allowance_or_none(f: Field, p: Piece, rush: bool, route: bool) -> int | None:
+    """:func:`move_allowance`, or ``None`` where it would raise (for listing options without raising)."""
+    if (rush and ability_refusal(f, p, "speed_rush") is not None) or (route and ability_refusal(f, p, "route_running") is not None):
+        return None
+    abil = p.spec[2]
+    return f.mp.get(p.id, 0) - (abil["speed_rush"] if rush else 0) - (abil["route_running"] if route else 0)
 
 
 def check_move(f: Field, team: str, a: Move) -> RowPlan:
@@ -269,29 +287,44 @@ def check_pass(f: Field, team: str, a: Pass) -> RowPlan:
 
 def passer_ready(f: Field, team: str, p: Piece, action: object) -> None:
     """May ``p`` (one of ``team``'s pieces that may act) pass now, to anybody?"""
+    refusal = passer_refusal(f, p)
+    if refusal is not None:
+        raise err(*refusal, action)
+
+
+def passer_refusal(f: Field, p: Piece) -> tuple[str, str] | None:
+    """Why ``p`` may not pass now, as (rule id, reason), or ``None`` (see :func:`passer_ready`)."""
     if not f.can_pass(p):
-        raise err("CF-PASS", f"only the QB or the Scrambler may pass; {p.id} is a {p.kind_name}", action)
+        return "CF-PASS", f"only the QB or the Scrambler may pass; {p.id} is a {p.kind_name}"
     if f.pass_decl or f.pass_thrown:
-        raise err("CF-R-PASS-TIMING", "one pass per down", action)
+        return "CF-R-PASS-TIMING", "one pass per down"
     if p.id != f.carrier:
-        raise err("CF-PASS", f"{p.id} does not have the ball", action)
+        return "CF-PASS", f"{p.id} does not have the ball"
     if f.jammed(p):
-        raise err("CF-JAM", f"{p.id} is jammed: no abilities this turn", action)
+        return "CF-JAM", f"{p.id} is jammed: no abilities this turn"
     if p.id in f.moved and not f.has_passive(p, "scramble"):
-        raise err("CF-SCRAMBLE", f"{p.id} has moved this turn; only the Scrambler may pass after moving", action)
+        return "CF-SCRAMBLE", f"{p.id} has moved this turn; only the Scrambler may pass after moving"
+    return None
 
 
 def receiver_ready(f: Field, team: str, p: Piece, receiver: str, action: object = None) -> None:
     """May ``receiver`` catch a pass from ``p``?"""
-    action = action if action is not None else receiver
+    refusal = receiver_refusal(f, team, p, receiver)
+    if refusal is not None:
+        raise err(*refusal, action if action is not None else receiver)
+
+
+def receiver_refusal(f: Field, team: str, p: Piece, receiver: str) -> tuple[str, str] | None:
+    """Why ``receiver`` may not catch a pass from ``p``, as (rule id, reason), or ``None``."""
     r = f.pieces.get(receiver)
     if r is None or r.team != team or r.id == p.id:
-        raise err("CF-R-RECEIVER", f"{receiver} is not a teammate who can catch", action)
+        return "CF-R-RECEIVER", f"{receiver} is not a teammate who can catch"
     if f.ineligible(r):
         rule = "CF-R-BLOCKING-CAPTAINS" if r.role else "CF-INELIGIBLE"
-        raise err(rule, f"{r.id} ({r.kind_name}) is an ineligible receiver", action)
+        return rule, f"{r.id} ({r.kind_name}) is an ineligible receiver"
     if r.id in f.wrapped:
-        raise err("CF-R-PA-TACKLE", f"{r.id} was wrapped up", action)
+        return "CF-R-PA-TACKLE", f"{r.id} was wrapped up"
+    return None
 
 
 def check_play_action(f: Field, team: str, a: PlayAction) -> RowPlan:

@@ -69,7 +69,7 @@ Spec = tuple[int, bool, dict[str, int], list[str]]
 class Piece:
     """One piece on the field.  ``sq`` / ``pos`` change only through :meth:`Field.put`."""
 
-    __slots__ = ("base", "heavy", "id", "pos", "rank", "role", "side", "spec", "sq", "team")
+    __slots__ = ("abil_names", "base", "heavy", "id", "pos", "rank", "role", "side", "spec", "sq", "team")
 
     def __init__(self, id: str, team: str, side: str, base: str, role: str | None, square: Square, pos: str) -> None:
         self.id = id
@@ -83,13 +83,15 @@ class Piece:
         self.heavy = base == "heavy"
         #: movement, restricted, active abilities (-> cost), passives - filled in by the Field
         self.spec: Spec = (0, False, {}, [])
+        #: the active abilities' names, sorted - filled in by the Field
+        self.abil_names: tuple[str, ...] = ()
         #: place in the movement order - filled in by the Field
         self.rank = 0
 
     def copy(self) -> Piece:
         p = Piece.__new__(Piece)
         p.id, p.team, p.side, p.base, p.role, p.sq, p.pos = self.id, self.team, self.side, self.base, self.role, self.sq, self.pos
-        p.heavy, p.spec, p.rank = self.heavy, self.spec, self.rank
+        p.heavy, p.spec, p.rank, p.abil_names = self.heavy, self.spec, self.rank, self.abil_names
         return p
 
     @property
@@ -164,6 +166,7 @@ class Field:
         self._rank = {name: i for i, name in enumerate(rules.movement_order)}
         for p in pieces.values():
             p.spec = self._spec(p)
+            p.abil_names = tuple(sorted(p.spec[2]))
             p.rank = self._rank["captain" if p.role else p.base]
         self._teams: dict[str, tuple[Piece, ...]] = {}
 
@@ -257,10 +260,14 @@ class Field:
 
     def adjacent(self, p: Piece, *, enemy: bool) -> list[Piece]:
         """Pieces next to ``p`` (same or neighbouring square): opponents, or other teammates; by id."""
-        occ = self.occupancy()
-        out = [q for s in self.grid.around[p.sq] for q in occ.get(s, ()) if (q.team != p.team) == enemy and q is not p]
-        out.sort(key=lambda q: q.id)
-        return out
+        key = ("adj", p.id, enemy)
+        got = self._bc.get(key)
+        if got is None:
+            occ = self.occupancy()
+            got = [q for s in self.grid.around[p.sq] for q in occ.get(s, ()) if (q.team != p.team) == enemy and q is not p]
+            got.sort(key=lambda q: q.id)
+            self._bc[key] = got
+        return list(got)
 
     # ------------------------------------------------------------ what pieces are
     def rank(self, p: Piece) -> int:

@@ -37,12 +37,12 @@ from gm.games.chess_football.actions import Ability, BallChoice, Done, Move, Pas
 from gm.games.chess_football.checks import (
     NOT_ON_THEIR_OWN,
     RowPlan,
-    ability_cost,
+    ability_refusal,
     ability_target,
     check,
-    move_allowance,
-    passer_ready,
-    receiver_ready,
+    move_allowance_or_none,
+    passer_refusal,
+    receiver_refusal,
     row_limit,
     teammate_spots,
 )
@@ -131,7 +131,12 @@ class MoveGroup(SpotGroup):
         else:
             squares = list(reach)
             inside = reach
-        super().__init__(p.id, squares, {spot for spot in (p.spot, *teammate_spots(f, p)) if spot[0] in inside})
+        # its own position and its teammates' (none on a plan's board: see checks.teammate_spots)
+        excluded = {spot for spot in teammate_spots(f, p) if spot[0] in inside} if f.sim else \
+            {spot for spot in f.spots_of(p.team) if spot[0] in inside}
+        if p.sq in inside:
+            excluded.add(p.spot)
+        super().__init__(p.id, squares, excluded)
 
     def make(self, square: str, pos: str) -> Move:
         return Move.trusted(self.pid, square, pos, self.rush, self.route)
@@ -163,9 +168,8 @@ def move_groups(f: Field, team: str, p: Piece) -> list[MoveGroup]:
             route and ("route_running" not in abil or abil["route_running"] > left)
         ):
             continue
-        try:
-            mp = move_allowance(f, p, rush, route, p.id)
-        except IllegalActionError:
+        mp = move_allowance_or_none(f, p, rush, route)
+        if mp is None:
             continue
         out.append(MoveGroup(f, p, rush, route, mp))
     return out
@@ -181,12 +185,10 @@ def option_segments(f: Field, team: str, p: Piece, *, plan: bool = False) -> lis
     singles: list[PieceAction] = []
     abil = p.spec[2]
     left = f.mp.get(p.id, 0)
-    for name in sorted(abil):
+    for name in p.abil_names:
         if name in NOT_ON_THEIR_OWN or abil[name] > left:  # (the cost alone rules it out: no need to ask)
             continue
-        try:
-            ability_cost(f, p, name, p.id)
-        except IllegalActionError:
+        if ability_refusal(f, p, name) is not None:
             continue
         if name in ENEMY_TARGETED or name in ALLY_TARGETED:
             for t in f.adjacent(p, enemy=name in ENEMY_TARGETED):
@@ -205,9 +207,9 @@ def option_segments(f: Field, team: str, p: Piece, *, plan: bool = False) -> lis
             if _ok(ability_target, f, team, p, a):
                 singles.append(a)
     if team == f.offense and p.id == f.carrier:
-        if "pass" in abil and _ok(passer_ready, f, team, p, p.id):
+        if "pass" in abil and passer_refusal(f, p) is None:
             for r in sorted(f.team_pieces(team), key=lambda q: q.id):
-                if r is not p and _ok(receiver_ready, f, team, p, r.id):
+                if r is not p and receiver_refusal(f, team, p, r.id) is None:
                     singles += [Pass.trusted(r.id, p.id), Pass.trusted(r.id)]
         if "play_action" in abil:
             for t in f.adjacent(p, enemy=False):
