@@ -373,10 +373,13 @@ class Field:
 
     def retreat_reach(self, p: Piece) -> frozenset[Square]:
         """Squares a retreat can reach: up to ``retreat_squares`` steps, each closer to the own QB."""
-        qb = self.qb(p.team)
-        if qb is None:
-            return frozenset()
-        return _retreat_reach(self.grid, p.sq, qb.sq, self.blockers(p.team, False), self.rules.retreat_squares)
+        key = ("retreat", p.id)
+        got = self._bc.get(key)
+        if got is None:
+            qb = self.qb(p.team)
+            got = self._bc[key] = frozenset() if qb is None else _retreat_reach(
+                self.grid, p.sq, qb.sq, self.blockers(p.team, False), self.rules.retreat_squares)
+        return got
 
     # ------------------------------------------------------------ phases and movement allowances
     def start_phase(self, team: str) -> None:

@@ -25,8 +25,9 @@ have kept the spaces small but changed every transcript.)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from math import comb
+from operator import itemgetter
 from random import Random
 from typing import Any
 
@@ -50,6 +51,8 @@ from gm.games.chess_football.field import Field, Piece
 from gm.games.chess_football.geometry import POSITIONS, Square, sq
 from gm.games.chess_football.resolution import apply
 
+#: squares in listing order: by row, then column
+ROW_COL = itemgetter(1, 0)
 #: the move variants in listing order: (speed rush, route running)
 VARIANTS = ((False, False), (True, False), (False, True), (True, True))
 #: abilities that name an opposing piece next to the user / a teammate next to it
@@ -71,7 +74,7 @@ class SpotGroup:
 
     __slots__ = ("_order", "count", "excluded", "pid", "squares")
 
-    def __init__(self, pid: str, squares: Sequence[Square], excluded: set[tuple[Square, str]]) -> None:
+    def __init__(self, pid: str, squares: Collection[Square], excluded: set[tuple[Square, str]]) -> None:
         self.pid = pid
         self.squares = squares
         self.excluded = excluded
@@ -83,7 +86,7 @@ class SpotGroup:
 
     def order(self) -> list[Square]:
         if self._order is None:
-            self._order = sorted(self.squares, key=lambda s: (s[1], s[0]))
+            self._order = sorted(self.squares, key=ROW_COL)
         return self._order
 
     def table(self) -> list[tuple[str, tuple[str, ...]]]:
@@ -97,11 +100,14 @@ class SpotGroup:
         if not ex:
             s = self.order()[i // per]
             return self.make(sq(s), POSITIONS[i % per])
+        taken: dict[Square, int] = {}
+        for s, _ in ex:
+            taken[s] = taken.get(s, 0) + 1
         for s in self.order():
-            spots = [pos for pos in POSITIONS if (s, pos) not in ex]
-            if i < len(spots):
-                return self.make(sq(s), spots[i])
-            i -= len(spots)
+            n = per - taken.get(s, 0)
+            if i < n:
+                return self.make(sq(s), [pos for pos in POSITIONS if (s, pos) not in ex][i])
+            i -= n
         raise IndexError(i)
 
     def __iter__(self) -> Iterator[PieceAction]:
@@ -123,14 +129,12 @@ class MoveGroup(SpotGroup):
         self.mp = mp
         self.reach = reach = f.reach(p, mp, rush=rush, route=route)
         limit = row_limit(f, p)
-        squares: Sequence[Square]
+        squares: Collection[Square]
         if limit is not None:
             beyond = f.beyond_los
-            squares = [s for s in reach if beyond(s[1]) <= limit]
-            inside: Any = set(squares)
+            squares = inside = {s for s in reach if beyond(s[1]) <= limit}
         else:
-            squares = list(reach)
-            inside = reach
+            squares = inside = reach  # (shared: read only)
         # its own position and its teammates' (none on a plan's board: see checks.teammate_spots)
         excluded = {spot for spot in teammate_spots(f, p) if spot[0] in inside} if f.sim else \
             {spot for spot in f.spots_of(p.team) if spot[0] in inside}
@@ -150,7 +154,7 @@ class RetreatGroup(SpotGroup):
 
     def __init__(self, f: Field, p: Piece) -> None:
         squares = f.retreat_reach(p)
-        super().__init__(p.id, list(squares), {spot for spot in teammate_spots(f, p) if spot[0] in squares})
+        super().__init__(p.id, squares, {spot for spot in teammate_spots(f, p) if spot[0] in squares})
 
     def make(self, square: str, pos: str) -> Ability:
         return Ability.trusted(self.pid, "retreat", to=square, position=pos)
