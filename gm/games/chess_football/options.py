@@ -132,9 +132,10 @@ class MoveGroup(SpotGroup):
         squares: Collection[Square]
         if limit is not None:
             beyond = f.beyond_los
-            squares = inside = {s for s in reach if beyond(s[1]) <= limit}
+            squares = {s for s in reach if beyond(s[1]) <= limit}
         else:
-            squares = inside = reach  # (shared: read only)
+            squares = reach  # (shared: read only)
+        inside = squares
         # its own position and its teammates' (none on a plan's board: see checks.teammate_spots)
         excluded = {spot for spot in teammate_spots(f, p) if spot[0] in inside} if f.sim else \
             {spot for spot in f.spots_of(p.team) if spot[0] in inside}
