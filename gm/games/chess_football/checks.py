@@ -328,26 +328,37 @@ def receiver_refusal(f: Field, team: str, p: Piece, receiver: str) -> tuple[str,
 
 
 def check_play_action(f: Field, team: str, a: PlayAction) -> RowPlan:
+    refusal = play_action_refusal(f, team, a)
+    if refusal is not None:
+        raise err(*refusal, a)
+    return RowPlan(f.carrier)
+
+
+def play_action_refusal(f: Field, team: str, a: PlayAction) -> tuple[str, str] | None:
+    """Why ``team`` may not run play action ``a`` now, as (rule id, reason), or ``None``: it may."""
     if team != f.offense:
-        raise err("CF-PLAY-ACTION", "only the offense runs play action", a)
+        return "CF-PLAY-ACTION", "only the offense runs play action"
     if f.hidden or f.pa_used:
-        raise err("CF-R-PA", "play action once per down", a)
+        return "CF-R-PA", "play action once per down"
     if f.pass_decl or f.pass_thrown:
-        raise err("CF-R-PA", "play action comes before the pass", a)
-    p = own_piece(f, team, f.carrier, a)
-    if "play_action" not in p.spec[2]:
-        raise err("CF-PLAY-ACTION", f"the ball carrier {p.id} is not a QB: no play action", a)
-    if f.jammed(p):
-        raise err("CF-JAM", f"{p.id} is jammed: no abilities this turn", a)
-    t = ally_piece(f, p, a.partner, a)
+        return "CF-R-PA", "play action comes before the pass"
+    try:
+        p = own_piece(f, team, f.carrier, a)
+        if "play_action" not in p.spec[2]:
+            return "CF-PLAY-ACTION", f"the ball carrier {p.id} is not a QB: no play action"
+        if f.jammed(p):
+            return "CF-JAM", f"{p.id} is jammed: no abilities this turn"
+        t = ally_piece(f, p, a.partner, a)
+    except IllegalActionError as exc:
+        return exc.rule, exc.reason
     if t.heavy:
         rule = "CF-R-HEAVY" if t.role else "CF-PLAY-ACTION"  # a Heavy-based captain counts as a Heavy
-        raise err(rule, f"play action needs a non-Heavy ally; {t.id} is a Heavy", a)
+        return rule, f"play action needs a non-Heavy ally; {t.id} is a Heavy"
     if t.id in f.wrapped:
-        raise err("CF-R-PA-TACKLE", f"{t.id} was wrapped up", a)
+        return "CF-R-PA-TACKLE", f"{t.id} was wrapped up"
     if a.holder is not None and a.holder not in (p.id, t.id):
-        raise err("CF-PA-RETURN", f"the ball stays with {p.id} or goes to {t.id}", a)
-    return RowPlan(p.id)
+        return "CF-PA-RETURN", f"the ball stays with {p.id} or goes to {t.id}"
+    return None
 
 
 def row_piece(f: Field, a: object) -> str | None:

@@ -168,7 +168,7 @@ class Field:
             p.spec = self._spec(p)
             p.abil_names = tuple(sorted(p.spec[2]))
             p.rank = self._rank["captain" if p.role else p.base]
-        self._teams: dict[str, tuple[Piece, ...]] = {}
+        self._teams: dict[Any, tuple[Piece, ...]] = {}
 
     # ------------------------------------------------------------ copying
     def clone(self, *, sim: bool) -> Field:
@@ -213,6 +213,14 @@ class Field:
         got = self._teams.get(team)
         if got is None:
             got = self._teams[team] = tuple(sorted((p for p in self.pieces.values() if p.team == team), key=lambda q: (q.rank, q.id)))
+        return got
+
+    def team_by_id(self, team: str) -> tuple[Piece, ...]:
+        """``team``'s pieces by id."""
+        key = ("by_id", team)
+        got = self._teams.get(key)
+        if got is None:
+            got = self._teams[key] = tuple(sorted(self.team_pieces(team), key=lambda q: q.id))
         return got
 
     def spots_of(self, team: str) -> dict[tuple[Square, str], Piece]:

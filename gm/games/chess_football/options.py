@@ -43,6 +43,7 @@ from gm.games.chess_football.checks import (
     check,
     move_allowance_or_none,
     passer_refusal,
+    play_action_refusal,
     receiver_refusal,
     row_limit,
     teammate_spots,
@@ -58,14 +59,6 @@ VARIANTS = ((False, False), (True, False), (False, True), (True, True))
 #: abilities that name an opposing piece next to the user / a teammate next to it
 ENEMY_TARGETED = ("push", "impact", "engage", "chop_block")
 ALLY_TARGETED = ("chip_block", "anchor")
-
-
-def _legal(f: Field, team: str, a: Action) -> bool:
-    try:
-        check(f, team, a)
-    except IllegalActionError:
-        return False
-    return True
 
 
 class SpotGroup:
@@ -213,14 +206,14 @@ def option_segments(f: Field, team: str, p: Piece, *, plan: bool = False) -> lis
                 singles.append(a)
     if team == f.offense and p.id == f.carrier:
         if "pass" in abil and passer_refusal(f, p) is None:
-            for r in sorted(f.team_pieces(team), key=lambda q: q.id):
+            for r in f.team_by_id(team):
                 if r is not p and receiver_refusal(f, team, p, r.id) is None:
                     singles += [Pass.trusted(r.id, p.id), Pass.trusted(r.id)]
         if "play_action" in abil:
             for t in f.adjacent(p, enemy=False):
                 for h in ((None,) if plan else (None, t.id, p.id)):
                     a3 = PlayAction.trusted(t.id, h)
-                    if _legal(f, team, a3):
+                    if play_action_refusal(f, team, a3) is None:
                         singles.append(a3)
     out.append(singles)
     return out
