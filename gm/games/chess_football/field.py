@@ -169,6 +169,8 @@ class Field:
             p.abil_names = tuple(sorted(p.spec[2]))
             p.rank = self._rank["captain" if p.role else p.base]
         self._teams: dict[Any, tuple[Piece, ...]] = {}
+        #: team -> the options listed for its last reaction-turn decision, to keep where unchanged (see options)
+        self.options_memo: dict[str, Any] = {}
 
     # ------------------------------------------------------------ copying
     def clone(self, *, sim: bool) -> Field:
@@ -184,6 +186,7 @@ class Field:
         f.events = []
         f._bc = {}
         f._teams = {}
+        f.options_memo = {}
         f.sim = sim
         if sim:
             f.rng = None

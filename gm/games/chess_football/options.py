@@ -240,10 +240,14 @@ class PieceOptions:
 
     __slots__ = ("count", "groups", "piece", "segments")
 
-    def __init__(self, f: Field, team: str, p: Piece, *, plan: bool = False) -> None:
+    def __init__(self, f: Field, team: str, p: Piece, *, plan: bool = False,
+                 others: list[list[PieceAction] | SpotGroup] | None = None) -> None:
+        """``others``: :func:`option_segments` ``(f, team, p, plan=plan)`` if already known."""
         self.piece = p.id
         self.groups = move_groups(f, team, p)
-        self.segments: list[list[PieceAction] | SpotGroup] = [*self.groups, *option_segments(f, team, p, plan=plan)]
+        if others is None:
+            others = option_segments(f, team, p, plan=plan)
+        self.segments: list[list[PieceAction] | SpotGroup] = [*self.groups, *others]
         self.count = sum(seg.count if isinstance(seg, SpotGroup) else len(seg) for seg in self.segments)
 
     def __len__(self) -> int:
@@ -283,7 +287,7 @@ class TurnSpace(ActionSpace):
             self.head = []
         elif team == f.offense and f.hidden and f.pair and not f.ball_choice_used:
             self.head += [BallChoice(h) for h in f.pair]
-        self.pieces = [o for o in (PieceOptions(f, team, p) for p in f.actors(team)) if o.count]
+        self.pieces = [o for o in _turn_options(f, team) if o.count]
         self.count = len(self.head) + sum(o.count for o in self.pieces)
 
     def __len__(self) -> int:
@@ -307,6 +311,50 @@ class TurnSpace(ActionSpace):
         yield from self.head
         for o in self.pieces:
             yield from o
+
+
+def _turn_options(f: Field, team: str) -> list[PieceOptions]:
+    """The options of every piece of ``team`` that may act; the options other than moves (the costly part:
+    abilities and their targets) found again only where they may have changed.
+
+    From one decision to the next of a part of a turn most pieces stand where they stood, away from the
+    piece that acted.  A piece's options other than moves depend on the field's flags (the ball, the
+    pass, who is wrapped, jammed, sealing or anchored), on its own state (place, movement left,
+    abilities used, moved or done) and on the pieces up to ``max(2, retreat_squares)`` squares from it
+    (the pieces next to it, where a pushed piece goes, its retreat squares).  So those listed for the
+    last decision that listed them are kept for a piece whose flags and own state are unchanged when no
+    piece has since left or entered a square that near it; the ball carrier's (passes, play action) are always
+    listed afresh, and a piece's that can retreat after its QB moved (retreats head for it).  Moves are
+    always listed afresh (their squares come from the cached path search)."""
+    spots = tuple(p.spot for p in f.pieces.values())
+    now = f.phase_idx
+    flags = (f.result, f.acting, f.snap_no, f.sim, f.offense, f.carrier, f.hidden, f.pair, f.pa_used, f.pass_decl,
+             f.pass_thrown, f.ball_choice_used, frozenset(f.wrapped), tuple(f.last_used.items()),
+             *(frozenset(k for k, until in d.items() if until >= now) for d in (f.jam_until, f.seal_until, f.immovable_until)))
+    prev = f.options_memo.get(team)
+    memo: dict[str, tuple[Any, Any]] = {}
+    if prev is not None and prev[0] == flags and len(prev[1]) == len(spots):
+        changed = [s for was, is_ in zip(prev[1], spots, strict=True) if was != is_ for s in (was[0], is_[0])]
+        qb = f.qb(team)
+        qb_moved = qb is not None and qb.sq in changed
+        near = max(2, f.rules.retreat_squares)
+        for pid, entry in prev[2].items():
+            x, y = entry[0][0]
+            if all(abs(s[0] - x) > near or abs(s[1] - y) > near for s in changed) and not (
+                    qb_moved and "retreat" in f.pieces[pid].spec[2]):
+                memo[pid] = entry
+    out: list[PieceOptions] = []
+    for p in f.actors(team):
+        mine = (p.sq, p.pos, f.mp.get(p.id, 0), frozenset(f.used.get(p.id, ())), p.id in f.moved, p.id in f.finished)
+        hit = memo.get(p.id)
+        if hit is not None and hit[0] == mine and p.id != f.carrier:
+            others = hit[1]
+        else:
+            others = option_segments(f, team, p)
+            memo[p.id] = (mine, others)
+        out.append(PieceOptions(f, team, p, others=others))
+    f.options_memo[team] = (flags, spots, memo)
+    return out
 
 
 def turn_kinds(f: Field, team: str, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
