@@ -19,16 +19,24 @@ def candidate_moves(f: Field, team: str, p: Piece) -> Iterator[Move]:
     and every position an opponent holds there (a tackle or a collision).  Squares by row, then column."""
     seen: set[Square] = set()
     occ = f.occupancy()
+    first = POSITIONS[0]
+    make = Move.trusted
     for g in move_groups(f, team, p):
         if g.rush and g.route:
             continue
-        plain = not (g.rush or g.route)
-        for s in sorted(g.squares, key=lambda s: (s[1], s[0])):
+        rush, route = g.rush, g.route
+        plain = not (rush or route)
+        for s in g.order():
             if not plain and s in seen:
                 continue
             if plain:
                 seen.add(s)
-            here = [q for q in occ.get(s, ()) if q is not p]
+            on = occ.get(s)
+            if not on:  # an empty square: its first position
+                if s != p.sq:
+                    yield make(p.id, sq(s), first, rush, route)
+                continue
+            here = [q for q in on if q is not p]
             spots: list[str] = []
             if s != p.sq:
                 taken = {q.pos for q in here}
@@ -38,7 +46,7 @@ def candidate_moves(f: Field, team: str, p: Piece) -> Iterator[Move]:
             spots += [q.pos for q in here if q.team != team]
             name = sq(s)
             for pos in spots:
-                yield Move.trusted(p.id, name, pos, g.rush, g.route)
+                yield make(p.id, name, pos, rush, route)
 
 
 def threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
