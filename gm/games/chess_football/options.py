@@ -330,7 +330,8 @@ def _turn_options(f: Field, team: str) -> list[PieceOptions]:
     now = f.phase_idx
     flags = (f.result, f.acting, f.snap_no, f.sim, f.offense, f.carrier, f.hidden, f.pair, f.pa_used, f.pass_decl,
              f.pass_thrown, f.ball_choice_used, frozenset(f.wrapped), tuple(f.last_used.items()),
-             *(frozenset(k for k, until in d.items() if until >= now) for d in (f.jam_until, f.seal_until, f.immovable_until)))
+             *(tuple(k for k, until in d.items() if until >= now) if d else () for d in (f.jam_until, f.seal_until,
+                                                                                         f.immovable_until)))
     prev = f.options_memo.get(team)
     memo: dict[str, tuple[Any, Any]] = {}
     if prev is not None and prev[0] == flags and len(prev[1]) == len(spots):
