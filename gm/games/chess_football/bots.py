@@ -21,8 +21,8 @@ seat may submit, see :class:`~.options.PlanSpace`).
 A bot's choice is a function of its seed and what its seat may see: the generator of each
 decision is seeded from the bot's seed and the position (how many moves were made, and by whom
 to act), so a bot made afresh for every decision plays exactly as one kept for the whole game.
-Bots never read hidden information: the defense learns the ball from ``state.view(seat)`` (only
-candidates under play action), never another seat's pending plan; they reason with the engine's
+Bots never read hidden information: the defense learns the ball from ``state.ball_view(seat)`` (its part of
+``state.view(seat)``: only candidates under play action), never another seat's pending plan; they reason with the engine's
 public functions (:mod:`.tactics`, :mod:`.options`, :mod:`.passing`, the checks) and state no rule
 themselves.
 """
@@ -287,8 +287,7 @@ class DefaultBot:
         return best
 
     def _defense_turn(self, st: ChessFootballState, f: Field, team: str) -> Action:
-        view = st.view(team)
-        ball = view.get("ball") or {}
+        ball = st.ball_view(team) or {}
         actors = f.actors(team)
         if not actors:
             return Done()
@@ -300,10 +299,10 @@ class DefaultBot:
                 a = Move.trusted(p.id, sq(c.sq), c.pos)
                 if legal(f, team, a):  # (the field's check: the turn is this seat's)
                     return a
-        passing = view.get("pass_declared")
+        passing = f.pass_decl  # (public: the view's pass_declared)
         target_sq: Square | None = None
         if passing:
-            r = f.pieces[passing["receiver"]]
+            r = f.pieces[passing[1]]
             target_sq = r.sq
             for p in actors:
                 cover: Move | None = None

@@ -60,6 +60,8 @@ def check(f: Field, team: str, a: object) -> RowPlan | None:
 def legal(f: Field, team: str, a: object) -> bool:
     """Does :func:`check` accept ``a``?"""
     try:
+        if isinstance(a, Move) and f.result is None:
+            return _check_move(f, team, a, True) is not None
         check(f, team, a)
     except IllegalActionError:
         return False
@@ -211,6 +213,14 @@ def move_allowance_or_none(f: Field, p: Piece, rush: bool, route: bool) -> int |
 
 
 def check_move(f: Field, team: str, a: Move) -> RowPlan:
+    plan = _check_move(f, team, a, False)
+    assert plan is not None
+    return plan
+
+
+def _check_move(f: Field, team: str, a: Move, quiet: bool) -> RowPlan | None:
+    """:func:`check_move`; ``quiet``: a square out of reach gives ``None`` instead of the error (whose
+    reason costs a second path search), for :func:`legal`."""
     p = own_piece(f, team, a.piece, a)
     if p.id in f.moved:
         raise err("CF-R-ONE-MOVE", f"{p.id} has already moved this turn", a)
@@ -222,6 +232,8 @@ def check_move(f: Field, team: str, a: Move) -> RowPlan:
     mp = move_allowance(f, p, a.rush, a.route, a)
     steps = f.reach(p, mp, rush=a.rush, route=a.route).get(target)
     if steps is None:
+        if quiet:
+            return None
         if target in f.reach(p, mp, rush=a.rush, route=a.route, ghost=True):
             if a.rush:
                 raise err("CF-R-SPEED-RUSH", f"{p.id} cannot rush through to {a.to}: an opposing Heavy blocks the way", a)

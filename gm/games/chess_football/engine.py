@@ -630,6 +630,10 @@ class ChessFootballState(GameState[ChessFootballRules]):
         out["pending"] = {s: (str(a) if s == seat else "locked") for s, a in self.pending.items()}
         return out
 
+    def ball_view(self, seat: str | None) -> dict[str, Any] | None:
+        """The ball as ``seat`` may see it (``view(seat)["ball"]``), without building the rest of the view."""
+        return self._ball(self.sees_ball(seat))
+
     def _ball(self, knows: bool) -> dict[str, Any] | None:
         f = self.field
         if f is None or (self.outcome is not None and f.result is None):
