@@ -259,8 +259,8 @@ class DefaultBot:
         # 2. blockers: engage / push defenders that threaten the carrier
         danger = {q.id for s in f.reach(carrier, carrier.spec[0] + 1) for q in threats.get(s, ())}
         for p in f.actors(team):
-            if p.id == carrier.id:
-                continue
+            if p.id == carrier.id or not any(q.id in danger for q in f.adjacent(p, enemy=True)):
+                continue  # (these abilities target a piece next to the user)
             for o in other_options(f, team, p):
                 if isinstance(o, Ability) and o.ability in ("engage", "push", "impact", "chop_block") and o.target in danger:
                     return o
@@ -316,6 +316,8 @@ class DefaultBot:
         # 2. engage the carrier if next to it
         ids = {c.id for c in cands}
         for p in actors:
+            if not any(q.id in ids for q in f.adjacent(p, enemy=True)):
+                continue  # (engage and chop target a piece next to the user)
             for o in other_options(f, team, p):
                 if isinstance(o, Ability) and o.ability in ("engage", "chop_block") and o.target in ids:
                     return o
