@@ -21,8 +21,12 @@ GAMES: dict[str, tuple[dict[str, Any] | None, str, str, range]] = {
     "default vs random, short games": (SHORT, "default", "random", range(36)),
     "random vs random, full games": (None, "random", "random", range(6)),
     "default vs random, full games": (None, "default", "random", range(8)),
+    "default vs default, short games": (SHORT, "default", "default", range(24)),
+    "default vs default, full games": (None, "default", "default", range(6)),
 }
 PINNED = {
+    "default vs default, short games": "c30e3940dad97fc7e7ccb07a7a0ef7a37f1ac7b975bfce90233113d243eb693d",
+    "default vs default, full games": "a8b445ee7618bc5d55628e931c184e4a06e1ff8b1ad76b13e0cc9f03ac848104",
     "random vs random, short games": "88cf8260004ec037c9a88fce8ab753d7b600c3937e32c665e8d8b539b5ef0a1d",
     "default vs random, short games": "e6320f7c7579cce23bca34cc36cc33d5fc157821256e98ba1309d44f6521b20b",
     "random vs random, full games": "c5da994e81a86b53fc2e8091f1796777eba1da6988fc8a9e595d9788e84214d0",
