@@ -317,10 +317,11 @@ class Field:
 
     def qb(self, team: str) -> Piece | None:
         """The team's standard QB (the piece ``Retreat`` moves toward)."""
-        for p in self.pieces.values():
-            if p.team == team and p.base == "qb" and not p.role:
-                return p
-        return None
+        key = ("qb", team)
+        got = self._teams.get(key)
+        if got is None:
+            got = self._teams[key] = tuple(p for p in self.pieces.values() if p.team == team and p.base == "qb" and not p.role)[:1]
+        return got[0] if got else None
 
     # ------------------------------------------------------------ what pieces may do
     def limit_ok(self, p: Piece, ability: str) -> bool:

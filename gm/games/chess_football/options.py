@@ -148,7 +148,8 @@ class RetreatGroup(SpotGroup):
 
     def __init__(self, f: Field, p: Piece) -> None:
         squares = f.retreat_reach(p)
-        super().__init__(p.id, squares, {spot for spot in teammate_spots(f, p) if spot[0] in squares})
+        spots = teammate_spots(f, p) if f.sim else f.spots_of(p.team)  # (its own spot is no retreat square)
+        super().__init__(p.id, squares, {spot for spot in spots if spot[0] in squares})
 
     def make(self, square: str, pos: str) -> Ability:
         return Ability.trusted(self.pid, "retreat", to=square, position=pos)
