@@ -50,6 +50,7 @@ from gm.games.chess_football.checks import (
 )
 from gm.games.chess_football.field import Field, Piece
 from gm.games.chess_football.geometry import POSITIONS, Square, sq
+from gm.games.chess_football.paths import INF
 from gm.games.chess_football.resolution import apply
 
 #: squares in listing order: by row, then column
@@ -242,10 +243,11 @@ class PieceOptions:
     __slots__ = ("count", "groups", "piece", "segments")
 
     def __init__(self, f: Field, team: str, p: Piece, *, plan: bool = False,
-                 others: list[list[PieceAction] | SpotGroup] | None = None) -> None:
-        """``others``: :func:`option_segments` ``(f, team, p, plan=plan)`` if already known."""
+                 others: list[list[PieceAction] | SpotGroup] | None = None, groups: list[MoveGroup] | None = None) -> None:
+        """``others``, ``groups``: :func:`option_segments` ``(f, team, p, plan=plan)`` and :func:`move_groups`
+        ``(f, team, p)`` if already known."""
         self.piece = p.id
-        self.groups = move_groups(f, team, p)
+        self.groups = move_groups(f, team, p) if groups is None else groups
         if others is None:
             others = option_segments(f, team, p, plan=plan)
         self.segments: list[list[PieceAction] | SpotGroup] = [*self.groups, *others]
@@ -315,8 +317,7 @@ class TurnSpace(ActionSpace):
 
 
 def _turn_options(f: Field, team: str) -> list[PieceOptions]:
-    """The options of every piece of ``team`` that may act; the options other than moves (the costly part:
-    abilities and their targets) found again only where they may have changed.
+    """The options of every piece of ``team`` that may act, found again only where they may have changed.
 
     From one decision to the next of a part of a turn most pieces stand where they stood, away from the
     piece that acted.  A piece's options other than moves depend on the field's flags (the ball, the
@@ -325,8 +326,9 @@ def _turn_options(f: Field, team: str) -> list[PieceOptions]:
     (the pieces next to it, where a pushed piece goes, its retreat squares).  So those listed for the
     last decision that listed them are kept for a piece whose flags and own state are unchanged when no
     piece has since left or entered a square that near it; the ball carrier's (passes, play action) are always
-    listed afresh, and a piece's that can retreat after its QB moved (retreats head for it).  Moves are
-    always listed afresh (their squares come from the cached path search)."""
+    listed afresh, and a piece's that can retreat after its QB moved (retreats head for it).  Its moves are
+    kept likewise while no piece has left or entered a square within its movement + 1 (its reach, with
+    the pieces that block or seal it and the teammates' positions it may not end on)."""
     spots = tuple(p.spot for p in f.pieces.values())
     now = f.phase_idx
     flags = (f.result, f.acting, f.snap_no, f.sim, f.offense, f.carrier, f.hidden, f.pair, f.pa_used, f.pass_decl,
@@ -334,27 +336,34 @@ def _turn_options(f: Field, team: str) -> list[PieceOptions]:
              *(tuple(k for k, until in d.items() if until >= now) if d else () for d in (f.jam_until, f.seal_until,
                                                                                          f.immovable_until)))
     prev = f.options_memo.get(team)
-    memo: dict[str, tuple[Any, Any]] = {}
+    memo: dict[str, tuple[Any, Any, Any]] = {}
     if prev is not None and prev[0] == flags and len(prev[1]) == len(spots):
         changed = [s for was, is_ in zip(prev[1], spots, strict=True) if was != is_ for s in (was[0], is_[0])]
         qb = f.qb(team)
         qb_moved = qb is not None and qb.sq in changed
         near = max(2, f.rules.retreat_squares)
-        for pid, entry in prev[2].items():
-            x, y = entry[0][0]
-            if all(abs(s[0] - x) > near or abs(s[1] - y) > near for s in changed) and not (
-                    qb_moved and "retreat" in f.pieces[pid].spec[2]):
-                memo[pid] = entry
+        for pid, (mine, others, groups) in prev[2].items():
+            x, y = mine[0]
+            far = min((max(abs(s[0] - x), abs(s[1] - y)) for s in changed), default=INF)
+            if far <= near or (qb_moved and "retreat" in f.pieces[pid].spec[2]):
+                others = None
+            if far <= mine[2] + 1:  # its reach: blocked squares, seals, teammates' spots
+                groups = None
+            if others is not None or groups is not None:
+                memo[pid] = (mine, others, groups)
     out: list[PieceOptions] = []
     for p in f.actors(team):
         mine = (p.sq, p.pos, f.mp.get(p.id, 0), frozenset(f.used.get(p.id, ())), p.id in f.moved, p.id in f.finished)
         hit = memo.get(p.id)
+        others = groups = None
         if hit is not None and hit[0] == mine and p.id != f.carrier:
-            others = hit[1]
-        else:
+            others, groups = hit[1], hit[2]
+        if others is None:
             others = option_segments(f, team, p)
-            memo[p.id] = (mine, others)
-        out.append(PieceOptions(f, team, p, others=others))
+        if groups is None:
+            groups = move_groups(f, team, p)
+        memo[p.id] = (mine, others, groups)
+        out.append(PieceOptions(f, team, p, others=others, groups=groups))
     f.options_memo[team] = (flags, spots, memo)
     return out
 
