@@ -321,7 +321,9 @@ class ChessFootballState(GameState[ChessFootballRules]):
             raise self._illegal("CF-PLAN", f"the planning board has {r.plan_rows} rows", plan, seat)
         assert self.field is not None
         # a plan found legal here a moment ago (a bot asks ``plan in legal``, then plays it) is not checked again
-        key = (len(self.log), seat, id(self.field), tuple(p.spot for p in self.field.pieces.values()))
+        f = self.field
+        key = (len(self.log), seat, id(f), f.phase_idx, f.carrier, tuple(p.spot for p in f.pieces.values()),
+               tuple(self.last_used.items()))
         if self._plan_ok[0] == key and self._plan_ok[1] == plan:
             return
         board = self.plan_board(seat)
