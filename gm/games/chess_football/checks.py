@@ -179,8 +179,8 @@ def teammate_spots(f: Field, p: Piece) -> dict[Spot, Piece]:
 
 
 def check_end_spot(f: Field, p: Piece, square: Square, pos: str, action: object) -> None:
-    other = teammate_spots(f, p).get((square, pos))
-    if other is not None:
+    other = None if f.sim else f.spots_of(p.team).get((square, pos))  # (see teammate_spots: p itself does not count)
+    if other is not None and other is not p:
         raise err("CF-R-TEAMMATE-POS", f"{other.id} already stands on {sq(square)} {pos}", action)
 
 
