@@ -48,6 +48,9 @@ TARGETED = ("push", "chop_block", "chip_block", "engage", "impact", "anchor")
 SYNTAX = "CF-SYNTAX"
 
 
+_set = object.__setattr__
+
+
 def _trusted(cls: type[Action], **fields: Any) -> Any:
     """An action built from values the engine produced (already normalised): no validation."""
     a = object.__new__(cls)
@@ -165,7 +168,13 @@ class Move(PieceAction):
     @classmethod
     def trusted(cls, piece: str, to: str, position: str, rush: bool = False, route: bool = False) -> Move:
         """Build from values the engine produced (already normalised; skips validation)."""
-        return _trusted(cls, piece=piece, to=to, position=position, rush=rush, route=route)
+        a = object.__new__(cls)
+        _set(a, "piece", piece)
+        _set(a, "to", to)
+        _set(a, "position", position)
+        _set(a, "rush", rush)
+        _set(a, "route", route)
+        return a
 
     def __str__(self) -> str:
         how = "rush " if self.rush else "route " if self.route else ""
@@ -211,7 +220,13 @@ class Ability(PieceAction):
     def trusted(cls, piece: str, ability: str, target: str | None = None, to: str | None = None,
                 position: str | None = None) -> Ability:
         """Build from values the engine produced (already normalised; skips validation)."""
-        return _trusted(cls, piece=piece, ability=ability, target=target, to=to, position=position)
+        a = object.__new__(cls)
+        _set(a, "piece", piece)
+        _set(a, "ability", ability)
+        _set(a, "target", target)
+        _set(a, "to", to)
+        _set(a, "position", position)
+        return a
 
     def __str__(self) -> str:
         word = ABILITY_WORDS[self.ability]

@@ -21,8 +21,8 @@ seat may submit, see :class:`~.options.PlanSpace`).
 A bot's choice is a function of its seed and what its seat may see: the generator of each
 decision is seeded from the bot's seed and the position (how many moves were made, and by whom
 to act), so a bot made afresh for every decision plays exactly as one kept for the whole game.
-Bots never read hidden information: the defense learns the ball from ``state.view(seat)`` (only
-candidates under play action), never another seat's pending plan; they reason with the engine's
+Bots never read hidden information: the defense learns the ball from ``state.ball_view(seat)`` (its part of
+``state.view(seat)``: only candidates under play action), never another seat's pending plan; they reason with the engine's
 public functions (:mod:`.tactics`, :mod:`.options`, :mod:`.passing`, the checks) and state no rule
 themselves.
 """
@@ -40,11 +40,11 @@ from gm.games.chess_football.actions import Ability, Done, Move, Pass, PieceActi
 from gm.games.chess_football.checks import check, legal
 from gm.games.chess_football.engine import ChessFootballState, Decision, other
 from gm.games.chess_football.field import Field, Piece
-from gm.games.chess_football.geometry import Square, cheb, parse_square, sq
+from gm.games.chess_football.geometry import Square, cheb, sq
 from gm.games.chess_football.options import PieceOptions, other_options
 from gm.games.chess_football.passing import completion_chance
 from gm.games.chess_football.resolution import apply
-from gm.games.chess_football.tactics import candidate_moves, pieces_in_lineup_order, threat_map
+from gm.games.chess_football.tactics import Spot5, candidate_spots, pieces_in_lineup_order, threat_map
 
 
 def _state(state: Any) -> ChessFootballState:
@@ -92,6 +92,11 @@ class RandomBot:
 
 
 # --------------------------------------------------------------------------- default
+def _move(p: Piece, spot: Spot5 | None) -> Move | None:
+    """The move of ``p`` a candidate spot stands for (see :func:`.tactics.candidate_spots`)."""
+    return None if spot is None else Move.trusted(p.id, spot[1], spot[2], spot[3], spot[4])
+
+
 def _play(sim: Field, team: str, row: PieceAction) -> None:
     """Carry a planned row out on the bot's scratch board, the plan as it will unfold, with the engine's
     one check and resolution (a row that collides there with an earlier row of the plan is left out)."""
@@ -149,20 +154,21 @@ class DefaultBot:
 
     def _forward_move(self, board: Field, sim: Field, p: Piece, steps: int, lane: int = 0) -> Move | None:
         d = sim.off_dir
-        best: Move | None = None
+        found: Spot5 | None = None
         best_key: tuple[int, int] | None = None
-        for a in candidate_moves(sim, sim.offense, p):
-            if a.rush or a.route:
+        for a in candidate_spots(sim, sim.offense, p):
+            s, _, pos, rush, route = a
+            if rush or route:
                 continue
-            s = parse_square(a.to)
             gain = (s[1] - p.sq[1]) * d
             if gain <= 0 or gain > steps:
                 continue
-            if sim.holder_at(s, a.position) is not None:
+            if sim.holder_at(s, pos) is not None:
                 continue
             key = (gain, -abs(s[0] - (p.sq[0] + lane)))
             if best_key is None or key > best_key:
-                best, best_key = a, key
+                found, best_key = a, key
+        best = _move(p, found)
         return best if best is not None and self._fits(board, sim.offense, best) else None
 
     def _offense_plan(self, st: ChessFootballState, board: Field, sim: Field, team: str) -> list[PieceAction]:
@@ -201,16 +207,17 @@ class DefaultBot:
         for p in sim.actors(team):
             if len(rows) >= st.rules.plan_rows:
                 break
-            opts = list(candidate_moves(sim, team, p))
+            opts = list(candidate_spots(sim, team, p))
             if not opts:
                 continue
             target: Square
             if p.heavy or (p.base == "strong" and p.role is None and p.id.endswith("3")):
                 target = qb.sq  # rush the passer
-                hit = [a for a in opts if parse_square(a.to) == qb.sq and a.position == qb.pos and self._fits(board, team, a)]
-                if hit:
-                    _play(sim, team, hit[0])
-                    rows.append(hit[0])
+                hit = next((m for m in (_move(p, a) for a in opts if a[0] == qb.sq and a[2] == qb.pos)
+                            if m is not None and self._fits(board, team, m)), None)
+                if hit is not None:
+                    _play(sim, team, hit)
+                    rows.append(hit)
                     continue
             else:
                 free = [r for r in eligible if r.id not in covered] or eligible
@@ -219,7 +226,7 @@ class DefaultBot:
                 r = min(free, key=lambda q: cheb(q.sq, p.sq))
                 covered.add(r.id)
                 target = (r.sq[0], r.sq[1] + sim.off_dir * 3)
-            best = min(opts, key=lambda a: (cheb(parse_square(a.to), target), a.to, a.position))
+            best = Move.trusted(p.id, *min(opts, key=lambda a: (cheb(a[0], target), a[1], a[2]))[1:])
             if not self._fits(board, team, best):
                 continue
             _play(sim, team, best)
@@ -259,20 +266,20 @@ class DefaultBot:
         # 2. blockers: engage / push defenders that threaten the carrier
         danger = {q.id for s in f.reach(carrier, carrier.spec[0] + 1) for q in threats.get(s, ())}
         for p in f.actors(team):
-            if p.id == carrier.id:
-                continue
+            if p.id == carrier.id or not any(q.id in danger for q in f.adjacent(p, enemy=True)):
+                continue  # (these abilities target a piece next to the user)
             for o in other_options(f, team, p):
                 if isinstance(o, Ability) and o.ability in ("engage", "push", "impact", "chop_block") and o.target in danger:
                     return o
         return Done()
 
     def _run(self, f: Field, team: str, carrier: Piece, threats: dict[Square, list[Piece]]) -> Move | None:
-        best: Move | None = None
+        best: Spot5 | None = None
         best_key: tuple[int, int, int] | None = None
         here_safe = carrier.sq not in threats
-        for a in candidate_moves(f, team, carrier):
-            s = parse_square(a.to)
-            if f.holder_at(s, a.position) is not None:
+        for a in candidate_spots(f, team, carrier):
+            s = a[0]
+            if f.holder_at(s, a[2]) is not None:
                 continue  # no collisions
             td = f.in_end_zone_of(f.defense, s[1])
             safe = s not in threats
@@ -284,11 +291,10 @@ class DefaultBot:
             return None
         if best_key[0] == 0 and best_key[2] <= 0 and here_safe:
             return None
-        return best
+        return _move(carrier, best)
 
     def _defense_turn(self, st: ChessFootballState, f: Field, team: str) -> Action:
-        view = st.view(team)
-        ball = view.get("ball") or {}
+        ball = st.ball_view(team) or {}
         actors = f.actors(team)
         if not actors:
             return Done()
@@ -300,23 +306,25 @@ class DefaultBot:
                 a = Move.trusted(p.id, sq(c.sq), c.pos)
                 if legal(f, team, a):  # (the field's check: the turn is this seat's)
                     return a
-        passing = view.get("pass_declared")
+        passing = f.pass_decl  # (public: the view's pass_declared)
         target_sq: Square | None = None
         if passing:
-            r = f.pieces[passing["receiver"]]
+            r = f.pieces[passing[1]]
             target_sq = r.sq
             for p in actors:
-                cover: Move | None = None
-                for opt in candidate_moves(f, team, p):
-                    s = parse_square(opt.to)
-                    if cheb(s, r.sq) <= 1 and f.holder_at(s, opt.position) is None:
+                cover: Spot5 | None = None
+                for opt in candidate_spots(f, team, p):
+                    s = opt[0]
+                    if cheb(s, r.sq) <= 1 and f.holder_at(s, opt[2]) is None:
                         cover = opt
                         break
                 if cover is not None and cheb(p.sq, r.sq) > 1:
-                    return cover
+                    return Move.trusted(p.id, *cover[1:])
         # 2. engage the carrier if next to it
         ids = {c.id for c in cands}
         for p in actors:
+            if not any(q.id in ids for q in f.adjacent(p, enemy=True)):
+                continue  # (engage and chop target a piece next to the user)
             for o in other_options(f, team, p):
                 if isinstance(o, Ability) and o.ability in ("engage", "chop_block") and o.target in ids:
                     return o
@@ -329,17 +337,17 @@ class DefaultBot:
             if p.id in f.moved:
                 continue
             here = cheb(p.sq, goal)
-            best_m: Move | None = None
+            best_m: Spot5 | None = None
             best_k: tuple[int, str] | None = None
-            for opt in candidate_moves(f, team, p):
-                s = parse_square(opt.to)
-                if f.holder_at(s, opt.position) is not None:
+            for opt in candidate_spots(f, team, p):
+                s = opt[0]
+                if f.holder_at(s, opt[2]) is not None:
                     continue
-                k = (cheb(s, goal), opt.to + opt.position)
+                k = (cheb(s, goal), opt[1] + opt[2])
                 if best_k is None or k < best_k:
                     best_m, best_k = opt, k
             if best_m is not None and best_k is not None and best_k[0] < here:
-                return best_m
+                return Move.trusted(p.id, *best_m[1:])
         return Done()
 
 

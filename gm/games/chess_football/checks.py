@@ -60,6 +60,8 @@ def check(f: Field, team: str, a: object) -> RowPlan | None:
 def legal(f: Field, team: str, a: object) -> bool:
     """Does :func:`check` accept ``a``?"""
     try:
+        if isinstance(a, Move) and f.result is None:
+            return _check_move(f, team, a, True) is not None
         check(f, team, a)
     except IllegalActionError:
         return False
@@ -104,24 +106,34 @@ def ally_piece(f: Field, me: Piece, pid: str | None, action: object) -> Piece:
     return t
 
 
-def ability_cost(f: Field, p: Piece, name: str, action: object) -> int:
-    """The movement ``p`` pays for ability ``name`` if it may use it now (CF-ABILITIES, CF-JAM, CF-R-ONE-MOVE, CF-R-ONCE-4)."""
+def ability_refusal(f: Field, p: Piece, name: str) -> tuple[str, str] | None:
+    """Why ``p`` may not use ability ``name`` now, as (rule id, reason), or ``None``: it may (CF-ABILITIES,
+    CF-JAM, CF-R-ONE-MOVE, CF-R-ONCE-4, CF-MOVEMENT).  Listing options asks this without raising."""
     abil = p.spec[2]
     if name not in abil:
         rule = "CF-CAPTAIN-INHERIT" if p.role else "CF-ABILITIES"
         have = ", ".join(sorted(abil)) or "none"
-        raise err(rule, f"{p.id} ({p.kind_name}) has no {name.replace('_', ' ')} (abilities: {have})", action)
+        return rule, f"{p.id} ({p.kind_name}) has no {name.replace('_', ' ')} (abilities: {have})"
     if f.jammed(p):
-        raise err("CF-JAM", f"{p.id} is jammed: no abilities this turn", action)
-    if name in f.used.get(p.id, ()):
-        raise err("CF-R-ONE-MOVE", f"{p.id} already used {name.replace('_', ' ')} this turn", action)
+        return "CF-JAM", f"{p.id} is jammed: no abilities this turn"
+    used = f.used.get(p.id)
+    if used is not None and name in used:
+        return "CF-R-ONE-MOVE", f"{p.id} already used {name.replace('_', ' ')} this turn"
     if not f.limit_ok(p, name):
-        raise err("CF-R-ONCE-4", f"{p.id} used {name.replace('_', ' ')} within the last {f.rules.once_per_downs} downs", action)
+        return "CF-R-ONCE-4", f"{p.id} used {name.replace('_', ' ')} within the last {f.rules.once_per_downs} downs"
     cost = abil[name]
     left = f.mp.get(p.id, 0)
     if cost > left:
-        raise err("CF-MOVEMENT", f"{name.replace('_', ' ')} costs {cost}; {p.id} has {left} movement left", action)
-    return cost
+        return "CF-MOVEMENT", f"{name.replace('_', ' ')} costs {cost}; {p.id} has {left} movement left"
+    return None
+
+
+def ability_cost(f: Field, p: Piece, name: str, action: object) -> int:
+    """The movement ``p`` pays for ability ``name`` if it may use it now (see :func:`ability_refusal`)."""
+    refusal = ability_refusal(f, p, name)
+    if refusal is not None:
+        raise err(*refusal, action)
+    return p.spec[2][name]
 
 
 def push_target(f: Field, pusher: Piece, t: Piece, action: object) -> Square | None:
@@ -167,8 +179,8 @@ def teammate_spots(f: Field, p: Piece) -> dict[Spot, Piece]:
 
 
 def check_end_spot(f: Field, p: Piece, square: Square, pos: str, action: object) -> None:
-    other = teammate_spots(f, p).get((square, pos))
-    if other is not None:
+    other = None if f.sim else f.spots_of(p.team).get((square, pos))  # (see teammate_spots: p itself does not count)
+    if other is not None and other is not p:
         raise err("CF-R-TEAMMATE-POS", f"{other.id} already stands on {sq(square)} {pos}", action)
 
 
@@ -192,7 +204,23 @@ def move_allowance(f: Field, p: Piece, rush: bool, route: bool, action: object) 
     return mp
 
 
+def move_allowance_or_none(f: Field, p: Piece, rush: bool, route: bool) -> int | None:
+    """:func:`move_allowance`, or ``None`` where it would raise (for listing options without raising)."""
+    if (rush and ability_refusal(f, p, "speed_rush") is not None) or (route and ability_refusal(f, p, "route_running") is not None):
+        return None
+    abil = p.spec[2]
+    return f.mp.get(p.id, 0) - (abil["speed_rush"] if rush else 0) - (abil["route_running"] if route else 0)
+
+
 def check_move(f: Field, team: str, a: Move) -> RowPlan:
+    plan = _check_move(f, team, a, False)
+    assert plan is not None
+    return plan
+
+
+def _check_move(f: Field, team: str, a: Move, quiet: bool) -> RowPlan | None:
+    """:func:`check_move`; ``quiet``: a square out of reach gives ``None`` instead of the error (whose
+    reason costs a second path search), for :func:`legal`."""
     p = own_piece(f, team, a.piece, a)
     if p.id in f.moved:
         raise err("CF-R-ONE-MOVE", f"{p.id} has already moved this turn", a)
@@ -204,6 +232,8 @@ def check_move(f: Field, team: str, a: Move) -> RowPlan:
     mp = move_allowance(f, p, a.rush, a.route, a)
     steps = f.reach(p, mp, rush=a.rush, route=a.route).get(target)
     if steps is None:
+        if quiet:
+            return None
         if target in f.reach(p, mp, rush=a.rush, route=a.route, ghost=True):
             if a.rush:
                 raise err("CF-R-SPEED-RUSH", f"{p.id} cannot rush through to {a.to}: an opposing Heavy blocks the way", a)
@@ -269,52 +299,78 @@ def check_pass(f: Field, team: str, a: Pass) -> RowPlan:
 
 def passer_ready(f: Field, team: str, p: Piece, action: object) -> None:
     """May ``p`` (one of ``team``'s pieces that may act) pass now, to anybody?"""
+    refusal = passer_refusal(f, p)
+    if refusal is not None:
+        raise err(*refusal, action)
+
+
+def passer_refusal(f: Field, p: Piece) -> tuple[str, str] | None:
+    """Why ``p`` may not pass now, as (rule id, reason), or ``None`` (see :func:`passer_ready`)."""
     if not f.can_pass(p):
-        raise err("CF-PASS", f"only the QB or the Scrambler may pass; {p.id} is a {p.kind_name}", action)
+        return "CF-PASS", f"only the QB or the Scrambler may pass; {p.id} is a {p.kind_name}"
     if f.pass_decl or f.pass_thrown:
-        raise err("CF-R-PASS-TIMING", "one pass per down", action)
+        return "CF-R-PASS-TIMING", "one pass per down"
     if p.id != f.carrier:
-        raise err("CF-PASS", f"{p.id} does not have the ball", action)
+        return "CF-PASS", f"{p.id} does not have the ball"
     if f.jammed(p):
-        raise err("CF-JAM", f"{p.id} is jammed: no abilities this turn", action)
+        return "CF-JAM", f"{p.id} is jammed: no abilities this turn"
     if p.id in f.moved and not f.has_passive(p, "scramble"):
-        raise err("CF-SCRAMBLE", f"{p.id} has moved this turn; only the Scrambler may pass after moving", action)
+        return "CF-SCRAMBLE", f"{p.id} has moved this turn; only the Scrambler may pass after moving"
+    return None
 
 
 def receiver_ready(f: Field, team: str, p: Piece, receiver: str, action: object = None) -> None:
     """May ``receiver`` catch a pass from ``p``?"""
-    action = action if action is not None else receiver
+    refusal = receiver_refusal(f, team, p, receiver)
+    if refusal is not None:
+        raise err(*refusal, action if action is not None else receiver)
+
+
+def receiver_refusal(f: Field, team: str, p: Piece, receiver: str) -> tuple[str, str] | None:
+    """Why ``receiver`` may not catch a pass from ``p``, as (rule id, reason), or ``None``."""
     r = f.pieces.get(receiver)
     if r is None or r.team != team or r.id == p.id:
-        raise err("CF-R-RECEIVER", f"{receiver} is not a teammate who can catch", action)
+        return "CF-R-RECEIVER", f"{receiver} is not a teammate who can catch"
     if f.ineligible(r):
         rule = "CF-R-BLOCKING-CAPTAINS" if r.role else "CF-INELIGIBLE"
-        raise err(rule, f"{r.id} ({r.kind_name}) is an ineligible receiver", action)
+        return rule, f"{r.id} ({r.kind_name}) is an ineligible receiver"
     if r.id in f.wrapped:
-        raise err("CF-R-PA-TACKLE", f"{r.id} was wrapped up", action)
+        return "CF-R-PA-TACKLE", f"{r.id} was wrapped up"
+    return None
 
 
 def check_play_action(f: Field, team: str, a: PlayAction) -> RowPlan:
+    refusal = play_action_refusal(f, team, a)
+    if refusal is not None:
+        raise err(*refusal, a)
+    return RowPlan(f.carrier)
+
+
+def play_action_refusal(f: Field, team: str, a: PlayAction) -> tuple[str, str] | None:
+    """Why ``team`` may not run play action ``a`` now, as (rule id, reason), or ``None``: it may."""
     if team != f.offense:
-        raise err("CF-PLAY-ACTION", "only the offense runs play action", a)
+        return "CF-PLAY-ACTION", "only the offense runs play action"
     if f.hidden or f.pa_used:
-        raise err("CF-R-PA", "play action once per down", a)
+        return "CF-R-PA", "play action once per down"
     if f.pass_decl or f.pass_thrown:
-        raise err("CF-R-PA", "play action comes before the pass", a)
-    p = own_piece(f, team, f.carrier, a)
-    if "play_action" not in p.spec[2]:
-        raise err("CF-PLAY-ACTION", f"the ball carrier {p.id} is not a QB: no play action", a)
-    if f.jammed(p):
-        raise err("CF-JAM", f"{p.id} is jammed: no abilities this turn", a)
-    t = ally_piece(f, p, a.partner, a)
+        return "CF-R-PA", "play action comes before the pass"
+    try:
+        p = own_piece(f, team, f.carrier, a)
+        if "play_action" not in p.spec[2]:
+            return "CF-PLAY-ACTION", f"the ball carrier {p.id} is not a QB: no play action"
+        if f.jammed(p):
+            return "CF-JAM", f"{p.id} is jammed: no abilities this turn"
+        t = ally_piece(f, p, a.partner, a)
+    except IllegalActionError as exc:
+        return exc.rule, exc.reason
     if t.heavy:
         rule = "CF-R-HEAVY" if t.role else "CF-PLAY-ACTION"  # a Heavy-based captain counts as a Heavy
-        raise err(rule, f"play action needs a non-Heavy ally; {t.id} is a Heavy", a)
+        return rule, f"play action needs a non-Heavy ally; {t.id} is a Heavy"
     if t.id in f.wrapped:
-        raise err("CF-R-PA-TACKLE", f"{t.id} was wrapped up", a)
+        return "CF-R-PA-TACKLE", f"{t.id} was wrapped up"
     if a.holder is not None and a.holder not in (p.id, t.id):
-        raise err("CF-PA-RETURN", f"the ball stays with {p.id} or goes to {t.id}", a)
-    return RowPlan(p.id)
+        return "CF-PA-RETURN", f"the ball stays with {p.id} or goes to {t.id}"
+    return None
 
 
 def row_piece(f: Field, a: object) -> str | None:

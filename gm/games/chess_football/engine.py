@@ -138,6 +138,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
         self.field: Field | None = None
         self.last: dict[str, Any] = {}
         self._summary: tuple[Any, list[str]] = (None, [])  # (position, seat) -> its legal summary, for errors
+        self._plan_ok: tuple[Any, Plan | None] = (None, None)  # (position, seat), the last plan found legal there
         self.drives = 0
 
     # --------------------------------------------------------------- helpers
@@ -318,6 +319,13 @@ class ChessFootballState(GameState[ChessFootballRules]):
         r = self.rules
         if len(plan.rows) > r.plan_rows:
             raise self._illegal("CF-PLAN", f"the planning board has {r.plan_rows} rows", plan, seat)
+        assert self.field is not None
+        # a plan found legal here a moment ago (a bot asks ``plan in legal``, then plays it) is not checked again
+        f = self.field
+        key = (len(self.log), seat, id(f), f.phase_idx, f.carrier, tuple(p.spot for p in f.pieces.values()),
+               tuple(self.last_used.items()))
+        if self._plan_ok[0] == key and self._plan_ok[1] == plan:
+            return
         board = self.plan_board(seat)
         sims: dict[str | None, Field] = {}
         floor = board.floor
@@ -337,6 +345,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
                 raise self._illegal(exc.rule, f"row {i} ({row}): {exc.reason}", plan, seat) from None
             resolution.apply(sim, seat, row, row_plan)
             floor = sim.floor
+        self._plan_ok = (key, plan)
 
     # ------------------------------------------------------------------ apply
     def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
@@ -622,6 +631,10 @@ class ChessFootballState(GameState[ChessFootballRules]):
         out = self._public(self.sees_ball(seat))
         out["pending"] = {s: (str(a) if s == seat else "locked") for s, a in self.pending.items()}
         return out
+
+    def ball_view(self, seat: str | None) -> dict[str, Any] | None:
+        """The ball as ``seat`` may see it (``view(seat)["ball"]``), without building the rest of the view."""
+        return self._ball(self.sees_ball(seat))
 
     def _ball(self, knows: bool) -> dict[str, Any] | None:
         f = self.field

@@ -69,7 +69,7 @@ Spec = tuple[int, bool, dict[str, int], list[str]]
 class Piece:
     """One piece on the field.  ``sq`` / ``pos`` change only through :meth:`Field.put`."""
 
-    __slots__ = ("base", "heavy", "id", "pos", "rank", "role", "side", "spec", "sq", "team")
+    __slots__ = ("abil_names", "base", "heavy", "id", "pos", "rank", "role", "side", "spec", "sq", "team")
 
     def __init__(self, id: str, team: str, side: str, base: str, role: str | None, square: Square, pos: str) -> None:
         self.id = id
@@ -83,13 +83,15 @@ class Piece:
         self.heavy = base == "heavy"
         #: movement, restricted, active abilities (-> cost), passives - filled in by the Field
         self.spec: Spec = (0, False, {}, [])
+        #: the active abilities' names, sorted - filled in by the Field
+        self.abil_names: tuple[str, ...] = ()
         #: place in the movement order - filled in by the Field
         self.rank = 0
 
     def copy(self) -> Piece:
         p = Piece.__new__(Piece)
         p.id, p.team, p.side, p.base, p.role, p.sq, p.pos = self.id, self.team, self.side, self.base, self.role, self.sq, self.pos
-        p.heavy, p.spec, p.rank = self.heavy, self.spec, self.rank
+        p.heavy, p.spec, p.rank, p.abil_names = self.heavy, self.spec, self.rank, self.abil_names
         return p
 
     @property
@@ -164,8 +166,11 @@ class Field:
         self._rank = {name: i for i, name in enumerate(rules.movement_order)}
         for p in pieces.values():
             p.spec = self._spec(p)
+            p.abil_names = tuple(sorted(p.spec[2]))
             p.rank = self._rank["captain" if p.role else p.base]
-        self._teams: dict[str, tuple[Piece, ...]] = {}
+        self._teams: dict[Any, tuple[Piece, ...]] = {}
+        #: team -> the options listed for its last reaction-turn decision, to keep where unchanged (see options)
+        self.options_memo: dict[str, Any] = {}
 
     # ------------------------------------------------------------ copying
     def clone(self, *, sim: bool) -> Field:
@@ -181,6 +186,7 @@ class Field:
         f.events = []
         f._bc = {}
         f._teams = {}
+        f.options_memo = {}
         f.sim = sim
         if sim:
             f.rng = None
@@ -210,6 +216,14 @@ class Field:
         got = self._teams.get(team)
         if got is None:
             got = self._teams[team] = tuple(sorted((p for p in self.pieces.values() if p.team == team), key=lambda q: (q.rank, q.id)))
+        return got
+
+    def team_by_id(self, team: str) -> tuple[Piece, ...]:
+        """``team``'s pieces by id."""
+        key = ("by_id", team)
+        got = self._teams.get(key)
+        if got is None:
+            got = self._teams[key] = tuple(sorted(self.team_pieces(team), key=lambda q: q.id))
         return got
 
     def spots_of(self, team: str) -> dict[tuple[Square, str], Piece]:
@@ -257,10 +271,14 @@ class Field:
 
     def adjacent(self, p: Piece, *, enemy: bool) -> list[Piece]:
         """Pieces next to ``p`` (same or neighbouring square): opponents, or other teammates; by id."""
-        occ = self.occupancy()
-        out = [q for s in self.grid.around[p.sq] for q in occ.get(s, ()) if (q.team != p.team) == enemy and q is not p]
-        out.sort(key=lambda q: q.id)
-        return out
+        key = ("adj", p.id, enemy)
+        got = self._bc.get(key)
+        if got is None:
+            occ = self.occupancy()
+            got = [q for s in self.grid.around[p.sq] for q in occ.get(s, ()) if (q.team != p.team) == enemy and q is not p]
+            got.sort(key=lambda q: q.id)
+            self._bc[key] = got
+        return list(got)
 
     # ------------------------------------------------------------ what pieces are
     def rank(self, p: Piece) -> int:
@@ -299,10 +317,11 @@ class Field:
 
     def qb(self, team: str) -> Piece | None:
         """The team's standard QB (the piece ``Retreat`` moves toward)."""
-        for p in self.pieces.values():
-            if p.team == team and p.base == "qb" and not p.role:
-                return p
-        return None
+        key = ("qb", team)
+        got = self._teams.get(key)
+        if got is None:
+            got = self._teams[key] = tuple(p for p in self.pieces.values() if p.team == team and p.base == "qb" and not p.role)[:1]
+        return got[0] if got else None
 
     # ------------------------------------------------------------ what pieces may do
     def limit_ok(self, p: Piece, ability: str) -> bool:
@@ -366,10 +385,13 @@ class Field:
 
     def retreat_reach(self, p: Piece) -> frozenset[Square]:
         """Squares a retreat can reach: up to ``retreat_squares`` steps, each closer to the own QB."""
-        qb = self.qb(p.team)
-        if qb is None:
-            return frozenset()
-        return _retreat_reach(self.grid, p.sq, qb.sq, self.blockers(p.team, False), self.rules.retreat_squares)
+        key = ("retreat", p.id)
+        got = self._bc.get(key)
+        if got is None:
+            qb = self.qb(p.team)
+            got = self._bc[key] = frozenset() if qb is None else _retreat_reach(
+                self.grid, p.sq, qb.sq, self.blockers(p.team, False), self.rules.retreat_squares)
+        return got
 
     # ------------------------------------------------------------ phases and movement allowances
     def start_phase(self, team: str) -> None:

@@ -24,16 +24,19 @@ def col_letter(col: int) -> str:
     return chr(ord("A") + col)
 
 
-@lru_cache(maxsize=4096)
-def _sq(square: Square) -> str:
-    return f"{col_letter(square[0])}{square[1]}"
+_NAMES: dict[Square, str] = {}
 
 
 def sq(square: Square | None) -> str:
     """``(7, 12)`` -> ``"H12"`` (``None`` -> ``"-"``)."""
-    if square is None:
-        return "-"
-    return _sq(square)
+    name = _NAMES.get(square)  # type: ignore[arg-type]
+    if name is None:
+        if square is None:
+            return "-"
+        if len(_NAMES) >= 4096:
+            _NAMES.clear()
+        name = _NAMES[square] = f"{col_letter(square[0])}{square[1]}"
+    return name
 
 
 @lru_cache(maxsize=4096)

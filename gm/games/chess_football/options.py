@@ -25,8 +25,9 @@ have kept the spaces small but changed every transcript.)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from math import comb
+from operator import itemgetter
 from random import Random
 from typing import Any
 
@@ -37,32 +38,28 @@ from gm.games.chess_football.actions import Ability, BallChoice, Done, Move, Pas
 from gm.games.chess_football.checks import (
     NOT_ON_THEIR_OWN,
     RowPlan,
-    ability_cost,
+    ability_refusal,
     ability_target,
     check,
-    move_allowance,
-    passer_ready,
-    receiver_ready,
+    move_allowance_or_none,
+    passer_refusal,
+    play_action_refusal,
+    receiver_refusal,
     row_limit,
     teammate_spots,
 )
 from gm.games.chess_football.field import Field, Piece
 from gm.games.chess_football.geometry import POSITIONS, Square, sq
+from gm.games.chess_football.paths import INF
 from gm.games.chess_football.resolution import apply
 
+#: squares in listing order: by row, then column
+ROW_COL = itemgetter(1, 0)
 #: the move variants in listing order: (speed rush, route running)
 VARIANTS = ((False, False), (True, False), (False, True), (True, True))
 #: abilities that name an opposing piece next to the user / a teammate next to it
 ENEMY_TARGETED = ("push", "impact", "engage", "chop_block")
 ALLY_TARGETED = ("chip_block", "anchor")
-
-
-def _legal(f: Field, team: str, a: Action) -> bool:
-    try:
-        check(f, team, a)
-    except IllegalActionError:
-        return False
-    return True
 
 
 class SpotGroup:
@@ -71,7 +68,7 @@ class SpotGroup:
 
     __slots__ = ("_order", "count", "excluded", "pid", "squares")
 
-    def __init__(self, pid: str, squares: Sequence[Square], excluded: set[tuple[Square, str]]) -> None:
+    def __init__(self, pid: str, squares: Collection[Square], excluded: set[tuple[Square, str]]) -> None:
         self.pid = pid
         self.squares = squares
         self.excluded = excluded
@@ -83,7 +80,7 @@ class SpotGroup:
 
     def order(self) -> list[Square]:
         if self._order is None:
-            self._order = sorted(self.squares, key=lambda s: (s[1], s[0]))
+            self._order = sorted(self.squares, key=ROW_COL)
         return self._order
 
     def table(self) -> list[tuple[str, tuple[str, ...]]]:
@@ -97,11 +94,14 @@ class SpotGroup:
         if not ex:
             s = self.order()[i // per]
             return self.make(sq(s), POSITIONS[i % per])
+        taken: dict[Square, int] = {}
+        for s, _ in ex:
+            taken[s] = taken.get(s, 0) + 1
         for s in self.order():
-            spots = [pos for pos in POSITIONS if (s, pos) not in ex]
-            if i < len(spots):
-                return self.make(sq(s), spots[i])
-            i -= len(spots)
+            n = per - taken.get(s, 0)
+            if i < n:
+                return self.make(sq(s), [pos for pos in POSITIONS if (s, pos) not in ex][i])
+            i -= n
         raise IndexError(i)
 
     def __iter__(self) -> Iterator[PieceAction]:
@@ -123,15 +123,19 @@ class MoveGroup(SpotGroup):
         self.mp = mp
         self.reach = reach = f.reach(p, mp, rush=rush, route=route)
         limit = row_limit(f, p)
-        squares: Sequence[Square]
+        squares: Collection[Square]
         if limit is not None:
             beyond = f.beyond_los
-            squares = [s for s in reach if beyond(s[1]) <= limit]
-            inside: Any = set(squares)
+            squares = {s for s in reach if beyond(s[1]) <= limit}
         else:
-            squares = list(reach)
-            inside = reach
-        super().__init__(p.id, squares, {spot for spot in (p.spot, *teammate_spots(f, p)) if spot[0] in inside})
+            squares = reach  # (shared: read only)
+        inside = squares
+        # its own position and its teammates' (none on a plan's board: see checks.teammate_spots)
+        excluded = {spot for spot in teammate_spots(f, p) if spot[0] in inside} if f.sim else \
+            {spot for spot in f.spots_of(p.team) if spot[0] in inside}
+        if p.sq in inside:
+            excluded.add(p.spot)
+        super().__init__(p.id, squares, excluded)
 
     def make(self, square: str, pos: str) -> Move:
         return Move.trusted(self.pid, square, pos, self.rush, self.route)
@@ -145,7 +149,8 @@ class RetreatGroup(SpotGroup):
 
     def __init__(self, f: Field, p: Piece) -> None:
         squares = f.retreat_reach(p)
-        super().__init__(p.id, list(squares), {spot for spot in teammate_spots(f, p) if spot[0] in squares})
+        spots = teammate_spots(f, p) if f.sim else f.spots_of(p.team)  # (its own spot is no retreat square)
+        super().__init__(p.id, squares, {spot for spot in spots if spot[0] in squares})
 
     def make(self, square: str, pos: str) -> Ability:
         return Ability.trusted(self.pid, "retreat", to=square, position=pos)
@@ -163,9 +168,8 @@ def move_groups(f: Field, team: str, p: Piece) -> list[MoveGroup]:
             route and ("route_running" not in abil or abil["route_running"] > left)
         ):
             continue
-        try:
-            mp = move_allowance(f, p, rush, route, p.id)
-        except IllegalActionError:
+        mp = move_allowance_or_none(f, p, rush, route)
+        if mp is None:
             continue
         out.append(MoveGroup(f, p, rush, route, mp))
     return out
@@ -181,12 +185,10 @@ def option_segments(f: Field, team: str, p: Piece, *, plan: bool = False) -> lis
     singles: list[PieceAction] = []
     abil = p.spec[2]
     left = f.mp.get(p.id, 0)
-    for name in sorted(abil):
+    for name in p.abil_names:
         if name in NOT_ON_THEIR_OWN or abil[name] > left:  # (the cost alone rules it out: no need to ask)
             continue
-        try:
-            ability_cost(f, p, name, p.id)
-        except IllegalActionError:
+        if ability_refusal(f, p, name) is not None:
             continue
         if name in ENEMY_TARGETED or name in ALLY_TARGETED:
             for t in f.adjacent(p, enemy=name in ENEMY_TARGETED):
@@ -205,15 +207,15 @@ def option_segments(f: Field, team: str, p: Piece, *, plan: bool = False) -> lis
             if _ok(ability_target, f, team, p, a):
                 singles.append(a)
     if team == f.offense and p.id == f.carrier:
-        if "pass" in abil and _ok(passer_ready, f, team, p, p.id):
-            for r in sorted(f.team_pieces(team), key=lambda q: q.id):
-                if r is not p and _ok(receiver_ready, f, team, p, r.id):
+        if "pass" in abil and passer_refusal(f, p) is None:
+            for r in f.team_by_id(team):
+                if r is not p and receiver_refusal(f, team, p, r.id) is None:
                     singles += [Pass.trusted(r.id, p.id), Pass.trusted(r.id)]
         if "play_action" in abil:
             for t in f.adjacent(p, enemy=False):
                 for h in ((None,) if plan else (None, t.id, p.id)):
                     a3 = PlayAction.trusted(t.id, h)
-                    if _legal(f, team, a3):
+                    if play_action_refusal(f, team, a3) is None:
                         singles.append(a3)
     out.append(singles)
     return out
@@ -240,10 +242,15 @@ class PieceOptions:
 
     __slots__ = ("count", "groups", "piece", "segments")
 
-    def __init__(self, f: Field, team: str, p: Piece, *, plan: bool = False) -> None:
+    def __init__(self, f: Field, team: str, p: Piece, *, plan: bool = False,
+                 others: list[list[PieceAction] | SpotGroup] | None = None, groups: list[MoveGroup] | None = None) -> None:
+        """``others``, ``groups``: :func:`option_segments` ``(f, team, p, plan=plan)`` and :func:`move_groups`
+        ``(f, team, p)`` if already known."""
         self.piece = p.id
-        self.groups = move_groups(f, team, p)
-        self.segments: list[list[PieceAction] | SpotGroup] = [*self.groups, *option_segments(f, team, p, plan=plan)]
+        self.groups = move_groups(f, team, p) if groups is None else groups
+        if others is None:
+            others = option_segments(f, team, p, plan=plan)
+        self.segments: list[list[PieceAction] | SpotGroup] = [*self.groups, *others]
         self.count = sum(seg.count if isinstance(seg, SpotGroup) else len(seg) for seg in self.segments)
 
     def __len__(self) -> int:
@@ -283,7 +290,7 @@ class TurnSpace(ActionSpace):
             self.head = []
         elif team == f.offense and f.hidden and f.pair and not f.ball_choice_used:
             self.head += [BallChoice(h) for h in f.pair]
-        self.pieces = [o for o in (PieceOptions(f, team, p) for p in f.actors(team)) if o.count]
+        self.pieces = [o for o in _turn_options(f, team) if o.count]
         self.count = len(self.head) + sum(o.count for o in self.pieces)
 
     def __len__(self) -> int:
@@ -307,6 +314,58 @@ class TurnSpace(ActionSpace):
         yield from self.head
         for o in self.pieces:
             yield from o
+
+
+def _turn_options(f: Field, team: str) -> list[PieceOptions]:
+    """The options of every piece of ``team`` that may act, found again only where they may have changed.
+
+    From one decision to the next of a part of a turn most pieces stand where they stood, away from the
+    piece that acted.  A piece's options other than moves depend on the field's flags (the ball, the
+    pass, who is wrapped, jammed, sealing or anchored), on its own state (place, movement left,
+    abilities used, moved or done) and on the pieces up to ``max(2, retreat_squares)`` squares from it
+    (the pieces next to it, where a pushed piece goes, its retreat squares).  So those listed for the
+    last decision that listed them are kept for a piece whose flags and own state are unchanged when no
+    piece has since left or entered a square that near it; the ball carrier's (passes, play action) are always
+    listed afresh, and a piece's that can retreat after its QB moved (retreats head for it).  Its moves are
+    kept likewise while no piece has left or entered a square within its movement + 1 (its reach, with
+    the pieces that block or seal it and the teammates' positions it may not end on)."""
+    spots = tuple(p.spot for p in f.pieces.values())
+    now = f.phase_idx
+    flags = (f.result, f.acting, f.snap_no, f.sim, f.offense, f.carrier, f.hidden, f.pair, f.pa_used, f.pass_decl,
+             f.pass_thrown, f.ball_choice_used, frozenset(f.wrapped), tuple(f.last_used.items()),
+             *(tuple(k for k, until in d.items() if until >= now) if d else () for d in (f.jam_until, f.seal_until,
+                                                                                         f.immovable_until)))
+    prev = f.options_memo.get(team)
+    memo: dict[str, tuple[Any, Any, Any]] = {}
+    if prev is not None and prev[0] == flags and len(prev[1]) == len(spots):
+        changed = [s for was, is_ in zip(prev[1], spots, strict=True) if was != is_ for s in (was[0], is_[0])]
+        qb = f.qb(team)
+        qb_moved = qb is not None and qb.sq in changed
+        near = max(2, f.rules.retreat_squares)
+        for pid, (mine, others, groups) in prev[2].items():
+            x, y = mine[0]
+            far = min((max(abs(s[0] - x), abs(s[1] - y)) for s in changed), default=INF)
+            if far <= near or (qb_moved and "retreat" in f.pieces[pid].spec[2]):
+                others = None
+            if far <= mine[2] + 1:  # its reach: blocked squares, seals, teammates' spots
+                groups = None
+            if others is not None or groups is not None:
+                memo[pid] = (mine, others, groups)
+    out: list[PieceOptions] = []
+    for p in f.actors(team):
+        mine = (p.sq, p.pos, f.mp.get(p.id, 0), frozenset(f.used.get(p.id, ())), p.id in f.moved, p.id in f.finished)
+        hit = memo.get(p.id)
+        others = groups = None
+        if hit is not None and hit[0] == mine and p.id != f.carrier:
+            others, groups = hit[1], hit[2]
+        if others is None:
+            others = option_segments(f, team, p)
+        if groups is None:
+            groups = move_groups(f, team, p)
+        memo[p.id] = (mine, others, groups)
+        out.append(PieceOptions(f, team, p, others=others, groups=groups))
+    f.options_memo[team] = (flags, spots, memo)
+    return out
 
 
 def turn_kinds(f: Field, team: str, wanted: set[str] | frozenset[str] | None = None) -> set[str]:

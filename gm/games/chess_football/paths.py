@@ -23,6 +23,8 @@ INF = 10**9
 TEMPLATE_MAX = 5
 _CACHE_MAX = 50_000
 _CACHE: dict[tuple[object, ...], dict[Square, int]] = {}
+#: keyed by the blocked and sealed squares near the start only
+_LOCAL: dict[tuple[object, ...], dict[Square, int]] = {}
 
 
 @lru_cache(maxsize=64)
@@ -58,19 +60,35 @@ def reach(
     dcc: int,
     seal_cost: int,
 ) -> dict[Square, int]:
-    """Square -> cheapest movement cost of ending a move there (the start costs 0).  Shared: do not change it."""
+    """Square -> cheapest movement cost of ending a move there (the start costs 0).  Shared: do not change it.
+
+    Only the blocked squares a step can leave (fewer than ``mp`` steps from the start, the start itself
+    never blocking) and the sealed squares a step can enter (at most ``mp`` steps away) decide the
+    answer, so behind the cache of exact questions a second one is keyed by those: a piece's reach is
+    not searched again because a piece far from it moved."""
     key = (g, start, mp, restricted, blocked, sealed, dcc, seal_cost)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
     if len(_CACHE) >= _CACHE_MAX:
         _CACHE.clear()
-    if mp <= 0:
-        best: dict[Square, int] = {start: 0}
-    elif restricted and not sealed and mp <= TEMPLATE_MAX:
-        best = from_templates(g, start, mp, blocked, dcc)
-    else:
-        best = search(g, start, mp, restricted, blocked, sealed, dcc, seal_cost)
+        _LOCAL.clear()
+    sx, sy = start
+    if blocked:
+        near = mp - 1
+        blocked = frozenset(b for b in blocked if -near <= b[0] - sx <= near and -near <= b[1] - sy <= near and b != start)
+    if sealed:
+        sealed = frozenset(b for b in sealed if -mp <= b[0] - sx <= mp and -mp <= b[1] - sy <= mp)
+    local = (g, start, mp, restricted, blocked, sealed, dcc, seal_cost)
+    best = _LOCAL.get(local)
+    if best is None:
+        if mp <= 0:
+            best = {start: 0}
+        elif restricted and not sealed and mp <= TEMPLATE_MAX:
+            best = from_templates(g, start, mp, blocked, dcc)
+        else:
+            best = search(g, start, mp, restricted, blocked, sealed, dcc, seal_cost)
+        _LOCAL[local] = best
     _CACHE[key] = best
     return best
 

@@ -12,23 +12,40 @@ from gm.games.chess_football.field import Field, Piece
 from gm.games.chess_football.geometry import POSITIONS, Square, sq
 from gm.games.chess_football.options import move_groups
 
+#: a candidate move as plain values: (square, its name, position, speed rush, route running)
+Spot5 = tuple[Square, str, str, bool, bool]
+
 
 def candidate_moves(f: Field, team: str, p: Piece) -> Iterator[Move]:
     """A short list of ``p``'s moves a player would consider: for each square it can end on (plain
     moves first, then the squares only Speed Rush or Route Running reach), the first free position
     and every position an opponent holds there (a tackle or a collision).  Squares by row, then column."""
+    pid = p.id
+    for _, name, pos, rush, route in candidate_spots(f, team, p):
+        yield Move.trusted(pid, name, pos, rush, route)
+
+
+def candidate_spots(f: Field, team: str, p: Piece) -> Iterator[Spot5]:
+    """:func:`candidate_moves` as plain values (a bot weighing many builds only the move it picks)."""
     seen: set[Square] = set()
     occ = f.occupancy()
+    first = POSITIONS[0]
     for g in move_groups(f, team, p):
         if g.rush and g.route:
             continue
-        plain = not (g.rush or g.route)
-        for s in sorted(g.squares, key=lambda s: (s[1], s[0])):
+        rush, route = g.rush, g.route
+        plain = not (rush or route)
+        for s in g.order():
             if not plain and s in seen:
                 continue
             if plain:
                 seen.add(s)
-            here = [q for q in occ.get(s, ()) if q is not p]
+            on = occ.get(s)
+            if not on:  # an empty square: its first position
+                if s != p.sq:
+                    yield s, sq(s), first, rush, route
+                continue
+            here = [q for q in on if q is not p]
             spots: list[str] = []
             if s != p.sq:
                 taken = {q.pos for q in here}
@@ -38,7 +55,7 @@ def candidate_moves(f: Field, team: str, p: Piece) -> Iterator[Move]:
             spots += [q.pos for q in here if q.team != team]
             name = sq(s)
             for pos in spots:
-                yield Move.trusted(p.id, name, pos, g.rush, g.route)
+                yield s, name, pos, rush, route
 
 
 def threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
@@ -57,4 +74,4 @@ def pieces_in_lineup_order(f: Field, team: str) -> list[Piece]:
     return [p for p in f.pieces.values() if p.team == team]
 
 
-__all__ = ["candidate_moves", "pieces_in_lineup_order", "threat_map"]
+__all__ = ["candidate_moves", "candidate_spots", "pieces_in_lineup_order", "threat_map"]

@@ -1,0 +1,83 @@
+"""Pinned digests of seeded whole games: the engine and the bots play them move for move the same,
+whatever is done to their speed (issue #22).  Each digest covers the action log, the final snapshot
+and every event text.  A change here must be deliberate (re-pin with the printed values)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+from cf_helpers import G
+
+from gm.core.bots import RandomBot as UniformBot
+from gm.core.playout import play_out
+
+SHORT = {"possessions_per_half": 1, "overtime_periods": 0}
+#: name -> (rules, home bot, away bot, seeds); "default" alternates seats with "random" by seed
+GAMES: dict[str, tuple[dict[str, Any] | None, str, str, range]] = {
+    "random vs random, short games": (SHORT, "random", "random", range(36)),
+    "default vs random, short games": (SHORT, "default", "random", range(36)),
+    "random vs random, full games": (None, "random", "random", range(6)),
+    "default vs random, full games": (None, "default", "random", range(8)),
+    "default vs default, short games": (SHORT, "default", "default", range(24)),
+    "default vs default, full games": (None, "default", "default", range(6)),
+}
+PINNED = {
+    "default vs default, short games": "c30e3940dad97fc7e7ccb07a7a0ef7a37f1ac7b975bfce90233113d243eb693d",
+    "default vs default, full games": "a8b445ee7618bc5d55628e931c184e4a06e1ff8b1ad76b13e0cc9f03ac848104",
+    "random vs random, short games": "88cf8260004ec037c9a88fce8ab753d7b600c3937e32c665e8d8b539b5ef0a1d",
+    "default vs random, short games": "e6320f7c7579cce23bca34cc36cc33d5fc157821256e98ba1309d44f6521b20b",
+    "random vs random, full games": "c5da994e81a86b53fc2e8091f1796777eba1da6988fc8a9e595d9788e84214d0",
+    "default vs random, full games": "c3a17687c9b6f8350908f06406cb0bdd675e2e29a2a1626f851380e9d7b1a0fe",
+}
+
+
+def _digest(rules: dict[str, Any] | None, first: str, second: str, seeds: range) -> str:
+    h = hashlib.sha256()
+    for seed in seeds:
+        s = G.new_state(rules, seed)
+        names = (first, second) if seed % 2 == 0 else (second, first)
+        bots = {seat: UniformBot(seed) if name == "uniform" else G.make_bot(name, 10 * seed + i)
+                for i, (seat, name) in enumerate(zip(G.seats, names, strict=True))}  # fmt: skip
+        events: list[str] = []
+        play_out(s, bots, on_move=lambda seat, action, evs, out=events: out.extend(e.text for e in evs))
+        h.update(json.dumps([s.to_json()["log"], s.snapshot(), events], sort_keys=True).encode())
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_seeded_games_are_pinned(name: str) -> None:
+    got = _digest(*GAMES[name])
+    assert got == PINNED[name], f"{name}: {got}"
+
+
+def _spaces_digest() -> str:
+    """Every reaction-turn action space along two seeded random games, listed in order (the order a
+    uniform draw indexes), and a few uniform draws from the first snap's plan space."""
+    h = hashlib.sha256()
+    for seed in (5, 6):
+        s = G.new_state(SHORT, seed)
+        bots = {seat: G.make_bot("random", seed + i) for i, seat in enumerate(G.seats)}
+        turns = 0
+        while not s.is_terminal and turns < 60:
+            seat = s.to_act()[0]
+            if s.decision(seat) == "turn":
+                legal = s.legal_actions(seat)
+                h.update(json.dumps([len(legal), [str(a) for a in legal]]).encode())
+                turns += 1
+            s.apply(seat, bots[seat].choose(s, seat))
+    s = G.new_state(None, 0)
+    for seat, text in (("home", "captains deep_threat safety"), ("away", "captains lead_blocker rusher"), ("away", "heads")):
+        s.apply(seat, text)
+    bot = UniformBot(3)
+    h.update(json.dumps([str(bot.choose(s, "home")) for _ in range(4)]).encode())
+    return h.hexdigest()
+
+
+SPACES = "9ef69ed1083d3716970061202c75f215fff5b25427590437adb80b5e9c5840f8"
+
+
+def test_action_spaces_are_pinned() -> None:
+    assert _spaces_digest() == SPACES, _spaces_digest()
