@@ -38,6 +38,7 @@ from gm import __version__
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.errors import GameError, InvalidActionError, StateError
+from gm.core.events import Event
 from gm.core.game import Game, ruleset_hash
 from gm.core.state import GameState
 from gm.core.tools import (
@@ -55,6 +56,7 @@ from gm.session.commit import SecretBook, SecretStatus, SeedSecret, commitment, 
 from gm.session.driver import BotDriver
 from gm.session.keys import KeyRing
 from gm.session.records import FORMAT, VERSION, Chain, TamperError
+from gm.session.result import CallResult, Pending
 from gm.session.store import (
     SESSION_RULE,
     SUFFIX,
@@ -148,6 +150,8 @@ class Session:
         self._chain = chain
         self._position = Position(0)
         self._writer: Writer | None = None  # set while a call holds the session's write lock
+        #: the last action result, made when first read or before the game changes (gm.session.result)
+        self._pending = Pending()
         self._expected: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
         self._bots_known: tuple[dict[str, str], bool] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
@@ -527,6 +531,7 @@ class Session:
     # ------------------------------------------------------------- the log
     def _apply(self, seat: str, text: str | Action, *, nonce: str | None = None, digest: str | None = None) -> tuple[list[Any], dict[str, Any]]:
         """Apply a move to the state and the secret book; return its events and its stored record."""
+        self._pending.settle()  # the last result reads the game as it was
         st = self.state
         acting = st.to_act()
         events = st.apply(seat, text)
@@ -614,6 +619,7 @@ class Session:
 
     def _reload(self) -> None:
         """Back to what is stored (after a failed write)."""
+        self._pending.settle()
         fresh = Session.open(self.id, store=self.store, record=False)
         recorder, writer, injected = self.recorder, self._writer, self.driver.injected
         self.__dict__.update(fresh.__dict__)
@@ -649,6 +655,7 @@ class Session:
         why = self.can_retract(seat)
         if why is not None:
             raise StateError(f"cannot take back {seat}'s move: {why}", rule=SESSION_RULE)
+        self._pending.settle()
         moves = self.state.log[:-1]
         taken = str(self.state.log[-1].action)
         fresh = self.game.new_state(self.state.rules, self.state.seed)
@@ -751,7 +758,11 @@ class Session:
         """Let bots make every move they owe now (a bot choosing alongside a human commits first),
         or at most ``limit``; returns the events as JSON.  Stops at a human's move, and, with
         :attr:`pause_when_out` and no ``limit``, once every human seat is out of the game."""
-        out: list[dict[str, Any]] = []
+        return [e.to_json() for e in self._bot_moves(limit)]
+
+    def _bot_moves(self, limit: int | None = None) -> list[Event]:
+        """:meth:`advance_bots`, returning the events themselves."""
+        out: list[Event] = []
         self.bot_error = None
         if not self._has_bots():
             return out
@@ -781,7 +792,7 @@ class Session:
                 self._reload()
                 self.bot_error = f"could not save the move of {self.players[seat]} ({seat}): {exc}"
                 break
-            out.extend(e.to_json() for e in events)
+            out.extend(events)
         return out
 
     # ------------------------------------------------------------------- call
@@ -881,9 +892,9 @@ class Session:
                 rule=SEAT_RULE,
                 legal=[e["seat"] for e in self.expected() if e.get("player") == "human"] or self.human_seats,
             )
-        before: list[dict[str, Any]] = []
+        before: list[Event] = []
         if self.bots_owe_move():  # left owing after an interrupted write: they move first
-            before = self.advance_bots()
+            before = self._bot_moves()
         if action is None:
             action = spec.handler(self.state, seat, parsed)
             keep_action(spec, key, action)
@@ -903,34 +914,47 @@ class Session:
         except OSError as exc:
             self._reload()
             raise StateError(f"could not save the session ({exc.strerror or exc}); the move was not made", rule=SESSION_RULE) from None
-        out = before + [e.to_json() for e in events]
-        out.extend(self.advance_bots())
-        return self._action_result(spec, seat, action, out, board)
+        before.extend(events)
+        before.extend(self._bot_moves())
+        return self._action_result(spec, seat, action, before, board)
 
-    def _action_result(
-        self, spec: ToolSpec, seat: str, action: Action, events: list[dict[str, Any]], board: bool
-    ) -> dict[str, Any]:
+    def _action_result(self, spec: ToolSpec, seat: str, action: Action, events: list[Event], board: bool) -> CallResult:
+        """An action's result: what changes with the next move (the reveals taken from the book, the
+        seed, a bot's error) is taken now; the rest (events and narration in words, the board window,
+        status, who acts next, commitments, outcome) when the result is first read, or before the game
+        next changes (:class:`gm.session.result.CallResult`)."""
         st = self.state
-        result: dict[str, Any] = {
-            "ok": True,
-            "tool": spec.name,
-            "kind": "action",
-            "seat": seat,
-            "action": str(action),
-            "events": events,
-            "narration": [e["text"] for e in events],
-            **({"board": self.game.render(st, seat)} if board else {}),
-            "status": self.game.status(st, seat),
-            "expected": self.expected(),
-            "commitments": self.commitments(),
-            "reveal": self.book.take_revealed(),
-            "outcome": st.outcome.to_json() if st.outcome else None,
-        }
-        if st.is_terminal and not self.practice:
-            result["seed"] = self.secret.reveal()
-        if self.bot_error:
-            result["bot_error"] = self.bot_error
-        return result
+        reveal = self.book.take_revealed()
+        seed = self.secret.reveal() if st.is_terminal and not self.practice else None
+        bot_error = self.bot_error
+
+        def make() -> dict[str, Any]:
+            try:
+                evs = [e.to_json() for e in events]
+                result: dict[str, Any] = {
+                    "ok": True,
+                    "tool": spec.name,
+                    "kind": "action",
+                    "seat": seat,
+                    "action": str(action),
+                    "events": evs,
+                    "narration": [e["text"] for e in evs],
+                    **({"board": self.game.render(st, seat)} if board else {}),
+                    "status": self.game.status(st, seat),
+                    "expected": self.expected(),
+                    "commitments": self.commitments(),
+                    "reveal": reveal,
+                    "outcome": st.outcome.to_json() if st.outcome else None,
+                }
+            except Exception as exc:  # nothing escapes a tool, whenever its result is read
+                return self._error(spec.name, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
+            if seed is not None:
+                result["seed"] = seed
+            if bot_error:
+                result["bot_error"] = bot_error
+            return result
+
+        return self._pending.lazy(make)
 
     def _error(self, tool: Any, seat: Any, exc: GameError) -> dict[str, Any]:
         raw = exc.to_json()
