@@ -28,6 +28,8 @@ from typing import Any
 _MAKING = threading.Lock()
 #: the one key a result holds before it is made
 UNMADE = "__result_not_made__"
+_setitem = dict.__setitem__
+_new_result = dict.__new__
 
 
 class CallResult(dict[str, Any]):
@@ -36,9 +38,9 @@ class CallResult(dict[str, Any]):
     __slots__ = ("__weakref__", "_make")
 
     def __init__(self, make: Callable[[], dict[str, Any]] | None = None) -> None:
-        super().__init__()
+        # (dict's own __init__ has nothing to do: the dict is empty)
         if make is not None:
-            dict.__setitem__(self, UNMADE, None)
+            _setitem(self, UNMADE, None)
         self._make = make
 
     def made(self) -> bool:
@@ -111,8 +113,14 @@ class Pending:
 
     def lazy(self, make: Callable[[], dict[str, Any]]) -> CallResult:
         """A result made by ``make`` on first use, kept as the pending one (the one before is made first)."""
-        self.settle()
-        result = CallResult(make)
+        ref = self._ref
+        if ref is not None:
+            last = ref()
+            if last is not None and last._make is not None:
+                last.settle()
+        result = _new_result(CallResult)  # (CallResult(make) without a Python-level __init__)
+        _setitem(result, UNMADE, None)
+        result._make = make
         self._ref = weakref.ref(result)
         return result
 

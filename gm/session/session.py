@@ -47,12 +47,11 @@ from gm.core.tools import (
     covered_call,
     expected,
     keep_action,
-    made_action,
     parse_args,
     tool_index,
     unknown_tool,
 )
-from gm.session.commit import SecretBook, SecretStatus, SeedSecret, commitment, derive
+from gm.session.commit import LOCKED_TEXT, SecretBook, SecretStatus, SeedSecret, commitment, derive
 from gm.session.driver import BotDriver
 from gm.session.keys import KeyRing
 from gm.session.records import FORMAT, VERSION, Chain, TamperError
@@ -542,19 +541,20 @@ class Session:
         for e in events:
             if "void" in e.data:
                 void.update(str(v) for v in e.data["void"])
-        sec = self.book.note(seat, index, str(action), acting, void, st.outcome is not None, nonce=nonce, digest=digest)
+        said = str(action)
+        sec = self.book.note(seat, index, said, acting, void, st.outcome is not None, nonce=nonce, digest=digest)
         hidden = sec is not None or index in st.secret_moves()
         if hidden:
             record: dict[str, Any] = {
                 "seat": seat,
-                "public": SecretStatus.LOCKED.value if sec is not None else action.public_text(),
+                "public": LOCKED_TEXT if sec is not None else action.public_text(),
                 "sealed": None,  # filled in by _seal (it needs the record's number)
-                "_inner": {"action": str(action), "nonce": nonce},
+                "_inner": {"action": said, "nonce": nonce},
             }
             if digest is not None:
                 record["commitment"] = digest
         else:
-            record = {"seat": seat, "action": str(action)}
+            record = {"seat": seat, "action": said}
         return events, record
 
     def _store(self, records: list[dict[str, Any]]) -> None:
@@ -762,8 +762,8 @@ class Session:
 
     def _bot_moves(self, limit: int | None = None) -> list[Event]:
         """:meth:`advance_bots`, returning the events themselves."""
-        out: list[Event] = []
         self.bot_error = None
+        out: list[Event] = []
         if not self._has_bots():
             return out
         for _ in range(MAX_BOT_MOVES if limit is None else limit):
@@ -807,9 +807,19 @@ class Session:
         (the call, its result, the bot moves it caused) land together and in order."""
         try:
             with self.store.writing(self.id) as writer:
-                self._catch_up(writer)
+                if writer.stale(self._position):  # another process stored moves since this copy was read
+                    self._resync()
                 self._writer = writer
                 try:
+                    if self.recorder is None:  # (the common case, without a function call more)
+                        try:
+                            return self._call(tool, args, seat, board)
+                        except GameError as exc:
+                            return self._error(tool, seat, exc)
+                        except Exception as exc:  # the last line of defence: nothing escapes a tool
+                            return self._error(
+                                tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL")
+                            )
                     return self._locked_call(tool, args, seat, board)
                 finally:
                     self._writer = None
@@ -854,10 +864,12 @@ class Session:
         return spec
 
     def _call(self, name: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool = False) -> dict[str, Any]:
-        spec = self._spec(name)
+        spec = self._tools.get(name) if type(name) is str else None
         if spec is None:
-            raise unknown_tool(name, self.tools)
-        if seat is not None and (not isinstance(seat, str) or seat not in self.game.seats):
+            spec = self._spec(name)
+            if spec is None:
+                raise unknown_tool(name, self.tools)
+        if seat is not None and (type(seat) is not str or seat not in self.game.seats):
             raise InvalidActionError(
                 f"unknown seat; {self.game.id} has {', '.join(self.game.seats)}", rule=SEAT_RULE, input=str(seat)[:100], legal=self.game.seats
             )
@@ -871,8 +883,12 @@ class Session:
         if spec.covers and seat is not None:  # a move written as text: made through the tool it stands for
             name, args = covered_call(spec, self.tools, self.state, seat, args)
             spec = self._tools[name]
-        key = call_key(args) if spec.made is not None else None
-        action = made_action(spec, key)  # the same plain arguments made this action before
+        made = spec.made
+        key = action = None
+        if made is not None:  # (made_action) the same plain arguments made this action before
+            key = call_key(args)
+            if key is not None:
+                action = made.get(key)
         parsed = parse_args(spec, args) if action is None else None
         if spec.kind == "query":
             data = spec.handler(self.state, seat, parsed)
@@ -893,12 +909,14 @@ class Session:
                 legal=[e["seat"] for e in self.expected() if e.get("player") == "human"] or self.human_seats,
             )
         before: list[Event] = []
-        if self.bots_owe_move():  # left owing after an interrupted write: they move first
+        bots = self._has_bots()
+        if bots and self.bots_owe_move():  # left owing after an interrupted write: they move first
             before = self._bot_moves()
         if action is None:
             action = spec.handler(self.state, seat, parsed)
             keep_action(spec, key, action)
-        self.book.just_revealed = []
+        if self.book.just_revealed:
+            self.book.just_revealed = []
         nonce = digest = None
         if self.commit_human_picks and any(s != seat and self.players.get(s) == "human" for s in self.state.to_act()):
             # another human still picks this round: commit as a bot does, with a nonce nobody can
@@ -915,7 +933,10 @@ class Session:
             self._reload()
             raise StateError(f"could not save the session ({exc.strerror or exc}); the move was not made", rule=SESSION_RULE) from None
         before.extend(events)
-        before.extend(self._bot_moves())
+        if bots:
+            before.extend(self._bot_moves())
+        else:
+            self.bot_error = None
         return self._action_result(spec, seat, action, before, board)
 
     def _action_result(self, spec: ToolSpec, seat: str, action: Action, events: list[Event], board: bool) -> CallResult:
@@ -924,8 +945,8 @@ class Session:
         status, who acts next, commitments, outcome) when the result is first read, or before the game
         next changes (:class:`gm.session.result.CallResult`)."""
         st = self.state
-        reveal = self.book.take_revealed()
-        seed = self.secret.reveal() if st.is_terminal and not self.practice else None
+        reveal = self.book.take_revealed() if self.book.just_revealed else {}
+        seed = self.secret.reveal() if st.outcome is not None and not self.practice else None
         bot_error = self.bot_error
 
         def make() -> dict[str, Any]:
