@@ -897,7 +897,8 @@ class Session:
                 "tool": spec.name,
                 "kind": "query",
                 "seat": seat,
-                "status": self.game.status(self.state, seat),
+                # (a query answering the status line, as get_status and get_board do, has just worked it out)
+                "status": data["status"] if "status" in data else self.game.status(self.state, seat),
                 **data,
                 "expected": self.expected(),
                 "commitments": self.commitments(),
