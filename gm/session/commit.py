@@ -220,6 +220,9 @@ class SecretBook:
 
     def take_revealed(self) -> dict[str, dict[str, Any]]:
         """The bot reveals since the last call, by seat (and forget them)."""
-        out = {s.seat: s.reveal() for s in self.just_revealed if s.digest}
+        out = {}
+        for s in self.just_revealed:  # (a loop: most picks revealed are humans', with nothing to show)
+            if s.digest:
+                out[s.seat] = s.reveal()
         self.just_revealed = []
         return out

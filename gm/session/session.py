@@ -31,6 +31,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -946,37 +947,42 @@ class Session:
         status, who acts next, commitments, outcome) when the result is first read, or before the game
         next changes (:class:`gm.session.result.CallResult`)."""
         st = self.state
-        reveal = self.book.take_revealed() if self.book.just_revealed else {}
+        book = self.book
+        reveal = book.take_revealed() if book.just_revealed else {}
         seed = self.secret.reveal() if st.outcome is not None and not self.practice else None
-        bot_error = self.bot_error
+        # (a partial, not a closure: a closure's cells would cost more than the rest of this)
+        return self._pending.lazy(partial(self._made_result, spec, seat, action, events, board, st, reveal, seed, self.bot_error))
 
-        def make() -> dict[str, Any]:
-            try:
-                evs = [e.to_json() for e in events]
-                result: dict[str, Any] = {
-                    "ok": True,
-                    "tool": spec.name,
-                    "kind": "action",
-                    "seat": seat,
-                    "action": str(action),
-                    "events": evs,
-                    "narration": [e["text"] for e in evs],
-                    **({"board": self.game.render(st, seat)} if board else {}),
-                    "status": self.game.status(st, seat),
-                    "expected": self.expected(),
-                    "commitments": self.commitments(),
-                    "reveal": reveal,
-                    "outcome": st.outcome.to_json() if st.outcome else None,
-                }
-            except Exception as exc:  # nothing escapes a tool, whenever its result is read
-                return self._error(spec.name, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
-            if seed is not None:
-                result["seed"] = seed
-            if bot_error:
-                result["bot_error"] = bot_error
-            return result
-
-        return self._pending.lazy(make)
+    def _made_result(
+        self, spec: ToolSpec, seat: str, action: Action, events: list[Event], board: bool, st: GameState[Any],
+        reveal: dict[str, Any], seed: dict[str, Any] | None, bot_error: str | None,
+    ) -> dict[str, Any]:
+        """The content of :meth:`_action_result`'s result, made from the game as it is (the session
+        makes it before the game changes)."""
+        try:
+            evs = [e.to_json() for e in events]
+            result: dict[str, Any] = {
+                "ok": True,
+                "tool": spec.name,
+                "kind": "action",
+                "seat": seat,
+                "action": str(action),
+                "events": evs,
+                "narration": [e["text"] for e in evs],
+                **({"board": self.game.render(st, seat)} if board else {}),
+                "status": self.game.status(st, seat),
+                "expected": self.expected(),
+                "commitments": self.commitments(),
+                "reveal": reveal,
+                "outcome": st.outcome.to_json() if st.outcome else None,
+            }
+        except Exception as exc:  # nothing escapes a tool, whenever its result is read
+            return self._error(spec.name, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
+        if seed is not None:
+            result["seed"] = seed
+        if bot_error:
+            result["bot_error"] = bot_error
+        return result
 
     def _error(self, tool: Any, seat: Any, exc: GameError) -> dict[str, Any]:
         raw = exc.to_json()

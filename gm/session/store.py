@@ -91,11 +91,23 @@ _new = object.__new__
 
 
 def position(count: int, offset: int = 0) -> Position:
-    """``Position(count, offset)``, made without the frozen dataclass's ``__init__`` (a store makes
-    one per write)."""
+    """``Position(count, offset)`` (a store makes one per write): the first few thousand without an
+    offset are made once and shared (they are frozen), any other without the dataclass's ``__init__``."""
+    if not offset and count < _COUNTS_MAX:
+        if count >= len(_COUNTS):
+            _COUNTS.extend(_made(n, 0) for n in range(len(_COUNTS), count + 1))
+        return _COUNTS[count]
+    return _made(count, offset)
+
+
+def _made(count: int, offset: int) -> Position:
     p = _new(Position)
     p.__dict__.update(count=count, offset=offset)
     return p
+
+
+_COUNTS: list[Position] = []
+_COUNTS_MAX = 8192
 
 
 @dataclass
