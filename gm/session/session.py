@@ -759,12 +759,8 @@ class Session:
         """Let bots make every move they owe now (a bot choosing alongside a human commits first),
         or at most ``limit``; returns the events as JSON.  Stops at a human's move, and, with
         :attr:`pause_when_out` and no ``limit``, once every human seat is out of the game."""
-        return [e.to_json() for e in self._bot_moves(limit)]
-
-    def _bot_moves(self, limit: int | None = None) -> list[Event]:
-        """:meth:`advance_bots`, returning the events themselves."""
+        out: list[dict[str, Any]] = []
         self.bot_error = None
-        out: list[Event] = []
         if not self._has_bots():
             return out
         for _ in range(MAX_BOT_MOVES if limit is None else limit):
@@ -793,7 +789,7 @@ class Session:
                 self._reload()
                 self.bot_error = f"could not save the move of {self.players[seat]} ({seat}): {exc}"
                 break
-            out.extend(events)
+            out.extend(e.to_json() for e in events)
         return out
 
     # ------------------------------------------------------------------- call
@@ -910,10 +906,10 @@ class Session:
                 rule=SEAT_RULE,
                 legal=[e["seat"] for e in self.expected() if e.get("player") == "human"] or self.human_seats,
             )
-        before: list[Event] = []
+        before: list[dict[str, Any]] = []
         bots = self._has_bots()
         if bots and self.bots_owe_move():  # left owing after an interrupted write: they move first
-            before = self._bot_moves()
+            before = self.advance_bots()
         if action is None:
             action = spec.handler(self.state, seat, parsed)
             keep_action(spec, key, action)
@@ -934,14 +930,16 @@ class Session:
         except OSError as exc:
             self._reload()
             raise StateError(f"could not save the session ({exc.strerror or exc}); the move was not made", rule=SESSION_RULE) from None
-        before.extend(events)
-        if bots:
-            before.extend(self._bot_moves())
-        else:
-            self.bot_error = None
-        return self._action_result(spec, seat, action, before, board)
+        if bots:  # each move's events in words before the next move is made, as they were then
+            out = [*before, *(e.to_json() for e in events)]
+            out.extend(self.advance_bots())
+            return self._action_result(spec, seat, action, out, board)
+        self.bot_error = None
+        return self._action_result(spec, seat, action, events, board)  # (made into JSON when read)
 
-    def _action_result(self, spec: ToolSpec, seat: str, action: Action, events: list[Event], board: bool) -> CallResult:
+    def _action_result(
+        self, spec: ToolSpec, seat: str, action: Action, events: list[Event] | list[dict[str, Any]], board: bool
+    ) -> CallResult:
         """An action's result: what changes with the next move (the reveals taken from the book, the
         seed, a bot's error) is taken now; the rest (events and narration in words, the board window,
         status, who acts next, commitments, outcome) when the result is first read, or before the game
@@ -954,13 +952,13 @@ class Session:
         return self._pending.lazy(partial(self._made_result, spec, seat, action, events, board, st, reveal, seed, self.bot_error))
 
     def _made_result(
-        self, spec: ToolSpec, seat: str, action: Action, events: list[Event], board: bool, st: GameState[Any],
+        self, spec: ToolSpec, seat: str, action: Action, events: list[Event] | list[dict[str, Any]], board: bool, st: GameState[Any],
         reveal: dict[str, Any], seed: dict[str, Any] | None, bot_error: str | None,
     ) -> dict[str, Any]:
         """The content of :meth:`_action_result`'s result, made from the game as it is (the session
         makes it before the game changes)."""
         try:
-            evs = [e.to_json() for e in events]
+            evs = [e if isinstance(e, dict) else e.to_json() for e in events]
             result: dict[str, Any] = {
                 "ok": True,
                 "tool": spec.name,
