@@ -35,13 +35,14 @@ _new_result = dict.__new__
 class CallResult(dict[str, Any]):
     """A result dict made on first use by ``make`` (see the module docstring)."""
 
-    __slots__ = ("__weakref__", "_make")
+    __slots__ = ("__weakref__", "_args", "_make")
 
-    def __init__(self, make: Callable[[], dict[str, Any]] | None = None) -> None:
+    def __init__(self, make: Callable[..., dict[str, Any]] | None = None, *args: Any) -> None:
         # (dict's own __init__ has nothing to do: the dict is empty)
         if make is not None:
             _setitem(self, UNMADE, None)
         self._make = make
+        self._args = args
 
     def made(self) -> bool:
         """Whether the content has been made (read, written or settled)."""
@@ -53,10 +54,11 @@ class CallResult(dict[str, Any]):
             with _MAKING:
                 make = self._make
                 if make is not None:
-                    made = make()
+                    made = make(*self._args)
                     dict.clear(self)
                     dict.update(self, made)
                     self._make = None
+                    self._args = ()
 
     def __reduce_ex__(self, protocol: Any) -> Any:  # copies and pickles are plain dicts
         self.settle()
@@ -111,16 +113,17 @@ class Pending:
     def __init__(self) -> None:
         self._ref: weakref.ref[CallResult] | None = None
 
-    def lazy(self, make: Callable[[], dict[str, Any]]) -> CallResult:
-        """A result made by ``make`` on first use, kept as the pending one (the one before is made first)."""
+    def lazy(self, make: Callable[..., dict[str, Any]], *args: Any) -> CallResult:
+        """A result made by ``make(*args)`` on first use, kept as the pending one (the one before is made first)."""
         ref = self._ref
         if ref is not None:
             last = ref()
             if last is not None and last._make is not None:
                 last.settle()
-        result = _new_result(CallResult)  # (CallResult(make) without a Python-level __init__)
+        result = _new_result(CallResult)  # (CallResult(make, *args) without a Python-level __init__)
         _setitem(result, UNMADE, None)
         result._make = make
+        result._args = args
         self._ref = weakref.ref(result)
         return result
 

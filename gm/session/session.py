@@ -31,7 +31,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -948,8 +947,8 @@ class Session:
         book = self.book
         reveal = book.take_revealed() if book.just_revealed else {}
         seed = self.secret.reveal() if st.outcome is not None and not self.practice else None
-        # (a partial, not a closure: a closure's cells would cost more than the rest of this)
-        return self._pending.lazy(partial(self._made_result, spec, seat, action, events, board, st, reveal, seed, self.bot_error))
+        # (the function and its arguments, not a closure: a closure's cells would cost more than the rest of this)
+        return self._pending.lazy(Session._made_result, self, spec, seat, action, events, board, st, reveal, seed, self.bot_error)
 
     def _made_result(
         self, spec: ToolSpec, seat: str, action: Action, events: list[Event] | list[dict[str, Any]], board: bool, st: GameState[Any],

@@ -556,7 +556,8 @@ class _MemWriter:
         mem = self.mem
         if len(mem.records) != at.count:
             raise SessionConflict(f"session {self.id} was changed by another writer", rule=SESSION_RULE)
-        mem.records.extend(map(dict, records))  # records are flat JSON objects
+        for r in records:  # flat JSON objects: a session hands over its own fresh dicts, kept as they are
+            mem.records.append(r if type(r) is dict else dict(r))
         mem.updated = time.time()
         return position(len(mem.records))
 
