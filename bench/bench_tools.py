@@ -3,18 +3,21 @@ cold start.
 
 For each game: seeded random games are played once to get their actions; then the same actions are
 applied (a) raw, ``state.apply(seat, Action)``; (b) as ``Session.call`` tool calls in memory without
-recording (the tool layer alone: JSON arguments checked, the action built and applied, the result
-with events, status and who acts next); (c) as ``Session.call`` on the file store with recording (what
+recording (the tool layer alone: JSON arguments checked, the action built and applied, the move
+stored; the result, with events, status and who acts next, is made only when read, and this caller
+does not read it); (b') the same calls with each result read as JSON text (what a front end pays:
+it serialises every result); (c) as ``Session.call`` on the file store with recording (what
 ``gm call``/``gm serve`` do per move: sealed, chained record and transcript lines written).  The
-target of issue #22 is (b) at most 3x (a); (a) and (b) alternate for a few passes and each keeps its
-best, so other work on the machine skews the ratio less.  Seats are all human (hot seat), so every
-move is a call.
+target of issue #22 is (b) at most 3x (a); (a), (b) and (b') alternate for a few passes and each
+keeps its best, so other work on the machine skews the ratio less.  Seats are all human (hot seat),
+so every move is a call.
 
 ``run(quick)`` returns rows for ``python -m bench``.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import subprocess
@@ -80,18 +83,24 @@ def _per_game(game_id: str, quick: bool) -> list[dict[str, Any]]:
                 st.apply(seat, action)
         return time.perf_counter() - t0
 
-    def call_pass() -> float:
+    def call_pass(read: bool = False) -> float:
         sessions = [Session.create(game, seed=seed, rules=rules, players=humans, persist=False, record=False) for seed, _ in calls]
+        dumps = json.dumps
         t0 = time.perf_counter()
         for s, (_, seq) in zip(sessions, calls, strict=True):
-            for seat, name, args in seq:
-                s.call(name, args, seat)
+            if read:
+                for seat, name, args in seq:
+                    dumps(s.call(name, args, seat))
+            else:
+                for seat, name, args in seq:
+                    s.call(name, args, seat)
         return time.perf_counter() - t0
 
-    # the two alternate and each keeps its best pass, so a busy machine skews the ratio less
-    passes = [(raw_pass(), call_pass()) for _ in range(REPEATS_QUICK if quick else REPEATS)]
+    # they alternate and each keeps its best pass, so a busy machine skews the ratios less
+    passes = [(raw_pass(), call_pass(), call_pass(read=True)) for _ in range(REPEATS_QUICK if quick else REPEATS)]
     raw = _rate(total, min(p[0] for p in passes))
     mem = _rate(total, min(p[1] for p in passes))
+    read = _rate(total, min(p[2] for p in passes))
 
     with tempfile.TemporaryDirectory() as home:
         sessions = [Session.create(game, seed=seed, rules=rules, players=humans, home=home) for seed, _ in calls]
@@ -119,6 +128,10 @@ def _per_game(game_id: str, quick: bool) -> list[dict[str, Any]]:
         row(f"{key}.raw_apply", round(raw), "applies/s", f"engine state.apply(seat, Action); {note}"),
         row(f"{key}.call_overhead", round(raw / mem, 2), "x raw",
             f"Session.call in memory, no recording: {round(mem):,} calls/s (best of {len(passes)} alternating passes each)", "<= 3"),
+        row(f"{key}.call_overhead_us", round((1 / mem - 1 / raw) * 1e6, 1), "us",
+            "the session's own time per call beyond the engine's apply (in memory, result not read)"),
+        row(f"{key}.call_read", round(raw / read, 2), "x raw",
+            f"Session.call in memory with each result read as JSON text (what a front end pays): {round(read):,} calls/s"),
         row(f"{key}.call_stored", round(raw / disk, 2), "x raw",
             f"Session.call on the file store with recording (sealed, chained record + transcript): {round(disk):,} calls/s"),
         row(f"{key}.render_window", round(render_us), "us", "the board window a text front end asks for (board=True)"),

@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from gm.core.state import GameState
 
 
+#: every game's tools by ruleset (see :meth:`Game.tools`), and how many rulesets are kept at most
+_TOOLS: dict[tuple[type, str, str | None], tuple[ToolSpec, ...]] = {}
+_TOOLS_MAX = 64
+
+
 def ruleset_hash(rules: BaseModel) -> str:
     """SHA-256 (hex) of a ruleset's canonical JSON."""
     blob = json.dumps(rules.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
@@ -269,8 +274,19 @@ class Game(ABC):
         return []
 
     def tools(self, rules: Any = None) -> list[ToolSpec]:
-        """Every tool of the game under ``rules``: the generic queries plus its action tools."""
-        return [*generic_queries(), *self.action_tools(rules)]
+        """Every tool of the game under ``rules``: the generic queries plus its action tools, made once
+        per ruleset and shared by every session playing it (a tool is a frozen value; what an action
+        tool keeps, the actions made from plain arguments, depends on the arguments alone)."""
+        try:
+            key = (type(self), self.id, None if rules is None else ruleset_hash(self.load_rules(rules)))
+        except Exception:  # (a ruleset the game reads in its own way: made each time, as asked)
+            return [*generic_queries(), *self.action_tools(rules)]
+        made = _TOOLS.get(key)
+        if made is None:
+            if len(_TOOLS) >= _TOOLS_MAX:
+                _TOOLS.clear()
+            made = _TOOLS[key] = (*generic_queries(), *self.action_tools(rules))
+        return list(made)
 
     def model_tools(self, rules: Any = None) -> list[ToolSpec]:
         """The tools offered to a language model referee: :meth:`tools` unless a game keeps the

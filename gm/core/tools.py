@@ -60,8 +60,9 @@ class ToolSpec:
     #: for action tools: the ``Action.type`` the tool produces.  When the argument names equal
     #: the action's fields, :func:`call_for_action` turns an action back into a tool call.
     produces: str | None = None
-    #: for action tools whose action depends on the arguments alone (those :func:`action_tool` makes):
-    #: the actions made so far by their arguments (see :func:`made_action`); ``None``: not kept
+    #: for action tools whose action depends on the arguments alone (those :func:`action_tool` makes,
+    #: and any other whose handler reads nothing but its arguments: pass ``made={}``): the actions
+    #: made so far by their arguments (see :func:`made_action`); ``None``: not kept
     made: dict[tuple[Any, ...], Action] | None = field(default=None, compare=False, repr=False)
     #: for a move-as-text tool offered to language models (:func:`text_action_tool`,
     #: ``Game.model_tools``): the session's action tools it stands for
@@ -86,15 +87,20 @@ MADE_MAX = 1024
 
 
 def call_key(raw: Any) -> tuple[Any, ...] | None:
-    """Arguments that are a flat object of strings, whole numbers, booleans and nulls, as a key (with
-    each value's type: ``true`` and ``1`` are equal in Python, not as arguments); else ``None``."""
+    """Arguments that are a flat object of strings, whole numbers, booleans and nulls (or lists of
+    them), as a key (with each value's type: ``true`` and ``1`` are equal in Python, not as
+    arguments); else ``None``."""
     if type(raw) is not dict:
         return None
     key = []
     for k, v in raw.items():
         t = type(v)
-        if t not in _PLAIN or type(k) is not str:
+        if type(k) is not str:
             return None
+        if t not in _PLAIN:
+            if t is not list or not _PLAIN.issuperset(types := tuple(map(type, v))):
+                return None
+            v = (tuple(v), types)
         key.append((k, t, v))
     return tuple(key)
 

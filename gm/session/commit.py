@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -31,6 +31,11 @@ class SecretStatus(StrEnum):
     VOIDED = "voided"  # cancelled by the engine before its reveal: never revealed
     REVEALED = "revealed"
 
+
+# (an enum member looked up once: reading it off the class each time costs a lookup per move)
+_LOCKED, _REVEALED = SecretStatus.LOCKED, SecretStatus.REVEALED
+#: the text of a locked pick (``SecretStatus.LOCKED.value``)
+LOCKED_TEXT: str = SecretStatus.LOCKED.value
 
 def commitment(choice: str, nonce: str) -> str:
     """The published commitment of a secret choice: SHA-256 hex of ``nonce:choice``."""
@@ -117,7 +122,7 @@ def verify_seed(reveal: Mapping[str, Any]) -> bool:
         return False
 
 
-@dataclass
+@dataclass(slots=True)
 class Secret:
     """A move made while other seats of the same round still had to choose."""
 
@@ -147,7 +152,7 @@ class SecretBook:
         seat: str,
         index: int,
         text: str,
-        acting: Iterable[str],
+        acting: Collection[str],
         void: set[str],
         terminal: bool,
         *,
@@ -162,17 +167,21 @@ class SecretBook:
                 if sec.seat in void:
                     sec.status = SecretStatus.VOIDED
             self.open = [s for s in self.open if s.status is SecretStatus.LOCKED]
-        revealed = []
-        for sec in self.open:
-            sec.waiting.discard(seat)
-            if not sec.waiting or terminal:
-                sec.status = SecretStatus.REVEALED
-                revealed.append(sec)
-        if revealed:
-            self.open = [s for s in self.open if s.status is SecretStatus.LOCKED]
-            self.just_revealed.extend(revealed)
-        others = {s for s in acting if s != seat}
-        if others and not terminal:
+        if self.open:
+            revealed = []
+            for sec in self.open:
+                sec.waiting.discard(seat)
+                if not sec.waiting or terminal:
+                    sec.status = _REVEALED
+                    revealed.append(sec)
+            if revealed:
+                self.open = [] if len(revealed) == len(self.open) else [s for s in self.open if s.status is _LOCKED]
+                self.just_revealed.extend(revealed)
+        if terminal or (len(acting) == 1 and seat in acting):  # (the common case: nobody else of the round)
+            return None
+        others = set(acting)
+        others.discard(seat)
+        if others:
             sec = Secret(seat, index, text, others, nonce, digest)
             self.all.append(sec)
             self.open.append(sec)
@@ -211,6 +220,9 @@ class SecretBook:
 
     def take_revealed(self) -> dict[str, dict[str, Any]]:
         """The bot reveals since the last call, by seat (and forget them)."""
-        out = {s.seat: s.reveal() for s in self.just_revealed if s.digest}
+        out = {}
+        for s in self.just_revealed:  # (a loop: most picks revealed are humans', with nothing to show)
+            if s.digest:
+                out[s.seat] = s.reveal()
         self.just_revealed = []
         return out

@@ -38,6 +38,7 @@ from gm import __version__
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.errors import GameError, InvalidActionError, StateError
+from gm.core.events import Event
 from gm.core.game import Game, ruleset_hash
 from gm.core.state import GameState
 from gm.core.tools import (
@@ -46,15 +47,15 @@ from gm.core.tools import (
     covered_call,
     expected,
     keep_action,
-    made_action,
     parse_args,
     tool_index,
     unknown_tool,
 )
-from gm.session.commit import SecretBook, SecretStatus, SeedSecret, commitment, derive
+from gm.session.commit import LOCKED_TEXT, SecretBook, SecretStatus, SeedSecret, commitment, derive
 from gm.session.driver import BotDriver
 from gm.session.keys import KeyRing
 from gm.session.records import FORMAT, VERSION, Chain, TamperError
+from gm.session.result import CallResult, Pending
 from gm.session.store import (
     SESSION_RULE,
     SUFFIX,
@@ -148,6 +149,8 @@ class Session:
         self._chain = chain
         self._position = Position(0)
         self._writer: Writer | None = None  # set while a call holds the session's write lock
+        #: the last action result, made when first read or before the game changes (gm.session.result)
+        self._pending = Pending()
         self._expected: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
         self._bots_known: tuple[dict[str, str], bool] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
@@ -527,6 +530,7 @@ class Session:
     # ------------------------------------------------------------- the log
     def _apply(self, seat: str, text: str | Action, *, nonce: str | None = None, digest: str | None = None) -> tuple[list[Any], dict[str, Any]]:
         """Apply a move to the state and the secret book; return its events and its stored record."""
+        self._pending.settle()  # the last result reads the game as it was
         st = self.state
         acting = st.to_act()
         events = st.apply(seat, text)
@@ -537,19 +541,20 @@ class Session:
         for e in events:
             if "void" in e.data:
                 void.update(str(v) for v in e.data["void"])
-        sec = self.book.note(seat, index, str(action), acting, void, st.outcome is not None, nonce=nonce, digest=digest)
+        said = str(action)
+        sec = self.book.note(seat, index, said, acting, void, st.outcome is not None, nonce=nonce, digest=digest)
         hidden = sec is not None or index in st.secret_moves()
         if hidden:
             record: dict[str, Any] = {
                 "seat": seat,
-                "public": SecretStatus.LOCKED.value if sec is not None else action.public_text(),
+                "public": LOCKED_TEXT if sec is not None else action.public_text(),
                 "sealed": None,  # filled in by _seal (it needs the record's number)
-                "_inner": {"action": str(action), "nonce": nonce},
+                "_inner": {"action": said, "nonce": nonce},
             }
             if digest is not None:
                 record["commitment"] = digest
         else:
-            record = {"seat": seat, "action": str(action)}
+            record = {"seat": seat, "action": said}
         return events, record
 
     def _store(self, records: list[dict[str, Any]]) -> None:
@@ -614,6 +619,7 @@ class Session:
 
     def _reload(self) -> None:
         """Back to what is stored (after a failed write)."""
+        self._pending.settle()
         fresh = Session.open(self.id, store=self.store, record=False)
         recorder, writer, injected = self.recorder, self._writer, self.driver.injected
         self.__dict__.update(fresh.__dict__)
@@ -649,6 +655,7 @@ class Session:
         why = self.can_retract(seat)
         if why is not None:
             raise StateError(f"cannot take back {seat}'s move: {why}", rule=SESSION_RULE)
+        self._pending.settle()
         moves = self.state.log[:-1]
         taken = str(self.state.log[-1].action)
         fresh = self.game.new_state(self.state.rules, self.state.seed)
@@ -796,9 +803,19 @@ class Session:
         (the call, its result, the bot moves it caused) land together and in order."""
         try:
             with self.store.writing(self.id) as writer:
-                self._catch_up(writer)
+                if writer.stale(self._position):  # another process stored moves since this copy was read
+                    self._resync()
                 self._writer = writer
                 try:
+                    if self.recorder is None:  # (the common case, without a function call more)
+                        try:
+                            return self._call(tool, args, seat, board)
+                        except GameError as exc:
+                            return self._error(tool, seat, exc)
+                        except Exception as exc:  # the last line of defence: nothing escapes a tool
+                            return self._error(
+                                tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL")
+                            )
                     return self._locked_call(tool, args, seat, board)
                 finally:
                     self._writer = None
@@ -843,10 +860,12 @@ class Session:
         return spec
 
     def _call(self, name: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool = False) -> dict[str, Any]:
-        spec = self._spec(name)
+        spec = self._tools.get(name) if type(name) is str else None
         if spec is None:
-            raise unknown_tool(name, self.tools)
-        if seat is not None and (not isinstance(seat, str) or seat not in self.game.seats):
+            spec = self._spec(name)
+            if spec is None:
+                raise unknown_tool(name, self.tools)
+        if seat is not None and (type(seat) is not str or seat not in self.game.seats):
             raise InvalidActionError(
                 f"unknown seat; {self.game.id} has {', '.join(self.game.seats)}", rule=SEAT_RULE, input=str(seat)[:100], legal=self.game.seats
             )
@@ -860,8 +879,12 @@ class Session:
         if spec.covers and seat is not None:  # a move written as text: made through the tool it stands for
             name, args = covered_call(spec, self.tools, self.state, seat, args)
             spec = self._tools[name]
-        key = call_key(args) if spec.made is not None else None
-        action = made_action(spec, key)  # the same plain arguments made this action before
+        made = spec.made
+        key = action = None
+        if made is not None:  # (made_action) the same plain arguments made this action before
+            key = call_key(args)
+            if key is not None:
+                action = made.get(key)
         parsed = parse_args(spec, args) if action is None else None
         if spec.kind == "query":
             data = spec.handler(self.state, seat, parsed)
@@ -870,7 +893,8 @@ class Session:
                 "tool": spec.name,
                 "kind": "query",
                 "seat": seat,
-                "status": self.game.status(self.state, seat),
+                # (a query answering the status line, as get_status and get_board do, has just worked it out)
+                "status": data["status"] if "status" in data else self.game.status(self.state, seat),
                 **data,
                 "expected": self.expected(),
                 "commitments": self.commitments(),
@@ -882,12 +906,14 @@ class Session:
                 legal=[e["seat"] for e in self.expected() if e.get("player") == "human"] or self.human_seats,
             )
         before: list[dict[str, Any]] = []
-        if self.bots_owe_move():  # left owing after an interrupted write: they move first
+        bots = self._has_bots()
+        if bots and self.bots_owe_move():  # left owing after an interrupted write: they move first
             before = self.advance_bots()
         if action is None:
             action = spec.handler(self.state, seat, parsed)
             keep_action(spec, key, action)
-        self.book.just_revealed = []
+        if self.book.just_revealed:
+            self.book.just_revealed = []
         nonce = digest = None
         if self.commit_human_picks and any(s != seat and self.players.get(s) == "human" for s in self.state.to_act()):
             # another human still picks this round: commit as a bot does, with a nonce nobody can
@@ -903,33 +929,56 @@ class Session:
         except OSError as exc:
             self._reload()
             raise StateError(f"could not save the session ({exc.strerror or exc}); the move was not made", rule=SESSION_RULE) from None
-        out = before + [e.to_json() for e in events]
-        out.extend(self.advance_bots())
-        return self._action_result(spec, seat, action, out, board)
+        if bots:  # each move's events in words before the next move is made, as they were then
+            out = [*before, *(e.to_json() for e in events)]
+            out.extend(self.advance_bots())
+            return self._action_result(spec, seat, action, out, board)
+        self.bot_error = None
+        return self._action_result(spec, seat, action, events, board)  # (made into JSON when read)
 
     def _action_result(
-        self, spec: ToolSpec, seat: str, action: Action, events: list[dict[str, Any]], board: bool
-    ) -> dict[str, Any]:
+        self, spec: ToolSpec, seat: str, action: Action, events: list[Event] | list[dict[str, Any]], board: bool
+    ) -> CallResult:
+        """An action's result: what changes with the next move (the reveals taken from the book, the
+        seed, a bot's error) is taken now; the rest (events and narration in words, the board window,
+        status, who acts next, commitments, outcome) when the result is first read, or before the game
+        next changes (:class:`gm.session.result.CallResult`)."""
         st = self.state
-        result: dict[str, Any] = {
-            "ok": True,
-            "tool": spec.name,
-            "kind": "action",
-            "seat": seat,
-            "action": str(action),
-            "events": events,
-            "narration": [e["text"] for e in events],
-            **({"board": self.game.render(st, seat)} if board else {}),
-            "status": self.game.status(st, seat),
-            "expected": self.expected(),
-            "commitments": self.commitments(),
-            "reveal": self.book.take_revealed(),
-            "outcome": st.outcome.to_json() if st.outcome else None,
-        }
-        if st.is_terminal and not self.practice:
-            result["seed"] = self.secret.reveal()
-        if self.bot_error:
-            result["bot_error"] = self.bot_error
+        book = self.book
+        reveal = book.take_revealed() if book.just_revealed else {}
+        seed = self.secret.reveal() if st.outcome is not None and not self.practice else None
+        # (the function and its arguments, not a closure: a closure's cells would cost more than the rest of this)
+        return self._pending.lazy(Session._made_result, self, spec, seat, action, events, board, st, reveal, seed, self.bot_error)
+
+    def _made_result(
+        self, spec: ToolSpec, seat: str, action: Action, events: list[Event] | list[dict[str, Any]], board: bool, st: GameState[Any],
+        reveal: dict[str, Any], seed: dict[str, Any] | None, bot_error: str | None,
+    ) -> dict[str, Any]:
+        """The content of :meth:`_action_result`'s result, made from the game as it is (the session
+        makes it before the game changes)."""
+        try:
+            evs = [e if isinstance(e, dict) else e.to_json() for e in events]
+            result: dict[str, Any] = {
+                "ok": True,
+                "tool": spec.name,
+                "kind": "action",
+                "seat": seat,
+                "action": str(action),
+                "events": evs,
+                "narration": [e["text"] for e in evs],
+                **({"board": self.game.render(st, seat)} if board else {}),
+                "status": self.game.status(st, seat),
+                "expected": self.expected(),
+                "commitments": self.commitments(),
+                "reveal": reveal,
+                "outcome": st.outcome.to_json() if st.outcome else None,
+            }
+        except Exception as exc:  # nothing escapes a tool, whenever its result is read
+            return self._error(spec.name, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
+        if seed is not None:
+            result["seed"] = seed
+        if bot_error:
+            result["bot_error"] = bot_error
         return result
 
     def _error(self, tool: Any, seat: Any, exc: GameError) -> dict[str, Any]:

@@ -87,6 +87,29 @@ class Position:
     offset: int = 0
 
 
+_new = object.__new__
+
+
+def position(count: int, offset: int = 0) -> Position:
+    """``Position(count, offset)`` (a store makes one per write): the first few thousand without an
+    offset are made once and shared (they are frozen), any other without the dataclass's ``__init__``."""
+    if not offset and count < _COUNTS_MAX:
+        if count >= len(_COUNTS):
+            _COUNTS.extend(_made(n, 0) for n in range(len(_COUNTS), count + 1))
+        return _COUNTS[count]
+    return _made(count, offset)
+
+
+def _made(count: int, offset: int) -> Position:
+    p = _new(Position)
+    p.__dict__.update(count=count, offset=offset)
+    return p
+
+
+_COUNTS: list[Position] = []
+_COUNTS_MAX = 8192
+
+
 @dataclass
 class Stored:
     """A session as read from a store: the header, the records, and where it ends."""
@@ -440,6 +463,7 @@ class _Mem:
     transcript: list[str] = field(default_factory=list)
     updated: float = 0.0
     lock: threading.RLock = field(default_factory=threading.RLock)
+    writer: _MemWriter | None = field(default=None, repr=False, compare=False)  # made once: it holds nothing but the session and its id
 
 
 class MemoryStore:
@@ -461,7 +485,12 @@ class MemoryStore:
     def writing(self, session_id: str) -> _MemWriter:
         # a plain context manager (the writer itself), not a generator: a call takes it every time
         mem = self._data.get(session_id) if type(session_id) is str else None
-        return _MemWriter(mem if mem is not None else self._get(session_id), session_id)
+        if mem is None:
+            return _MemWriter(self._get(session_id), session_id)
+        writer = mem.writer
+        if writer is None or writer.id != session_id:
+            writer = mem.writer = _MemWriter(mem, session_id)
+        return writer
 
     def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
         with self.writing(session_id) as w:
@@ -527,9 +556,10 @@ class _MemWriter:
         mem = self.mem
         if len(mem.records) != at.count:
             raise SessionConflict(f"session {self.id} was changed by another writer", rule=SESSION_RULE)
-        mem.records.extend(dict(r) for r in records)  # records are flat JSON objects
+        for r in records:  # flat JSON objects: a session hands over its own fresh dicts, kept as they are
+            mem.records.append(r if type(r) is dict else dict(r))
         mem.updated = time.time()
-        return Position(len(mem.records))
+        return position(len(mem.records))
 
     def transcript(self, lines: Sequence[str], header: str) -> None:
         if not self.mem.transcript:

@@ -160,7 +160,7 @@ def chess_football_tools(rules: Any = None) -> list[ToolSpec]:
                     FourthArgs, FourthDown, ("fourth_down",)),
         ToolSpec("submit_snap_plan", "Secretly lock your snap plan; both plans are revealed together, offense rows run "
                  "first.", plan_args, "action", _plan, ("snap_plan",),
-                 Plan.type),
+                 Plan.type, made={}),  # (a plan is a function of its rows alone: kept by them)
         action_tool("move_piece", "Reaction turn: move one of your pieces to a square and a position (C, NW, NE, SW, SE).",
                     MoveArgs, Move, ("turn",)),
         action_tool("use_ability", f"Reaction turn: use a piece's ability ({', '.join(standalone)}).", AbilityArgs, Ability, ("turn",)),

@@ -15,6 +15,7 @@ from gm.core.actions import Action
 from gm.core.errors import IllegalActionError, InvalidActionError
 from gm.core.tools import ToolArgs, ToolSpec
 from gm.games.gridmaster4.actions import Place, parse_action
+from gm.games.gridmaster4.grid import CANONICAL
 
 if TYPE_CHECKING:
     from gm.core.state import GameState
@@ -41,6 +42,8 @@ def _read_cell(text: str) -> Place:
 
 
 def _place_tile(state: GameState[Any], seat: str, args: PlaceTileArgs) -> Action:
+    if args.cell in CANONICAL:  # a cell as the game writes it (what parse_action reads as that cell alone)
+        return Place(args.cell, args.number)
     where = _read_cell(args.cell)
     return Place(where.cell, args.number if args.number is not None else where.number)
 
@@ -83,6 +86,7 @@ def gridmaster4_tools() -> list[ToolSpec]:
             _place_tile,
             decisions=("place_tile",),
             produces=Place.type,
+            made={},  # (the action is a function of the arguments alone: kept by them)
         ),
         ToolSpec(
             "get_cell",

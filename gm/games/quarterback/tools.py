@@ -79,6 +79,7 @@ def action_tools(rules: QuarterbackRules | None = None) -> list[ToolSpec]:
             _move,
             decisions=("attacker_turn", "defender_turn"),
             produces=MovePiece.type,
+            made={},  # (the action is a function of the arguments alone: kept by them)
         ),
         ToolSpec(
             "pass_ball",
@@ -90,6 +91,7 @@ def action_tools(rules: QuarterbackRules | None = None) -> list[ToolSpec]:
             _pass,
             decisions=("attacker_turn",),
             produces=PassBall.type,
+            made={},
         ),
         ToolSpec(
             "end_turn",
@@ -99,5 +101,6 @@ def action_tools(rules: QuarterbackRules | None = None) -> list[ToolSpec]:
             _end,
             decisions=("attacker_turn", "defender_turn"),
             produces=EndTurn.type,
+            made={},
         ),
     ]
