@@ -8,6 +8,7 @@ import hashlib
 import json
 import pickle
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -197,3 +198,16 @@ def _digest(game_id: str, seed: int) -> str:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_results_are_byte_for_byte_those_built_at_the_call(game_id: str) -> None:
     assert [_digest(game_id, seed) for seed in (1, 2)] == DIGESTS[game_id]
+
+
+def test_the_mcp_host_hands_the_sdk_a_plain_made_dict(tmp_path: Path) -> None:
+    """The MCP SDK validates structured content with pydantic, which reads a dict's own storage: the
+    host hands it a plain dict, made, never a result still unmade."""
+    from gm.mcp_server.host import GameHost
+
+    host = GameHost(home=tmp_path)
+    host.call("new_game", {"game": "quarterback", "seed": 4})
+    legal = host.call("legal_actions", {}).result["legal"]
+    g = find_game("quarterback")
+    reply = host.call(*call_for_action(g.tools(), g.parse_action(legal[0])))
+    assert type(reply.result) is dict and reply.result["ok"] and UNMADE not in dict.keys(reply.result)

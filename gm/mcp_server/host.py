@@ -151,6 +151,7 @@ class GameHost:
             except Exception as exc:  # the last line of defence: nothing escapes a tool
                 result = self._error(name, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
             changed = self.game.id != before
+            result = dict(result)  # made now, and plain: the MCP SDK's pydantic reads a dict's own storage
         try:
             text = summary(result)
         except Exception:  # a summary must never cost the answer
