@@ -24,7 +24,6 @@ from bench import wilson
 from gm.core.playout import play_out
 
 TARGET_ACTIONS = 50_000  # random-play actions per second on one core (issue #22)
-TARGET_UNIFORM = 20_000  # core RandomBot actions per second on one core (every legal action counted, one drawn)
 TARGET_SIM_SECONDS = 20.0  # gm sim --games 1000, default vs random, on two cores
 GAMES = 1000  # seeded games for the win rate (quick: QUICK_GAMES)
 QUICK_GAMES = 60
@@ -123,8 +122,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
     dt, actions = _uniform_games(u)
     rate = actions / dt
     out.append({"name": "quarterback: uniform random actions/s", "value": round(rate), "unit": "actions/s",
-                "target": f">= {TARGET_UNIFORM:,}",
-                "note": f"target {TARGET_UNIFORM:,}: {_met(rate, TARGET_UNIFORM)}; core RandomBot: every legal action "
+                "note": "core RandomBot (not the figure #22 sets a target for): every legal action "
                         "counted, one drawn (uniformly, as from the list), validated apply"})  # fmt: skip
     lists = 100 if quick else 1000
     dt, total = _legal_lists(lists)
