@@ -131,14 +131,14 @@ class QuarterbackRandomBot:
 
     @staticmethod
     def _walk(st: QuarterbackState, seat: str, pid: str, rng: Draws) -> Action | None:
-        piece = (seat, pid)
-        w = st.start_walk(piece)
-        for _ in range(rng.below(st.steps_open(seat, pid)) + 1):
-            squares = st.next_squares(w)
+        below, next_squares, step = rng.below, st.next_squares, st.step  # (bound once: every decision walks)
+        w = st.start_walk((seat, pid))
+        for _ in range(below(st.steps_open(seat, pid)) + 1):
+            squares = next_squares(w)
             while squares:  # a square drawn uniformly among those the piece may step to
-                i = rng.below(len(squares))
+                i = below(len(squares))
                 try:
-                    w = st.step(w, squares[i])
+                    w = step(w, squares[i])
                     break
                 except IllegalStep:
                     squares[i] = squares[-1]
