@@ -65,7 +65,7 @@ class Draws:
         # the first block, as below() would fetch it at the first draw (every decision draws); block 0's
         # salt is sixteen zero bytes, BLAKE2b's default, and 64 bytes its default digest size
         d._x = int.from_bytes(_blake2b(raw).digest(), "little")
-        d._span, d._block = 1 << 512, 1
+        d._span, d._block = _SPAN0, 1
         return d
 
     def below(self, n: int) -> int:
@@ -88,13 +88,19 @@ class Draws:
 
 
 _blake2b = hashlib.blake2b
+_new = object.__new__
+_SPAN0 = 1 << 512  # the span of the first block's number
 
 
 def decision_draws(seed: int, state: GameState[Any], seat: str) -> Draws:
     """The draws of ``seat``'s decision now: a function of the bot's seed, the seat and how far the game
     has got (public), nothing else."""
-    # Draws("quarterback", seed, seat, len(log)), without building the key twice
-    return Draws.of_text(f"quarterback/{seed}/{seat}/{len(state.log)}")
+    # Draws.of_text(f"quarterback/{seed}/{seat}/{len(state.log)}"), inlined: every decision makes one
+    d = _new(Draws)
+    d._key = raw = f"quarterback/{seed}/{seat}/{len(state.log)}".encode()
+    d._x = int.from_bytes(_blake2b(raw).digest(), "little")
+    d._span, d._block = _SPAN0, 1
+    return d
 
 
 class QuarterbackRandomBot:

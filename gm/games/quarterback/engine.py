@@ -104,8 +104,24 @@ sq = square_name
 _NO_PUSHES: dict[Piece, Square] = {}  # a walk's pushes before it pushes (shared: a walk replaces, never fills, it)
 
 
+_new = object.__new__
+_slot: dict[str, Any] = dict(vars(Event))  # the fields' slot descriptors
+_KIND, _RULE, _TEMPLATE, _DATA = (_slot[name].__set__ for name in ("kind", "rule", "template", "data"))
+
+
+def _event(kind: str, rule: str, template: str, data: dict[str, Any]) -> Event:
+    """``Event(kind, rule, template, data)``, its fields set through their slots (the frozen dataclass's
+    ``__init__`` sets them one ``object.__setattr__`` at a time, at twice the cost; most actions make one)."""
+    e = _new(Event)
+    _KIND(e, kind)
+    _RULE(e, rule)
+    _TEMPLATE(e, template)
+    _DATA(e, data)
+    return e
+
+
 def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
-    return Event(kind, rule, template, data)
+    return _event(kind, rule, template, data)
 
 
 class IllegalStep(Exception):
@@ -1128,7 +1144,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         elif isinstance(action, PassBall):
             self._commit_pass(plan, events)
         else:
-            events.append(Event("end_turn", "QB-R-END", "{seat} ends the turn", {"seat": seat}))
+            events.append(_event("end_turn", "QB-R-END", "{seat} ends the turn", {"seat": seat}))
             self._end_turn(events)
         return events
 
@@ -1149,8 +1165,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if piece[0] == self.defender:
             if kind in "SD" and not self.released:
                 also.append("QB-OFFSIDE-LINE")  # held at row 1 while it moved
-            elif kind == "T" and any(row == 1 for _, row in w.path):
-                also.append("QB-OFFSIDE-TRIPLE")  # on the line: no further back
+            elif kind == "T":
+                for _, row in w.path:
+                    if row == 1:
+                        also.append("QB-OFFSIDE-TRIPLE")  # on the line: no further back
+                        break
         return also
 
     def _commit_move(self, w: Walk, events: list[Event]) -> None:
@@ -1185,7 +1204,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 pos[p] = t
         self.carrier, self.loose = w.carrier, w.loose
         path = names[start] + "-" + names[steps[0]] if len(steps) == 1 else "-".join([names[start], *map(names.__getitem__, steps)])
-        events.append(Event("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
+        events.append(_event("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
                             {"piece": self._names[piece], "path": path, "seat": piece[0], "also": also}))
         if w.log:
             events.extend(self._walk_events(w))
@@ -1197,7 +1216,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self._release(piece, events)  # it moved over the line, even if it came back
         elif w.pushed:
             self._check_release(events)  # a defender's push may have put an attacking Double over the line
-        self._maybe_end_turn(events)
+        if self.active_left <= 0:  # else the piece has squares left (_maybe_end_turn's first test)
+            self._maybe_end_turn(events)
 
     def _commit_pass(self, to: Square, events: list[Event]) -> None:
         assert self.carrier is not None
@@ -1246,7 +1266,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         attacking = self.phase == ATTACK
         # budget_left(), inlined
         if (self._attack_actions - len(self.moved) - self.passes if attacking else self._defense_moves - len(self.moved)) <= 0:
-            events.append(Event("turn_done", "QB-R-END", "{seat}'s turn is complete",
+            events.append(_event("turn_done", "QB-R-END", "{seat}'s turn is complete",
                                 {"seat": self.attacker if attacking else self.defender,
                                  "also": ["QB-TURN" if attacking else "QB-R-DEFENSE-TURN"]}))  # fmt: skip
             self._end_turn(events)
