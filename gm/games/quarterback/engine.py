@@ -107,6 +107,8 @@ _NO_PUSHES: dict[Piece, Square] = {}  # a walk's pushes before it pushes (shared
 _new = object.__new__
 _slot: dict[str, Any] = dict(vars(Event))  # the fields' slot descriptors
 _KIND, _RULE, _TEMPLATE, _DATA = (_slot[name].__set__ for name in ("kind", "rule", "template", "data"))
+_slot = dict(vars(MovePiece))
+_PIECE, _TO, _VIA = (_slot[name].__set__ for name in ("piece", "to", "via"))
 
 
 def _event(kind: str, rule: str, template: str, data: dict[str, Any]) -> Event:
@@ -887,11 +889,10 @@ class QuarterbackState(GameState[QuarterbackRules]):
         piece = w.piece
         names = self._geo.names
         path = w.path
-        action = object.__new__(MovePiece)  # as _move: the names are canonical
-        setattr_ = object.__setattr__
-        setattr_(action, "piece", piece[1])
-        setattr_(action, "to", names[path[-1]])
-        setattr_(action, "via", _waypoints(self.pos[piece], path, names))
+        action = _new(MovePiece)  # as _move: the names are canonical (set through the fields' slots)
+        _PIECE(action, piece[1])
+        _TO(action, names[path[-1]])
+        _VIA(action, _waypoints(self.pos[piece], path, names))
         if w.memo is self._routes:  # not a walk kept from an earlier position
             last = self._last_route
             if last is not None:
