@@ -137,18 +137,18 @@ class QuarterbackRandomBot:
 
     @staticmethod
     def _walk(st: QuarterbackState, seat: str, pid: str, rng: Draws) -> Action | None:
-        below, next_squares, step = rng.below, st.next_squares, st.step  # (bound once: every decision walks)
+        below, next_squares, try_step = rng.below, st.next_squares, st.try_step  # (bound once: every decision walks)
         w = st.start_walk((seat, pid))
         for _ in range(below(st.steps_open(seat, pid)) + 1):
             squares = next_squares(w)
             while squares:  # a square drawn uniformly among those the piece may step to
                 i = below(len(squares))
-                try:
-                    w = step(w, squares[i])
+                w2 = try_step(w, squares[i])
+                if not isinstance(w2, IllegalStep):
+                    w = w2
                     break
-                except IllegalStep:
-                    squares[i] = squares[-1]
-                    squares.pop()
+                squares[i] = squares[-1]  # refused: drawn again among the others
+                squares.pop()
             else:
                 break
         return st.action_of(w) if w.path else None
