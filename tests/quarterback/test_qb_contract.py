@@ -191,3 +191,36 @@ def test_a_walk_kept_from_an_earlier_position_is_walked_again() -> None:
     assert stale.board()[(2, 0)] == ("red", "D1")
     s.apply("red", s.action_of(stale))
     assert s.board[(1, 0)] == ("red", "D1") and (2, 0) not in s.board and s.board[(0, 1)] == ("red", "T1")
+
+
+def test_try_step_is_step_with_the_refusal_returned() -> None:
+    """``try_step`` (the random bot's step) returns what ``step`` raises, rule and words, and walks exactly
+    as ``step`` does when the step is allowed, two steps deep from every piece that may move."""
+    refused: dict[str, int] = {}
+    allowed = 0
+    for s in positions(games=6, every=11):
+        seat = s.to_act()[0]
+        for pid in s.movable(seat):
+            frontier = [s.start_walk((seat, pid))]
+            for _ in range(2):
+                nxt = []
+                for w in frontier:
+                    for dc, dr in DIRS:
+                        to = (w.at[0] + dc, w.at[1] + dr)
+                        got = s.try_step(w, to)
+                        try:
+                            w2 = s.step(w, to)
+                        except IllegalStep as exc:
+                            assert isinstance(got, IllegalStep)
+                            assert (got.rule, got.reason) == (exc.rule, exc.reason)
+                            refused[exc.rule] = refused.get(exc.rule, 0) + 1
+                            continue
+                        assert isinstance(got, Walk)
+                        assert outcome(s, got) == outcome(s, w2) and got.path == w2.path and got.log == w2.log
+                        allowed += 1
+                        nxt.append(w2)
+                frontier = nxt
+    assert (allowed, dict(sorted(refused.items()))) == (1590, {
+        "QB-ADJACENT": 18, "QB-DIAGONAL": 120, "QB-OCCUPIED": 341, "QB-OFFSIDE-LINE": 48, "QB-PUSH": 105,
+        "QB-PUSH-CARRIER": 2, "QB-PUSH-LIMIT": 4, "QB-R-BOARD": 296, "QB-R-PUSH-BLOCKED": 4, "QB-TACKLE": 24,
+    })  # fmt: skip

@@ -65,7 +65,7 @@ class Draws:
         # the first block, as below() would fetch it at the first draw (every decision draws); block 0's
         # salt is sixteen zero bytes, BLAKE2b's default, and 64 bytes its default digest size
         d._x = int.from_bytes(_blake2b(raw).digest(), "little")
-        d._span, d._block = 1 << 512, 1
+        d._span, d._block = _SPAN0, 1
         return d
 
     def below(self, n: int) -> int:
@@ -88,13 +88,19 @@ class Draws:
 
 
 _blake2b = hashlib.blake2b
+_new = object.__new__
+_SPAN0 = 1 << 512  # the span of the first block's number
 
 
 def decision_draws(seed: int, state: GameState[Any], seat: str) -> Draws:
     """The draws of ``seat``'s decision now: a function of the bot's seed, the seat and how far the game
     has got (public), nothing else."""
-    # Draws("quarterback", seed, seat, len(log)), without building the key twice
-    return Draws.of_text(f"quarterback/{seed}/{seat}/{len(state.log)}")
+    # Draws.of_text(f"quarterback/{seed}/{seat}/{len(state.log)}"), inlined: every decision makes one
+    d = _new(Draws)
+    d._key = raw = f"quarterback/{seed}/{seat}/{len(state.log)}".encode()
+    d._x = int.from_bytes(_blake2b(raw).digest(), "little")
+    d._span, d._block = _SPAN0, 1
+    return d
 
 
 class QuarterbackRandomBot:
@@ -131,18 +137,18 @@ class QuarterbackRandomBot:
 
     @staticmethod
     def _walk(st: QuarterbackState, seat: str, pid: str, rng: Draws) -> Action | None:
-        piece = (seat, pid)
-        w = st.start_walk(piece)
-        for _ in range(rng.below(st.steps_open(seat, pid)) + 1):
-            squares = st.next_squares(w)
+        below, next_squares, try_step = rng.below, st.next_squares, st.try_step  # (bound once: every decision walks)
+        w = st.start_walk((seat, pid))
+        for _ in range(below(st.steps_open(seat, pid)) + 1):
+            squares = next_squares(w)
             while squares:  # a square drawn uniformly among those the piece may step to
-                i = rng.below(len(squares))
-                try:
-                    w = st.step(w, squares[i])
+                i = below(len(squares))
+                w2 = try_step(w, squares[i])
+                if not isinstance(w2, IllegalStep):
+                    w = w2
                     break
-                except IllegalStep:
-                    squares[i] = squares[-1]
-                    squares.pop()
+                squares[i] = squares[-1]  # refused: drawn again among the others
+                squares.pop()
             else:
                 break
         return st.action_of(w) if w.path else None

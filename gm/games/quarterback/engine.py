@@ -104,8 +104,26 @@ sq = square_name
 _NO_PUSHES: dict[Piece, Square] = {}  # a walk's pushes before it pushes (shared: a walk replaces, never fills, it)
 
 
+_new = object.__new__
+_slot: dict[str, Any] = dict(vars(Event))  # the fields' slot descriptors
+_KIND, _RULE, _TEMPLATE, _DATA = (_slot[name].__set__ for name in ("kind", "rule", "template", "data"))
+_slot = dict(vars(MovePiece))
+_PIECE, _TO, _VIA = (_slot[name].__set__ for name in ("piece", "to", "via"))
+
+
+def _event(kind: str, rule: str, template: str, data: dict[str, Any]) -> Event:
+    """``Event(kind, rule, template, data)``, its fields set through their slots (the frozen dataclass's
+    ``__init__`` sets them one ``object.__setattr__`` at a time, at twice the cost; most actions make one)."""
+    e = _new(Event)
+    _KIND(e, kind)
+    _RULE(e, rule)
+    _TEMPLATE(e, template)
+    _DATA(e, data)
+    return e
+
+
 def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
-    return Event(kind, rule, template, data)
+    return _event(kind, rule, template, data)
 
 
 class IllegalStep(Exception):
@@ -452,21 +470,48 @@ class QuarterbackState(GameState[QuarterbackRules]):
     def step(self, w: Walk, to: Square) -> Walk:
         """The one statement of movement: ``w`` one square further, to the adjacent square ``to``, as a
         new walk (``w`` is unchanged).  Raises :class:`IllegalStep` naming the rule the step breaks."""
-        if w.end:
-            rule = "QB-INTERCEPT" if w.end == HalfEnd.INTERCEPT else "QB-TACKLE"
-            raise IllegalStep(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
-        w2 = w.fork()
-        self._step(w2, to, True)
+        w2 = self.try_step(w, to)
+        if isinstance(w2, IllegalStep):
+            raise w2
         return w2
 
-    def _step(self, w: Walk, to: Square, last: bool) -> None:
-        """Move the walking piece one square to ``to`` (adjacent), or raise :class:`IllegalStep`
-        (``last``: the move's last square, which only words the error)."""
+    def try_step(self, w: Walk, to: Square) -> Walk | IllegalStep:
+        """:meth:`step`, with the :class:`IllegalStep` of a refused step returned instead of raised (a
+        random walk tries many steps that fail)."""
+        if w.end:
+            rule = "QB-INTERCEPT" if w.end == HalfEnd.INTERCEPT else "QB-TACKLE"
+            return IllegalStep(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
+        w2 = Walk.__new__(Walk)  # w.fork(), inlined: a bot's every step forks
+        w2.piece = w.piece
+        w2.opp = w.opp
+        w2.kind = w.kind
+        w2.strength = w.strength
+        w2.at = w.at
+        w2.base = w.base
+        w2.shared = True
+        w2.carrier = w.carrier
+        w2.loose = w.loose
+        w2.end = w.end
+        w2.end_at = w.end_at
+        w2.past_weaker = w.past_weaker
+        w2.crossed = w.crossed
+        w2.path = w.path
+        w2.pushed = w.pushed
+        w2.log = w.log
+        w2.memo = w.memo
+        refused = self._step(w2, to, True)
+        return w2 if refused is None else refused
+
+    def _step(self, w: Walk, to: Square, last: bool) -> IllegalStep | None:
+        """Move the walking piece one square to ``to`` (adjacent); or, if the step breaks a rule, return
+        the :class:`IllegalStep` that says so (returned, not raised: a random walk or a move search has
+        most of its refused steps refused here, and a raise costs as much as a step; the walk is then of
+        no use).  ``last``: the move's last square, which only words the error."""
         c, row = w.at
         tc, tr = to
         dc, dr = tc - c, tr - row
         if to not in self._geo.squares:
-            raise IllegalStep("QB-R-BOARD", lambda to=to: f"{sq(to)} is off the board")
+            return IllegalStep("QB-R-BOARD", lambda to=to: f"{sq(to)} is off the board")
         base = w.base
         strength = self.strength
         if dc and dr:  # QB-DIAGONAL / ruling QB-R-DIAGONAL
@@ -474,16 +519,16 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 p = base.get(side)
                 if p is not None and p[0] == w.opp:
                     if strength[p] >= w.strength:
-                        raise IllegalStep("QB-DIAGONAL", partial(self._diagonal_words, w, to, p, side))
+                        return IllegalStep("QB-DIAGONAL", partial(self._diagonal_words, w, to, p, side))
                     w.past_weaker = True
         kind = w.kind
         if w.piece[0] == self.defender:
             if kind == "T" and tr < 1:
                 r = self.rules
-                raise IllegalStep("QB-OFFSIDE-TRIPLE", lambda to=to, r=r: f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
+                return IllegalStep("QB-OFFSIDE-TRIPLE", lambda to=to, r=r: f"a defending Triple stays on rows 1-{r.field_rows}: {sq(to)} is over the line")
             if tr >= 2 and kind in "SD" and not self.released:
                 r = self.rules
-                raise IllegalStep(
+                return IllegalStep(
                     "QB-OFFSIDE-LINE",
                     lambda to=to, r=r, kind=kind: f"a defending {KIND_NAMES[kind]} may not go to rows 2-{r.field_rows} ({sq(to)}) until an attacking "
                     "Double or the Quarterback has moved over the line",
@@ -496,52 +541,59 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if occ is not None:
             if occ[0] == w.piece[0]:
                 if last:
-                    raise IllegalStep("QB-OCCUPIED", lambda to=to, occ=occ: f"{sq(to)} is occupied by your {occ[1]}")
-                raise IllegalStep("QB-JUMP", lambda w=w, to=to, occ=occ: f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
+                    return IllegalStep("QB-OCCUPIED", lambda to=to, occ=occ: f"{sq(to)} is occupied by your {occ[1]}")
+                return IllegalStep("QB-JUMP", lambda w=w, to=to, occ=occ: f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
             if occ == w.carrier:  # a defender meets the ball carrier: tackle or nothing
                 ck = self.kind[occ]
                 if ck not in TACKLES_ONTO[kind]:
-                    raise IllegalStep(
+                    return IllegalStep(
                         "QB-R-TACKLE-PAIRS",
                         lambda to=to, kind=kind, ck=ck: f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
                     )
                 w.end, w.end_at = HalfEnd.TACKLE, to  # the tackler stays beside the carrier on the board
                 w.path += (to,)
                 w.log += (("tackle", w.piece, occ, to),)
-                return
+                return None
             if has_ball:
-                raise IllegalStep("QB-PUSH-CARRIER", lambda w=w, to=to, occ=occ: f"the ball carrier can't push: {w.piece[1]} can't move onto {occ[1]} on {sq(to)}")
+                return IllegalStep("QB-PUSH-CARRIER", lambda w=w, to=to, occ=occ: f"the ball carrier can't push: {w.piece[1]} can't move onto {occ[1]} on {sq(to)}")
             if strength[occ] >= w.strength:
-                raise IllegalStep(
+                return IllegalStep(
                     "QB-PUSH",
                     lambda self=self, w=w, to=to, occ=occ, strength=strength: f"{w.piece[1]} (strength {w.strength}) can push only a weaker opposition piece; "
                     f"{self.describe(occ)} on {sq(to)} has strength {strength[occ]}",
                 )
             target = (tc + dc, tr + dr)
-            self._push_ok(w, occ, target, to)
+            try:
+                self._push_ok(w, occ, target, to)
+            except IllegalStep as exc:
+                return exc
             push = (occ, target)
         if kind in "TQ" and to in (self._zones.get(w.opp) or self._zone(w.opp)):
             s = self.adjacent_single(base, to, w.opp)
             if s is not None:
-                raise IllegalStep("QB-ADJACENT", lambda self=self, w=w, to=to, kind=kind, s=s: f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
+                return IllegalStep("QB-ADJACENT", lambda self=self, w=w, to=to, kind=kind, s=s: f"a {KIND_NAMES[kind]} may not stand next to an opposition Single: {sq(to)} is next to {s[1]} on {sq(self._where(w, s))}")
         # --- the step is allowed: carry it out
         w.path += (to,)
         if push is not None:
             self._do_push(w, push[0], to, push[1], "QB-PUSH")
             if w.end:
                 w.at = to
-                return
+                return None
         w.at = to
         if w.loose == to:
             self._pick_up(w, w.piece, to)
             if w.end:
-                return
+                return None
             has_ball = True
         if kind == "S":
             key = _TQ[w.opp]
             if w.pushed or to in (self._zones.get(key) or self._zone(key)):
-                self._single_reach(w, to, has_ball)
+                try:
+                    self._single_reach(w, to, has_ball)
+                except IllegalStep as exc:
+                    return exc
             # else no opposition Triple or Quarterback is next to it (and none was pushed on the way)
+        return None
 
     def _diagonal_words(self, w: Walk, to: Square, p: Piece, side: Square) -> str:
         return (f"{w.piece[1]} can't move diagonally {sq(w.at)}-{sq(to)} past {self.describe(p)} on {sq(side)} "
@@ -718,7 +770,9 @@ class QuarterbackState(GameState[QuarterbackRules]):
             if w.end:
                 rule = "QB-INTERCEPT" if w.end == HalfEnd.INTERCEPT else "QB-TACKLE"
                 raise IllegalStep(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
-            self._step(w, to, last=i == len(steps) - 1)
+            refused = self._step(w, to, last=i == len(steps) - 1)
+            if refused is not None:
+                raise refused
         return w
 
     def reachable(self, piece: Piece, limit: int, *, every_route: bool = False) -> Iterator[Walk]:
@@ -758,10 +812,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
                         elif (out, True) in level and (w.crossed or (out, False) in level):
                             continue
                     w2 = w.fork()
-                    try:
-                        step(w2, to, True)
-                    except IllegalStep:
-                        continue
+                    if step(w2, to, True) is not None:
+                        continue  # refused
                     sig = (w2.at, w2.carrier, w2.loose, w2.end) if not w2.pushed else w2.signature()  # (signature())
                     if every_route and w2.end is None:
                         key = (sig, w2.crossed) if watch_line else sig
@@ -854,11 +906,10 @@ class QuarterbackState(GameState[QuarterbackRules]):
         piece = w.piece
         names = self._geo.names
         path = w.path
-        action = object.__new__(MovePiece)  # as _move: the names are canonical
-        setattr_ = object.__setattr__
-        setattr_(action, "piece", piece[1])
-        setattr_(action, "to", names[path[-1]])
-        setattr_(action, "via", _waypoints(self.pos[piece], path, names))
+        action = _new(MovePiece)  # as _move: the names are canonical (set through the fields' slots)
+        _PIECE(action, piece[1])
+        _TO(action, names[path[-1]])
+        _VIA(action, _waypoints(self.pos[piece], path, names))
         if w.memo is self._routes:  # not a walk kept from an earlier position
             last = self._last_route
             if last is not None:
@@ -1111,7 +1162,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         elif isinstance(action, PassBall):
             self._commit_pass(plan, events)
         else:
-            events.append(Event("end_turn", "QB-R-END", "{seat} ends the turn", {"seat": seat}))
+            events.append(_event("end_turn", "QB-R-END", "{seat} ends the turn", {"seat": seat}))
             self._end_turn(events)
         return events
 
@@ -1132,8 +1183,11 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if piece[0] == self.defender:
             if kind in "SD" and not self.released:
                 also.append("QB-OFFSIDE-LINE")  # held at row 1 while it moved
-            elif kind == "T" and any(row == 1 for _, row in w.path):
-                also.append("QB-OFFSIDE-TRIPLE")  # on the line: no further back
+            elif kind == "T":
+                for _, row in w.path:
+                    if row == 1:
+                        also.append("QB-OFFSIDE-TRIPLE")  # on the line: no further back
+                        break
         return also
 
     def _commit_move(self, w: Walk, events: list[Event]) -> None:
@@ -1168,7 +1222,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 pos[p] = t
         self.carrier, self.loose = w.carrier, w.loose
         path = names[start] + "-" + names[steps[0]] if len(steps) == 1 else "-".join([names[start], *map(names.__getitem__, steps)])
-        events.append(Event("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
+        events.append(_event("move", MOVE_RULE[self.kind[piece]], "{piece} moves {path}",
                             {"piece": self._names[piece], "path": path, "seat": piece[0], "also": also}))
         if w.log:
             events.extend(self._walk_events(w))
@@ -1180,7 +1234,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
             self._release(piece, events)  # it moved over the line, even if it came back
         elif w.pushed:
             self._check_release(events)  # a defender's push may have put an attacking Double over the line
-        self._maybe_end_turn(events)
+        if self.active_left <= 0:  # else the piece has squares left (_maybe_end_turn's first test)
+            self._maybe_end_turn(events)
 
     def _commit_pass(self, to: Square, events: list[Event]) -> None:
         assert self.carrier is not None
@@ -1229,7 +1284,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         attacking = self.phase == ATTACK
         # budget_left(), inlined
         if (self._attack_actions - len(self.moved) - self.passes if attacking else self._defense_moves - len(self.moved)) <= 0:
-            events.append(Event("turn_done", "QB-R-END", "{seat}'s turn is complete",
+            events.append(_event("turn_done", "QB-R-END", "{seat}'s turn is complete",
                                 {"seat": self.attacker if attacking else self.defender,
                                  "also": ["QB-TURN" if attacking else "QB-R-DEFENSE-TURN"]}))  # fmt: skip
             self._end_turn(events)
