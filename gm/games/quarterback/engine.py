@@ -481,24 +481,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
         if w.end:
             rule = "QB-INTERCEPT" if w.end == HalfEnd.INTERCEPT else "QB-TACKLE"
             return IllegalStep(rule, f"the move ends on {sq(w.at)} (the half is over there); it can't go on to {sq(to)}")
-        w2 = Walk.__new__(Walk)  # w.fork(), inlined: a bot's every step forks
-        w2.piece = w.piece
-        w2.opp = w.opp
-        w2.kind = w.kind
-        w2.strength = w.strength
-        w2.at = w.at
-        w2.base = w.base
-        w2.shared = True
-        w2.carrier = w.carrier
-        w2.loose = w.loose
-        w2.end = w.end
-        w2.end_at = w.end_at
-        w2.past_weaker = w.past_weaker
-        w2.crossed = w.crossed
-        w2.path = w.path
-        w2.pushed = w.pushed
-        w2.log = w.log
-        w2.memo = w.memo
+        w2 = w.fork()
         refused = self._step(w2, to, True)
         return w2 if refused is None else refused
 
