@@ -9,14 +9,14 @@ Squares are ``(column index, row)`` with column 0 = ``A`` and rows 1..64.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError
-from gm.core.events import Event
+from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
 from gm.games.grid_football.actions import CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
@@ -130,33 +130,7 @@ def ordinal(n: int) -> str:
     return _ORDINALS.get(n) or f"{n}th"
 
 
-def _event_factory() -> Callable[[str, str, str, dict[str, Any]], Event]:
-    """A faster way to build an :class:`Event`: the frozen dataclass's ``__init__`` goes through
-    ``object.__setattr__`` once per field; writing the slots directly makes the same object at a
-    third of the cost (events are most of what a down allocates).  Falls back to the plain
-    constructor unless the result is indistinguishable from it."""
-    try:
-        new = Event.__new__
-        setters = [Event.__dict__[name].__set__ for name in ("kind", "rule", "template", "data")]
-        set_kind, set_rule, set_template, set_data = setters
-
-        def fast(kind: str, rule: str, template: str, data: dict[str, Any]) -> Event:
-            ev = new(Event)
-            set_kind(ev, kind)
-            set_rule(ev, rule)
-            set_template(ev, template)
-            set_data(ev, data)
-            return ev
-
-        probe, plain = fast("k", "r", "{x}", {"x": 1}), Event("k", "r", "{x}", {"x": 1})
-        if type(probe) is Event and probe == plain and repr(probe) == repr(plain) and probe.text == "1":
-            return fast
-    except (AttributeError, KeyError, TypeError):  # pragma: no cover - a different Event layout
-        pass
-    return Event  # pragma: no cover
-
-
-_event = _event_factory()
+_event = make_event
 
 
 def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:

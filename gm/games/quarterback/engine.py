@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError, InvalidActionError, bad_input
-from gm.core.events import Event
+from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState, LegalActions
 from gm.games.quarterback.actions import FORMS, NOTATION, Directions, EndTurn, MovePiece, PassBall, read_directions
@@ -105,21 +105,11 @@ _NO_PUSHES: dict[Piece, Square] = {}  # a walk's pushes before it pushes (shared
 
 
 _new = object.__new__
-_slot: dict[str, Any] = dict(vars(Event))  # the fields' slot descriptors
-_KIND, _RULE, _TEMPLATE, _DATA = (_slot[name].__set__ for name in ("kind", "rule", "template", "data"))
-_slot = dict(vars(MovePiece))
+_slot: dict[str, Any] = dict(vars(MovePiece))  # the fields' slot descriptors
 _PIECE, _TO, _VIA = (_slot[name].__set__ for name in ("piece", "to", "via"))
 
 
-def _event(kind: str, rule: str, template: str, data: dict[str, Any]) -> Event:
-    """``Event(kind, rule, template, data)``, its fields set through their slots (the frozen dataclass's
-    ``__init__`` sets them one ``object.__setattr__`` at a time, at twice the cost; most actions make one)."""
-    e = _new(Event)
-    _KIND(e, kind)
-    _RULE(e, rule)
-    _TEMPLATE(e, template)
-    _DATA(e, data)
-    return e
+_event = make_event
 
 
 def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
