@@ -171,7 +171,6 @@ class Walk:
 
     def __init__(self, piece: Piece, kind: str, strength: int, at: Square, base: dict[Square, Piece],
                  carrier: Piece | None, loose: Square | None) -> None:  # fmt: skip
-        # (QuarterbackState.start_walk sets these same fields without the call: keep the two alike)
         self.piece = piece
         self.opp = _OTHER[piece[0]]
         self.kind = kind
@@ -688,21 +687,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
             base = dict(self.board)
             del base[self.pos[piece]]
             self._bases[piece] = base
-        w = Walk.__new__(Walk)  # Walk(piece, kind, strength, square, base, carrier, loose) with this position's memo
-        w.piece = piece
-        w.opp = _OTHER[piece[0]]
-        w.kind = self.kind[piece]
-        w.strength = self.strength[piece]
-        w.at = self.pos[piece]
-        w.base = base
-        w.shared = True
-        w.carrier = self.carrier
-        w.loose = self.loose
-        w.end = w.end_at = None
-        w.past_weaker = w.crossed = False
-        w.path = ()
-        w.pushed = _NO_PUSHES
-        w.log = ()
+        w = Walk(piece, self.kind[piece], self.strength[piece], self.pos[piece], base, self.carrier, self.loose)
         w.memo = self._routes
         return w
 
