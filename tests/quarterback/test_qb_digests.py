@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 import pytest
 from qb_helpers import G
@@ -24,15 +25,16 @@ PINNED = {
 }
 
 
-def _digest(rules: dict | None, red: str, blue: str, seeds: range) -> str:
+def _digest(rules: dict | None, red: str, blue: str, seeds: range, full: bool = False) -> str:
+    """The games' logs, final snapshots and events (their texts; ``full``: their whole JSON) hashed."""
     h = hashlib.sha256()
     for seed in seeds:
         s = G.new_state(rules, seed)
         bots = {seat: RandomBot(seed) if name == "uniform" else G.make_bot(name, 10 * seed + i)
                 for i, (seat, name) in enumerate(zip(G.seats, (red, blue), strict=True))}  # fmt: skip
-        events: list[str] = []
-        play_out(s, bots, on_move=lambda seat, action, evs, out=events: out.extend(e.text for e in evs))
-        h.update(json.dumps([s.to_json()["log"], s.snapshot(), events], sort_keys=True).encode())
+        events: list[Any] = []
+        play_out(s, bots, on_move=lambda seat, action, evs, out=events: out.extend(e.to_json() if full else e.text for e in evs))
+        h.update(json.dumps([s.to_json()["log"], s.snapshot(), events], sort_keys=True, default=str).encode())
     return h.hexdigest()
 
 
@@ -61,21 +63,9 @@ FULL_PINNED = {
 }
 
 
-def _digest_full(rules: dict | None, red: str, blue: str, seeds: range) -> str:
-    h = hashlib.sha256()
-    for seed in seeds:
-        s = G.new_state(rules, seed)
-        bots = {seat: RandomBot(seed) if name == "uniform" else G.make_bot(name, 10 * seed + i)
-                for i, (seat, name) in enumerate(zip(G.seats, (red, blue), strict=True))}  # fmt: skip
-        events: list[dict] = []
-        play_out(s, bots, on_move=lambda seat, action, evs, out=events: out.extend(e.to_json() for e in evs))
-        h.update(json.dumps([s.to_json()["log"], s.snapshot(), events], sort_keys=True, default=str).encode())
-    return h.hexdigest()
-
-
 @pytest.mark.parametrize("name", list(FULL_GAMES))
 def test_seeded_games_in_full_are_pinned(name: str) -> None:
-    assert _digest_full(*FULL_GAMES[name]) == FULL_PINNED[name], f"{name}: {_digest_full(*FULL_GAMES[name])}"
+    assert _digest(*FULL_GAMES[name], full=True) == FULL_PINNED[name], f"{name}: {_digest(*FULL_GAMES[name], full=True)}"
 
 
 LEGAL_PINNED = "ea57683c1e877b5bec6641f80745a4b7e280fef9e8847935bab605cbdd00142e"
