@@ -47,6 +47,7 @@ from gm.core.tools import (
     covered_call,
     expected,
     keep_action,
+    made_action,
     parse_args,
     tool_index,
     unknown_tool,
@@ -803,19 +804,9 @@ class Session:
         (the call, its result, the bot moves it caused) land together and in order."""
         try:
             with self.store.writing(self.id) as writer:
-                if writer.stale(self._position):  # another process stored moves since this copy was read
-                    self._resync()
+                self._catch_up(writer)
                 self._writer = writer
                 try:
-                    if self.recorder is None:  # (the common case, without a function call more)
-                        try:
-                            return self._call(tool, args, seat, board)
-                        except GameError as exc:
-                            return self._error(tool, seat, exc)
-                        except Exception as exc:  # the last line of defence: nothing escapes a tool
-                            return self._error(
-                                tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL")
-                            )
                     return self._locked_call(tool, args, seat, board)
                 finally:
                     self._writer = None
@@ -879,12 +870,8 @@ class Session:
         if spec.covers and seat is not None:  # a move written as text: made through the tool it stands for
             name, args = covered_call(spec, self.tools, self.state, seat, args)
             spec = self._tools[name]
-        made = spec.made
-        key = action = None
-        if made is not None:  # (made_action) the same plain arguments made this action before
-            key = call_key(args)
-            if key is not None:
-                action = made.get(key)
+        key = call_key(args) if spec.made is not None else None
+        action = made_action(spec, key)  # the same plain arguments made this action before
         parsed = parse_args(spec, args) if action is None else None
         if spec.kind == "query":
             data = spec.handler(self.state, seat, parsed)
