@@ -38,6 +38,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
     from gm.sim import default_workers
 
     n = QUICK if quick else FULL
+    m = max(10, n // 10)  # games for the one-worker figure
     cores = default_workers()
     out: list[dict[str, Any]] = []
     for game_id in GAMES:
@@ -45,9 +46,9 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
         out.append(row(f"{game_id}: gm sim --games 1000", round(seconds, 1), "s",
                        f"default vs random, {cores} workers{'' if n == FULL else f', {n} games scaled to 1000'}",
                        target=f"<= {TARGET_SECONDS:g}"))
-        one = _timed(game_id, max(10, n // 10), 1, time.process_time) * (FULL / max(10, n // 10))
+        one = _timed(game_id, m, 1, time.process_time) * (FULL / m)
         out.append(row(f"{game_id}: gm sim games/s per core", round(FULL / one, 1), "games/s",
-                       f"one worker, {max(10, n // 10)} games, CPU time; {TARGET_SECONDS:g} s for 1000 on {cores} cores needs "
+                       f"one worker, {m} games, CPU time; {TARGET_SECONDS:g} s for 1000 on {cores} cores needs "
                        f"{FULL / TARGET_SECONDS / cores:g} per core", target=f">= {FULL / TARGET_SECONDS / cores:g}"))
     return out
 
