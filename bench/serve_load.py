@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -273,6 +274,8 @@ async def run_load(ports: list[int], *, players: int, seconds: float, interval: 
     start = time.perf_counter()
     ramp_end = start + ramp
     ru0 = resource.getrusage(resource.RUSAGE_SELF)
+    pauses = GcPauses()  # the generator's own collector, paced like the server's, its passes timed
+    pauses.install()
 
     async def begin_steady() -> None:
         # after the ramp, and a warm-up in which the server works off the connect burst
@@ -309,6 +312,7 @@ async def run_load(ports: list[int], *, players: int, seconds: float, interval: 
     wall = time.perf_counter() - start
     ru1 = resource.getrusage(resource.RUSAGE_SELF)
     gen_cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    pauses.uninstall()
     measured = stats.steady
     await asyncio.gather(*(p.verify() for p in ps))
     n = len(measured)
@@ -333,8 +337,37 @@ async def run_load(ports: list[int], *, players: int, seconds: float, interval: 
         "moves": stats.moves,
         "generator_cpu_s": round(gen_cpu, 2),
         "generator_cpu_ms_per_call": round(gen_cpu / max(1, n + len(stats.connects)) * 1000, 3),
+        "generator_gc_max_ms": round(pauses.longest * 1000, 1),
         "wall_s": round(wall, 1),
     }
+
+
+class GcPauses:
+    """The generator's own garbage collector: paced as ``gm serve`` paces its own
+    (:class:`gm.server.gcpace.GcPacer`: 500 players' waiting state is not walked by full passes
+    that would stall every player's clock at once), and the longest pass timed (a stall of the
+    generator's event loop counts in every latency it measures)."""
+
+    def __init__(self) -> None:
+        from gm.server.gcpace import GcPacer
+
+        self.pacer = GcPacer(full_every=float("inf"))
+        self.longest = 0.0
+        self._t = 0.0
+
+    def _time(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._t = time.perf_counter()
+        else:
+            self.longest = max(self.longest, time.perf_counter() - self._t)
+
+    def install(self) -> None:
+        self.pacer.install()
+        gc.callbacks.append(self._time)
+
+    def uninstall(self) -> None:
+        gc.callbacks.remove(self._time)
+        self.pacer.uninstall()
 
 
 async def single(port: int, *, calls: int = 200, kind: str = "mcp", tool: str = "get_status", opponent: str = "random") -> dict[str, Any]:

@@ -74,3 +74,34 @@ def test_gm_serve_paces_by_default_and_can_leave_the_collector_alone() -> None:
 
     out = CliRunner().invoke(app, ["serve", "--help"]).output
     assert "--full-gc-every SECONDS" in out and "(0: Python's own" in out
+
+
+def test_while_pacing_the_collector_makes_no_full_pass_of_its_own(pacer: GcPacer) -> None:
+    """Full passes are the pacer's alone; the young and middle ones go on (and free young cycles);
+    uninstalling gives the collector its thresholds back."""
+    before = gc.get_threshold()
+    passes: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            passes.append(info["generation"])
+
+    pacer.install()
+    assert gc.get_threshold() == (before[0], 2, 2**30)
+    gc.callbacks.append(count)
+    try:
+        kept = []
+        for k in range(200_000):  # enough new objects for hundreds of young passes
+            c = Cycle()
+            if k % 10 == 0:
+                kept.append(c)  # survivors, so that the older generations fill up too
+        last = weakref.ref(c)
+        del c
+        gc.collect(1)  # a middle pass: the last young cycle is garbage and goes
+        assert last() is None
+    finally:
+        gc.callbacks.remove(count)
+    assert passes.count(0) > 100 and passes.count(1) > 50
+    assert passes.count(2) == 0  # Python's own rule would have made several full passes here
+    pacer.uninstall()
+    assert gc.get_threshold() == before

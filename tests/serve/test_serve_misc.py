@@ -78,10 +78,11 @@ def test_sigterm_closes_event_streams_and_exits(tmp_path: Path) -> None:
             with http.stream("GET", f"/api/games/{made['session']}/events", headers=auth(made["token"])) as stream:
                 lines = stream.iter_lines()
                 assert next(lines).startswith("retry:")
+                assert any(x.startswith("event: state") for x in lines)  # the stream is live (read up to its first state)
                 t0 = time.monotonic()
                 server.proc.send_signal(signal.SIGTERM)
-                rest = list(lines)  # the server ends the stream
-                assert time.monotonic() - t0 < 15 and any(x.startswith("event: state") for x in rest)
+                rest = list(lines)  # the server ends the stream (else this would wait for the 30 s timeout)
+                assert time.monotonic() - t0 < 15, rest
         assert server.proc.wait(30) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once it has shut down
     finally:
         server.stop()
