@@ -23,7 +23,7 @@ from bench import row
 from bench.serve_load import Served, run_load, single
 
 #: offered calls/s, stepped up until p99 passes 100 ms or the server falls behind
-RATES = [25, 50, 75, 100, 150, 200, 300, 400, 600]
+RATES = [25, 50, 75, 100, 150, 200, 300, 400, 600, 800, 1000, 1200]
 
 
 def _load_row(name: str, rep: dict[str, Any]) -> dict[str, Any]:

@@ -141,7 +141,7 @@ def serve_cmd(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no access log"),
     home: Path | None = typer.Option(None, "--home", help="gm home (default $GM_HOME or ~/.gm) for the default SQLite store and key"),
     full_gc_every: float = typer.Option(600.0, "--full-gc-every", min=0, metavar="SECONDS",
-                                        help="seconds between the garbage collector's complete passes; the passes between skip long-lived objects (0: Python's own collector)"),
+                                        help="seconds between the garbage collector's complete passes, the only full passes it makes (0: Python's own collector)"),
 ) -> None:
     """Serve many players at once, each in their own games.
 

@@ -62,7 +62,7 @@ class AccessBook(Protocol):
 
     def grant(self, digest: str, kind: str, session_id: str, seat: str, sealed: str | None = None) -> None: ...
 
-    def lookup(self, digest: str) -> tuple[str, str, str] | None: ...
+    def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None: ...
 
     def redeem(self, digest: str) -> tuple[str, str, str | None] | None: ...
 
@@ -96,9 +96,11 @@ class MemoryAccess:
                 raise ValueError("duplicate grant")
             self._grants[digest] = _Grant(kind, session_id, seat, sealed)
 
-    def lookup(self, digest: str) -> tuple[str, str, str] | None:
+    def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None:
         g = self._grants.get(digest)
-        return (g.kind, g.session, g.seat) if g is not None and g.used is None else None
+        if g is None or g.kind != SEAT or g.used is not None:
+            return None
+        return g.session, g.seat, self._ended.get(g.session)
 
     def redeem(self, digest: str) -> tuple[str, str, str | None] | None:
         with self._lock:

@@ -132,13 +132,13 @@ class GameHub:
         """The seat ``token`` grants (and it must be of ``session_id`` when that is given)."""
         if not token:
             raise Denied(401, MISSING)
-        hit = self.access.lookup(digest(token)) if len(token) < 200 else None
-        if hit is None or hit[0] != SEAT:
+        hit = self.access.seat_grant(digest(token)) if len(token) < 200 else None
+        if hit is None:
             raise Denied(401, UNKNOWN)
-        grant = Grant(hit[1], hit[2])
+        grant = Grant(hit[0], hit[1])
         if session_id is not None and session_id != grant.session:
             raise Denied(403, WRONG_GAME)
-        reason = self.access.ended(grant.session)
+        reason = hit[2]
         if reason is not None:
             raise Denied(410, f"game {grant.session} was ended: {reason}")
         return grant

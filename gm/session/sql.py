@@ -265,10 +265,15 @@ class _SqlStore:
             (digest, kind, session_id, seat, sealed, time.time()),
         )
 
-    def lookup(self, digest: str) -> tuple[str, str, str] | None:
-        """(kind, session, seat) of a grant that is still good, else ``None``."""
-        row = self._one("SELECT kind, session, seat FROM gm_grants WHERE hash = ? AND used IS NULL", (digest,))
-        return (str(row[0]), str(row[1]), str(row[2])) if row else None
+    def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None:
+        """(session, seat, why the game was ended or ``None``) of a seat token, else ``None``: one
+        query, since every call of ``gm serve`` asks it."""
+        row = self._one(
+            "SELECT g.session, g.seat, e.reason FROM gm_grants g LEFT JOIN gm_ended e ON e.session = g.session"
+            " WHERE g.hash = ? AND g.kind = 'seat' AND g.used IS NULL",
+            (digest,),
+        )
+        return (str(row[0]), str(row[1]), None if row[2] is None else str(row[2])) if row else None
 
     def redeem(self, digest: str) -> tuple[str, str, str | None] | None:
         """Use up a one-time grant (a join code): (session, seat, sealed) once, then ``None``."""

@@ -197,3 +197,23 @@ def test_records_are_chained_in_every_store(store: SessionStore, keys: KeyRing) 
     check.verify_header(got.header, "header")
     with pytest.raises(StateError, match="was changed"):
         check.verify(1, got.records[0], "record 1")
+
+
+def test_a_seat_token_is_looked_up_with_its_game_ended_or_not(store: SessionStore) -> None:
+    """The access book kept with each store (the database's own tables, else memory) answers what a
+    call of ``gm serve`` asks - which seat of which game, and whether that game was ended - in one
+    lookup, and only for a seat grant still good."""
+    from gm.server.access import JOIN, SEAT, access_for, digest
+
+    book = access_for(store)
+    book.grant(digest("seat-a"), SEAT, "s-1", "home")
+    book.grant(digest("seat-b"), SEAT, "s-2", "away")
+    book.grant(digest("join-c"), JOIN, "s-1", "away", sealed="x")
+    assert book.seat_grant(digest("seat-a")) == ("s-1", "home", None)
+    assert book.seat_grant(digest("join-c")) is None  # a join code is no seat token
+    assert book.seat_grant(digest("nobody")) is None
+    assert book.end("s-1", "abandoned") and not book.end("s-1", "again")
+    assert book.seat_grant(digest("seat-a")) == ("s-1", "home", "abandoned")
+    assert book.seat_grant(digest("seat-b")) == ("s-2", "away", None)
+    assert book.redeem(digest("join-c")) == ("s-1", "away", "x")
+    assert book.seat_grant(digest("join-c")) is None
