@@ -28,7 +28,8 @@ from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
 from gm.games.brawl.actions import FourthDown, FourthOption, Placement
-from gm.games.brawl.legal import Choices, PlacementSpace, card_choices
+from gm.games.brawl.draws import randint, shuffle
+from gm.games.brawl.legal import HandOptions, PlacementSpace, hand_options
 from gm.games.brawl.rules import (
     ADJACENT,
     BACKFIELD,
@@ -168,9 +169,14 @@ class BrawlState(GameState[BrawlRules]):
         self.positions = dict(tables.positions)
         #: every player's effect in every zone (the position table, looked up once per ruleset)
         self._effects = tables.effects
-        #: seat -> player -> (the hand list, its length, the player's card choices): each hand's choices
-        #: worked out once (see :meth:`_choices`)
-        self._opts: dict[str, dict[str, tuple[list[Card], int, Choices]]] = {HOME: {}, AWAY: {}}
+        #: seat -> player -> (the hand list, its length, the player's card options): each hand's options
+        #: worked out once (see :meth:`_options`)
+        self._opts: dict[str, dict[str, tuple[list[Card], int, HandOptions]]] = {HOME: {}, AWAY: {}}
+        #: each unit's players, roster order
+        self._players = {OFFENSE: tuple(r.offense), DEFENSE: tuple(r.defense)}
+        #: seat -> (the log's length, the placement space last listed for the seat then): its last drawn
+        #: placement is checked by what drawing it worked out (see :meth:`_check_placement`)
+        self._spaces: dict[str, tuple[int, PlacementSpace]] = {}
         # BR-R-SHUFFLE: every player's deck, shuffled by the seeded generator (draw from the end)
         self.piles: dict[str, dict[str, list[Card]]] = {}
         self.discards: dict[str, dict[str, list[Card]]] = {}
@@ -178,7 +184,7 @@ class BrawlState(GameState[BrawlRules]):
             self.piles[seat], self.discards[seat] = {}, {}
             for name, pos in self.positions.items():
                 pile = list(tables.decks[pos])
-                self.rng.shuffle(pile)
+                shuffle(self.rng, pile)
                 self.piles[seat][name] = pile
                 self.discards[seat][name] = []
         events: list[Event] = [
@@ -292,21 +298,23 @@ class BrawlState(GameState[BrawlRules]):
             return tuple(FourthDown(o) for o in self.fourth_options())
         if self.phase != PLAY:
             return ()
-        players = tuple(self.roster(seat))
-        return PlacementSpace(players, self.hands[seat], self._choices(seat, players))
+        players = self._players[OFFENSE if seat == self.offense else DEFENSE]
+        space = PlacementSpace(players, self.hands[seat], self._options(seat, players))
+        self._spaces[seat] = (len(self.log), space)
+        return space
 
-    def _choices(self, seat: str, players: Iterable[str]) -> list[Choices]:
-        """Each player's card choices with its hand now (:func:`card_choices`), worked out once per hand:
+    def _options(self, seat: str, players: Iterable[str]) -> list[HandOptions]:
+        """Each player's card options with its hand now (:func:`hand_options`), looked up once per hand:
         the placement space counts them, the check reads them.  The engine drops a player's whenever it
         changes the hand; a hand replaced from outside is another list, and one that grew or shrank is
-        worked out again too."""
+        looked up again too."""
         hand, known = self.hands[seat], self._opts[seat]
         out = []
         for p in players:
             held = hand[p]
             hit = known.get(p)
             if hit is None or hit[0] is not held or hit[1] != len(held):
-                hit = known[p] = (held, len(held), card_choices(held))
+                hit = known[p] = (held, len(held), hand_options(p, held))
             out.append(hit[2])
         return out
 
@@ -342,7 +350,14 @@ class BrawlState(GameState[BrawlRules]):
 
     def _check_placement(self, seat: str, action: Placement) -> tuple[str, ...]:
         """Every entry's card code, if ``action`` is one card from each player on the field, each into a
-        zone of its own (not the X), each a card the player holds; else the error of the first rule broken."""
+        zone of its own (not the X), each a card the player holds; else the error of the first rule broken.
+        The placement the seat's space drew last, at this move and with these hands, is one: its plan is
+        what drawing it worked out."""
+        drawn = self._spaces.get(seat)
+        if drawn is not None and drawn[1].drawn is action and drawn[0] == len(self.log):
+            space = drawn[1]
+            if self._options(seat, space.players) == space.options:
+                return space.plan
         roster = self.roster(seat)
         plays = action.placements
         n = len(roster)
@@ -352,7 +367,8 @@ class BrawlState(GameState[BrawlRules]):
             if len(players) == n and len(zones) == n and X_ZONE not in zones and players <= roster.keys():
                 # a player's options (its card choices) are exactly the cards it may name (BR-R-CARD)
                 codes: list[str] = []
-                for cp, choices in zip(plays, self._choices(seat, [cp.player for cp in plays]), strict=True):
+                for cp, options in zip(plays, self._options(seat, [cp.player for cp in plays]), strict=True):
+                    choices = options.choices
                     card = cp.card
                     if card is None:
                         if None not in choices:
@@ -453,7 +469,7 @@ class BrawlState(GameState[BrawlRules]):
             if not pile:
                 pile.extend(discard)
                 discard.clear()
-                self.rng.shuffle(pile)
+                shuffle(self.rng, pile)
                 shuffled = True
                 if not pile:  # the ruleset's deck minimum rules this out
                     raise IndexError("draw from an empty deck")
@@ -533,7 +549,7 @@ class BrawlState(GameState[BrawlRules]):
             for unit in UNITS:
                 for p in self.zones[z][unit]:
                     if p.value is None:
-                        p.roll = self.rng.randint(p.card.lo, p.card.hi)
+                        p.roll = randint(self.rng, p.card.lo, p.card.hi)
                         p.value = r.modify(p.roll, p.effect)
                         mod = "" if p.effect == "-" else f" ({'x' if p.effect == 'S' else '/'}{r.strong_factor if p.effect == 'S' else r.weak_divisor} = {p.value})"
                         modified = modified or p.effect != "-"
@@ -611,7 +627,7 @@ class BrawlState(GameState[BrawlRules]):
             dist = self.field_goal_distance(spot)
             chance = r.field_goal_chance(dist)
             assert chance is not None
-            roll = self.rng.randint(1, 100)
+            roll = randint(self.rng, 1, 100)
             good = roll <= chance
             events.append(_ev("field_goal", "BR-R-FIELD-GOAL", "{offense} tries a field goal from {dist} yards ({chance}%): rolls {roll} - {res}",
                               offense=off, dist=dist, chance=chance, roll=roll, res="GOOD" if good else "no good",

@@ -18,11 +18,13 @@ is the inverse, and an action is in the space exactly when it has an index.
 
 Speed: a zone index is decoded through two precomputed tables (the first players' zones and
 the zones they leave free; the last players' order among those), and each play is a shared
-:class:`CardPlay` looked up by player, card and zone, so indexing builds only the drawn placement.
+:class:`CardPlay` read off the player's :class:`HandOptions` (kept per player and hand codes), so
+indexing builds only the drawn placement, and remembers its check plan for the engine.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from itertools import permutations
 from math import perm
@@ -30,6 +32,7 @@ from math import perm
 from gm.core.actions import Action
 from gm.core.state import ActionSpace
 from gm.games.brawl.actions import CardPlay, Placement, card_play
+from gm.games.brawl.draws import below
 from gm.games.brawl.rules import PLAYABLE, Card
 
 _N = len(PLAYABLE)
@@ -93,27 +96,72 @@ def _zone_tables(m: int) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]],
     return tables
 
 
+class HandOptions:
+    """One player's ways to name a card from one hand: its :func:`card_choices`, the code each choice
+    plays (the card left out: the one kind held) and, per choice, the play in each playable zone (shared
+    :class:`CardPlay` values).  A pure function of the player and its hand's codes: see :func:`hand_options`."""
+
+    __slots__ = ("choices", "codes", "rows")
+
+    def __init__(self, player: str, held: Sequence[Card]) -> None:
+        self.choices: Choices = card_choices(held)
+        self.codes: tuple[str, ...] = tuple(c if c is not None else str(self.choices[0]) for c in self.choices)
+        self.rows: tuple[tuple[CardPlay, ...], ...] = tuple(_row(player, c) for c in self.choices)
+
+
+_HANDS: dict[tuple[str, ...], HandOptions] = {}
+
+
+def hand_options(player: str, held: Sequence[Card]) -> HandOptions:
+    """The :class:`HandOptions` of ``player`` holding ``held``, worked out once per player and codes."""
+    n = len(held)
+    if n == 3:
+        key: tuple[str, ...] = (player, held[0].code, held[1].code, held[2].code)
+    elif n == 2:
+        key = (player, held[0].code, held[1].code)
+    else:
+        key = (player, *[c.code for c in held])
+    hit = _HANDS.get(key)
+    if hit is None:
+        if len(_HANDS) >= _ROWS_MAX:
+            _HANDS.clear()
+        hit = _HANDS[key] = HandOptions(player, held)
+    return hit
+
+
 class PlacementSpace(ActionSpace):
     """One side's legal placements: counted, indexed in a fixed order, paged and sampled without
-    listing them (see the module doc for the order).  ``choices`` (each player's
-    :func:`card_choices`, roster order) may be given when the caller has them already."""
+    listing them (see the module doc for the order).  ``options`` (each player's :func:`hand_options`,
+    roster order) may be given when the caller has them already.
+
+    The space remembers the placement it built last (``drawn``) with its check plan (``plan``: every
+    entry's card code, the card left out resolved), so the engine's check of that very placement reads
+    what indexing worked out instead of working it out again."""
 
     def __init__(
-        self, players: Sequence[str], hands: Mapping[str, Sequence[Card]], choices: Sequence[Choices] | None = None
+        self, players: Sequence[str], hands: Mapping[str, Sequence[Card]], options: Sequence[HandOptions] | None = None
     ) -> None:
         self.players: tuple[str, ...] = tuple(players)
-        if choices is None:
-            choices = [card_choices(hands[p]) for p in self.players]
-        self.choices: tuple[Choices, ...] = tuple(choices)
+        if options is None:
+            options = [hand_options(p, hands[p]) for p in self.players]
+        self.options: list[HandOptions] = list(options)
+        self.choices: tuple[Choices, ...] = tuple([o.choices for o in self.options])
         card_count = 1
         for opts in self.choices:
             card_count *= len(opts)
         self.card_count = card_count
-        self.zone_count = _ASSIGNMENTS[len(self.players)] if len(self.players) <= _N else 0  # injective assignments
+        m = len(self.players)
+        self.zone_count = _ASSIGNMENTS[m] if m <= _N else 0  # injective assignments
         self._len = card_count * self.zone_count
+        self.drawn: Placement | None = None
+        self.plan: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return self._len
+
+    def sample(self, rng: random.Random) -> Action:
+        """One placement drawn uniformly (``rng.randrange(len(self))``, as the base class draws)."""
+        return self[below(rng, self._len)]
 
     def __getitem__(self, i: int) -> Placement:
         n = self._len
@@ -123,21 +171,27 @@ class PlacementSpace(ActionSpace):
             raise IndexError(f"placement index {i} out of range (0 to {n - 1})")
         q, z = divmod(i, self.zone_count)
         m = len(self.players)
-        high, low = _zone_tables(m)
+        high, low = _ZONE_TABLES.get(m) or _zone_tables(m)
         hi, lo = divmod(z, len(low))
         taken, free = high[hi]
         zones = [*taken, *[free[k] for k in low[lo]]]
         slots: list[CardPlay | None] = [None] * _N
-        players, choices, known = self.players, self.choices, _ROWS
+        codes: list[str | None] = [None] * _N
+        options = self.options
         for j in range(m - 1, -1, -1):
-            options = choices[j]
-            q, c = divmod(q, len(options))
+            o = options[j]
+            q, c = divmod(q, len(o.codes))
             zi = zones[j]
-            row = known.get((players[j], options[c]))
-            slots[zi] = (row if row is not None else _row(players[j], options[c]))[zi]
+            slots[zi] = o.rows[c][zi]
+            codes[zi] = o.codes[c]
         if m == _N:
-            return Placement.in_zone_order(tuple(slots))  # type: ignore[arg-type]
-        return Placement.in_zone_order(tuple([s for s in slots if s is not None]))
+            action = Placement.in_zone_order(tuple(slots))  # type: ignore[arg-type]
+            self.plan = tuple(codes)  # type: ignore[arg-type]
+        else:
+            action = Placement.in_zone_order(tuple([s for s in slots if s is not None]))
+            self.plan = tuple([c for c in codes if c is not None])
+        self.drawn = action
+        return action
 
     def index(self, action: Action) -> int:
         """The index of ``action`` in the space (``self[self.index(a)] == a``); ``ValueError`` if it is
