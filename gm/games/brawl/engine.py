@@ -24,7 +24,7 @@ from typing import Any, cast
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError
-from gm.core.events import Event
+from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
 from gm.games.brawl.actions import FourthDown, FourthOption, Placement
@@ -35,6 +35,7 @@ from gm.games.brawl.rules import (
     BACKFIELD,
     PLAYABLE,
     X_ZONE,
+    ZONE_INDEX,
     ZONES,
     BrawlRules,
     Card,
@@ -81,7 +82,27 @@ def ordinal(n: int) -> str:
 
 
 def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
-    return Event(kind, rule, template, data)
+    return make_event(kind, rule, template, data)
+
+
+#: a revealed card as the engine keeps it: (player, card, play, effect, value, roll); value and roll are
+#: ``None`` until an Agility card is rolled (see :class:`PlayedCard`)
+_Record = tuple[str, Card, int, str, "int | None", "int | None"]
+#: a zone's first cell (its offense's; the defense's is the next)
+_CELL = {z: 2 * i for i, z in enumerate(ZONES)}
+_PLAYABLE_CELLS = tuple((z, _CELL[z]) for z in PLAYABLE)
+
+
+def _totals(off: list[_Record], de: list[_Record]) -> ZoneTotals:
+    """A zone's :class:`ZoneTotals` from its two cells (rolled values; unrolled count as 0)."""
+    okinds = [rec[1].kind for rec in off]
+    return ZoneTotals(
+        sum([rec[4] or 0 for rec in off]),
+        sum([rec[4] or 0 for rec in de]),
+        purity(okinds),
+        purity([rec[1].kind for rec in de]),
+        "".join(sorted(set(okinds))),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +179,10 @@ class BrawlState(GameState[BrawlRules]):
         self.pending: dict[str, Placement] = {}
         self.locked: dict[str, tuple[str, ...]] = {}
         self.hands: dict[str, dict[str, list[Card]]] = {HOME: {}, AWAY: {}}
-        self.zones: dict[str, dict[str, list[PlayedCard]]] = {}
+        #: the cards revealed this series, by cell (zone index x 2 + 0 offense / 1 defense, zones in
+        #: ``ZONES`` order), each a record ``(player, card, play, effect, value, roll)`` (see :attr:`zones`)
+        self._cells: list[list[_Record]] = []
+        self._zones_view: dict[str, dict[str, list[PlayedCard]]] | None = None
         self.play_no = 0
         self.going = False
         self.series_score: SeriesScore | None = None  # the latest scoring of the current series
@@ -230,30 +254,40 @@ class BrawlState(GameState[BrawlRules]):
     def to_goal(self) -> int:
         return self.rules.field_length - self.los
 
+    @property
+    def zones(self) -> dict[str, dict[str, list[PlayedCard]]]:
+        """The cards revealed this series: zone -> ``offense`` / ``defense`` -> :class:`PlayedCard` in the
+        order played (``{}`` before the first series).  Built from the engine's records when read, once
+        per change: the engine itself reads the records."""
+        view = self._zones_view
+        if view is None:
+            cells, positions = self._cells, self.positions
+            view = {}
+            if cells:
+                for i, z in enumerate(ZONES):
+                    view[z] = {
+                        unit: [PlayedCard(p, positions[p], card, play, eff, value, roll) for p, card, play, eff, value, roll in cells[2 * i + u]]
+                        for u, unit in enumerate(UNITS)
+                    }
+            self._zones_view = view
+        return view
+
     def zone_totals(self, zone: str) -> ZoneTotals:
         """Both sides' totals and card purity in ``zone`` (rolled values; unrolled count as 0)."""
-        z = self.zones[zone]
-        off, de = z[OFFENSE], z[DEFENSE]
-        okinds = [p.card.kind for p in off]
-        return ZoneTotals(
-            sum([p.value or 0 for p in off]),
-            sum([p.value or 0 for p in de]),
-            purity(okinds),
-            purity([p.card.kind for p in de]),
-            "".join(sorted(set(okinds))),
-        )
+        i = 2 * ZONE_INDEX[zone]
+        return _totals(self._cells[i], self._cells[i + 1])
 
     def total_range(self, zone: str, unit: str) -> tuple[int, int]:
         """The lowest and highest total ``unit`` can have in ``zone`` (Agility unrolled)."""
         lo = hi = 0
         r = self.rules
-        for p in self.zones[zone][unit]:
-            if p.value is not None:
-                lo += p.value
-                hi += p.value
+        for _, card, _, eff, value, _ in self._cells[2 * ZONE_INDEX[zone] + (unit != OFFENSE)]:
+            if value is not None:
+                lo += value
+                hi += value
             else:
-                lo += r.modify(p.card.lo, p.effect)
-                hi += r.modify(p.card.hi, p.effect)
+                lo += r.modify(card.lo, eff)
+                hi += r.modify(card.hi, eff)
         return lo, hi
 
     def field_goal_distance(self, spot: int | None = None) -> int:
@@ -449,7 +483,8 @@ class BrawlState(GameState[BrawlRules]):
         self.play_no = 1
         self.going = False
         self.series_score = self.first_score = None
-        self.zones = {z: {OFFENSE: [], DEFENSE: []} for z in ZONES}
+        self._cells = [[] for _ in range(2 * len(ZONES))]
+        self._zones_view = None
         self.hands = {HOME: {}, AWAY: {}}
         self._opts = {HOME: {}, AWAY: {}}
         self._draw_all(r.series_cards, events)
@@ -502,9 +537,10 @@ class BrawlState(GameState[BrawlRules]):
         effects: set[str] = set()
         unnamed = False
         play = self.play_no
-        zones = self.zones
-        positions, fx, modify = self.positions, self._effects, r.modify
-        for seat, unit in ((self.offense, OFFENSE), (self.defense, DEFENSE)):
+        cells = self._cells
+        self._zones_view = None
+        fx, modify = self._effects, r.modify
+        for seat, u in ((self.offense, 0), (self.defense, 1)):
             hand = self.hands[seat]
             self._opts[seat].clear()  # every player on the field plays a card
             parts = []
@@ -519,7 +555,7 @@ class BrawlState(GameState[BrawlRules]):
                         i += 1
                     card = held.pop(i)
                 eff = fx[player][zone]
-                zones[zone][unit].append(PlayedCard(player, positions[player], card, play, eff, None if card.rolled else modify(card.lo, eff)))
+                cells[_CELL[zone] + u].append((player, card, play, eff, None if card.rolled else modify(card.lo, eff), None))
                 parts.append(f"{player}:{code}@{zone}")
                 effects.add(eff)
                 if cp.card is None:
@@ -545,22 +581,25 @@ class BrawlState(GameState[BrawlRules]):
         r = self.rules
         rolls = []
         modified = False
-        for z in ZONES:
-            for unit in UNITS:
-                for p in self.zones[z][unit]:
-                    if p.value is None:
-                        p.roll = randint(self.rng, p.card.lo, p.card.hi)
-                        p.value = r.modify(p.roll, p.effect)
-                        mod = "" if p.effect == "-" else f" ({'x' if p.effect == 'S' else '/'}{r.strong_factor if p.effect == 'S' else r.weak_divisor} = {p.value})"
-                        modified = modified or p.effect != "-"
-                        rolls.append(f"{p.player} {p.card.code}@{z} rolls {p.roll}{mod}")
+        rng, modify = self.rng, r.modify
+        for i, cell in enumerate(self._cells):  # zone by zone, the offense's cards first
+            for k, (player, card, play, eff, value, _) in enumerate(cell):
+                if value is None:
+                    roll = randint(rng, card.lo, card.hi)
+                    value = modify(roll, eff)
+                    cell[k] = (player, card, play, eff, value, roll)
+                    mod = "" if eff == "-" else f" ({'x' if eff == 'S' else '/'}{r.strong_factor if eff == 'S' else r.weak_divisor} = {value})"
+                    modified = modified or eff != "-"
+                    rolls.append(f"{player} {card.code}@{ZONES[i >> 1]} rolls {roll}{mod}")
+        self._zones_view = None
         if rolls:
             also = ["BR-R-AGILITY"] + (["BR-R-AGILITY-MOD"] if modified else [])
             events.append(_ev("agility", "BR-AGILITY-ROLL", "Agility rolls: {rolls}", rolls="; ".join(rolls), also=also))
 
     def _score(self, events: list[Event]) -> None:
         r = self.rules
-        totals = {z: self.zone_totals(z) for z in PLAYABLE}
+        cells = self._cells
+        totals = {z: _totals(cells[i], cells[i + 1]) for z, i in _PLAYABLE_CELLS}
         s = score_series(totals, r.multipliers, r.turnovers)
         self.series_score = s
         off, de = self.offense, self.defense
@@ -661,9 +700,9 @@ class BrawlState(GameState[BrawlRules]):
         self.history.append(self.last)
         for seat, unit in ((self.offense, OFFENSE), (self.defense, DEFENSE)):
             discards = self.discards[seat]
-            for z in ZONES:
-                for p in self.zones[z][unit]:
-                    discards[p.player].append(p.card)
+            for cell in self._cells[unit != OFFENSE :: 2]:
+                for rec in cell:
+                    discards[rec[0]].append(rec[1])
             for name, held in self.hands[seat].items():
                 discards[name].extend(held)
                 held.clear()
