@@ -348,7 +348,7 @@ class BrawlState(GameState[BrawlRules]):
             held = hand[p]
             hit = known.get(p)
             if hit is None or hit[0] is not held or hit[1] != len(held):
-                hit = known[p] = (held, len(held), hand_options(p, held))
+                hit = known[p] = (held, len(held), hand_options(held))
             out.append(hit[2])
         return out
 

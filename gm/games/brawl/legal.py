@@ -18,8 +18,8 @@ is the inverse, and an action is in the space exactly when it has an index.
 
 Speed: a zone index is decoded through two precomputed tables (the first players' zones and
 the zones they leave free; the last players' order among those), and each play is a shared
-:class:`CardPlay` read off the player's :class:`HandOptions` (kept per player and hand codes), so
-indexing builds only the drawn placement, and remembers its check plan for the engine.
+:class:`CardPlay` looked up by player, card and zone, so indexing builds only the drawn placement,
+and remembers its check plan (each hand's :class:`HandOptions` says the code each choice plays).
 """
 
 from __future__ import annotations
@@ -97,35 +97,33 @@ def _zone_tables(m: int) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]],
 
 
 class HandOptions:
-    """One player's ways to name a card from one hand: its :func:`card_choices`, the code each choice
-    plays (the card left out: the one kind held) and, per choice, the play in each playable zone (shared
-    :class:`CardPlay` values).  A pure function of the player and its hand's codes: see :func:`hand_options`."""
+    """The ways to name a card from one hand: its :func:`card_choices` and the code each choice plays
+    (the card left out: the one kind held).  A pure function of the hand's codes: see :func:`hand_options`."""
 
-    __slots__ = ("choices", "codes", "rows")
+    __slots__ = ("choices", "codes")
 
-    def __init__(self, player: str, held: Sequence[Card]) -> None:
+    def __init__(self, held: Sequence[Card]) -> None:
         self.choices: Choices = card_choices(held)
         self.codes: tuple[str, ...] = tuple(c if c is not None else str(self.choices[0]) for c in self.choices)
-        self.rows: tuple[tuple[CardPlay, ...], ...] = tuple(_row(player, c) for c in self.choices)
 
 
 _HANDS: dict[tuple[str, ...], HandOptions] = {}
 
 
-def hand_options(player: str, held: Sequence[Card]) -> HandOptions:
-    """The :class:`HandOptions` of ``player`` holding ``held``, worked out once per player and codes."""
+def hand_options(held: Sequence[Card]) -> HandOptions:
+    """The :class:`HandOptions` of a hand, worked out once per hand codes (in hand order)."""
     n = len(held)
     if n == 3:
-        key: tuple[str, ...] = (player, held[0].code, held[1].code, held[2].code)
+        key: tuple[str, ...] = (held[0].code, held[1].code, held[2].code)
     elif n == 2:
-        key = (player, held[0].code, held[1].code)
+        key = (held[0].code, held[1].code)
     else:
-        key = (player, *[c.code for c in held])
+        key = tuple([c.code for c in held])
     hit = _HANDS.get(key)
     if hit is None:
         if len(_HANDS) >= _ROWS_MAX:
             _HANDS.clear()
-        hit = _HANDS[key] = HandOptions(player, held)
+        hit = _HANDS[key] = HandOptions(held)
     return hit
 
 
@@ -143,7 +141,7 @@ class PlacementSpace(ActionSpace):
     ) -> None:
         self.players: tuple[str, ...] = tuple(players)
         if options is None:
-            options = [hand_options(p, hands[p]) for p in self.players]
+            options = [hand_options(hands[p]) for p in self.players]
         self.options: list[HandOptions] = list(options)
         self.choices: tuple[Choices, ...] = tuple([o.choices for o in self.options])
         card_count = 1
@@ -177,12 +175,14 @@ class PlacementSpace(ActionSpace):
         zones = [*taken, *[free[k] for k in low[lo]]]
         slots: list[CardPlay | None] = [None] * _N
         codes: list[str | None] = [None] * _N
-        options = self.options
+        options, players, known = self.options, self.players, _ROWS
         for j in range(m - 1, -1, -1):
             o = options[j]
             q, c = divmod(q, len(o.codes))
             zi = zones[j]
-            slots[zi] = o.rows[c][zi]
+            choice = o.choices[c]
+            row = known.get((players[j], choice))
+            slots[zi] = (row if row is not None else _row(players[j], choice))[zi]
             codes[zi] = o.codes[c]
         if m == _N:
             action = Placement.in_zone_order(tuple(slots))  # type: ignore[arg-type]
