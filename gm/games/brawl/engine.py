@@ -17,9 +17,9 @@ Ball position ``spot`` counts yards from the offense's own goal line (BR-R-FIELD
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 from typing import Any, cast
 
 from gm.core.actions import Action
@@ -101,8 +101,12 @@ def _totals(off: list[_Record], de: list[_Record]) -> ZoneTotals:
         sum([rec[4] or 0 for rec in de]),
         purity(okinds),
         purity([rec[1].kind for rec in de]),
-        "".join(sorted(set(okinds))),
+        _KINDS_HELD[frozenset(okinds)],
     )
+
+
+#: every set of kinds -> its kinds in code order (``"AF"``)
+_KINDS_HELD = {frozenset(k): "".join(sorted(k)) for n in range(4) for k in combinations(Kind, n)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,9 +197,9 @@ class BrawlState(GameState[BrawlRules]):
         self.positions = dict(tables.positions)
         #: every player's effect in every zone (the position table, looked up once per ruleset)
         self._effects = tables.effects
-        #: seat -> player -> (the hand list, its length, the player's card options): each hand's options
-        #: worked out once (see :meth:`_options`)
-        self._opts: dict[str, dict[str, tuple[list[Card], int, HandOptions]]] = {HOME: {}, AWAY: {}}
+        #: seat -> (the players, a copy of each one's hand, each one's card options): the options of the
+        #: hands the seat held when they were last looked up (see :meth:`_options`)
+        self._known: dict[str, tuple[tuple[str, ...], list[list[Card]], list[HandOptions]]] = {}
         #: each unit's players, roster order
         self._players = {OFFENSE: tuple(r.offense), DEFENSE: tuple(r.defense)}
         #: seat -> (the log's length, the placement space last listed for the seat then): its last drawn
@@ -337,19 +341,17 @@ class BrawlState(GameState[BrawlRules]):
         self._spaces[seat] = (len(self.log), space)
         return space
 
-    def _options(self, seat: str, players: Iterable[str]) -> list[HandOptions]:
-        """Each player's card options with its hand now (:func:`hand_options`), looked up once per hand:
-        the placement space counts them, the check reads them.  The engine drops a player's whenever it
-        changes the hand; a hand replaced from outside is another list, and one that grew or shrank is
-        looked up again too."""
-        hand, known = self.hands[seat], self._opts[seat]
-        out = []
-        for p in players:
-            held = hand[p]
-            hit = known.get(p)
-            if hit is None or hit[0] is not held or hit[1] != len(held):
-                hit = known[p] = (held, len(held), hand_options(held))
-            out.append(hit[2])
+    def _options(self, seat: str, players: tuple[str, ...]) -> list[HandOptions]:
+        """Each player's card options with its hand now (:func:`hand_options`), looked up once per hands
+        held: the placement space counts them, the check reads them.  Kept with a copy of the hands they
+        were looked up for, and looked up again when any hand holds other cards (compared card by card)."""
+        hand = self.hands[seat]
+        held = [hand[p] for p in players]
+        known = self._known.get(seat)
+        if known is not None and known[0] == players and known[1] == held:
+            return known[2]
+        out = [hand_options(h) for h in held]
+        self._known[seat] = (players, [h.copy() for h in held], out)
         return out
 
     def legal_summary(self, seat: str) -> list[str]:
@@ -401,7 +403,7 @@ class BrawlState(GameState[BrawlRules]):
             if len(players) == n and len(zones) == n and X_ZONE not in zones and players <= roster.keys():
                 # a player's options (its card choices) are exactly the cards it may name (BR-R-CARD)
                 codes: list[str] = []
-                for cp, options in zip(plays, self._options(seat, [cp.player for cp in plays]), strict=True):
+                for cp, options in zip(plays, self._options(seat, tuple([cp.player for cp in plays])), strict=True):
                     choices = options.choices
                     card = cp.card
                     if card is None:
@@ -486,7 +488,6 @@ class BrawlState(GameState[BrawlRules]):
         self._cells = [[] for _ in range(2 * len(ZONES))]
         self._zones_view = None
         self.hands = {HOME: {}, AWAY: {}}
-        self._opts = {HOME: {}, AWAY: {}}
         self._draw_all(r.series_cards, events)
         togo = min(r.first_down_yards, self.to_goal)
         events.append(
@@ -520,7 +521,6 @@ class BrawlState(GameState[BrawlRules]):
         draw = self._draw_cards
         for seat in (self.offense, self.defense):
             hands, piles, discards = self.hands[seat], self.piles[seat], self.discards[seat]
-            self._opts[seat].clear()  # every hand on the field changes
             for name in self.roster(seat):
                 hand = hands.get(name)
                 if hand is None:
@@ -542,7 +542,6 @@ class BrawlState(GameState[BrawlRules]):
         fx, modify = self._effects, r.modify
         for seat, u in ((self.offense, 0), (self.defense, 1)):
             hand = self.hands[seat]
-            self._opts[seat].clear()  # every player on the field plays a card
             parts = []
             for cp, code in zip(picks[seat].placements, codes[seat], strict=True):
                 player, zone = cp.player, cp.zone
