@@ -120,6 +120,8 @@ class _Tables:
     effects: dict[str, dict[str, Effect]]
     #: every position's deck, as cards
     decks: dict[str, tuple[Card, ...]]
+    #: effect -> a flat card value (0-99) after that effect (:meth:`BrawlRules.modify`, looked up)
+    values: dict[str, list[int]]
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -137,6 +139,7 @@ def _tables(r: BrawlRules) -> _Tables:
             positions,
             {p: {z: r.effect(pos, z) for z in ZONES} for p, pos in positions.items()},
             {name: tuple(parse_card(c) for c in spec.deck) for name, spec in r.positions.items()},
+            {e: [r.modify(v, e) for v in range(100)] for e in Effect},
         )
     return t
 
@@ -197,6 +200,7 @@ class BrawlState(GameState[BrawlRules]):
         self.positions = dict(tables.positions)
         #: every player's effect in every zone (the position table, looked up once per ruleset)
         self._effects = tables.effects
+        self._values = tables.values
         #: seat -> (the players, a copy of each one's hand, each one's card options): the options of the
         #: hands the seat held when they were last looked up (see :meth:`_options`)
         self._known: dict[str, tuple[tuple[str, ...], list[list[Card]], list[HandOptions]]] = {}
@@ -500,6 +504,10 @@ class BrawlState(GameState[BrawlRules]):
     def _draw_cards(self, pile: list[Card], hand: list[Card], discard: list[Card], n: int) -> bool:
         """Move the top ``n`` cards of ``pile`` to ``hand``, the ``discard`` shuffled in as a new pile when
         it runs out (True if it did)."""
+        if len(pile) >= n:  # (the common case: the loop below in one step)
+            hand.extend(pile[: -n - 1 : -1])
+            del pile[-n:]
+            return False
         shuffled = False
         while n > 0:
             if not pile:
@@ -532,29 +540,29 @@ class BrawlState(GameState[BrawlRules]):
                               players=", ".join(reshuffled), also=["BR-R-DECKBUILD"]))
 
     def _reveal(self, picks: dict[str, Placement], codes: dict[str, tuple[str, ...]], events: list[Event]) -> None:
-        r = self.rules
         shown: dict[str, str] = {}
         effects: set[str] = set()
         unnamed = False
         play = self.play_no
         cells = self._cells
         self._zones_view = None
-        fx, modify = self._effects, r.modify
+        fx, values, cell_of = self._effects, self._values, _CELL
         for seat, u in ((self.offense, 0), (self.defense, 1)):
             hand = self.hands[seat]
             parts = []
             for cp, code in zip(picks[seat].placements, codes[seat], strict=True):
                 player, zone = cp.player, cp.zone
                 held = hand[player]
-                if held[0].code == code:
-                    card = held.pop(0)
+                card = held[0]
+                if card.code == code:
+                    del held[0]
                 else:
                     i = 1
                     while held[i].code != code:
                         i += 1
                     card = held.pop(i)
                 eff = fx[player][zone]
-                cells[_CELL[zone] + u].append((player, card, play, eff, None if card.rolled else modify(card.lo, eff), None))
+                cells[cell_of[zone] + u].append((player, card, play, eff, None if card.rolled else values[eff][card.lo], None))
                 parts.append(f"{player}:{code}@{zone}")
                 effects.add(eff)
                 if cp.card is None:

@@ -100,11 +100,12 @@ class HandOptions:
     """The ways to name a card from one hand: its :func:`card_choices` and the code each choice plays
     (the card left out: the one kind held).  A pure function of the hand's codes: see :func:`hand_options`."""
 
-    __slots__ = ("choices", "codes")
+    __slots__ = ("choices", "codes", "n")
 
     def __init__(self, held: Sequence[Card]) -> None:
         self.choices: Choices = card_choices(held)
         self.codes: tuple[str, ...] = tuple(c if c is not None else str(self.choices[0]) for c in self.choices)
+        self.n = len(self.choices)
 
 
 _HANDS: dict[tuple[str, ...], HandOptions] = {}
@@ -175,14 +176,12 @@ class PlacementSpace(ActionSpace):
         zones = [*taken, *[free[k] for k in low[lo]]]
         slots: list[CardPlay | None] = [None] * _N
         codes: list[str | None] = [None] * _N
-        options, players, known = self.options, self.players, _ROWS
-        for j in range(m - 1, -1, -1):
-            o = options[j]
-            q, c = divmod(q, len(o.codes))
-            zi = zones[j]
+        known = _ROWS
+        for o, player, zi in zip(reversed(self.options), reversed(self.players), reversed(zones), strict=True):  # last digit first
+            q, c = divmod(q, o.n)
             choice = o.choices[c]
-            row = known.get((players[j], choice))
-            slots[zi] = (row if row is not None else _row(players[j], choice))[zi]
+            row = known.get((player, choice))
+            slots[zi] = (row if row is not None else _row(player, choice))[zi]
             codes[zi] = o.codes[c]
         if m == _N:
             action = Placement.in_zone_order(tuple(slots))  # type: ignore[arg-type]
