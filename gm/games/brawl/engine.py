@@ -91,6 +91,8 @@ _Record = tuple[str, Card, int, str, "int | None", "int | None"]
 #: a zone's first cell (its offense's; the defense's is the next)
 _CELL = {z: 2 * i for i, z in enumerate(ZONES)}
 _PLAYABLE_CELLS = tuple((z, _CELL[z]) for z in PLAYABLE)
+#: a defense win on one of these kinds alone may take the ball
+_TAKES = (Kind.FOCUS, Kind.STRENGTH)
 
 
 def _totals(off: list[_Record], de: list[_Record]) -> ZoneTotals:
@@ -325,10 +327,13 @@ class BrawlState(GameState[BrawlRules]):
     # ------------------------------------------------------------ turn model
     def _to_act(self) -> tuple[str, ...]:
         if self.phase == PLAY:
-            pending = self.pending
+            pending, off = self.pending, self.offense
+            de = AWAY if off == HOME else HOME
             if not pending:
-                return (self.offense, other(self.offense))
-            return tuple(s for s in (self.offense, other(self.offense)) if s not in pending)
+                return (off, de)
+            if len(pending) == 1:
+                return (de,) if off in pending else (off,)
+            return tuple([s for s in (off, de) if s not in pending])
         if self.phase == FOURTH_DOWN:
             return (self.offense,)
         return ()
@@ -818,34 +823,45 @@ class _Notes:
 
 def _score_notes(s: SeriesScore, totals: dict[str, ZoneTotals], going: bool) -> _Notes:
     """Which rules beyond each event's own decided this scoring (nothing is cited that did not apply)."""
-    both = [z for z, t in totals.items() if t.offense_kind and t.defense_kind]
-    one_sided = [z for z, t in totals.items() if bool(t.offense_kind) != bool(t.defense_kind)]
-    ties = [z for z in both if totals[z].offense == totals[z].defense]
+    tie = one_sided = False  # a zone where both sides' totals are equal; a zone where one side only has cards
+    for t in totals.values():
+        if t.offense_kind and t.defense_kind:
+            tie = tie or t.offense == t.defense
+        elif t.offense_kind or t.defense_kind:
+            one_sided = True
     # a defense win on Focus/Strength alone that took no ball: the offense's cards there were not all of
     # that kind (BR-R-TURNOVER-ZONE), or it had none there (BR-R-EMPTY)
-    spared = [z for z in s.lost if totals[z].defense_kind in (Kind.FOCUS, Kind.STRENGTH) and z not in s.interceptions + s.fumbles]
-    spared_rules = (["BR-R-TURNOVER-ZONE"] if any(totals[z].offense_kind for z in spared) else []) + (
-        ["BR-R-EMPTY"] if any(not totals[z].offense_kind for z in spared) else []
-    )
+    taken = s.interceptions + s.fumbles
+    spared_kind = spared_empty = False
+    for z in s.lost:
+        t = totals[z]
+        if t.defense_kind in _TAKES and z not in taken:
+            if t.offense_kind:
+                spared_kind = True
+            else:
+                spared_empty = True
+    spared_rules = (["BR-R-TURNOVER-ZONE"] if spared_kind else []) + (["BR-R-EMPTY"] if spared_empty else [])
     rescore = ["BR-R-GO-RESCORE"] if going else []
-    # zones that count only through a completion (BR-R-CHAIN): not reachable from the X over led zones alone
-    led = set(s.won) | set(s.unconnected)
-    reach = {z for z in ADJACENT[X_ZONE] if z in led}
-    todo = list(reach)
-    while todo:
-        for n in ADJACENT[todo.pop()]:
-            if n in led and n not in reach:
-                reach.add(n)
-                todo.append(n)
     won: list[str] = []
-    if any(z not in s.completions for z in s.won):
+    adjacent = [z for z in s.won if z not in s.completions]  # counted by adjacency, not as completions
+    if adjacent:
         won.append("BR-ADJ")
     if s.completions:
         won += ["BR-COMPLETION", "BR-R-ALONE"]
-    if any(z not in reach for z in s.won if z not in s.completions):
-        won.append("BR-R-CHAIN")
-    yards = (["BR-MARGIN"] if s.won else []) + (["BR-R-TIE"] if ties else [])
-    yards += [r for r in spared_rules if r != "BR-R-EMPTY"] + (["BR-R-EMPTY"] if one_sided else [])
+    if adjacent:
+        # zones that count only through a completion (BR-R-CHAIN): not reachable from the X over led zones alone
+        led = set(s.won) | set(s.unconnected)
+        reach = {z for z in ADJACENT[X_ZONE] if z in led}
+        todo = list(reach)
+        while todo:
+            for n in ADJACENT[todo.pop()]:
+                if n in led and n not in reach:
+                    reach.add(n)
+                    todo.append(n)
+        if any(z not in reach for z in adjacent):
+            won.append("BR-R-CHAIN")
+    yards = (["BR-MARGIN"] if s.won else []) + (["BR-R-TIE"] if tie else [])
+    yards += (["BR-R-TURNOVER-ZONE"] if spared_kind else []) + (["BR-R-EMPTY"] if one_sided else [])
     return _Notes(
         won=won,
         turnover=["BR-R-PRIORITY", "BR-R-ALONE", "BR-R-TURNOVER-ZONE", *rescore],
