@@ -124,6 +124,20 @@ class _Tables:
     decks: dict[str, tuple[Card, ...]]
     #: effect -> a flat card value (0-99) after that effect (:meth:`BrawlRules.modify`, looked up)
     values: dict[str, list[int]]
+    #: (player, card code, zone) -> what revealing that card there makes: its text, its zone's first cell,
+    #: the player's effect there and the card's value (``None``: rolled later); filled as cards are played
+    reveals: dict[tuple[str, str, str], tuple[str, int, str, int | None]]
+
+    def reveal(self, player: str, code: str, zone: str) -> tuple[str, int, str, int | None]:
+        """What revealing ``player``'s card ``code`` in ``zone`` makes (see :attr:`reveals`)."""
+        key = (player, code, zone)
+        hit = self.reveals.get(key)
+        if hit is None:
+            if len(self.reveals) >= 100_000:
+                self.reveals.clear()
+            card, eff = parse_card(code), self.effects[player][zone]
+            hit = self.reveals[key] = (f"{player}:{code}@{zone}", _CELL[zone], eff, None if card.rolled else self.values[eff][card.lo])
+        return hit
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -142,6 +156,7 @@ def _tables(r: BrawlRules) -> _Tables:
             {p: {z: r.effect(pos, z) for z in ZONES} for p, pos in positions.items()},
             {name: tuple(parse_card(c) for c in spec.deck) for name, spec in r.positions.items()},
             {e: [r.modify(v, e) for v in range(100)] for e in Effect},
+            {},
         )
     return t
 
@@ -201,8 +216,7 @@ class BrawlState(GameState[BrawlRules]):
         tables = _tables(r)
         self.positions = dict(tables.positions)
         #: every player's effect in every zone (the position table, looked up once per ruleset)
-        self._effects = tables.effects
-        self._values = tables.values
+        self._tables = tables
         #: seat -> (the players, a copy of each one's hand, each one's card options): the options of the
         #: hands the seat held when they were last looked up (see :meth:`_options`)
         self._known: dict[str, tuple[tuple[str, ...], list[list[Card]], list[HandOptions]]] = {}
@@ -551,12 +565,13 @@ class BrawlState(GameState[BrawlRules]):
         play = self.play_no
         cells = self._cells
         self._zones_view = None
-        fx, values, cell_of = self._effects, self._values, _CELL
+        tables = self._tables
+        known = tables.reveals
         for seat, u in ((self.offense, 0), (self.defense, 1)):
             hand = self.hands[seat]
             parts = []
             for cp, code in zip(picks[seat].placements, codes[seat], strict=True):
-                player, zone = cp.player, cp.zone
+                player = cp.player
                 held = hand[player]
                 card = held[0]
                 if card.code == code:
@@ -566,9 +581,9 @@ class BrawlState(GameState[BrawlRules]):
                     while held[i].code != code:
                         i += 1
                     card = held.pop(i)
-                eff = fx[player][zone]
-                cells[cell_of[zone] + u].append((player, card, play, eff, None if card.rolled else values[eff][card.lo], None))
-                parts.append(f"{player}:{code}@{zone}")
+                text, cell, eff, value = known.get((player, code, cp.zone)) or tables.reveal(player, code, cp.zone)
+                cells[cell + u].append((player, card, play, eff, value, None))
+                parts.append(text)
                 effects.add(eff)
                 if cp.card is None:
                     unnamed = True
