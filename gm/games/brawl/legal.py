@@ -25,9 +25,10 @@ and remembers its check plan (each hand's :class:`HandOptions` says the code eac
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import permutations
 from math import perm
+from operator import itemgetter
 
 from gm.core.actions import Action
 from gm.core.state import ActionSpace
@@ -78,20 +79,32 @@ def _row(player: str, card: str | None) -> tuple[CardPlay, ...]:
     return row
 
 
+#: picks the zones of the later players out of the zones left free (a tuple of them, in player order)
+_Pick = Callable[[tuple[int, ...]], tuple[int, ...]]
 #: m -> (high table, low table): the zone index of ``m`` players is ``high * len(low_table) + low``;
 #: ``high_table[high]`` is (the zones of the first players, the zones they leave free in zone order) and
-#: ``low_table[low]`` the position of each later player's zone among those left free
-_ZONE_TABLES: dict[int, tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[tuple[int, ...]]]] = {}
+#: ``low_table[low]`` picks each later player's zone among those left free
+_ZONE_TABLES: dict[int, tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[_Pick]]] = {}
 
 
-def _zone_tables(m: int) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[tuple[int, ...]]]:
+def _picker(order: tuple[int, ...]) -> _Pick:
+    """``free -> tuple(free[k] for k in order)``, as one C-level call where it can be."""
+    if len(order) > 1:
+        return itemgetter(*order)
+    if order:
+        k = order[0]
+        return lambda free: (free[k],)
+    return lambda free: ()
+
+
+def _zone_tables(m: int) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[_Pick]]:
     tables = _ZONE_TABLES.get(m)
     if tables is None:
         split = m // 2 if m < 8 else m - 7  # the low table: at most 7! = 5,040 orders
         high: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
         for taken in permutations(range(_N), split):  # lexicographic: the Lehmer code's order
             high.append((taken, tuple(z for z in range(_N) if z not in taken)))
-        low = list(permutations(range(_N - split), m - split))
+        low = [_picker(order) for order in permutations(range(_N - split), m - split)]
         tables = _ZONE_TABLES[m] = (high, low)
     return tables
 
@@ -173,15 +186,18 @@ class PlacementSpace(ActionSpace):
         high, low = _ZONE_TABLES.get(m) or _zone_tables(m)
         hi, lo = divmod(z, len(low))
         taken, free = high[hi]
-        zones = [*taken, *[free[k] for k in low[lo]]]
+        zones = taken + low[lo](free)
         slots: list[CardPlay | None] = [None] * _N
         codes: list[str | None] = [None] * _N
-        known = _ROWS
-        for o, player, zi in zip(reversed(self.options), reversed(self.players), reversed(zones), strict=True):  # last digit first
+        known, players = _ROWS, self.players
+        j = m
+        for o in reversed(self.options):  # the last player's digit first
+            j -= 1
             q, c = divmod(q, o.n)
             choice = o.choices[c]
-            row = known.get((player, choice))
-            slots[zi] = (row if row is not None else _row(player, choice))[zi]
+            zi = zones[j]
+            row = known.get((players[j], choice))
+            slots[zi] = (row if row is not None else _row(players[j], choice))[zi]
             codes[zi] = o.codes[c]
         if m == _N:
             action = Placement.in_zone_order(tuple(slots))  # type: ignore[arg-type]
