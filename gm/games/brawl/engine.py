@@ -546,9 +546,9 @@ class BrawlState(GameState[BrawlRules]):
         """Every player on the field draws ``n`` (BR-DRAW / BR-GO); one event names the reshuffles."""
         reshuffled = []
         draw = self._draw_cards
-        for seat in (self.offense, self.defense):
+        for seat, unit in ((self.offense, OFFENSE), (self.defense, DEFENSE)):
             hands, piles, discards = self.hands[seat], self.piles[seat], self.discards[seat]
-            for name in self.roster(seat):
+            for name in self._players[unit]:
                 hand = hands.get(name)
                 if hand is None:
                     hand = hands[name] = []
@@ -610,8 +610,9 @@ class BrawlState(GameState[BrawlRules]):
         modified = False
         rng, modify = self.rng, r.modify
         for i, cell in enumerate(self._cells):  # zone by zone, the offense's cards first
-            for k, (player, card, play, eff, value, _) in enumerate(cell):
-                if value is None:
+            for k, rec in enumerate(cell):
+                if rec[4] is None:
+                    player, card, play, eff, _, _ = rec
                     roll = randint(rng, card.lo, card.hi)
                     value = modify(roll, eff)
                     cell[k] = (player, card, play, eff, value, roll)
