@@ -13,6 +13,13 @@ Phases: ``play`` (simultaneous placements; each side's locked placement waits in
 ``fourth_down`` (the offense alone) -> ... -> ``game_over``.
 
 Ball position ``spot`` counts yards from the offense's own goal line (BR-R-FIELD).
+
+Representation (speed, issue #22): the revealed cards are records in 24 cells (zone x unit) that the
+reveal, the rolls, the scoring totals and the discards read directly; ``zones`` (:class:`PlayedCard`
+objects) is built from them only when read.  Each seat's card options are kept with a copy of the
+hands they came from, and the placement a seat's space drew last carries its check plan, so the check of
+a drawn placement is one comparison of the hands.  What a ruleset fixes (effects, values after effects,
+what revealing a card in a zone makes) is looked up once per ruleset (:class:`_Tables`).
 """
 
 from __future__ import annotations
