@@ -375,13 +375,12 @@ class BrawlState(GameState[BrawlRules]):
         """Each player's card options with its hand now (:func:`hand_options`), looked up once per hands
         held: the placement space counts them, the check reads them.  Kept with a copy of the hands they
         were looked up for, and looked up again when any hand holds other cards (compared card by card)."""
-        hand = self.hands[seat]
-        held = [hand[p] for p in players]
+        held = list(map(self.hands[seat].__getitem__, players))
         known = self._known.get(seat)
         if known is not None and known[0] == players and known[1] == held:
             return known[2]
-        out = [hand_options(h) for h in held]
-        self._known[seat] = (players, [h.copy() for h in held], out)
+        out = list(map(hand_options, held))
+        self._known[seat] = (players, list(map(list.copy, held)), out)
         return out
 
     def legal_summary(self, seat: str) -> list[str]:
