@@ -101,9 +101,11 @@ def _zone_tables(m: int) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]],
     tables = _ZONE_TABLES.get(m)
     if tables is None:
         split = m // 2 if m < 8 else m - 7  # the low table: at most 7! = 5,040 orders
-        high: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-        for taken in permutations(range(_N), split):  # lexicographic: the Lehmer code's order
-            high.append((taken, tuple(z for z in range(_N) if z not in taken)))
+        # (taken, free) for every ``split`` first zones, lexicographic (the Lehmer code's order): each level
+        # takes every zone still free in turn
+        high: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), tuple(range(_N)))]
+        for _ in range(split):
+            high = [((*taken, z), free[:k] + free[k + 1 :]) for taken, free in high for k, z in enumerate(free)]
         low = [_picker(order) for order in permutations(range(_N - split), m - split)]
         tables = _ZONE_TABLES[m] = (high, low)
     return tables
