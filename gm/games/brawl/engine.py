@@ -222,7 +222,7 @@ class BrawlState(GameState[BrawlRules]):
         self.history: list[dict[str, Any]] = []
         tables = _tables(r)
         self.positions = dict(tables.positions)
-        #: every player's effect in every zone (the position table, looked up once per ruleset)
+        #: what the ruleset fixes (effects, decks, values, reveals), shared by every game played with it
         self._tables = tables
         #: seat -> (the players, a copy of each one's hand, each one's card options): the options of the
         #: hands the seat held when they were last looked up (see :meth:`_options`)
