@@ -158,17 +158,21 @@ class PlacementSpace(ActionSpace):
         self.players: tuple[str, ...] = tuple(players)
         if options is None:
             options = [hand_options(hands[p]) for p in self.players]
-        self.options: list[HandOptions] = list(options)
-        self.choices: tuple[Choices, ...] = tuple([o.choices for o in self.options])
+        self.options: Sequence[HandOptions] = options
         card_count = 1
-        for opts in self.choices:
-            card_count *= len(opts)
+        for o in options:
+            card_count *= o.n
         self.card_count = card_count
         m = len(self.players)
         self.zone_count = _ASSIGNMENTS[m] if m <= _N else 0  # injective assignments
         self._len = card_count * self.zone_count
         self.drawn: Placement | None = None
         self.plan: tuple[str, ...] = ()
+
+    @property
+    def choices(self) -> tuple[Choices, ...]:
+        """Each player's :func:`card_choices`, roster order."""
+        return tuple([o.choices for o in self.options])
 
     def __len__(self) -> int:
         return self._len
