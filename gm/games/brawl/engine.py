@@ -100,6 +100,8 @@ _CELL = {z: 2 * i for i, z in enumerate(ZONES)}
 _PLAYABLE_CELLS = tuple((z, _CELL[z]) for z in PLAYABLE)
 #: a defense win on one of these kinds alone may take the ball
 _TAKES = (Kind.FOCUS, Kind.STRENGTH)
+#: each 4th-down choice as an action (a frozen value, shared)
+_FOURTH = {o: FourthDown(o) for o in FourthOption}
 
 
 def _totals(off: list[_Record], de: list[_Record]) -> ZoneTotals:
@@ -363,7 +365,7 @@ class BrawlState(GameState[BrawlRules]):
         """Placements: every one the check accepts, as a :class:`PlacementSpace` (counted, indexed and
         sampled, never listed); on 4th down the offense's options."""
         if self.phase == FOURTH_DOWN:
-            return tuple(FourthDown(o) for o in self.fourth_options())
+            return tuple([_FOURTH[o] for o in self.fourth_options()])
         if self.phase != PLAY:
             return ()
         players = self._players[OFFENSE if seat == self.offense else DEFENSE]
