@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 
 import pytest
 from br_helpers import G
@@ -44,3 +45,26 @@ def _digest(rules: dict | None, home: str, away: str, seeds: range) -> str:
 def test_seeded_games_are_pinned(name: str) -> None:
     got = _digest(*GAMES[name])
     assert got == PINNED[name], f"{name}: {got}"
+
+
+#: events as JSON (rule ids cited included), both seats' views, the snapshot and the board text along
+#: seeded uniform play under every turnover reading; pinned from the engine before its speed work (#22)
+EVENTS_PINNED = "8425fd564334f85c348e3a74eae3def6bf8e322b9ccd5330f913c1a64d9a18d5"
+
+
+def test_events_views_and_boards_of_seeded_games_are_pinned() -> None:
+    h = hashlib.sha256()
+    n = 0
+    for k in range(36):
+        rules = None if k % 3 else {"turnovers": ["pure", "kind", "reach", "any"][k % 4], "rounds": 8}
+        s = G.new_state(rules, k)
+        rng = random.Random(k)
+        while not s.is_terminal:
+            seat = s.to_act()[0]
+            evs = s.apply(seat, s.legal_actions(seat).sample(rng))
+            h.update(json.dumps([e.to_json() for e in evs], sort_keys=True, default=str).encode())
+            if n % 7 == 0:
+                h.update(json.dumps([s.view("home"), s.view("away"), s.snapshot()], sort_keys=True, default=str).encode())
+                h.update(G.render(s, "home").encode())
+            n += 1
+    assert h.hexdigest() == EVENTS_PINNED

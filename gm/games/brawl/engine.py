@@ -13,27 +13,36 @@ Phases: ``play`` (simultaneous placements; each side's locked placement waits in
 ``fourth_down`` (the offense alone) -> ... -> ``game_over``.
 
 Ball position ``spot`` counts yards from the offense's own goal line (BR-R-FIELD).
+
+Representation (speed, issue #22): the revealed cards are records in 24 cells (zone x unit) that the
+reveal, the rolls, the scoring totals and the discards read directly; ``zones`` (:class:`PlayedCard`
+objects) is built from them only when read.  Each seat's card options are kept with a copy of the
+hands they came from, and the placement a seat's space drew last carries its check plan, so the check of
+a drawn placement is one comparison of the hands.  What a ruleset fixes (effects, values after effects,
+what revealing a card in a zone makes) is looked up once per ruleset (:class:`_Tables`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 from typing import Any, cast
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError
-from gm.core.events import Event
+from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
 from gm.games.brawl.actions import FourthDown, FourthOption, Placement
-from gm.games.brawl.legal import Choices, PlacementSpace, card_choices
+from gm.games.brawl.draws import randint, shuffle
+from gm.games.brawl.legal import HandOptions, PlacementSpace, hand_options
 from gm.games.brawl.rules import (
     ADJACENT,
     BACKFIELD,
     PLAYABLE,
     X_ZONE,
+    ZONE_INDEX,
     ZONES,
     BrawlRules,
     Card,
@@ -80,7 +89,35 @@ def ordinal(n: int) -> str:
 
 
 def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
-    return Event(kind, rule, template, data)
+    return make_event(kind, rule, template, data)
+
+
+#: a revealed card as the engine keeps it: (player, card, play, effect, value, roll); value and roll are
+#: ``None`` until an Agility card is rolled (see :class:`PlayedCard`)
+_Record = tuple[str, Card, int, str, "int | None", "int | None"]
+#: a zone's first cell (its offense's; the defense's is the next)
+_CELL = {z: 2 * i for i, z in enumerate(ZONES)}
+_PLAYABLE_CELLS = tuple((z, _CELL[z]) for z in PLAYABLE)
+#: a defense win on one of these kinds alone may take the ball
+_TAKES = (Kind.FOCUS, Kind.STRENGTH)
+#: each 4th-down choice as an action (a frozen value, shared)
+_FOURTH = {o: FourthDown(o) for o in FourthOption}
+
+
+def _totals(off: list[_Record], de: list[_Record]) -> ZoneTotals:
+    """A zone's :class:`ZoneTotals` from its two cells (rolled values; unrolled count as 0)."""
+    okinds = [rec[1].kind for rec in off]
+    return ZoneTotals(
+        sum([rec[4] or 0 for rec in off]),
+        sum([rec[4] or 0 for rec in de]),
+        purity(okinds),
+        purity([rec[1].kind for rec in de]),
+        _KINDS_HELD[frozenset(okinds)],
+    )
+
+
+#: every set of kinds -> its kinds in code order (``"AF"``)
+_KINDS_HELD = {frozenset(k): "".join(sorted(k)) for n in range(4) for k in combinations(Kind, n)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +131,22 @@ class _Tables:
     effects: dict[str, dict[str, Effect]]
     #: every position's deck, as cards
     decks: dict[str, tuple[Card, ...]]
+    #: effect -> a flat card value (0-99) after that effect (:meth:`BrawlRules.modify`, looked up)
+    values: dict[str, list[int]]
+    #: (player, card code, zone) -> what revealing that card there makes: its text, its zone's first cell,
+    #: the player's effect there and the card's value (``None``: rolled later); filled as cards are played
+    reveals: dict[tuple[str, str, str], tuple[str, int, str, int | None]]
+
+    def reveal(self, player: str, code: str, zone: str) -> tuple[str, int, str, int | None]:
+        """What revealing ``player``'s card ``code`` in ``zone`` makes (see :attr:`reveals`)."""
+        key = (player, code, zone)
+        hit = self.reveals.get(key)
+        if hit is None:
+            if len(self.reveals) >= 100_000:
+                self.reveals.clear()
+            card, eff = parse_card(code), self.effects[player][zone]
+            hit = self.reveals[key] = (f"{player}:{code}@{zone}", _CELL[zone], eff, None if card.rolled else self.values[eff][card.lo])
+        return hit
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -111,6 +164,8 @@ def _tables(r: BrawlRules) -> _Tables:
             positions,
             {p: {z: r.effect(pos, z) for z in ZONES} for p, pos in positions.items()},
             {name: tuple(parse_card(c) for c in spec.deck) for name, spec in r.positions.items()},
+            {e: [r.modify(v, e) for v in range(100)] for e in Effect},
+            {},
         )
     return t
 
@@ -157,7 +212,10 @@ class BrawlState(GameState[BrawlRules]):
         self.pending: dict[str, Placement] = {}
         self.locked: dict[str, tuple[str, ...]] = {}
         self.hands: dict[str, dict[str, list[Card]]] = {HOME: {}, AWAY: {}}
-        self.zones: dict[str, dict[str, list[PlayedCard]]] = {}
+        #: the cards revealed this series, by cell (zone index x 2 + 0 offense / 1 defense, zones in
+        #: ``ZONES`` order), each a record ``(player, card, play, effect, value, roll)`` (see :attr:`zones`)
+        self._cells: list[list[_Record]] = []
+        self._zones_view: dict[str, dict[str, list[PlayedCard]]] | None = None
         self.play_no = 0
         self.going = False
         self.series_score: SeriesScore | None = None  # the latest scoring of the current series
@@ -166,11 +224,16 @@ class BrawlState(GameState[BrawlRules]):
         self.history: list[dict[str, Any]] = []
         tables = _tables(r)
         self.positions = dict(tables.positions)
-        #: every player's effect in every zone (the position table, looked up once per ruleset)
-        self._effects = tables.effects
-        #: seat -> player -> (the hand list, its length, the player's card choices): each hand's choices
-        #: worked out once (see :meth:`_choices`)
-        self._opts: dict[str, dict[str, tuple[list[Card], int, Choices]]] = {HOME: {}, AWAY: {}}
+        #: what the ruleset fixes (effects, decks, values, reveals), shared by every game played with it
+        self._tables = tables
+        #: seat -> (the players, a copy of each one's hand, each one's card options): the options of the
+        #: hands the seat held when they were last looked up (see :meth:`_options`)
+        self._known: dict[str, tuple[tuple[str, ...], list[list[Card]], list[HandOptions]]] = {}
+        #: each unit's players, roster order
+        self._players = {OFFENSE: tuple(r.offense), DEFENSE: tuple(r.defense)}
+        #: seat -> (the log's length, the placement space last listed for the seat then): its last drawn
+        #: placement is checked by what drawing it worked out (see :meth:`_check_placement`)
+        self._spaces: dict[str, tuple[int, PlacementSpace]] = {}
         # BR-R-SHUFFLE: every player's deck, shuffled by the seeded generator (draw from the end)
         self.piles: dict[str, dict[str, list[Card]]] = {}
         self.discards: dict[str, dict[str, list[Card]]] = {}
@@ -178,7 +241,7 @@ class BrawlState(GameState[BrawlRules]):
             self.piles[seat], self.discards[seat] = {}, {}
             for name, pos in self.positions.items():
                 pile = list(tables.decks[pos])
-                self.rng.shuffle(pile)
+                shuffle(self.rng, pile)
                 self.piles[seat][name] = pile
                 self.discards[seat][name] = []
         events: list[Event] = [
@@ -224,30 +287,40 @@ class BrawlState(GameState[BrawlRules]):
     def to_goal(self) -> int:
         return self.rules.field_length - self.los
 
+    @property
+    def zones(self) -> dict[str, dict[str, list[PlayedCard]]]:
+        """The cards revealed this series: zone -> ``offense`` / ``defense`` -> :class:`PlayedCard` in the
+        order played (``{}`` before the first series).  Built from the engine's records when read, once
+        per change: the engine itself reads the records."""
+        view = self._zones_view
+        if view is None:
+            cells, positions = self._cells, self.positions
+            view = {}
+            if cells:
+                for i, z in enumerate(ZONES):
+                    view[z] = {
+                        unit: [PlayedCard(p, positions[p], card, play, eff, value, roll) for p, card, play, eff, value, roll in cells[2 * i + u]]
+                        for u, unit in enumerate(UNITS)
+                    }
+            self._zones_view = view
+        return view
+
     def zone_totals(self, zone: str) -> ZoneTotals:
         """Both sides' totals and card purity in ``zone`` (rolled values; unrolled count as 0)."""
-        z = self.zones[zone]
-        off, de = z[OFFENSE], z[DEFENSE]
-        okinds = [p.card.kind for p in off]
-        return ZoneTotals(
-            sum([p.value or 0 for p in off]),
-            sum([p.value or 0 for p in de]),
-            purity(okinds),
-            purity([p.card.kind for p in de]),
-            "".join(sorted(set(okinds))),
-        )
+        i = 2 * ZONE_INDEX[zone]
+        return _totals(self._cells[i], self._cells[i + 1])
 
     def total_range(self, zone: str, unit: str) -> tuple[int, int]:
         """The lowest and highest total ``unit`` can have in ``zone`` (Agility unrolled)."""
         lo = hi = 0
         r = self.rules
-        for p in self.zones[zone][unit]:
-            if p.value is not None:
-                lo += p.value
-                hi += p.value
+        for _, card, _, eff, value, _ in self._cells[2 * ZONE_INDEX[zone] + (unit != OFFENSE)]:
+            if value is not None:
+                lo += value
+                hi += value
             else:
-                lo += r.modify(p.card.lo, p.effect)
-                hi += r.modify(p.card.hi, p.effect)
+                lo += r.modify(card.lo, eff)
+                hi += r.modify(card.hi, eff)
         return lo, hi
 
     def field_goal_distance(self, spot: int | None = None) -> int:
@@ -277,10 +350,13 @@ class BrawlState(GameState[BrawlRules]):
     # ------------------------------------------------------------ turn model
     def _to_act(self) -> tuple[str, ...]:
         if self.phase == PLAY:
-            pending = self.pending
+            pending, off = self.pending, self.offense
+            de = AWAY if off == HOME else HOME
             if not pending:
-                return (self.offense, other(self.offense))
-            return tuple(s for s in (self.offense, other(self.offense)) if s not in pending)
+                return (off, de)
+            if len(pending) == 1:
+                return (de,) if off in pending else (off,)
+            return tuple([s for s in (off, de) if s not in pending])
         if self.phase == FOURTH_DOWN:
             return (self.offense,)
         return ()
@@ -289,25 +365,24 @@ class BrawlState(GameState[BrawlRules]):
         """Placements: every one the check accepts, as a :class:`PlacementSpace` (counted, indexed and
         sampled, never listed); on 4th down the offense's options."""
         if self.phase == FOURTH_DOWN:
-            return tuple(FourthDown(o) for o in self.fourth_options())
+            return tuple([_FOURTH[o] for o in self.fourth_options()])
         if self.phase != PLAY:
             return ()
-        players = tuple(self.roster(seat))
-        return PlacementSpace(players, self.hands[seat], self._choices(seat, players))
+        players = self._players[OFFENSE if seat == self.offense else DEFENSE]
+        space = PlacementSpace(players, self.hands[seat], self._options(seat, players))
+        self._spaces[seat] = (len(self.log), space)
+        return space
 
-    def _choices(self, seat: str, players: Iterable[str]) -> list[Choices]:
-        """Each player's card choices with its hand now (:func:`card_choices`), worked out once per hand:
-        the placement space counts them, the check reads them.  The engine drops a player's whenever it
-        changes the hand; a hand replaced from outside is another list, and one that grew or shrank is
-        worked out again too."""
-        hand, known = self.hands[seat], self._opts[seat]
-        out = []
-        for p in players:
-            held = hand[p]
-            hit = known.get(p)
-            if hit is None or hit[0] is not held or hit[1] != len(held):
-                hit = known[p] = (held, len(held), card_choices(held))
-            out.append(hit[2])
+    def _options(self, seat: str, players: tuple[str, ...]) -> list[HandOptions]:
+        """Each player's card options with its hand now (:func:`hand_options`), looked up once per hands
+        held: the placement space counts them, the check reads them.  Kept with a copy of the hands they
+        were looked up for, and looked up again when any hand holds other cards (compared card by card)."""
+        held = list(map(self.hands[seat].__getitem__, players))
+        known = self._known.get(seat)
+        if known is not None and known[0] == players and known[1] == held:
+            return known[2]
+        out = list(map(hand_options, held))
+        self._known[seat] = (players, list(map(list.copy, held)), out)
         return out
 
     def legal_summary(self, seat: str) -> list[str]:
@@ -342,7 +417,14 @@ class BrawlState(GameState[BrawlRules]):
 
     def _check_placement(self, seat: str, action: Placement) -> tuple[str, ...]:
         """Every entry's card code, if ``action`` is one card from each player on the field, each into a
-        zone of its own (not the X), each a card the player holds; else the error of the first rule broken."""
+        zone of its own (not the X), each a card the player holds; else the error of the first rule broken.
+        The placement the seat's space drew last, at this move and with these hands, is one: its plan is
+        what drawing it worked out."""
+        drawn = self._spaces.get(seat)
+        if drawn is not None and drawn[1].drawn is action and drawn[0] == len(self.log):
+            space = drawn[1]
+            if self._options(seat, space.players) == space.options:
+                return space.plan
         roster = self.roster(seat)
         plays = action.placements
         n = len(roster)
@@ -352,7 +434,8 @@ class BrawlState(GameState[BrawlRules]):
             if len(players) == n and len(zones) == n and X_ZONE not in zones and players <= roster.keys():
                 # a player's options (its card choices) are exactly the cards it may name (BR-R-CARD)
                 codes: list[str] = []
-                for cp, choices in zip(plays, self._choices(seat, [cp.player for cp in plays]), strict=True):
+                for cp, options in zip(plays, self._options(seat, tuple([cp.player for cp in plays])), strict=True):
+                    choices = options.choices
                     card = cp.card
                     if card is None:
                         if None not in choices:
@@ -433,9 +516,9 @@ class BrawlState(GameState[BrawlRules]):
         self.play_no = 1
         self.going = False
         self.series_score = self.first_score = None
-        self.zones = {z: {OFFENSE: [], DEFENSE: []} for z in ZONES}
+        self._cells = [[] for _ in range(2 * len(ZONES))]
+        self._zones_view = None
         self.hands = {HOME: {}, AWAY: {}}
-        self._opts = {HOME: {}, AWAY: {}}
         self._draw_all(r.series_cards, events)
         togo = min(r.first_down_yards, self.to_goal)
         events.append(
@@ -448,12 +531,16 @@ class BrawlState(GameState[BrawlRules]):
     def _draw_cards(self, pile: list[Card], hand: list[Card], discard: list[Card], n: int) -> bool:
         """Move the top ``n`` cards of ``pile`` to ``hand``, the ``discard`` shuffled in as a new pile when
         it runs out (True if it did)."""
+        if len(pile) >= n:  # (the common case: the loop below in one step)
+            hand.extend(pile[: -n - 1 : -1])
+            del pile[-n:]
+            return False
         shuffled = False
         while n > 0:
             if not pile:
                 pile.extend(discard)
                 discard.clear()
-                self.rng.shuffle(pile)
+                shuffle(self.rng, pile)
                 shuffled = True
                 if not pile:  # the ruleset's deck minimum rules this out
                     raise IndexError("draw from an empty deck")
@@ -467,10 +554,9 @@ class BrawlState(GameState[BrawlRules]):
         """Every player on the field draws ``n`` (BR-DRAW / BR-GO); one event names the reshuffles."""
         reshuffled = []
         draw = self._draw_cards
-        for seat in (self.offense, self.defense):
+        for seat, unit in ((self.offense, OFFENSE), (self.defense, DEFENSE)):
             hands, piles, discards = self.hands[seat], self.piles[seat], self.discards[seat]
-            self._opts[seat].clear()  # every hand on the field changes
-            for name in self.roster(seat):
+            for name in self._players[unit]:
                 hand = hands.get(name)
                 if hand is None:
                     hand = hands[name] = []
@@ -481,30 +567,31 @@ class BrawlState(GameState[BrawlRules]):
                               players=", ".join(reshuffled), also=["BR-R-DECKBUILD"]))
 
     def _reveal(self, picks: dict[str, Placement], codes: dict[str, tuple[str, ...]], events: list[Event]) -> None:
-        r = self.rules
         shown: dict[str, str] = {}
         effects: set[str] = set()
         unnamed = False
         play = self.play_no
-        zones = self.zones
-        positions, fx, modify = self.positions, self._effects, r.modify
-        for seat, unit in ((self.offense, OFFENSE), (self.defense, DEFENSE)):
+        cells = self._cells
+        self._zones_view = None
+        tables = self._tables
+        known = tables.reveals
+        for seat, u in ((self.offense, 0), (self.defense, 1)):
             hand = self.hands[seat]
-            self._opts[seat].clear()  # every player on the field plays a card
             parts = []
             for cp, code in zip(picks[seat].placements, codes[seat], strict=True):
-                player, zone = cp.player, cp.zone
+                player = cp.player
                 held = hand[player]
-                if held[0].code == code:
-                    card = held.pop(0)
+                card = held[0]
+                if card.code == code:
+                    del held[0]
                 else:
                     i = 1
                     while held[i].code != code:
                         i += 1
                     card = held.pop(i)
-                eff = fx[player][zone]
-                zones[zone][unit].append(PlayedCard(player, positions[player], card, play, eff, None if card.rolled else modify(card.lo, eff)))
-                parts.append(f"{player}:{code}@{zone}")
+                text, cell, eff, value = known.get((player, code, cp.zone)) or tables.reveal(player, code, cp.zone)
+                cells[cell + u].append((player, card, play, eff, value, None))
+                parts.append(text)
                 effects.add(eff)
                 if cp.card is None:
                     unnamed = True
@@ -529,22 +616,26 @@ class BrawlState(GameState[BrawlRules]):
         r = self.rules
         rolls = []
         modified = False
-        for z in ZONES:
-            for unit in UNITS:
-                for p in self.zones[z][unit]:
-                    if p.value is None:
-                        p.roll = self.rng.randint(p.card.lo, p.card.hi)
-                        p.value = r.modify(p.roll, p.effect)
-                        mod = "" if p.effect == "-" else f" ({'x' if p.effect == 'S' else '/'}{r.strong_factor if p.effect == 'S' else r.weak_divisor} = {p.value})"
-                        modified = modified or p.effect != "-"
-                        rolls.append(f"{p.player} {p.card.code}@{z} rolls {p.roll}{mod}")
+        rng, modify = self.rng, r.modify
+        for i, cell in enumerate(self._cells):  # zone by zone, the offense's cards first
+            for k, rec in enumerate(cell):
+                if rec[4] is None:
+                    player, card, play, eff, _, _ = rec
+                    roll = randint(rng, card.lo, card.hi)
+                    value = modify(roll, eff)
+                    cell[k] = (player, card, play, eff, value, roll)
+                    mod = "" if eff == "-" else f" ({'x' if eff == 'S' else '/'}{r.strong_factor if eff == 'S' else r.weak_divisor} = {value})"
+                    modified = modified or eff != "-"
+                    rolls.append(f"{player} {card.code}@{ZONES[i >> 1]} rolls {roll}{mod}")
+        self._zones_view = None
         if rolls:
             also = ["BR-R-AGILITY"] + (["BR-R-AGILITY-MOD"] if modified else [])
             events.append(_ev("agility", "BR-AGILITY-ROLL", "Agility rolls: {rolls}", rolls="; ".join(rolls), also=also))
 
     def _score(self, events: list[Event]) -> None:
         r = self.rules
-        totals = {z: self.zone_totals(z) for z in PLAYABLE}
+        cells = self._cells
+        totals = {z: _totals(cells[i], cells[i + 1]) for z, i in _PLAYABLE_CELLS}
         s = score_series(totals, r.multipliers, r.turnovers)
         self.series_score = s
         off, de = self.offense, self.defense
@@ -611,7 +702,7 @@ class BrawlState(GameState[BrawlRules]):
             dist = self.field_goal_distance(spot)
             chance = r.field_goal_chance(dist)
             assert chance is not None
-            roll = self.rng.randint(1, 100)
+            roll = randint(self.rng, 1, 100)
             good = roll <= chance
             events.append(_ev("field_goal", "BR-R-FIELD-GOAL", "{offense} tries a field goal from {dist} yards ({chance}%): rolls {roll} - {res}",
                               offense=off, dist=dist, chance=chance, roll=roll, res="GOOD" if good else "no good",
@@ -645,9 +736,9 @@ class BrawlState(GameState[BrawlRules]):
         self.history.append(self.last)
         for seat, unit in ((self.offense, OFFENSE), (self.defense, DEFENSE)):
             discards = self.discards[seat]
-            for z in ZONES:
-                for p in self.zones[z][unit]:
-                    discards[p.player].append(p.card)
+            for cell in self._cells[unit != OFFENSE :: 2]:
+                for rec in cell:
+                    discards[rec[0]].append(rec[1])
             for name, held in self.hands[seat].items():
                 discards[name].extend(held)
                 held.clear()
@@ -756,34 +847,45 @@ class _Notes:
 
 def _score_notes(s: SeriesScore, totals: dict[str, ZoneTotals], going: bool) -> _Notes:
     """Which rules beyond each event's own decided this scoring (nothing is cited that did not apply)."""
-    both = [z for z, t in totals.items() if t.offense_kind and t.defense_kind]
-    one_sided = [z for z, t in totals.items() if bool(t.offense_kind) != bool(t.defense_kind)]
-    ties = [z for z in both if totals[z].offense == totals[z].defense]
+    tie = one_sided = False  # a zone where both sides' totals are equal; a zone where one side only has cards
+    for t in totals.values():
+        if t.offense_kind and t.defense_kind:
+            tie = tie or t.offense == t.defense
+        elif t.offense_kind or t.defense_kind:
+            one_sided = True
     # a defense win on Focus/Strength alone that took no ball: the offense's cards there were not all of
     # that kind (BR-R-TURNOVER-ZONE), or it had none there (BR-R-EMPTY)
-    spared = [z for z in s.lost if totals[z].defense_kind in (Kind.FOCUS, Kind.STRENGTH) and z not in s.interceptions + s.fumbles]
-    spared_rules = (["BR-R-TURNOVER-ZONE"] if any(totals[z].offense_kind for z in spared) else []) + (
-        ["BR-R-EMPTY"] if any(not totals[z].offense_kind for z in spared) else []
-    )
+    taken = s.interceptions + s.fumbles
+    spared_kind = spared_empty = False
+    for z in s.lost:
+        t = totals[z]
+        if t.defense_kind in _TAKES and z not in taken:
+            if t.offense_kind:
+                spared_kind = True
+            else:
+                spared_empty = True
+    spared_rules = (["BR-R-TURNOVER-ZONE"] if spared_kind else []) + (["BR-R-EMPTY"] if spared_empty else [])
     rescore = ["BR-R-GO-RESCORE"] if going else []
-    # zones that count only through a completion (BR-R-CHAIN): not reachable from the X over led zones alone
-    led = set(s.won) | set(s.unconnected)
-    reach = {z for z in ADJACENT[X_ZONE] if z in led}
-    todo = list(reach)
-    while todo:
-        for n in ADJACENT[todo.pop()]:
-            if n in led and n not in reach:
-                reach.add(n)
-                todo.append(n)
     won: list[str] = []
-    if any(z not in s.completions for z in s.won):
+    adjacent = [z for z in s.won if z not in s.completions]  # counted by adjacency, not as completions
+    if adjacent:
         won.append("BR-ADJ")
     if s.completions:
         won += ["BR-COMPLETION", "BR-R-ALONE"]
-    if any(z not in reach for z in s.won if z not in s.completions):
-        won.append("BR-R-CHAIN")
-    yards = (["BR-MARGIN"] if s.won else []) + (["BR-R-TIE"] if ties else [])
-    yards += [r for r in spared_rules if r != "BR-R-EMPTY"] + (["BR-R-EMPTY"] if one_sided else [])
+    if adjacent:
+        # zones that count only through a completion (BR-R-CHAIN): not reachable from the X over led zones alone
+        led = set(s.won) | set(s.unconnected)
+        reach = {z for z in ADJACENT[X_ZONE] if z in led}
+        todo = list(reach)
+        while todo:
+            for n in ADJACENT[todo.pop()]:
+                if n in led and n not in reach:
+                    reach.add(n)
+                    todo.append(n)
+        if any(z not in reach for z in adjacent):
+            won.append("BR-R-CHAIN")
+    yards = (["BR-MARGIN"] if s.won else []) + (["BR-R-TIE"] if tie else [])
+    yards += (["BR-R-TURNOVER-ZONE"] if spared_kind else []) + (["BR-R-EMPTY"] if one_sided else [])
     return _Notes(
         won=won,
         turnover=["BR-R-PRIORITY", "BR-R-ALONE", "BR-R-TURNOVER-ZONE", *rescore],

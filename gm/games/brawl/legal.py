@@ -18,18 +18,22 @@ is the inverse, and an action is in the space exactly when it has an index.
 
 Speed: a zone index is decoded through two precomputed tables (the first players' zones and
 the zones they leave free; the last players' order among those), and each play is a shared
-:class:`CardPlay` looked up by player, card and zone, so indexing builds only the drawn placement.
+:class:`CardPlay` looked up by player, card and zone, so indexing builds only the drawn placement,
+and remembers its check plan (each hand's :class:`HandOptions` says the code each choice plays).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 from itertools import permutations
 from math import perm
+from operator import itemgetter
 
 from gm.core.actions import Action
 from gm.core.state import ActionSpace
 from gm.games.brawl.actions import CardPlay, Placement, card_play
+from gm.games.brawl.draws import below
 from gm.games.brawl.rules import PLAYABLE, Card
 
 _N = len(PLAYABLE)
@@ -75,45 +79,107 @@ def _row(player: str, card: str | None) -> tuple[CardPlay, ...]:
     return row
 
 
+#: picks the zones of the later players out of the zones left free (a tuple of them, in player order)
+_Pick = Callable[[tuple[int, ...]], tuple[int, ...]]
 #: m -> (high table, low table): the zone index of ``m`` players is ``high * len(low_table) + low``;
 #: ``high_table[high]`` is (the zones of the first players, the zones they leave free in zone order) and
-#: ``low_table[low]`` the position of each later player's zone among those left free
-_ZONE_TABLES: dict[int, tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[tuple[int, ...]]]] = {}
+#: ``low_table[low]`` picks each later player's zone among those left free
+_ZONE_TABLES: dict[int, tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[_Pick]]] = {}
 
 
-def _zone_tables(m: int) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[tuple[int, ...]]]:
+def _picker(order: tuple[int, ...]) -> _Pick:
+    """``free -> tuple(free[k] for k in order)``, as one C-level call where it can be."""
+    if len(order) > 1:
+        return itemgetter(*order)
+    if order:
+        k = order[0]
+        return lambda free: (free[k],)
+    return lambda free: ()
+
+
+def _zone_tables(m: int) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[_Pick]]:
     tables = _ZONE_TABLES.get(m)
     if tables is None:
         split = m // 2 if m < 8 else m - 7  # the low table: at most 7! = 5,040 orders
-        high: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-        for taken in permutations(range(_N), split):  # lexicographic: the Lehmer code's order
-            high.append((taken, tuple(z for z in range(_N) if z not in taken)))
-        low = list(permutations(range(_N - split), m - split))
+        # (taken, free) for every ``split`` first zones, lexicographic (the Lehmer code's order): each level
+        # takes every zone still free in turn
+        high: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), tuple(range(_N)))]
+        for _ in range(split):
+            high = [((*taken, z), free[:k] + free[k + 1 :]) for taken, free in high for k, z in enumerate(free)]
+        low = [_picker(order) for order in permutations(range(_N - split), m - split)]
         tables = _ZONE_TABLES[m] = (high, low)
     return tables
 
 
+class HandOptions:
+    """The ways to name a card from one hand: its :func:`card_choices` and the code each choice plays
+    (the card left out: the one kind held).  A pure function of the hand's codes: see :func:`hand_options`."""
+
+    __slots__ = ("choices", "codes", "n")
+
+    def __init__(self, held: Sequence[Card]) -> None:
+        self.choices: Choices = card_choices(held)
+        self.codes: tuple[str, ...] = tuple(c if c is not None else str(self.choices[0]) for c in self.choices)
+        self.n = len(self.choices)
+
+
+_HANDS: dict[tuple[str, ...], HandOptions] = {}
+
+
+def hand_options(held: Sequence[Card]) -> HandOptions:
+    """The :class:`HandOptions` of a hand, worked out once per hand codes (in hand order)."""
+    n = len(held)
+    if n == 3:
+        key: tuple[str, ...] = (held[0].code, held[1].code, held[2].code)
+    elif n == 2:
+        key = (held[0].code, held[1].code)
+    else:
+        key = tuple([c.code for c in held])
+    hit = _HANDS.get(key)
+    if hit is None:
+        if len(_HANDS) >= _ROWS_MAX:
+            _HANDS.clear()
+        hit = _HANDS[key] = HandOptions(held)
+    return hit
+
+
 class PlacementSpace(ActionSpace):
     """One side's legal placements: counted, indexed in a fixed order, paged and sampled without
-    listing them (see the module doc for the order).  ``choices`` (each player's
-    :func:`card_choices`, roster order) may be given when the caller has them already."""
+    listing them (see the module doc for the order).  ``options`` (each player's :func:`hand_options`,
+    roster order) may be given when the caller has them already.
+
+    The space remembers the placement it built last (``drawn``) with its check plan (``plan``: every
+    entry's card code, the card left out resolved), so the engine's check of that very placement reads
+    what indexing worked out instead of working it out again."""
 
     def __init__(
-        self, players: Sequence[str], hands: Mapping[str, Sequence[Card]], choices: Sequence[Choices] | None = None
+        self, players: Sequence[str], hands: Mapping[str, Sequence[Card]], options: Sequence[HandOptions] | None = None
     ) -> None:
         self.players: tuple[str, ...] = tuple(players)
-        if choices is None:
-            choices = [card_choices(hands[p]) for p in self.players]
-        self.choices: tuple[Choices, ...] = tuple(choices)
+        if options is None:
+            options = [hand_options(hands[p]) for p in self.players]
+        self.options: Sequence[HandOptions] = options
         card_count = 1
-        for opts in self.choices:
-            card_count *= len(opts)
+        for o in options:
+            card_count *= o.n
         self.card_count = card_count
-        self.zone_count = _ASSIGNMENTS[len(self.players)] if len(self.players) <= _N else 0  # injective assignments
+        m = len(self.players)
+        self.zone_count = _ASSIGNMENTS[m] if m <= _N else 0  # injective assignments
         self._len = card_count * self.zone_count
+        self.drawn: Placement | None = None
+        self.plan: tuple[str, ...] = ()
+
+    @property
+    def choices(self) -> tuple[Choices, ...]:
+        """Each player's :func:`card_choices`, roster order."""
+        return tuple([o.choices for o in self.options])
 
     def __len__(self) -> int:
         return self._len
+
+    def sample(self, rng: random.Random) -> Action:
+        """One placement drawn uniformly (``rng.randrange(len(self))``, as the base class draws)."""
+        return self[below(rng, self._len)]
 
     def __getitem__(self, i: int) -> Placement:
         n = self._len
@@ -123,21 +189,30 @@ class PlacementSpace(ActionSpace):
             raise IndexError(f"placement index {i} out of range (0 to {n - 1})")
         q, z = divmod(i, self.zone_count)
         m = len(self.players)
-        high, low = _zone_tables(m)
+        high, low = _ZONE_TABLES.get(m) or _zone_tables(m)
         hi, lo = divmod(z, len(low))
         taken, free = high[hi]
-        zones = [*taken, *[free[k] for k in low[lo]]]
+        zones = taken + low[lo](free)
         slots: list[CardPlay | None] = [None] * _N
-        players, choices, known = self.players, self.choices, _ROWS
-        for j in range(m - 1, -1, -1):
-            options = choices[j]
-            q, c = divmod(q, len(options))
+        codes: list[str | None] = [None] * _N
+        known, players = _ROWS, self.players
+        j = m
+        for o in reversed(self.options):  # the last player's digit first
+            j -= 1
+            q, c = divmod(q, o.n)
+            choice = o.choices[c]
             zi = zones[j]
-            row = known.get((players[j], options[c]))
-            slots[zi] = (row if row is not None else _row(players[j], options[c]))[zi]
+            row = known.get((players[j], choice))
+            slots[zi] = (row if row is not None else _row(players[j], choice))[zi]
+            codes[zi] = o.codes[c]
         if m == _N:
-            return Placement.in_zone_order(tuple(slots))  # type: ignore[arg-type]
-        return Placement.in_zone_order(tuple([s for s in slots if s is not None]))
+            action = Placement.in_zone_order(tuple(slots))  # type: ignore[arg-type]
+            self.plan = tuple(codes)  # type: ignore[arg-type]
+        else:
+            action = Placement.in_zone_order(tuple([s for s in slots if s is not None]))
+            self.plan = tuple([c for c in codes if c is not None])
+        self.drawn = action
+        return action
 
     def index(self, action: Action) -> int:
         """The index of ``action`` in the space (``self[self.index(a)] == a``); ``ValueError`` if it is

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, ZONE_INDEX, Kind
 
@@ -57,9 +57,9 @@ def purity(kinds: Sequence[str]) -> str:
     return first if kinds.count(first) == len(kinds) else MIXED
 
 
-@dataclass(frozen=True, slots=True)
-class ZoneTotals:
-    """One zone as scoring sees it: each side's total and card purity."""
+class ZoneTotals(NamedTuple):
+    """One zone as scoring sees it: each side's total and card purity (a named tuple: the engine
+    builds eleven every series)."""
 
     offense: int = 0
     defense: int = 0
