@@ -35,7 +35,6 @@ from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
 from gm.games.brawl.actions import FourthDown, FourthOption, Placement
-from gm.games.brawl.draws import randint, shuffle
 from gm.games.brawl.legal import HandOptions, PlacementSpace, hand_options
 from gm.games.brawl.rules import (
     ADJACENT,
@@ -241,7 +240,7 @@ class BrawlState(GameState[BrawlRules]):
             self.piles[seat], self.discards[seat] = {}, {}
             for name, pos in self.positions.items():
                 pile = list(tables.decks[pos])
-                shuffle(self.rng, pile)
+                self.rng.shuffle(pile)
                 self.piles[seat][name] = pile
                 self.discards[seat][name] = []
         events: list[Event] = [
@@ -540,7 +539,7 @@ class BrawlState(GameState[BrawlRules]):
             if not pile:
                 pile.extend(discard)
                 discard.clear()
-                shuffle(self.rng, pile)
+                self.rng.shuffle(pile)
                 shuffled = True
                 if not pile:  # the ruleset's deck minimum rules this out
                     raise IndexError("draw from an empty deck")
@@ -621,7 +620,7 @@ class BrawlState(GameState[BrawlRules]):
             for k, rec in enumerate(cell):
                 if rec[4] is None:
                     player, card, play, eff, _, _ = rec
-                    roll = randint(rng, card.lo, card.hi)
+                    roll = rng.randint(card.lo, card.hi)
                     value = modify(roll, eff)
                     cell[k] = (player, card, play, eff, value, roll)
                     mod = "" if eff == "-" else f" ({'x' if eff == 'S' else '/'}{r.strong_factor if eff == 'S' else r.weak_divisor} = {value})"
@@ -702,7 +701,7 @@ class BrawlState(GameState[BrawlRules]):
             dist = self.field_goal_distance(spot)
             chance = r.field_goal_chance(dist)
             assert chance is not None
-            roll = randint(self.rng, 1, 100)
+            roll = self.rng.randint(1, 100)
             good = roll <= chance
             events.append(_ev("field_goal", "BR-R-FIELD-GOAL", "{offense} tries a field goal from {dist} yards ({chance}%): rolls {roll} - {res}",
                               offense=off, dist=dist, chance=chance, roll=roll, res="GOOD" if good else "no good",

@@ -24,7 +24,6 @@ and remembers its check plan (each hand's :class:`HandOptions` says the code eac
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from itertools import permutations
 from math import perm
@@ -33,7 +32,6 @@ from operator import itemgetter
 from gm.core.actions import Action
 from gm.core.state import ActionSpace
 from gm.games.brawl.actions import CardPlay, Placement, card_play
-from gm.games.brawl.draws import below
 from gm.games.brawl.rules import PLAYABLE, Card
 
 _N = len(PLAYABLE)
@@ -176,10 +174,6 @@ class PlacementSpace(ActionSpace):
 
     def __len__(self) -> int:
         return self._len
-
-    def sample(self, rng: random.Random) -> Action:
-        """One placement drawn uniformly (``rng.randrange(len(self))``, as the base class draws)."""
-        return self[below(rng, self._len)]
 
     def __getitem__(self, i: int) -> Placement:
         n = self._len
