@@ -151,6 +151,10 @@ class GameState(ABC, Generic[R]):
 
     game: ClassVar[Game]
     seats: ClassVar[tuple[str, ...]]
+    #: the last accepted check: (seat, action, plan).  ``apply`` of that very action object by that
+    #: seat carries the plan out instead of checking again (a bot asks ``action in legal`` and then
+    #: plays it); every move ends it, so a plan is only ever carried out in the position it was made for.
+    _checked: tuple[str, Action, Any] | None = None
 
     def __init__(self, rules: R, seed: int = 0) -> None:
         self.rules = rules
@@ -289,7 +293,9 @@ class GameState(ABC, Generic[R]):
             raise IllegalActionError("the game is over", rule="CORE-OVER", input=str(action))
         if seat not in self._to_act():
             raise self._turn_error(seat, action)
-        return action, self._check(seat, action)
+        plan = self._check(seat, action)
+        self._checked = (seat, action, plan)
+        return action, plan
 
     def is_legal(self, seat: str, action: Action | str) -> bool:
         try:
@@ -304,7 +310,12 @@ class GameState(ABC, Generic[R]):
         Raises :class:`InvalidActionError` / :class:`IllegalActionError`; a rejected
         action changes nothing.
         """
-        checked, plan = self._validate(seat, action)
+        last = self._checked
+        if last is not None and last[1] is action and last[0] == seat:
+            checked, plan = action, last[2]  # checked in this very position a moment ago: the plan stands
+        else:
+            checked, plan = self._validate(seat, action)
+        self._checked = None  # every move ends the last check
         events = self._apply(seat, checked, plan)
         self.log.append(Move(seat, checked))
         return events
