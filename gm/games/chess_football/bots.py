@@ -44,7 +44,14 @@ from gm.games.chess_football.geometry import Square, cheb, sq
 from gm.games.chess_football.options import PieceOptions, other_options
 from gm.games.chess_football.passing import completion_chance
 from gm.games.chess_football.resolution import apply
-from gm.games.chess_football.tactics import Spot5, candidate_spots, pieces_in_lineup_order, threat_map
+from gm.games.chess_football.tactics import (
+    Spot5,
+    candidate_spots,
+    pieces_in_lineup_order,
+    threat_map,
+    threatened_squares,
+    threats_to,
+)
 
 
 def _state(state: Any) -> ChessFootballState:
@@ -156,10 +163,8 @@ class DefaultBot:
         d = sim.off_dir
         found: Spot5 | None = None
         best_key: tuple[int, int] | None = None
-        for a in candidate_spots(sim, sim.offense, p):
-            s, _, pos, rush, route = a
-            if rush or route:
-                continue
+        for a in candidate_spots(sim, sim.offense, p, plain=True):
+            s, _, pos, _, _ = a
             gain = (s[1] - p.sq[1]) * d
             if gain <= 0 or gain > steps:
                 continue
@@ -243,7 +248,6 @@ class DefaultBot:
 
     def _offense_turn(self, st: ChessFootballState, f: Field, team: str) -> Action:
         carrier = f.pieces[f.carrier]
-        threats = threat_map(f, f.defense)
         actors = {p.id for p in f.actors(team)}
         # 1. the ball: pass, or run
         if carrier.id in actors and f.can_pass(carrier) and not f.pass_decl and not f.pass_thrown:
@@ -260,11 +264,11 @@ class DefaultBot:
                 if legal(f, team, a):
                     return a
         if carrier.id in actors and carrier.id not in f.moved and not f.pass_decl:
-            mv = self._run(f, team, carrier, threats)
+            mv = self._run(f, team, carrier, threatened_squares(f, f.defense))
             if mv is not None:
                 return mv
         # 2. blockers: engage / push defenders that threaten the carrier
-        danger = {q.id for s in f.reach(carrier, carrier.spec[0] + 1) for q in threats.get(s, ())}
+        danger = {q.id for q in threats_to(f, f.defense, f.reach(carrier, carrier.spec[0] + 1))}
         for p in f.actors(team):
             if p.id == carrier.id or not any(q.id in danger for q in f.adjacent(p, enemy=True)):
                 continue  # (these abilities target a piece next to the user)
@@ -273,7 +277,7 @@ class DefaultBot:
                     return o
         return Done()
 
-    def _run(self, f: Field, team: str, carrier: Piece, threats: dict[Square, list[Piece]]) -> Move | None:
+    def _run(self, f: Field, team: str, carrier: Piece, threats: set[Square]) -> Move | None:
         best: Spot5 | None = None
         best_key: tuple[int, int, int] | None = None
         here_safe = carrier.sq not in threats

@@ -5,15 +5,17 @@ still hands its choice to the engine, which checks it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from gm.games.chess_football.actions import Move
 from gm.games.chess_football.field import Field, Piece
 from gm.games.chess_football.geometry import POSITIONS, Square, sq
-from gm.games.chess_football.options import move_groups
+from gm.games.chess_football.options import VARIANTS, move_groups
 
 #: a candidate move as plain values: (square, its name, position, speed rush, route running)
 Spot5 = tuple[Square, str, str, bool, bool]
+#: the move variants a player weighs: plain, Speed Rush, Route Running (not both at once)
+_CONSIDERED = VARIANTS[:3]
 
 
 def candidate_moves(f: Field, team: str, p: Piece) -> Iterator[Move]:
@@ -25,21 +27,20 @@ def candidate_moves(f: Field, team: str, p: Piece) -> Iterator[Move]:
         yield Move.trusted(pid, name, pos, rush, route)
 
 
-def candidate_spots(f: Field, team: str, p: Piece) -> Iterator[Spot5]:
-    """:func:`candidate_moves` as plain values (a bot weighing many builds only the move it picks)."""
-    seen: set[Square] = set()
+def candidate_spots(f: Field, team: str, p: Piece, *, plain: bool = False) -> Iterator[Spot5]:
+    """:func:`candidate_moves` as plain values (a bot weighing many builds only the move it picks);
+    ``plain``: only the plain moves (the first part of the list)."""
+    seen: Collection[Square] = ()
     occ = f.occupancy()
     first = POSITIONS[0]
-    for g in move_groups(f, team, p):
-        if g.rush and g.route:
-            continue
+    for g in move_groups(f, team, p, VARIANTS[:1] if plain else _CONSIDERED):
         rush, route = g.rush, g.route
-        plain = not (rush or route)
+        is_plain = not (rush or route)
+        if is_plain:
+            seen = g.squares  # (the plain group comes first: the others offer only the squares it lacks)
         for s in g.order():
-            if not plain and s in seen:
+            if not is_plain and s in seen:
                 continue
-            if plain:
-                seen.add(s)
             on = occ.get(s)
             if not on:  # an empty square: its first position
                 if s != p.sq:
@@ -69,9 +70,24 @@ def threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
     return out
 
 
+def threatened_squares(f: Field, team: str) -> set[Square]:
+    """The squares of :func:`threat_map` (for a bot that asks only whether a square is threatened)."""
+    out: set[Square] = set()
+    for p in f.team_pieces(team):
+        if p.id not in f.wrapped:
+            out.update(f.reach(p, p.spec[0]))
+    return out
+
+
+def threats_to(f: Field, team: str, squares: Collection[Square]) -> list[Piece]:
+    """``team``'s pieces that :func:`threat_map` lists on one of ``squares`` (movement order)."""
+    return [p for p in f.team_pieces(team)
+            if p.id not in f.wrapped and not f.reach(p, p.spec[0]).keys().isdisjoint(squares)]
+
+
 def pieces_in_lineup_order(f: Field, team: str) -> list[Piece]:
     """``team``'s pieces in the order they lined up (the line-up, then the captain)."""
     return [p for p in f.pieces.values() if p.team == team]
 
 
-__all__ = ["candidate_moves", "candidate_spots", "pieces_in_lineup_order", "threat_map"]
+__all__ = ["candidate_moves", "candidate_spots", "pieces_in_lineup_order", "threat_map", "threatened_squares", "threats_to"]
