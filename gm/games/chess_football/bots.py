@@ -48,7 +48,7 @@ from gm.games.chess_football.tactics import (
     Spot5,
     candidate_spots,
     pieces_in_lineup_order,
-    threat_map,
+    threat_count,
     threatened_squares,
     threats_to,
 )
@@ -163,12 +163,13 @@ class DefaultBot:
         d = sim.off_dir
         found: Spot5 | None = None
         best_key: tuple[int, int] | None = None
+        occ = sim.occupancy()
         for a in candidate_spots(sim, sim.offense, p, plain=True):
             s, _, pos, _, _ = a
             gain = (s[1] - p.sq[1]) * d
             if gain <= 0 or gain > steps:
                 continue
-            if sim.holder_at(s, pos) is not None:
+            if s in occ and sim.holder_at(s, pos) is not None:
                 continue
             key = (gain, -abs(s[0] - (p.sq[0] + lane)))
             if best_key is None or key > best_key:
@@ -189,12 +190,10 @@ class DefaultBot:
                 rows.append(mv)
                 receivers.append(p)
         qb = sim.pieces[sim.carrier]
-        threats = threat_map(sim, sim.defense)
         best: Piece | None = None
         best_key: tuple[int, int] | None = None
         for r in receivers:
-            near = sum(1 for s in ((r.sq[0] + dc, r.sq[1] + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1))
-                       for _ in threats.get(s, ()))
+            near = threat_count(sim, sim.defense, [(r.sq[0] + dc, r.sq[1] + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)])
             key = (-near, (r.sq[1] - sim.los) * sim.off_dir)
             if best_key is None or key > best_key:
                 best, best_key = r, key
@@ -281,13 +280,15 @@ class DefaultBot:
         best: Spot5 | None = None
         best_key: tuple[int, int, int] | None = None
         here_safe = carrier.sq not in threats
+        here = f.beyond_los(carrier.sq[1])
+        occ = f.occupancy()
         for a in candidate_spots(f, team, carrier):
             s = a[0]
-            if f.holder_at(s, a[2]) is not None:
+            if s in occ and f.holder_at(s, a[2]) is not None:
                 continue  # no collisions
             td = f.in_end_zone_of(f.defense, s[1])
             safe = s not in threats
-            gain = f.beyond_los(s[1]) - f.beyond_los(carrier.sq[1])
+            gain = f.beyond_los(s[1]) - here
             key = (1 if td else 0, 1 if safe else 0, gain)
             if best_key is None or key > best_key:
                 best, best_key = a, key
@@ -312,17 +313,20 @@ class DefaultBot:
                     return a
         passing = f.pass_decl  # (public: the view's pass_declared)
         target_sq: Square | None = None
+        occ = f.occupancy()
         if passing:
             r = f.pieces[passing[1]]
             target_sq = r.sq
             for p in actors:
+                if cheb(p.sq, r.sq) <= 1:
+                    continue  # (covers it already)
                 cover: Spot5 | None = None
                 for opt in candidate_spots(f, team, p):
                     s = opt[0]
-                    if cheb(s, r.sq) <= 1 and f.holder_at(s, opt[2]) is None:
+                    if cheb(s, r.sq) <= 1 and (s not in occ or f.holder_at(s, opt[2]) is None):
                         cover = opt
                         break
-                if cover is not None and cheb(p.sq, r.sq) > 1:
+                if cover is not None:
                     return Move.trusted(p.id, *cover[1:])
         # 2. engage the carrier if next to it
         ids = {c.id for c in cands}
@@ -345,7 +349,7 @@ class DefaultBot:
             best_k: tuple[int, str] | None = None
             for opt in candidate_spots(f, team, p):
                 s = opt[0]
-                if f.holder_at(s, opt[2]) is not None:
+                if s in occ and f.holder_at(s, opt[2]) is not None:
                     continue
                 k = (cheb(s, goal), opt[1] + opt[2])
                 if best_k is None or k < best_k:

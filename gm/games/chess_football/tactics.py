@@ -5,7 +5,7 @@ still hands its choice to the engine, which checks it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 
 from gm.games.chess_football.actions import Move
 from gm.games.chess_football.field import Field, Piece
@@ -70,6 +70,13 @@ def threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
     return out
 
 
+def threat_count(f: Field, team: str, squares: Iterable[Square]) -> int:
+    """How many (square, piece) pairs :func:`threat_map` lists on ``squares``."""
+    spots = list(squares)
+    return sum(1 for p in f.team_pieces(team) if p.id not in f.wrapped
+               for reach in (f.reach(p, p.spec[0]),) for s in spots if s in reach)
+
+
 def threatened_squares(f: Field, team: str) -> set[Square]:
     """The squares of :func:`threat_map` (for a bot that asks only whether a square is threatened)."""
     out: set[Square] = set()
@@ -90,4 +97,4 @@ def pieces_in_lineup_order(f: Field, team: str) -> list[Piece]:
     return [p for p in f.pieces.values() if p.team == team]
 
 
-__all__ = ["candidate_moves", "candidate_spots", "pieces_in_lineup_order", "threat_map", "threatened_squares", "threats_to"]
+__all__ = ["candidate_moves", "candidate_spots", "pieces_in_lineup_order", "threat_count", "threat_map", "threatened_squares", "threats_to"]
