@@ -47,6 +47,7 @@ from gm.games.chess_football.resolution import apply
 from gm.games.chess_football.tactics import (
     Spot5,
     candidate_spots,
+    candidate_squares,
     pieces_in_lineup_order,
     threat_count,
     threatened_squares,
@@ -211,14 +212,15 @@ class DefaultBot:
         for p in sim.actors(team):
             if len(rows) >= st.rules.plan_rows:
                 break
-            opts = list(candidate_spots(sim, team, p))
-            if not opts:
+            squares = list(candidate_squares(sim, team, p))
+            if not squares:
                 continue
             target: Square
             if p.heavy or (p.base == "strong" and p.role is None and p.id.endswith("3")):
                 target = qb.sq  # rush the passer
-                hit = next((m for m in (_move(p, a) for a in opts if a[0] == qb.sq and a[2] == qb.pos)
-                            if m is not None and self._fits(board, team, m)), None)
+                hit = next((m for m in (Move.trusted(p.id, name, qb.pos, rush, route)
+                                        for s, name, spots, rush, route in squares if s == qb.sq and qb.pos in spots)
+                            if self._fits(board, team, m)), None)
                 if hit is not None:
                     _play(sim, team, hit)
                     rows.append(hit)
@@ -230,7 +232,9 @@ class DefaultBot:
                 r = min(free, key=lambda q: cheb(q.sq, p.sq))
                 covered.add(r.id)
                 target = (r.sq[0], r.sq[1] + sim.off_dir * 3)
-            best = Move.trusted(p.id, *min(opts, key=lambda a: (cheb(a[0], target), a[1], a[2]))[1:])
+            # the nearest candidate spot, then by square name, then position (a square's spots are alike in every variant)
+            _, name, spots, rush, route = min(squares, key=lambda t: (cheb(t[0], target), t[1]))
+            best = Move.trusted(p.id, name, min(spots), rush, route)
             if not self._fits(board, team, best):
                 continue
             _play(sim, team, best)

@@ -14,6 +14,9 @@ from gm.games.chess_football.options import VARIANTS, move_groups
 
 #: a candidate move as plain values: (square, its name, position, speed rush, route running)
 Spot5 = tuple[Square, str, str, bool, bool]
+#: a square's candidate positions: (square, its name, the positions in listing order, speed rush, route running)
+SquareSpots = tuple[Square, str, tuple[str, ...], bool, bool]
+_FIRST = (POSITIONS[0],)
 #: the move variants a player weighs: plain, Speed Rush, Route Running (not both at once)
 _CONSIDERED = VARIANTS[:3]
 
@@ -30,9 +33,16 @@ def candidate_moves(f: Field, team: str, p: Piece) -> Iterator[Move]:
 def candidate_spots(f: Field, team: str, p: Piece, *, plain: bool = False) -> Iterator[Spot5]:
     """:func:`candidate_moves` as plain values (a bot weighing many builds only the move it picks);
     ``plain``: only the plain moves (the first part of the list)."""
+    for s, name, spots, rush, route in candidate_squares(f, team, p, plain=plain):
+        for pos in spots:
+            yield s, name, pos, rush, route
+
+
+def candidate_squares(f: Field, team: str, p: Piece, *, plain: bool = False) -> Iterator[SquareSpots]:
+    """:func:`candidate_spots` a square at a time: each square (once per variant) with its candidate positions
+    in listing order (never none)."""
     seen: Collection[Square] = ()
     occ = f.occupancy()
-    first = POSITIONS[0]
     for g in move_groups(f, team, p, VARIANTS[:1] if plain else _CONSIDERED):
         rush, route = g.rush, g.route
         is_plain = not (rush or route)
@@ -44,7 +54,7 @@ def candidate_spots(f: Field, team: str, p: Piece, *, plain: bool = False) -> It
             on = occ.get(s)
             if not on:  # an empty square: its first position
                 if s != p.sq:
-                    yield s, sq(s), first, rush, route
+                    yield s, sq(s), _FIRST, rush, route
                 continue
             here = [q for q in on if q is not p]
             spots: list[str] = []
@@ -54,9 +64,8 @@ def candidate_spots(f: Field, team: str, p: Piece, *, plain: bool = False) -> It
                 if free:
                     spots.append(free)
             spots += [q.pos for q in here if q.team != team]
-            name = sq(s)
-            for pos in spots:
-                yield s, name, pos, rush, route
+            if spots:
+                yield s, sq(s), tuple(spots), rush, route
 
 
 def threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
@@ -97,4 +106,4 @@ def pieces_in_lineup_order(f: Field, team: str) -> list[Piece]:
     return [p for p in f.pieces.values() if p.team == team]
 
 
-__all__ = ["candidate_moves", "candidate_spots", "pieces_in_lineup_order", "threat_count", "threat_map", "threatened_squares", "threats_to"]
+__all__ = ["Spot5", "SquareSpots", "candidate_moves", "candidate_spots", "candidate_squares", "pieces_in_lineup_order", "threat_count", "threat_map", "threatened_squares", "threats_to"]
