@@ -49,7 +49,7 @@ from gm.games.chess_football.tactics import (
     candidate_spots,
     candidate_squares,
     pieces_in_lineup_order,
-    threat_count,
+    threat_counts,
     threatened_squares,
     threats_to,
 )
@@ -193,8 +193,9 @@ class DefaultBot:
         qb = sim.pieces[sim.carrier]
         best: Piece | None = None
         best_key: tuple[int, int] | None = None
-        for r in receivers:
-            near = threat_count(sim, sim.defense, [(r.sq[0] + dc, r.sq[1] + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)])
+        nears = threat_counts(sim, sim.defense, [[(r.sq[0] + dc, r.sq[1] + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)]
+                                                 for r in receivers])
+        for r, near in zip(receivers, nears, strict=True):
             key = (-near, (r.sq[1] - sim.los) * sim.off_dir)
             if best_key is None or key > best_key:
                 best, best_key = r, key

@@ -5,7 +5,7 @@ still hands its choice to the engine, which checks it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 
 from gm.games.chess_football.actions import Move
 from gm.games.chess_football.field import Field, Piece
@@ -79,11 +79,10 @@ def threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
     return out
 
 
-def threat_count(f: Field, team: str, squares: Iterable[Square]) -> int:
-    """How many (square, piece) pairs :func:`threat_map` lists on ``squares``."""
-    spots = list(squares)
-    return sum(1 for p in f.team_pieces(team) if p.id not in f.wrapped
-               for reach in (f.reach(p, p.spec[0]),) for s in spots if s in reach)
+def threat_counts(f: Field, team: str, areas: Sequence[Iterable[Square]]) -> list[int]:
+    """For each area, how many (square, piece) pairs :func:`threat_map` lists on its squares."""
+    reaches = [f.reach(p, p.spec[0]) for p in f.team_pieces(team) if p.id not in f.wrapped]
+    return [sum(1 for s in area for reach in reaches if s in reach) for area in areas]
 
 
 def threatened_squares(f: Field, team: str) -> set[Square]:
@@ -106,4 +105,4 @@ def pieces_in_lineup_order(f: Field, team: str) -> list[Piece]:
     return [p for p in f.pieces.values() if p.team == team]
 
 
-__all__ = ["Spot5", "SquareSpots", "candidate_moves", "candidate_spots", "candidate_squares", "pieces_in_lineup_order", "threat_count", "threat_map", "threatened_squares", "threats_to"]
+__all__ = ["Spot5", "SquareSpots", "candidate_moves", "candidate_spots", "candidate_squares", "pieces_in_lineup_order", "threat_counts", "threat_map", "threatened_squares", "threats_to"]
