@@ -335,8 +335,9 @@ class DefaultBot:
                     return Move.trusted(p.id, *cover[1:])
         # 2. engage the carrier if next to it
         ids = {c.id for c in cands}
+        next_to = {q.id for c in cands for q in f.adjacent(c, enemy=True)}  # (being next to each other is mutual)
         for p in actors:
-            if not any(q.id in ids for q in f.adjacent(p, enemy=True)):
+            if p.id not in next_to:
                 continue  # (engage and chop target a piece next to the user)
             for o in other_options(f, team, p):
                 if isinstance(o, Ability) and o.ability in ("engage", "chop_block") and o.target in ids:
