@@ -46,8 +46,8 @@ from gm.games.chess_football.passing import completion_chance
 from gm.games.chess_football.resolution import apply
 from gm.games.chess_football.tactics import (
     Spot5,
-    candidate_spots,
     candidate_squares,
+    free_spots,
     pieces_in_lineup_order,
     threat_counts,
     threatened_squares,
@@ -164,13 +164,10 @@ class DefaultBot:
         d = sim.off_dir
         found: Spot5 | None = None
         best_key: tuple[int, int] | None = None
-        occ = sim.occupancy()
-        for a in candidate_spots(sim, sim.offense, p, plain=True):
-            s, _, pos, _, _ = a
+        for a in free_spots(sim, sim.offense, p, plain=True):
+            s = a[0]
             gain = (s[1] - p.sq[1]) * d
             if gain <= 0 or gain > steps:
-                continue
-            if s in occ and sim.holder_at(s, pos) is not None:
                 continue
             key = (gain, -abs(s[0] - (p.sq[0] + lane)))
             if best_key is None or key > best_key:
@@ -286,11 +283,8 @@ class DefaultBot:
         best_key: tuple[int, int, int] | None = None
         here_safe = carrier.sq not in threats
         here = f.beyond_los(carrier.sq[1])
-        occ = f.occupancy()
-        for a in candidate_spots(f, team, carrier):
+        for a in free_spots(f, team, carrier):  # (no collisions)
             s = a[0]
-            if s in occ and f.holder_at(s, a[2]) is not None:
-                continue  # no collisions
             td = f.in_end_zone_of(f.defense, s[1])
             safe = s not in threats
             gain = f.beyond_los(s[1]) - here
@@ -318,7 +312,6 @@ class DefaultBot:
                     return a
         passing = f.pass_decl  # (public: the view's pass_declared)
         target_sq: Square | None = None
-        occ = f.occupancy()
         if passing:
             r = f.pieces[passing[1]]
             target_sq = r.sq
@@ -326,9 +319,8 @@ class DefaultBot:
                 if cheb(p.sq, r.sq) <= 1:
                     continue  # (covers it already)
                 cover: Spot5 | None = None
-                for opt in candidate_spots(f, team, p):
-                    s = opt[0]
-                    if cheb(s, r.sq) <= 1 and (s not in occ or f.holder_at(s, opt[2]) is None):
+                for opt in free_spots(f, team, p):
+                    if cheb(opt[0], r.sq) <= 1:
                         cover = opt
                         break
                 if cover is not None:
@@ -353,11 +345,8 @@ class DefaultBot:
             here = cheb(p.sq, goal)
             best_m: Spot5 | None = None
             best_k: tuple[int, str] | None = None
-            for opt in candidate_spots(f, team, p):
-                s = opt[0]
-                if s in occ and f.holder_at(s, opt[2]) is not None:
-                    continue
-                k = (cheb(s, goal), opt[1] + opt[2])
+            for opt in free_spots(f, team, p):
+                k = (cheb(opt[0], goal), opt[1] + opt[2])
                 if best_k is None or k < best_k:
                     best_m, best_k = opt, k
             if best_m is not None and best_k is not None and best_k[0] < here:

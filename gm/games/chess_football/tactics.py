@@ -38,6 +38,16 @@ def candidate_spots(f: Field, team: str, p: Piece, *, plain: bool = False) -> It
             yield s, name, pos, rush, route
 
 
+def free_spots(f: Field, team: str, p: Piece, *, plain: bool = False) -> Iterator[Spot5]:
+    """The candidate spots no piece holds (moves that end in neither a tackle nor a collision): of each square
+    its first candidate position, when free, for the others are held by opponents."""
+    occ = f.occupancy()
+    for s, name, spots, rush, route in candidate_squares(f, team, p, plain=plain):
+        pos = spots[0]
+        if s not in occ or f.holder_at(s, pos) is None:
+            yield s, name, pos, rush, route
+
+
 def candidate_squares(f: Field, team: str, p: Piece, *, plain: bool = False) -> Iterator[SquareSpots]:
     """:func:`candidate_spots` a square at a time: each square (once per variant) with its candidate positions
     in listing order (never none)."""
@@ -105,4 +115,4 @@ def pieces_in_lineup_order(f: Field, team: str) -> list[Piece]:
     return [p for p in f.pieces.values() if p.team == team]
 
 
-__all__ = ["Spot5", "SquareSpots", "candidate_moves", "candidate_spots", "candidate_squares", "pieces_in_lineup_order", "threat_counts", "threat_map", "threatened_squares", "threats_to"]
+__all__ = ["Spot5", "SquareSpots", "candidate_moves", "candidate_spots", "candidate_squares", "free_spots", "pieces_in_lineup_order", "threat_counts", "threat_map", "threatened_squares", "threats_to"]
