@@ -44,7 +44,15 @@ from gm.games.chess_football.geometry import Square, cheb, sq
 from gm.games.chess_football.options import PieceOptions, other_options
 from gm.games.chess_football.passing import completion_chance
 from gm.games.chess_football.resolution import apply
-from gm.games.chess_football.tactics import Spot5, candidate_spots, pieces_in_lineup_order, threat_map
+from gm.games.chess_football.tactics import (
+    Spot5,
+    candidate_squares,
+    free_spots,
+    pieces_in_lineup_order,
+    threat_counts,
+    threatened_squares,
+    threats_to,
+)
 
 
 def _state(state: Any) -> ChessFootballState:
@@ -156,14 +164,10 @@ class DefaultBot:
         d = sim.off_dir
         found: Spot5 | None = None
         best_key: tuple[int, int] | None = None
-        for a in candidate_spots(sim, sim.offense, p):
-            s, _, pos, rush, route = a
-            if rush or route:
-                continue
+        for a in free_spots(sim, sim.offense, p, plain=True):
+            s = a[0]
             gain = (s[1] - p.sq[1]) * d
             if gain <= 0 or gain > steps:
-                continue
-            if sim.holder_at(s, pos) is not None:
                 continue
             key = (gain, -abs(s[0] - (p.sq[0] + lane)))
             if best_key is None or key > best_key:
@@ -184,12 +188,11 @@ class DefaultBot:
                 rows.append(mv)
                 receivers.append(p)
         qb = sim.pieces[sim.carrier]
-        threats = threat_map(sim, sim.defense)
         best: Piece | None = None
         best_key: tuple[int, int] | None = None
-        for r in receivers:
-            near = sum(1 for s in ((r.sq[0] + dc, r.sq[1] + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1))
-                       for _ in threats.get(s, ()))
+        nears = threat_counts(sim, sim.defense, [[(r.sq[0] + dc, r.sq[1] + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)]
+                                                 for r in receivers])
+        for r, near in zip(receivers, nears, strict=True):
             key = (-near, (r.sq[1] - sim.los) * sim.off_dir)
             if best_key is None or key > best_key:
                 best, best_key = r, key
@@ -207,14 +210,15 @@ class DefaultBot:
         for p in sim.actors(team):
             if len(rows) >= st.rules.plan_rows:
                 break
-            opts = list(candidate_spots(sim, team, p))
-            if not opts:
+            squares = list(candidate_squares(sim, team, p))
+            if not squares:
                 continue
             target: Square
             if p.heavy or (p.base == "strong" and p.role is None and p.id.endswith("3")):
                 target = qb.sq  # rush the passer
-                hit = next((m for m in (_move(p, a) for a in opts if a[0] == qb.sq and a[2] == qb.pos)
-                            if m is not None and self._fits(board, team, m)), None)
+                hit = next((m for m in (Move.trusted(p.id, name, qb.pos, rush, route)
+                                        for s, name, spots, rush, route in squares if s == qb.sq and qb.pos in spots)
+                            if self._fits(board, team, m)), None)
                 if hit is not None:
                     _play(sim, team, hit)
                     rows.append(hit)
@@ -226,7 +230,9 @@ class DefaultBot:
                 r = min(free, key=lambda q: cheb(q.sq, p.sq))
                 covered.add(r.id)
                 target = (r.sq[0], r.sq[1] + sim.off_dir * 3)
-            best = Move.trusted(p.id, *min(opts, key=lambda a: (cheb(a[0], target), a[1], a[2]))[1:])
+            # the nearest candidate spot, then by square name, then position (a square's spots are alike in every variant)
+            _, name, spots, rush, route = min(squares, key=lambda t: (cheb(t[0], target), t[1]))
+            best = Move.trusted(p.id, name, min(spots), rush, route)
             if not self._fits(board, team, best):
                 continue
             _play(sim, team, best)
@@ -243,7 +249,6 @@ class DefaultBot:
 
     def _offense_turn(self, st: ChessFootballState, f: Field, team: str) -> Action:
         carrier = f.pieces[f.carrier]
-        threats = threat_map(f, f.defense)
         actors = {p.id for p in f.actors(team)}
         # 1. the ball: pass, or run
         if carrier.id in actors and f.can_pass(carrier) and not f.pass_decl and not f.pass_thrown:
@@ -260,11 +265,11 @@ class DefaultBot:
                 if legal(f, team, a):
                     return a
         if carrier.id in actors and carrier.id not in f.moved and not f.pass_decl:
-            mv = self._run(f, team, carrier, threats)
+            mv = self._run(f, team, carrier, threatened_squares(f, f.defense))
             if mv is not None:
                 return mv
         # 2. blockers: engage / push defenders that threaten the carrier
-        danger = {q.id for s in f.reach(carrier, carrier.spec[0] + 1) for q in threats.get(s, ())}
+        danger = {q.id for q in threats_to(f, f.defense, f.reach(carrier, carrier.spec[0] + 1))}
         for p in f.actors(team):
             if p.id == carrier.id or not any(q.id in danger for q in f.adjacent(p, enemy=True)):
                 continue  # (these abilities target a piece next to the user)
@@ -273,17 +278,16 @@ class DefaultBot:
                     return o
         return Done()
 
-    def _run(self, f: Field, team: str, carrier: Piece, threats: dict[Square, list[Piece]]) -> Move | None:
+    def _run(self, f: Field, team: str, carrier: Piece, threats: set[Square]) -> Move | None:
         best: Spot5 | None = None
         best_key: tuple[int, int, int] | None = None
         here_safe = carrier.sq not in threats
-        for a in candidate_spots(f, team, carrier):
+        here = f.beyond_los(carrier.sq[1])
+        for a in free_spots(f, team, carrier):  # (no collisions)
             s = a[0]
-            if f.holder_at(s, a[2]) is not None:
-                continue  # no collisions
             td = f.in_end_zone_of(f.defense, s[1])
             safe = s not in threats
-            gain = f.beyond_los(s[1]) - f.beyond_los(carrier.sq[1])
+            gain = f.beyond_los(s[1]) - here
             key = (1 if td else 0, 1 if safe else 0, gain)
             if best_key is None or key > best_key:
                 best, best_key = a, key
@@ -312,18 +316,20 @@ class DefaultBot:
             r = f.pieces[passing[1]]
             target_sq = r.sq
             for p in actors:
+                if cheb(p.sq, r.sq) <= 1:
+                    continue  # (covers it already)
                 cover: Spot5 | None = None
-                for opt in candidate_spots(f, team, p):
-                    s = opt[0]
-                    if cheb(s, r.sq) <= 1 and f.holder_at(s, opt[2]) is None:
+                for opt in free_spots(f, team, p):
+                    if cheb(opt[0], r.sq) <= 1:
                         cover = opt
                         break
-                if cover is not None and cheb(p.sq, r.sq) > 1:
+                if cover is not None:
                     return Move.trusted(p.id, *cover[1:])
         # 2. engage the carrier if next to it
         ids = {c.id for c in cands}
+        next_to = {q.id for c in cands for q in f.adjacent(c, enemy=True)}  # (being next to each other is mutual)
         for p in actors:
-            if not any(q.id in ids for q in f.adjacent(p, enemy=True)):
+            if p.id not in next_to:
                 continue  # (engage and chop target a piece next to the user)
             for o in other_options(f, team, p):
                 if isinstance(o, Ability) and o.ability in ("engage", "chop_block") and o.target in ids:
@@ -339,11 +345,8 @@ class DefaultBot:
             here = cheb(p.sq, goal)
             best_m: Spot5 | None = None
             best_k: tuple[int, str] | None = None
-            for opt in candidate_spots(f, team, p):
-                s = opt[0]
-                if f.holder_at(s, opt[2]) is not None:
-                    continue
-                k = (cheb(s, goal), opt[1] + opt[2])
+            for opt in free_spots(f, team, p):
+                k = (cheb(opt[0], goal), opt[1] + opt[2])
                 if best_k is None or k < best_k:
                     best_m, best_k = opt, k
             if best_m is not None and best_k is not None and best_k[0] < here:

@@ -156,14 +156,15 @@ class RetreatGroup(SpotGroup):
         return Ability.trusted(self.pid, "retreat", to=square, position=pos)
 
 
-def move_groups(f: Field, team: str, p: Piece) -> list[MoveGroup]:
-    """``p``'s moves now, one group per variant it may use (none once it has moved)."""
+def move_groups(f: Field, team: str, p: Piece, variants: Sequence[tuple[bool, bool]] = VARIANTS) -> list[MoveGroup]:
+    """``p``'s moves now, one group per variant it may use (none once it has moved); ``variants``: only
+    these (a subsequence of :data:`VARIANTS`, listing order kept)."""
     if p.id in f.moved or not f.can_still_act(p) or p.team != team:
         return []
     out = []
     abil = p.spec[2]
     left = f.mp.get(p.id, 0)
-    for rush, route in VARIANTS:
+    for rush, route in variants:
         if (rush and ("speed_rush" not in abil or abil["speed_rush"] > left)) or (
             route and ("route_running" not in abil or abil["route_running"] > left)
         ):
@@ -700,6 +701,7 @@ def _summary_options(f: Field, team: str, p: Piece) -> list[PieceAction]:
 
 
 __all__ = [
+    "VARIANTS",
     "MoveGroup",
     "PieceOptions",
     "PlanSpace",

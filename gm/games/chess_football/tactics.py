@@ -5,15 +5,20 @@ still hands its choice to the engine, which checks it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 
 from gm.games.chess_football.actions import Move
 from gm.games.chess_football.field import Field, Piece
 from gm.games.chess_football.geometry import POSITIONS, Square, sq
-from gm.games.chess_football.options import move_groups
+from gm.games.chess_football.options import VARIANTS, move_groups
 
 #: a candidate move as plain values: (square, its name, position, speed rush, route running)
 Spot5 = tuple[Square, str, str, bool, bool]
+#: a square's candidate positions: (square, its name, the positions in listing order, speed rush, route running)
+SquareSpots = tuple[Square, str, tuple[str, ...], bool, bool]
+_FIRST = (POSITIONS[0],)
+#: the move variants a player weighs: plain, Speed Rush, Route Running (not both at once)
+_CONSIDERED = VARIANTS[:3]
 
 
 def candidate_moves(f: Field, team: str, p: Piece) -> Iterator[Move]:
@@ -25,25 +30,41 @@ def candidate_moves(f: Field, team: str, p: Piece) -> Iterator[Move]:
         yield Move.trusted(pid, name, pos, rush, route)
 
 
-def candidate_spots(f: Field, team: str, p: Piece) -> Iterator[Spot5]:
-    """:func:`candidate_moves` as plain values (a bot weighing many builds only the move it picks)."""
-    seen: set[Square] = set()
+def candidate_spots(f: Field, team: str, p: Piece, *, plain: bool = False) -> Iterator[Spot5]:
+    """:func:`candidate_moves` as plain values (a bot weighing many builds only the move it picks);
+    ``plain``: only the plain moves (the first part of the list)."""
+    for s, name, spots, rush, route in candidate_squares(f, team, p, plain=plain):
+        for pos in spots:
+            yield s, name, pos, rush, route
+
+
+def free_spots(f: Field, team: str, p: Piece, *, plain: bool = False) -> Iterator[Spot5]:
+    """The candidate spots no piece holds (moves that end in neither a tackle nor a collision): of each square
+    its first candidate position, when free, for the others are held by opponents."""
     occ = f.occupancy()
-    first = POSITIONS[0]
-    for g in move_groups(f, team, p):
-        if g.rush and g.route:
-            continue
+    for s, name, spots, rush, route in candidate_squares(f, team, p, plain=plain):
+        pos = spots[0]
+        if s not in occ or f.holder_at(s, pos) is None:
+            yield s, name, pos, rush, route
+
+
+def candidate_squares(f: Field, team: str, p: Piece, *, plain: bool = False) -> Iterator[SquareSpots]:
+    """:func:`candidate_spots` a square at a time: each square (once per variant) with its candidate positions
+    in listing order (never none)."""
+    seen: Collection[Square] = ()
+    occ = f.occupancy()
+    for g in move_groups(f, team, p, VARIANTS[:1] if plain else _CONSIDERED):
         rush, route = g.rush, g.route
-        plain = not (rush or route)
+        is_plain = not (rush or route)
+        if is_plain:
+            seen = g.squares  # (the plain group comes first: the others offer only the squares it lacks)
         for s in g.order():
-            if not plain and s in seen:
+            if not is_plain and s in seen:
                 continue
-            if plain:
-                seen.add(s)
             on = occ.get(s)
             if not on:  # an empty square: its first position
                 if s != p.sq:
-                    yield s, sq(s), first, rush, route
+                    yield s, sq(s), _FIRST, rush, route
                 continue
             here = [q for q in on if q is not p]
             spots: list[str] = []
@@ -53,9 +74,8 @@ def candidate_spots(f: Field, team: str, p: Piece) -> Iterator[Spot5]:
                 if free:
                     spots.append(free)
             spots += [q.pos for q in here if q.team != team]
-            name = sq(s)
-            for pos in spots:
-                yield s, name, pos, rush, route
+            if spots:
+                yield s, sq(s), tuple(spots), rush, route
 
 
 def threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
@@ -69,9 +89,30 @@ def threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
     return out
 
 
+def threat_counts(f: Field, team: str, areas: Sequence[Iterable[Square]]) -> list[int]:
+    """For each area, how many (square, piece) pairs :func:`threat_map` lists on its squares."""
+    reaches = [f.reach(p, p.spec[0]) for p in f.team_pieces(team) if p.id not in f.wrapped]
+    return [sum(1 for s in area for reach in reaches if s in reach) for area in areas]
+
+
+def threatened_squares(f: Field, team: str) -> set[Square]:
+    """The squares of :func:`threat_map` (for a bot that asks only whether a square is threatened)."""
+    out: set[Square] = set()
+    for p in f.team_pieces(team):
+        if p.id not in f.wrapped:
+            out.update(f.reach(p, p.spec[0]))
+    return out
+
+
+def threats_to(f: Field, team: str, squares: Collection[Square]) -> list[Piece]:
+    """``team``'s pieces that :func:`threat_map` lists on one of ``squares`` (movement order)."""
+    return [p for p in f.team_pieces(team)
+            if p.id not in f.wrapped and not f.reach(p, p.spec[0]).keys().isdisjoint(squares)]
+
+
 def pieces_in_lineup_order(f: Field, team: str) -> list[Piece]:
     """``team``'s pieces in the order they lined up (the line-up, then the captain)."""
     return [p for p in f.pieces.values() if p.team == team]
 
 
-__all__ = ["candidate_moves", "candidate_spots", "pieces_in_lineup_order", "threat_map"]
+__all__ = ["Spot5", "SquareSpots", "candidate_moves", "candidate_spots", "candidate_squares", "free_spots", "pieces_in_lineup_order", "threat_counts", "threat_map", "threatened_squares", "threats_to"]
