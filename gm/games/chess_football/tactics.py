@@ -78,36 +78,35 @@ def candidate_squares(f: Field, team: str, p: Piece, *, plain: bool = False) -> 
                 yield s, sq(s), tuple(spots), rush, route
 
 
+def threat_reaches(f: Field, team: str) -> list[tuple[Piece, dict[Square, int]]]:
+    """Each piece of ``team`` that can move next turn (not wrapped up), with the squares it reaches with
+    its full movement: the one statement of who threatens what that the views below read."""
+    return [(p, f.reach(p, p.spec[0])) for p in f.team_pieces(team) if p.id not in f.wrapped]
+
+
 def threat_map(f: Field, team: str) -> dict[Square, list[Piece]]:
     """Squares each piece of ``team`` can reach next turn with its full movement."""
     out: dict[Square, list[Piece]] = {}
-    for p in f.team_pieces(team):
-        if p.id in f.wrapped:
-            continue
-        for s in f.reach(p, p.spec[0]):
+    for p, reach in threat_reaches(f, team):
+        for s in reach:
             out.setdefault(s, []).append(p)
     return out
 
 
 def threat_counts(f: Field, team: str, areas: Sequence[Iterable[Square]]) -> list[int]:
     """For each area, how many (square, piece) pairs :func:`threat_map` lists on its squares."""
-    reaches = [f.reach(p, p.spec[0]) for p in f.team_pieces(team) if p.id not in f.wrapped]
+    reaches = [reach for _, reach in threat_reaches(f, team)]
     return [sum(1 for s in area for reach in reaches if s in reach) for area in areas]
 
 
 def threatened_squares(f: Field, team: str) -> set[Square]:
     """The squares of :func:`threat_map` (for a bot that asks only whether a square is threatened)."""
-    out: set[Square] = set()
-    for p in f.team_pieces(team):
-        if p.id not in f.wrapped:
-            out.update(f.reach(p, p.spec[0]))
-    return out
+    return set().union(*(reach for _, reach in threat_reaches(f, team)))
 
 
 def threats_to(f: Field, team: str, squares: Collection[Square]) -> list[Piece]:
     """``team``'s pieces that :func:`threat_map` lists on one of ``squares`` (movement order)."""
-    return [p for p in f.team_pieces(team)
-            if p.id not in f.wrapped and not f.reach(p, p.spec[0]).keys().isdisjoint(squares)]
+    return [p for p, reach in threat_reaches(f, team) if not reach.keys().isdisjoint(squares)]
 
 
 def pieces_in_lineup_order(f: Field, team: str) -> list[Piece]:
@@ -115,4 +114,17 @@ def pieces_in_lineup_order(f: Field, team: str) -> list[Piece]:
     return [p for p in f.pieces.values() if p.team == team]
 
 
-__all__ = ["Spot5", "SquareSpots", "candidate_moves", "candidate_spots", "candidate_squares", "free_spots", "pieces_in_lineup_order", "threat_counts", "threat_map", "threatened_squares", "threats_to"]
+__all__ = [
+    "Spot5",
+    "SquareSpots",
+    "candidate_moves",
+    "candidate_spots",
+    "candidate_squares",
+    "free_spots",
+    "pieces_in_lineup_order",
+    "threat_counts",
+    "threat_map",
+    "threat_reaches",
+    "threatened_squares",
+    "threats_to",
+]
