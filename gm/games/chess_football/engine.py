@@ -138,7 +138,6 @@ class ChessFootballState(GameState[ChessFootballRules]):
         self.field: Field | None = None
         self.last: dict[str, Any] = {}
         self._summary: tuple[Any, list[str]] = (None, [])  # (position, seat) -> its legal summary, for errors
-        self._plan_ok: tuple[Any, Plan | None] = (None, None)  # (position, seat), the last plan found legal there
         self.drives = 0
 
     # --------------------------------------------------------------- helpers
@@ -320,12 +319,6 @@ class ChessFootballState(GameState[ChessFootballRules]):
         if len(plan.rows) > r.plan_rows:
             raise self._illegal("CF-PLAN", f"the planning board has {r.plan_rows} rows", plan, seat)
         assert self.field is not None
-        # a plan found legal here a moment ago (a bot asks ``plan in legal``, then plays it) is not checked again
-        f = self.field
-        key = (len(self.log), seat, id(f), f.phase_idx, f.carrier, tuple(p.spot for p in f.pieces.values()),
-               tuple(self.last_used.items()))
-        if self._plan_ok[0] == key and self._plan_ok[1] == plan:
-            return
         board = self.plan_board(seat)
         sims: dict[str | None, Field] = {}
         floor = board.floor
@@ -345,7 +338,6 @@ class ChessFootballState(GameState[ChessFootballRules]):
                 raise self._illegal(exc.rule, f"row {i} ({row}): {exc.reason}", plan, seat) from None
             resolution.apply(sim, seat, row, row_plan)
             floor = sim.floor
-        self._plan_ok = (key, plan)
 
     # ------------------------------------------------------------------ apply
     def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
