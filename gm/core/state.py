@@ -276,7 +276,9 @@ class GameState(ABC, Generic[R]):
 
     def validate(self, seat: str, action: Action | str) -> Action:
         """Return the parsed action if it is legal for ``seat`` now, else raise."""
-        return self._validate(seat, action)[0]
+        checked, plan = self._validate(seat, action)
+        self._checked = (seat, checked, plan)
+        return checked
 
     def _validate(self, seat: str, action: Action | str) -> tuple[Action, Any]:
         """The parsed action and its plan, or raise (the state is not changed either way)."""
@@ -293,9 +295,7 @@ class GameState(ABC, Generic[R]):
             raise IllegalActionError("the game is over", rule="CORE-OVER", input=str(action))
         if seat not in self._to_act():
             raise self._turn_error(seat, action)
-        plan = self._check(seat, action)
-        self._checked = (seat, action, plan)
-        return action, plan
+        return action, self._check(seat, action)
 
     def is_legal(self, seat: str, action: Action | str) -> bool:
         try:
@@ -311,11 +311,14 @@ class GameState(ABC, Generic[R]):
         action changes nothing.
         """
         last = self._checked
-        if last is not None and last[1] is action and last[0] == seat:
-            checked, plan = action, last[2]  # checked in this very position a moment ago: the plan stands
-        else:
+        if last is None:
             checked, plan = self._validate(seat, action)
-        self._checked = None  # every move ends the last check
+        else:
+            self._checked = None  # every move ends the last check
+            if last[1] is action and last[0] == seat:
+                checked, plan = action, last[2]  # checked in this very position a moment ago: the plan stands
+            else:
+                checked, plan = self._validate(seat, action)
         events = self._apply(seat, checked, plan)
         self.log.append(Move(seat, checked))
         return events
