@@ -25,6 +25,12 @@ def _state(game_id: str, seed: int) -> GameState[Any]:
     return game.new_state(game.load_rules(SHORT.get(game_id, {})), seed)
 
 
+def _pick(state: GameState[Any], seat: str, rng: random.Random) -> Any:
+    """A seeded random choice: the game's ``random`` bot (a uniform draw among legal actions; at a
+    Chess-Football snap a plan built piece by piece, where a uniform draw would count every plan)."""
+    return state.game.make_bot("random", rng.randrange(2**31)).choose(state, seat)
+
+
 def _count_checks(state: GameState[Any]) -> list[int]:
     """Count the state's calls of its game's ``_check`` (the real one, wrapped on the instance)."""
     calls = [0]
@@ -51,7 +57,7 @@ def test_a_checked_action_plays_as_a_fresh_apply_and_is_checked_once(game_id: st
         moves = 0
         while not asked.is_terminal and moves < 400:
             seat = asked.to_act()[rng.randrange(len(asked.to_act()))]
-            action = asked.legal_actions(seat).sample(rng)
+            action = _pick(asked, seat, rng)
             before = checks[0]
             assert action in asked.legal_actions(seat)
             got = asked.apply(seat, action)
@@ -76,17 +82,17 @@ def test_any_move_in_between_makes_apply_check_again(game_id: str) -> None:
             if asked.is_terminal:
                 break
             seat = asked.to_act()[0]
-            action = asked.legal_actions(seat).sample(rng)
+            action = _pick(asked, seat, rng)
             asked.apply(seat, action)
             fresh.apply(seat, action)
         if asked.is_terminal:
             continue
         seat = asked.to_act()[0]
-        stale = asked.legal_actions(seat).sample(rng)
+        stale = _pick(asked, seat, rng)
         assert stale in asked.legal_actions(seat)
         for _ in range(12):  # a move by another seat where several act at once; until the seat acts again
             mover = asked.to_act()[-1]
-            between = asked.legal_actions(mover).sample(rng)
+            between = _pick(asked, mover, rng)
             asked.apply(mover, between)
             fresh.apply(mover, between)
             if asked.is_terminal or seat in asked.to_act():
@@ -115,7 +121,7 @@ def test_a_refused_check_keeps_the_plan_of_the_last_accepted_one(game_id: str) -
     rng = random.Random(3)
     for _ in range(8):  # a position some way into the game
         seat = s.to_act()[0]
-        a = s.legal_actions(seat).sample(rng)
+        a = _pick(s, seat, rng)
         s.apply(seat, a)
         later.apply(seat, a)
     seat = s.to_act()[0]
@@ -124,7 +130,7 @@ def test_a_refused_check_keeps_the_plan_of_the_last_accepted_one(game_id: str) -
     refused = None
     while refused is None and not later.is_terminal:
         mover = later.to_act()[0]
-        a = later.legal_actions(mover).sample(rng)
+        a = _pick(later, mover, rng)
         if mover == seat:
             before = probe_checks[0]
             try:
@@ -135,7 +141,7 @@ def test_a_refused_check_keeps_the_plan_of_the_last_accepted_one(game_id: str) -
         later.apply(mover, a)
     assert refused is not None
     checks = _count_checks(s)
-    action = s.legal_actions(seat).sample(rng)
+    action = _pick(s, seat, rng)
     assert action in s.legal_actions(seat)
     assert refused not in s.legal_actions(seat)
     assert checks[0] == 2
@@ -156,13 +162,13 @@ def test_a_plan_checked_for_one_seat_is_never_carried_out_for_another(game_id: s
             if asked.is_terminal:
                 break
             seat = asked.to_act()[0]
-            a = asked.legal_actions(seat).sample(rng)
+            a = _pick(asked, seat, rng)
             asked.apply(seat, a)
             fresh.apply(seat, a)
         if asked.is_terminal:
             continue
         seat = asked.to_act()[0]
-        action = asked.legal_actions(seat).sample(rng)
+        action = _pick(asked, seat, rng)
         assert action in asked.legal_actions(seat)
         other = next(s for s in asked.seats if s != seat)
         outcomes = []
