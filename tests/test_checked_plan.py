@@ -44,6 +44,27 @@ def _count_checks(state: GameState[Any]) -> list[int]:
     return calls
 
 
+def _twins(game_id: str, seed: int, rng: random.Random, moves: int) -> tuple[GameState[Any], GameState[Any]]:
+    """Two states of one seeded game, ``moves`` seeded random moves into it (fewer if it ends)."""
+    asked, fresh = _state(game_id, seed), _state(game_id, seed)
+    for _ in range(moves):
+        if asked.is_terminal:
+            break
+        seat = asked.to_act()[0]
+        action = _pick(asked, seat, rng)
+        asked.apply(seat, action)
+        fresh.apply(seat, action)
+    return asked, fresh
+
+
+def _outcome(state: GameState[Any], seat: str, action: Any) -> tuple[str, str]:
+    """What applying ``action`` for ``seat`` gives: its events, or the rule it is refused by."""
+    try:
+        return "ok", _events(state.apply(seat, action))
+    except GameError as exc:
+        return "refused", exc.rule
+
+
 def _events(evs: list[Any]) -> str:
     return json.dumps([e.to_json() if hasattr(e, "to_json") else e for e in evs], sort_keys=True, default=str)
 
@@ -75,18 +96,11 @@ def test_any_move_in_between_makes_apply_check_again(game_id: str) -> None:
     never checked it."""
     rechecked = 0
     for seed in range(30):
-        asked, fresh = _state(game_id, seed), _state(game_id, seed)
-        checks = _count_checks(asked)
         rng = random.Random(100 + seed)
-        for _ in range(rng.randrange(1, 60)):  # somewhere into the game
-            if asked.is_terminal:
-                break
-            seat = asked.to_act()[0]
-            action = _pick(asked, seat, rng)
-            asked.apply(seat, action)
-            fresh.apply(seat, action)
+        asked, fresh = _twins(game_id, seed, rng, rng.randrange(1, 60))  # somewhere into the game
         if asked.is_terminal:
             continue
+        checks = _count_checks(asked)
         seat = asked.to_act()[0]
         stale = _pick(asked, seat, rng)
         assert stale in asked.legal_actions(seat)
@@ -98,12 +112,7 @@ def test_any_move_in_between_makes_apply_check_again(game_id: str) -> None:
             if asked.is_terminal or seat in asked.to_act():
                 break
         before = checks[0]
-        outcomes = []
-        for st in (asked, fresh):
-            try:
-                outcomes.append(("ok", _events(st.apply(seat, stale))))
-            except GameError as exc:
-                outcomes.append(("refused", exc.rule))
+        outcomes = [_outcome(st, seat, stale) for st in (asked, fresh)]
         assert outcomes[0] == outcomes[1]
         assert asked.to_json() == fresh.to_json()
         if asked.is_terminal or (seat not in asked.to_act() and outcomes[0][0] == "refused"):
@@ -117,13 +126,8 @@ def test_any_move_in_between_makes_apply_check_again(game_id: str) -> None:
 def test_a_refused_check_keeps_the_plan_of_the_last_accepted_one(game_id: str) -> None:
     """A check that fails in the rules (an action of a later position) neither keeps a plan nor drops
     the last accepted one: that action is still carried out on its check, once."""
-    s, later = _state(game_id, 3), _state(game_id, 3)
     rng = random.Random(3)
-    for _ in range(8):  # a position some way into the game
-        seat = s.to_act()[0]
-        a = _pick(s, seat, rng)
-        s.apply(seat, a)
-        later.apply(seat, a)
+    s, later = _twins(game_id, 3, rng, 8)  # a position some way into the game
     seat = s.to_act()[0]
     probe = s.copy()  # the same position, to find an action the rules refuse here
     probe_checks = _count_checks(probe)
@@ -156,27 +160,15 @@ def test_a_plan_checked_for_one_seat_is_never_carried_out_for_another(game_id: s
     (refused as a fresh state refuses it, or played as a fresh state plays it)."""
     tried = 0
     for seed in range(20):
-        asked, fresh = _state(game_id, seed), _state(game_id, seed)
         rng = random.Random(200 + seed)
-        for _ in range(rng.randrange(0, 30)):
-            if asked.is_terminal:
-                break
-            seat = asked.to_act()[0]
-            a = _pick(asked, seat, rng)
-            asked.apply(seat, a)
-            fresh.apply(seat, a)
+        asked, fresh = _twins(game_id, seed, rng, rng.randrange(0, 30))
         if asked.is_terminal:
             continue
         seat = asked.to_act()[0]
         action = _pick(asked, seat, rng)
         assert action in asked.legal_actions(seat)
         other = next(s for s in asked.seats if s != seat)
-        outcomes = []
-        for st in (asked, fresh):
-            try:
-                outcomes.append(("ok", _events(st.apply(other, action))))
-            except GameError as exc:
-                outcomes.append(("refused", exc.rule))
+        outcomes = [_outcome(st, other, action) for st in (asked, fresh)]
         assert outcomes[0] == outcomes[1]
         assert asked.to_json() == fresh.to_json()
         tried += 1
