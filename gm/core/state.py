@@ -151,9 +151,10 @@ class GameState(ABC, Generic[R]):
 
     game: ClassVar[Game]
     seats: ClassVar[tuple[str, ...]]
-    #: the last accepted check: (seat, action, plan).  ``apply`` of that very action object by that
-    #: seat carries the plan out instead of checking again (a bot asks ``action in legal`` and then
-    #: plays it); every move ends it, so a plan is only ever carried out in the position it was made for.
+    #: the last check :meth:`validate` accepted (``action in legal`` and :meth:`is_legal` ask it): (seat,
+    #: action, plan).  ``apply`` of that very action object by that seat carries the plan out instead of
+    #: checking again (a bot asks, then plays); ``apply``'s own check keeps none, and every move ends it,
+    #: so a plan is only ever carried out in the position it was made for.
     _checked: tuple[str, Action, Any] | None = None
 
     def __init__(self, rules: R, seed: int = 0) -> None:
