@@ -320,15 +320,20 @@ class ChessFootballState(GameState[ChessFootballRules]):
             raise self._illegal("CF-PLAN", f"the planning board has {r.plan_rows} rows", plan, seat)
         assert self.field is not None
         board = self.plan_board(seat)
+        pids = [row_piece(board, row) for row in plan.rows]
         sims: dict[str | None, Field] = {}
         floor = board.floor
-        for i, row in enumerate(plan.rows, start=1):
+        for i, (row, pid) in enumerate(zip(plan.rows, pids, strict=True), start=1):
             if isinstance(row, PlayAction) and row.holder is not None:
                 raise self._illegal("CF-R-PA", f"row {i} ({row}): a plan is revealed in full, so its play action names "
                                     f"no holder ('play action {row.partner}'); choose the holder later with 'ball X'",
                                     plan, seat)
-            pid = row_piece(board, row)
-            sim = sims.get(pid)
+            # A piece's only row is checked on the board at the snap itself: no later row of its own reads
+            # what it does, and what it leaves for the rows after it is the movement-order floor, which
+            # carrying out any row raises to its own piece's rank (CF-MOVE-ORDER).  A piece with more rows
+            # plays them out on a copy of its own.
+            alone = pid is not None and pids.count(pid) == 1
+            sim = board if alone else sims.get(pid)
             if sim is None:
                 sim = sims[pid] = board.clone(sim=True)
             sim.floor = floor
@@ -336,6 +341,9 @@ class ChessFootballState(GameState[ChessFootballRules]):
                 row_plan = check(sim, seat, row)
             except IllegalActionError as exc:
                 raise self._illegal(exc.rule, f"row {i} ({row}): {exc.reason}", plan, seat) from None
+            if alone:
+                floor = max(floor, board.pieces[pid].rank)  # type: ignore[index]  # (alone: pid is a piece's)
+                continue
             resolution.apply(sim, seat, row, row_plan)
             floor = sim.floor
 
