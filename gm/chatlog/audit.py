@@ -279,7 +279,4 @@ def _replay(game: Game, chatlog: ChatLog, rules: Any, seed: int, parsed: list[tu
 
 def _rebuilt(game: Game, state: GameState[Any], n: int) -> GameState[Any]:
     """``state`` as it was after its first ``n`` moves."""
-    fresh = game.new_state(state.rules, state.seed)
-    for m in state.log[:n]:
-        fresh.apply(m.seat, m.action)
-    return fresh
+    return state.rebuilt(n)
