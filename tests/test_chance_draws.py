@@ -226,7 +226,7 @@ def test_rebuilt_keeps_only_the_outcomes_of_the_draws_it_made() -> None:
 
 # ------------------------------------------------- records name their generator
 def test_records_without_a_generator_replay_with_the_legacy_one() -> None:
-    new = BRAWL.new_state(None, 9, CHACHA20_V1)
+    new = BRAWL.new_state(None, 9)
     assert new.generator == CHACHA20_V1 and new.to_json()["chance"] == "chacha20-v1"
     legacy = BRAWL.new_state(None, 9, MT19937)
     assert "chance" not in legacy.to_json() and "supplied" not in legacy.to_json()
@@ -237,7 +237,7 @@ def test_records_without_a_generator_replay_with_the_legacy_one() -> None:
     assert again.generator == MT19937 and again.snapshot() == legacy.snapshot()
     assert str(again.rng.getstate()) == str(legacy.rng.getstate())
     # the same seed under the two generators deals different hands
-    assert BRAWL.new_state(None, 9, CHACHA20_V1).view("home")["hand"] != BRAWL.new_state(None, 9, MT19937).view("home")["hand"]
+    assert BRAWL.new_state(None, 9).view("home")["hand"] != BRAWL.new_state(None, 9, MT19937).view("home")["hand"]
     with pytest.raises(StateError) as exc:
         GameState.from_json({**data, "chance": "xorshift"})
     assert exc.value.rule == "CORE-CHANCE"

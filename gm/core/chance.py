@@ -59,9 +59,8 @@ MT19937 = "mt19937"
 CHACHA20_V1 = "chacha20-v1"
 #: what a record without a generator id was made with
 LEGACY = MT19937
-#: what new games draw from (mt19937 until every record names its generator: sessions, transcripts and
-#: tokens start naming theirs next, and new games then switch to chacha20-v1)
-CURRENT = MT19937
+#: what new games draw from
+CURRENT = CHACHA20_V1
 #: the most outcomes an error lists one by one
 LISTED_MAX = 24
 

@@ -291,8 +291,9 @@ class GameState(ABC, Generic[R]):
         if given is not None:
             value, supplied = draw.check(given), True
             self.supplied[n] = draw.to_json(value)
-        if self.draw_log is not None:
-            self.draw_log.append(DrawRecord(n, draw, drawn, value, supplied))
+        if self.draw_log is not None:  # (a shuffle's outcome becomes the pile the game deals from: kept as it came out)
+            self.draw_log.append(DrawRecord(n, draw, tuple(drawn) if isinstance(drawn, list) else drawn,
+                                            tuple(value) if isinstance(value, list) else value, supplied))
         return value
 
     @property
