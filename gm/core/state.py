@@ -232,6 +232,15 @@ class GameState(ABC, Generic[R]):
                 break
         return found
 
+    def action_kinds_seen(self, seat: str, viewer: str | None, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+        """The kinds of action ``viewer`` (another seat; ``None``: a spectator) is told ``seat`` may
+        take now, as the tools of who-acts-next (``expected``) list them: what ``viewer`` may know,
+        never more.  Default: the kinds ``seat`` has (:meth:`action_kinds`), right for a game whose
+        options follow from what every seat sees; a game in which something hidden changes a seat's
+        options answers from what ``viewer`` sees (the Chess-Football offense's options under either
+        possible holder of a hidden ball), and its answer must not depend on the hidden thing."""
+        return self.action_kinds(seat, wanted)
+
     def legal_summary(self, seat: str) -> list[str]:
         """The seat's options in short, for help texts and error messages: the whole list when it is
         short, else a structured summary (a game with many options overrides this)."""

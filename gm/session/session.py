@@ -160,7 +160,7 @@ class Session:
         self._writer: Writer | None = None  # set while a call holds the session's write lock
         #: the last action result, made when first read or before the game changes (gm.session.result)
         self._pending = Pending()
-        self._expected: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
+        self._expected: tuple[tuple[int, int, str | None], list[dict[str, Any]]] | None = None
         self._bots_known: tuple[dict[str, str], bool] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
         self._tools = tool_index(self.tools)
@@ -912,7 +912,7 @@ class Session:
                 # (a query answering the status line, as get_status and get_board do, has just worked it out)
                 "status": data["status"] if "status" in data else self.game.status(self.state, seat),
                 **data,
-                "expected": self.expected(),
+                "expected": self.expected(seat),
                 "commitments": self.commitments(),
             }
         if seat is None:
@@ -984,7 +984,7 @@ class Session:
                 "narration": [e["text"] for e in evs],
                 **({"board": self.game.render(st, seat)} if board else {}),
                 "status": self.game.status(st, seat),
-                "expected": self.expected(),
+                "expected": self.expected(seat),
                 "commitments": self.commitments(),
                 "reveal": reveal,
                 "outcome": st.outcome.to_json() if st.outcome else None,
@@ -1001,8 +1001,9 @@ class Session:
         raw = exc.to_json()
         err = {"kind": raw.pop("error"), **raw}
         try:
-            exp = self.expected()
-            status = self.game.status(self.state, seat if seat in self.game.seats and self.players.get(seat) == "human" else None)
+            viewer = seat if seat in self.game.seats and self.players.get(seat) == "human" else None
+            exp = self.expected(viewer)
+            status = self.game.status(self.state, viewer)
         except Exception:
             exp, status = [], ""
         return {
@@ -1016,13 +1017,16 @@ class Session:
         }
 
     # ------------------------------------------------------------------ views
-    def expected(self) -> list[dict[str, Any]]:
-        """Who must act now: seat, decision, the tools that answer it, and the player (worked out
-        once per position)."""
+    def expected(self, seat: str | None = None) -> list[dict[str, Any]]:
+        """Who must act now: seat, decision, the tools that answer it, and the player, as ``seat`` may
+        be told it (``None``: a spectator): another seat's tools never show what ``seat`` may not see
+        (a Chess-Football offense's pass while the ball is hidden: ``GameState.action_kinds_seen``).
+        Worked out once per position and viewer."""
         st = self.state
-        key = (id(st), len(st.log))
+        viewer = seat if isinstance(seat, str) and seat in self.game.seats else None
+        key = (id(st), len(st.log), viewer)
         if self._expected is None or self._expected[0] != key:
-            self._expected = (key, expected(st, self.tools, self.players))
+            self._expected = (key, expected(st, self.tools, self.players, viewer))
         return [dict(e, tools=list(e["tools"])) for e in self._expected[1]]
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
@@ -1045,7 +1049,7 @@ class Session:
             "rules_hash": ruleset_hash(st.rules),
             "status": self.game.status(st, seat),
             "state": st.view(seat),
-            "expected": self.expected(),
+            "expected": self.expected(seat),
             "commitments": self.commitments(),
             "reveals": self.reveals(),
             "log": self.log(seat),
