@@ -14,6 +14,7 @@ from gm.chatlog.text import Line, clean_lines
 from gm.core.errors import GameError, StateError
 
 if TYPE_CHECKING:
+    from gm.core.chance import Chance
     from gm.core.chatlog import ChatLog, ParsedLine
     from gm.core.events import Event
     from gm.core.game import Game
@@ -79,6 +80,8 @@ class Audit:
     unread: list[Line] = field(default_factory=list)
     honour: str = ""
     left_out: list[str] = field(default_factory=list)
+    #: the seed is a running game's hidden one (a copy's fresh seed): never shown
+    seed_hidden: bool = False
 
     @property
     def moves(self) -> list[tuple[str, str]]:
@@ -89,7 +92,7 @@ class Audit:
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game.id,
-            "seed": self.seed,
+            "seed": None if self.seed_hidden else self.seed,
             "lines_read": self.lines,
             "lines_replayed": self.replayed,
             "divergences": [d.to_json() for d in self.divergences],
@@ -104,8 +107,9 @@ class Audit:
 
     def text(self) -> str:
         """The audit in plain words, one finding a line."""
+        seed = "a hidden seed" if self.seed_hidden else f"seed {self.seed}"
         out = [f"Audit of a {self.game.name} game from a chatbot: {self.lines} move lines read, {self.replayed} replayed "
-               f"(seed {self.seed})."]  # fmt: skip
+               f"({seed})."]  # fmt: skip
         for d in self.divergences:
             out.append(f"line {d.line} {d.label or '-'} ({d.moves}): {d.key}: the chatbot says {d.said}, the rules give "
                        f"{d.rules} [{d.rule}]")  # fmt: skip
@@ -196,18 +200,19 @@ def detect_game(text: str) -> Game:
     return found
 
 
-def audit(game: Game, text: str, rules: Any = None, seed: int | None = None) -> Audit:
+def audit(game: Game, text: str, rules: Any = None, seed: int | None = None, chance: Chance | str | None = None) -> Audit:
     """Replay the move log in ``text`` with ``rules`` and list what the chatbot got wrong.  The seed
     (``None``: the first of :data:`SEEDS` under which the engine's chance agrees with the chatbot's
-    claims about it, else 0) only matters for a game with chance."""
+    claims about it, else 0) only matters for a game with chance; ``chance``: the generator (and any
+    outcomes to supply) of the game's own token, default what new games use."""
     chatlog = _chatlog(game)
     parsed, unread = read_log(game, text)
     if not parsed:
         raise StateError(f"no {game.name} move log found in the text", rule=RULE)
     rules = game.load_rules(rules)
     if seed is None:
-        seed = _seed(game, chatlog, rules, parsed)
-    result = _replay(game, chatlog, rules, seed, parsed)
+        seed = _seed(game, chatlog, rules, parsed, chance)
+    result = _replay(game, chatlog, rules, seed, parsed, chance)
     result.unread = unread
     if result.illegal is None:  # the document's account of where the game stands, against the engine's
         lines = [(ln.number, ln.text) for ln in clean_lines(text, game.seats)]
@@ -218,20 +223,22 @@ def audit(game: Game, text: str, rules: Any = None, seed: int | None = None) -> 
     return result
 
 
-def _seed(game: Game, chatlog: ChatLog, rules: Any, parsed: list[tuple[Line, ParsedLine]]) -> int:
+def _seed(game: Game, chatlog: ChatLog, rules: Any, parsed: list[tuple[Line, ParsedLine]], chance: Chance | str | None = None) -> int:
     last = max((i for i, (_, p) in enumerate(parsed) if any(c.key in chatlog.chance_keys for c in p.claims)), default=-1)
     if last < 0:
         return 0
     prefix = parsed[: last + 1]
     for s in range(SEEDS):
-        a = _replay(game, chatlog, rules, s, prefix)
+        a = _replay(game, chatlog, rules, s, prefix, chance)
         if not any(d.key in chatlog.chance_keys for d in a.divergences):
             return s
     return 0
 
 
-def _replay(game: Game, chatlog: ChatLog, rules: Any, seed: int, parsed: list[tuple[Line, ParsedLine]]) -> Audit:
-    state = game.new_state(rules, seed)
+def _replay(
+    game: Game, chatlog: ChatLog, rules: Any, seed: int, parsed: list[tuple[Line, ParsedLine]], chance: Chance | str | None = None
+) -> Audit:
+    state = game.new_state(rules, seed, chance)
     result = Audit(game, state, seed, len(parsed), 0)
     closed = 0  # log length after the last complete exchange
     honour = False
@@ -279,7 +286,4 @@ def _replay(game: Game, chatlog: ChatLog, rules: Any, seed: int, parsed: list[tu
 
 def _rebuilt(game: Game, state: GameState[Any], n: int) -> GameState[Any]:
     """``state`` as it was after its first ``n`` moves."""
-    fresh = game.new_state(state.rules, state.seed)
-    for m in state.log[:n]:
-        fresh.apply(m.seat, m.action)
-    return fresh
+    return state.rebuilt(n)
