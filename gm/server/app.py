@@ -322,7 +322,7 @@ def api_routes(state: ServerState) -> list[Route]:
             try:
                 return await fn(request)
             except Denied as exc:
-                return _error(exc.status, exc.message)
+                return _error(exc.status, exc.message, **exc.extra)
             except GameError as exc:
                 raw = exc.to_json()
                 return _error(400, exc.message, rule=raw.get("rule"), reason=raw.get("reason"), legal=raw.get("legal", []))
@@ -378,12 +378,27 @@ def api_routes(state: ServerState) -> list[Route]:
     async def join(request: Request) -> Response:
         need_player(request)
         body = await read_json(request)
+        extra = sorted(set(body) - {"code", "accept_practice"})
+        if extra:
+            raise Denied(400, f"unknown field {extra[0]!r}; fields: accept_practice, code")
         code = body.get("code")
         if not isinstance(code, str):
             raise Denied(400, "give the join code: {\"code\": \"ABCD-EFGH-JKLM\"}")
-        result = await _run(hub.join, code)
+        accept = body.get("accept_practice", False)
+        if not isinstance(accept, bool):
+            raise Denied(400, "accept_practice must be true or false")
+        result = await _run(hub.join, code, accept_practice=accept)
         who(request, Grant(result["session"], result["seat"]))
         return JSONResponse(result)
+
+    async def rotate(request: Request) -> Response:
+        await authorize(request)  # (the token must grant the game in the path)
+        body = await read_json(request)
+        if body:
+            raise Denied(400, "rotate takes no fields: send no body, or {}")
+        token = bearer(request.scope)
+        assert token is not None  # authorize() has checked it
+        return JSONResponse(await _run(hub.rotate, token))
 
     async def mine(request: Request) -> Response:
         body = await read_json(request)
@@ -423,10 +438,11 @@ def api_routes(state: ServerState) -> list[Route]:
 
     async def events(request: Request) -> Response:
         grant = await authorize(request, query=True)
+        token = bearer(request.scope) or request.query_params.get("access_token") or ""
         since_text = request.headers.get("last-event-id") or request.query_params.get("since")
         since = int(since_text) if since_text and since_text.isdigit() else None
         return StreamingResponse(
-            _event_stream(state, grant, since),
+            _event_stream(state, grant, since, token),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
@@ -454,6 +470,7 @@ def api_routes(state: ServerState) -> list[Route]:
         Route("/api/games/{session}", handle(view), methods=["GET"]),
         Route("/api/games/{session}/tools", handle(tools), methods=["GET"]),
         Route("/api/games/{session}/call", handle(call), methods=["POST"]),
+        Route("/api/games/{session}/rotate", handle(rotate), methods=["POST"]),
         Route("/api/games/{session}/events", handle(events), methods=["GET"]),
         Route("/api/admin/games", handle(admin_games), methods=["GET"]),
         Route("/api/admin/games/{session}/end", handle(admin_end), methods=["POST"]),
@@ -476,16 +493,18 @@ def _sse(event: str, data: Any, ident: int | None = None) -> str:
     return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'), ensure_ascii=False)}\n\n"
 
 
-async def _event_stream(state: ServerState, grant: Grant, since: int | None) -> AsyncIterator[str]:
+async def _event_stream(state: ServerState, grant: Grant, since: int | None, token: str) -> AsyncIterator[str]:
     """``move`` for each new move of another seat (as this seat may see it), ``reveal`` when a locked
     pick is revealed, ``state`` after each change (status, who must act, commitments, outcome),
-    ``end`` when the game is over; a comment line every 15 s keeps proxies from closing the stream."""
+    ``end`` when the game is over; a comment line every 15 s keeps proxies from closing the stream.
+    The token is checked again before each change is sent: a rotated or ended one ends the stream."""
     hub = state.hub
     yield f"retry: 2000\n: gm events for {grant.seat}\n\n"
     seen: list[list[str]] | None = None
     quiet = 0.0
     while not state.closing:
         try:
+            await _run(hub.authorize, token, grant.session)
             snap = await _run(hub.snapshot, grant)
         except Denied as exc:
             yield _sse("error", {"status": exc.status, "message": exc.message})

@@ -275,20 +275,52 @@ class _SqlStore:
         )
         return (str(row[0]), str(row[1]), None if row[2] is None else str(row[2])) if row else None
 
-    def redeem(self, digest: str) -> tuple[str, str, str | None] | None:
-        """Use up a one-time grant (a join code): (session, seat, sealed) once, then ``None``."""
+    def invitation(self, digest: str) -> tuple[str, str] | None:
+        """(session, seat) of an unused join code, without using it."""
+        row = self._one("SELECT session, seat FROM gm_grants WHERE hash = ? AND kind = 'join' AND used IS NULL", (digest,))
+        return (str(row[0]), str(row[1])) if row else None
+
+    def join(self, code_digest: str, token_digest: str) -> tuple[str, str] | None:
+        """Use a join code (one transaction): mark it used, void every live token of its seat (a game
+        made by an older gm handed its creator every seat's token), grant the seat to the new token."""
+        now = time.time()
         with self._transaction() as cur:
             cur.execute(
-                self._q("SELECT session, seat, sealed FROM gm_grants WHERE hash = ? AND kind = 'join' AND used IS NULL"),
-                (digest,),
+                self._q("UPDATE gm_grants SET used = ?, sealed = NULL WHERE hash = ? AND kind = 'join' AND used IS NULL"),
+                (now, code_digest),
             )
-            row = cur.fetchone()
-            if row is None:
+            if cur.rowcount != 1:
                 return None
-            cur.execute(self._q("UPDATE gm_grants SET used = ?, sealed = NULL WHERE hash = ? AND used IS NULL"), (time.time(), digest))
-            if cur.rowcount != 1:  # pragma: no cover - the transaction holds the row
+            cur.execute(self._q("SELECT session, seat FROM gm_grants WHERE hash = ?"), (code_digest,))
+            session_id, seat = (str(x) for x in cur.fetchone())
+            cur.execute(
+                self._q("UPDATE gm_grants SET used = ? WHERE session = ? AND seat = ? AND kind = 'seat' AND used IS NULL"),
+                (now, session_id, seat),
+            )
+            cur.execute(
+                self._q("INSERT INTO gm_grants (hash, kind, session, seat, sealed, created) VALUES (?, 'seat', ?, ?, NULL, ?)"),
+                (token_digest, session_id, seat, now),
+            )
+        return session_id, seat
+
+    def rotate(self, old_digest: str, new_digest: str) -> tuple[str, str] | None:
+        """Void a live seat token and grant its seat to a new one (one transaction)."""
+        now = time.time()
+        with self._transaction() as cur:
+            cur.execute(self._q("UPDATE gm_grants SET used = ? WHERE hash = ? AND kind = 'seat' AND used IS NULL"), (now, old_digest))
+            if cur.rowcount != 1:
                 return None
-        return (str(row[0]), str(row[1]), row[2])
+            cur.execute(self._q("SELECT session, seat FROM gm_grants WHERE hash = ?"), (old_digest,))
+            session_id, seat = (str(x) for x in cur.fetchone())
+            cur.execute(
+                self._q("INSERT INTO gm_grants (hash, kind, session, seat, sealed, created) VALUES (?, 'seat', ?, ?, NULL, ?)"),
+                (new_digest, session_id, seat, now),
+            )
+        return session_id, seat
+
+    def invited(self, session_id: str) -> list[str]:
+        """The seats whose join code has not been used yet."""
+        return [str(r[0]) for r in self._all("SELECT seat FROM gm_grants WHERE session = ? AND kind = 'join' AND used IS NULL ORDER BY seat", (session_id,))]
 
     def end(self, session_id: str, reason: str) -> bool:
         return self._exec(self._insert_ignore("gm_ended", "(session, at, reason) VALUES (?, ?, ?)"), (session_id, time.time(), reason)) == 1
