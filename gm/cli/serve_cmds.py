@@ -70,6 +70,10 @@ def run_server(
     quiet: bool,
     what: str = "gm serve",
     full_gc_every: float = 600.0,
+    header_timeout: float = 10.0,
+    body_timeout: float = 20.0,
+    allowed_hosts: tuple[str, ...] = (),
+    allowed_origins: tuple[str, ...] = (),
 ) -> None:
     try:
         from gm.server.access import Keys
@@ -101,7 +105,8 @@ def run_server(
         game = find_game(game).id
     st = open_served_store(store, key_file)
     config = ServeConfig(host=host, port=port, player_keys=player_keys, admin=Keys(admin_lines), rate=rate, burst=max(3 * rate, 10), max_body=max_body, pinned_game=game, log_requests=not quiet,
-                         full_gc_every=full_gc_every)
+                         full_gc_every=full_gc_every, header_timeout=header_timeout, body_timeout=body_timeout,
+                         allowed_hosts=tuple(allowed_hosts), allowed_origins=tuple(allowed_origins))
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(message)s"))
     access = logging.getLogger("gm.access")
@@ -142,6 +147,14 @@ def serve_cmd(
     home: Path | None = typer.Option(None, "--home", help="gm home (default $GM_HOME or ~/.gm) for the default SQLite store and key"),
     full_gc_every: float = typer.Option(600.0, "--full-gc-every", min=0, metavar="SECONDS",
                                         help="seconds between the garbage collector's complete passes, the only full passes it makes (0: Python's own collector)"),
+    header_timeout: float = typer.Option(10.0, "--header-timeout", min=0.1, max=600, metavar="SECONDS",
+                                         help="seconds a request's line and headers may take to arrive (a slower client is dropped)"),
+    body_timeout: float = typer.Option(20.0, "--body-timeout", min=0.1, max=600, metavar="SECONDS",
+                                       help="seconds a request's body may take to arrive after its headers (408)"),
+    allowed_host: list[str] = typer.Option([], "--allowed-host", metavar="NAME",
+                                           help="a Host name to answer besides loopback ones, e.g. the public name a TLS proxy passes on (repeatable)"),
+    allow_origin: list[str] = typer.Option([], "--allow-origin", metavar="ORIGIN",
+                                           help="another site whose pages may call the API, e.g. https://gm.example.org (repeatable)"),
 ) -> None:
     """Serve many players at once, each in their own games.
 
@@ -151,7 +164,8 @@ def serve_cmd(
     run_server(
         store=store or default_store(home), host=host, port=port, key_file=key_file, keys_file=keys_file,
         admin_token_file=admin_token_file, game=game, rate=rate, max_body=max_body, quiet=quiet,
-        full_gc_every=full_gc_every,
+        full_gc_every=full_gc_every, header_timeout=header_timeout, body_timeout=body_timeout,
+        allowed_hosts=tuple(allowed_host), allowed_origins=tuple(allow_origin),
     )
 
 
