@@ -209,6 +209,37 @@ def admin_end(
     echo(f"{session}: {'ended' if done else 'was already ended'}")
 
 
+@admin_app.command("repair")
+@errors_to_exit
+def admin_repair(
+    session: str = typer.Argument(..., help="the game id"),
+    store: str | None = typer.Option(None, "--store", help="the server's store"),
+    key_file: Path | None = typer.Option(None, "--key-file", help="the server key"),
+    yes: bool = typer.Option(False, "--yes", "-y", help="do not ask before accepting a loss"),
+) -> None:
+    """Accept a game as the database holds it now, saying what is lost.
+
+    A game whose last moves were deleted from the database (or whose rows were put back from an
+    older copy) is refused; this accepts it as it is: the moves past that are lost for good."""
+    import sys
+
+    from gm.session.repair import inspect, repair
+
+    st = open_served_store(store or default_store(), key_file)
+    found = inspect(st, session)  # type: ignore[arg-type]
+    if found.problem is None:
+        echo(found.describe())
+        return
+    echo(f"{session}: refused: {found.problem}")
+    if not yes:
+        if not sys.stdin.isatty():
+            fail("accepting a game as it is needs --yes when gm cannot ask at a terminal")
+        if not typer.confirm(f"Accept {session} as it is now?", default=False):
+            echo("Nothing repaired.")
+            raise typer.Exit(1)
+    echo(repair(st, session).describe())  # type: ignore[arg-type]
+
+
 @admin_app.command("new-key")
 def admin_new_key() -> None:
     """Print a new random secret: use it as a server key (--key-file), a player key or an admin token.
