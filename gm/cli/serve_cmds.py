@@ -35,15 +35,13 @@ def open_served_store(spec: str, key_file: Path | None) -> object:
     """The store ``spec`` names, sealed with the server's key: ``--key-file``, ``$GM_SECRET_KEY`` or
     ``$GM_KEY_FILE`` (required for PostgreSQL: many processes must share it), else for SQLite the gm
     home's key file.  Never a key kept in the database."""
-    from gm.session import KeyRing, MemoryStore, load_keyring
+    from gm.session import KeyRing, MemoryStore
+    from gm.session.keys import read_key_file
     from gm.session.sql import open_sql_store
 
     keys: KeyRing | None = None
     if key_file is not None:
-        try:
-            keys = KeyRing(bytes.fromhex(key_file.expanduser().read_text(encoding="ascii").strip()), source=str(key_file))
-        except (OSError, ValueError, UnicodeDecodeError) as exc:
-            fail(f"cannot read the key file {key_file}: {exc}")
+        keys = read_key_file(key_file.expanduser(), "the server key")
     text = spec.strip()
     if text in ("memory", "memory:"):
         mem = MemoryStore()
@@ -53,7 +51,7 @@ def open_served_store(spec: str, key_file: Path | None) -> object:
         fail("a PostgreSQL store needs the server key given explicitly, the same for every process: --key-file FILE or $GM_SECRET_KEY (64 hex digits; gm admin new-key makes one)")
     if not text.startswith(("sqlite:", "postgresql:", "postgres:")):
         fail(f"gm serve keeps its games in a database: --store sqlite:PATH, postgresql://... or memory: (not {spec!r})")
-    return open_sql_store(text, keys if keys is not None else load_keyring())
+    return open_sql_store(text, keys)  # (no key given: $GM_SECRET_KEY, $GM_KEY_FILE, or for SQLite the gm home's)
 
 
 def run_server(
@@ -95,8 +93,11 @@ def run_server(
     if os.environ.get("GM_ADMIN_TOKEN"):
         admin_lines.append(os.environ["GM_ADMIN_TOKEN"])
     if admin_token_file is not None:
+        from gm.core.files import KEY_LIMIT, read_text, refuse_shared
+
         try:
-            admin_lines.extend(admin_token_file.expanduser().read_text(encoding="utf-8").splitlines())
+            refuse_shared(admin_token_file.expanduser(), "the admin token file")
+            admin_lines.extend(read_text(admin_token_file.expanduser(), KEY_LIMIT, "the admin token file").splitlines())
         except OSError as exc:
             fail(f"cannot read the admin token file {admin_token_file}: {exc.strerror or exc}")
     if game is not None:
@@ -173,7 +174,17 @@ def serve_cmd(
 def _admin_hub(store: str | None, key_file: Path | None) -> object:
     from gm.server.hub import GameHub
 
-    return GameHub(open_served_store(store or default_store(), key_file))  # type: ignore[arg-type]
+    return GameHub(_existing_store(store, key_file))  # type: ignore[arg-type]
+
+
+def _existing_store(store: str | None, key_file: Path | None) -> object:
+    """The server's store, which must exist already (gm admin reads or mends one; it makes none)."""
+    spec = store or default_store()
+    if spec.startswith("sqlite:"):
+        path = Path(spec.removeprefix("sqlite:").removeprefix("//")).expanduser()
+        if not path.is_file():
+            fail(f"no database at {path} (give the server's --store)")
+    return open_served_store(spec, key_file)
 
 
 @admin_app.command("games")
@@ -225,7 +236,7 @@ def admin_repair(
 
     from gm.session.repair import inspect, repair
 
-    st = open_served_store(store or default_store(), key_file)
+    st = _existing_store(store, key_file)
     found = inspect(st, session)  # type: ignore[arg-type]
     if found.problem is None:
         echo(found.describe())

@@ -101,11 +101,14 @@ def sessions(
     if ctx.invoked_subcommand is not None:
         return
     from gm.core.registry import find_game
+    from gm.session.session import store_keys
     from gm.session.store import iter_infos
 
     store = _store(home)
     wanted = find_game(game).id if game else None
     infos = sorted((i for i in iter_infos(store) if wanted is None or i.game == wanted), key=lambda i: i.updated, reverse=True)
+    if infos:
+        store_keys(store, create=False)  # (a missing or shared key: one line, not one per game)
     total = len(infos)
     shown = infos[:limit] if limit else infos
     now = time.time()

@@ -4,7 +4,8 @@ A file gm reads - a ruleset, a transcript, a chat document to import, a session,
 through :func:`read_bytes` / :func:`read_text`, which stop at the file's limit and say so in one
 line, instead of reading whatever the path gives (``/dev/zero``, a fifo fed for ever, a file grown
 by mistake) until memory runs out.  The limits are far above anything gm writes or a person makes,
-and each names what it is for.
+and each names what it is for.  A file that holds secrets is refused when other users could read
+it (:func:`refuse_shared`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ TRANSCRIPT_LIMIT = 64 * MIB
 #: a chat or document to import, or a token
 IMPORT_LIMIT = 16 * MIB
 #: a stored session's records (a long game is well under 1 MiB)
-SESSION_LIMIT = 256 * MIB
+SESSION_LIMIT = 64 * MIB
 #: a key file, an admin token file
 KEY_LIMIT = 4 * KIB
 #: a list of player keys
@@ -75,6 +76,25 @@ def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
         return read_stream(f, limit, what, str(p))
 
 
+def refuse_shared(path: str | Path, what: str, mode: int | None = None) -> None:
+    """Refuse a file that holds secrets (a key, a session) when other users may read or write it:
+    one line saying how to make it private.  (Refused rather than quietly tightened: a mode that was
+    loosened says someone or something changed it, and its owner should know; the fix is one
+    ``chmod``.)  ``mode``: the file's mode if already known (``os.fstat``).  No check on Windows."""
+    if os.name == "nt":
+        return
+    if mode is None:
+        mode = os.stat(path).st_mode
+    if mode & 0o077:
+        import shlex
+
+        raise StateError(
+            f"{what} {path} can be read or changed by other users of this machine (mode {oct(mode & 0o777)[2:]}): "
+            f"make it yours alone with: chmod 600 {shlex.quote(str(path))}",
+            rule=FILE_RULE,
+        )
+
+
 def read_text(path: str | Path, limit: int, what: str = "file", encoding: str = "utf-8") -> str:
     """The text of ``path`` (see :func:`read_bytes`); ``UnicodeDecodeError`` reaches the caller."""
     return read_bytes(path, limit, what).decode(encoding)
@@ -93,4 +113,5 @@ __all__ = [
     "read_bytes",
     "read_stream",
     "read_text",
+    "refuse_shared",
 ]

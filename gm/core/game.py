@@ -108,6 +108,63 @@ def _bound(model: type[BaseModel], loc: tuple[Any, ...], names: tuple[str, ...])
     return None
 
 
+def _wants_a_number(annotation: Any) -> bool:
+    """Whether a field of this type holds a number and not ``true``/``false`` (``int``, ``float``, a
+    literal of numbers, a union of them; seen through ``Annotated`` and ``Optional``)."""
+    import types
+    import typing
+
+    if annotation is int or annotation is float:
+        return True
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _wants_a_number(args[0])
+    if origin is typing.Literal:
+        return bool(args) and all(isinstance(a, int | float) and not isinstance(a, bool) for a in args)
+    if origin is typing.Union or origin is types.UnionType:
+        members = [a for a in args if a is not type(None)]
+        return any(_wants_a_number(a) for a in members) and not any(a is bool or a is Any for a in members)
+    return False
+
+
+def _boolean_where_a_number_goes(annotation: Any, value: Any, loc: tuple[Any, ...]) -> tuple[str, Any] | None:
+    """Where ``value`` (a ruleset as given, for a field of type ``annotation``) holds ``true`` or
+    ``false`` where a number goes (pydantic would read ``true`` as 1): ``(field, value)``, or
+    ``None``.  Checked once here, for every game's ruleset, rather than per field.  (A yes/no where a
+    table or a word goes is the game's model's to accept or refuse: Grid Football's ``plays.4 =
+    false`` removes play 4.)"""
+    import types
+    import typing
+
+    if isinstance(value, bool):
+        return (".".join(str(p) for p in loc) or "(top level)", value) if _wants_a_number(annotation) else None
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _boolean_where_a_number_goes(args[0], value, loc)
+    if origin is typing.Union or origin is types.UnionType:
+        for arg in args:
+            if arg is not type(None) and (found := _boolean_where_a_number_goes(arg, value, loc)) is not None:
+                return found
+        return None
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel) and isinstance(value, Mapping):
+        for key, item in value.items():
+            field = annotation.model_fields.get(str(key))
+            if field is not None and (found := _boolean_where_a_number_goes(field.annotation, item, (*loc, key))) is not None:
+                return found
+        return None
+    if origin in (list, tuple, set, frozenset) and isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            sub = args[i] if origin is tuple and args and args[-1] is not Ellipsis and i < len(args) else (args[0] if args else Any)
+            if (found := _boolean_where_a_number_goes(sub, item, (*loc, i))) is not None:
+                return found
+        return None
+    if origin in (dict, Mapping) and isinstance(value, Mapping) and len(args) == 2:
+        for key, item in value.items():
+            if (found := _boolean_where_a_number_goes(args[1], item, (*loc, key))) is not None:
+                return found
+    return None
+
+
 class Game(ABC):
     """Describes one game; subclasses fill in the class attributes and hooks."""
 
@@ -148,6 +205,10 @@ class Game(ABC):
             return data
         if isinstance(data, BaseModel):
             data = data.model_dump()
+        found = _boolean_where_a_number_goes(self.rules_model, dict(data or {}), ())
+        if found is not None:
+            where, value = found
+            raise RulesetError(f"{where}: {json.dumps(value)} is a yes/no value, and a number goes here", rule="CORE-RULES")
         try:
             return self.rules_model.model_validate(dict(data or {}))
         except ValidationError as exc:
@@ -155,9 +216,11 @@ class Game(ABC):
 
     def load_rules_file(self, path: str | Path) -> Any:
         """Load a TOML rules file; any problem is one :class:`RulesetError` naming the field."""
+        from gm.core.files import RULES_LIMIT, read_text
+
         p = Path(path)
         try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_text(p, RULES_LIMIT, "rules file"))
         except FileNotFoundError:
             raise RulesetError(f"rules file not found: {p}", rule="CORE-RULES") from None
         except (OSError, UnicodeDecodeError) as exc:

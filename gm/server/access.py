@@ -190,7 +190,9 @@ class Keys:
 
     @classmethod
     def from_file(cls, path: str | Path) -> Keys:
-        return cls(Path(path).expanduser().read_text(encoding="utf-8").splitlines())
+        from gm.core.files import KEYS_LIMIT, read_text
+
+        return cls(read_text(Path(path).expanduser(), KEYS_LIMIT, "keys file").splitlines())
 
     def __bool__(self) -> bool:
         return bool(self._hashes)

@@ -103,15 +103,16 @@ def check_seed(seed: Any) -> int:
     return seed
 
 
-def store_keys(store: SessionStore) -> KeyRing:
-    """The key ring that seals and chains ``store``'s sessions."""
+def store_keys(store: SessionStore, *, create: bool = True) -> KeyRing:
+    """The key ring that seals and chains ``store``'s sessions; ``create``: a file store may make its
+    home's key (only when it has none and no sessions: :func:`gm.session.keys.load_keyring`)."""
     keys = getattr(store, "keys", None)
     if isinstance(keys, KeyRing):
         return keys
     if isinstance(store, FileStore):
         from gm.session.keys import load_keyring
 
-        keys = load_keyring(store.home)
+        keys = load_keyring(store.home, create=create)
     else:
         keys = KeyRing.generate()
     store.keys = keys  # type: ignore[attr-defined]
@@ -369,21 +370,21 @@ class Session:
         on a missing, corrupt, edited, cut-back or foreign session.  Opening writes nothing.
         ``anchor=False``: do not hold the session to its anchor (``gm sessions repair``)."""
         st, sid = cls._locate(ref, home, store)
-        store_keys(st)  # (a file store reads the anchor with the records, and checks it with the key)
+        store_keys(st, create=False)  # (never made to read; a file store checks the anchor it reads with it)
         stored = st.read(sid)
         h = stored.header
         version = h.get("version")
         if version == 1:
             from gm.session.legacy import upgrade_v1
 
-            stored = upgrade_v1(st, sid, stored, store_keys(st))
+            stored = upgrade_v1(st, sid, stored, store_keys(st, create=False))
             h = stored.header
         elif not isinstance(version, int) or version > VERSION or h.get("format") != FORMAT:
             raise StateError(
                 f"{st.where(sid, 0)}: session format version {version!r} is not supported by gm {__version__}",
                 rule=SESSION_RULE,
             )
-        keys = store_keys(st)
+        keys = store_keys(st, create=False)
         chain = Chain(keys, sid, plain=isinstance(st, MemoryStore))
         chain.verify_header(h, st.where(sid, 0))
         s = cls._from_header(st, sid, h, chain)

@@ -59,6 +59,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from gm.core.errors import StateError
+from gm.core.files import refuse_shared
 from gm.session.keys import KEY_RULE, KeyRing, load_keyring
 from gm.session.records import make_anchor
 from gm.session.store import (
@@ -478,14 +479,17 @@ class SqliteStore(_SqlStore):
     def __init__(self, path: str | Path, keys: KeyRing | None = None) -> None:
         self.path = Path(path).expanduser()
         self.description = f"sqlite:{self.path}"
-        self.keys = keys if keys is not None else load_keyring()
+        fresh = not self.path.exists()
+        if not fresh:  # (it holds sealed sessions: refused if others could read it)
+            refuse_shared(self.path, "the database")
+        # a new key only for a new database: one that exists needs the key it was sealed with
+        self.keys = keys if keys is not None else load_keyring(create=fresh)
         self._local = threading.local()
         self._commit = threading.Lock()  # SQLite commits one transaction at a time: queue here, not in its busy loop
         self._games: weakref.WeakValueDictionary[str, threading.Lock] = weakref.WeakValueDictionary()
         self._games_lock = threading.Lock()
         if not self.path.parent.is_dir():
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fresh = not self.path.exists()
         conn = self._connect()
         if fresh:
             os.chmod(self.path, 0o600)
@@ -629,7 +633,7 @@ class PostgresStore(_SqlStore):
             ) from None
         self.dsn = dsn
         self.description = _safe_dsn(dsn)
-        self.keys = keys if keys is not None else load_keyring()
+        self.keys = keys if keys is not None else load_keyring(create=False)  # (every process must share one key)
         self.pool = ConnectionPool(
             dsn, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=False, name="gm", timeout=30.0
         )

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from gm.core.errors import StateError
-from gm.core.files import SESSION_LIMIT, TRANSCRIPT_LIMIT, read_bytes, read_stream
+from gm.core.files import SESSION_LIMIT, TRANSCRIPT_LIMIT, read_bytes, read_stream, refuse_shared
 from gm.session.keys import KeyRing
 
 if sys.platform != "win32":
@@ -476,6 +476,7 @@ class FileStore:
         except OSError as exc:
             raise StateError(f"cannot read session file {path}: {exc.strerror or exc}", rule=SESSION_RULE) from None
         try:
+            refuse_shared(path, "session file", os.fstat(fd).st_mode)
             if fcntl is not None and session_id not in self._held.__dict__.get("ids", ()):
                 fcntl.flock(fd, fcntl.LOCK_SH)  # (a flock of this thread's own write lock would wait for ever)
             with os.fdopen(os.dup(fd), "rb", buffering=0) as f:
@@ -517,8 +518,10 @@ class FileStore:
         tp = self.transcripts / f"{session_id}{SUFFIX}"
         tp.unlink(missing_ok=True)
         self.anchor_path(session_id).unlink(missing_ok=True)
-        if self.keys is not None and self.index.path.exists():
-            self.index.update(self.keys, {session_id: None})
+        if self.index.path.exists():
+            from gm.session.keys import load_keyring
+
+            self.index.update(self.keys or load_keyring(self.home, create=False), {session_id: None})
 
     # ---------------------------------------------------------------- anchors
     def anchor_path(self, session_id: str) -> Path:
