@@ -7,6 +7,7 @@ specific to any one game: each game's sub-package subclasses it.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import sys
@@ -127,42 +128,89 @@ def _wants_a_number(annotation: Any) -> bool:
     return False
 
 
-def _boolean_where_a_number_goes(annotation: Any, value: Any, loc: tuple[Any, ...]) -> tuple[str, Any] | None:
-    """Where ``value`` (a ruleset as given, for a field of type ``annotation``) holds ``true`` or
-    ``false`` where a number goes (pydantic would read ``true`` as 1): ``(field, value)``, or
-    ``None``.  Checked once here, for every game's ruleset, rather than per field.  (A yes/no where a
-    table or a word goes is the game's model's to accept or refuse: Grid Football's ``plays.4 =
-    false`` removes play 4.)"""
+def _any_boolean(value: Any) -> bool:
+    """Whether ``value`` holds ``true`` or ``false`` anywhere (nested mappings and lists)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        for x in v.values() if isinstance(v, dict | Mapping) else v:
+            if x is True or x is False:
+                return True
+            if x is None or isinstance(x, str | int | float):  # (the leaves, told apart first: cheap)
+                continue
+            if isinstance(x, dict | list | tuple | Mapping):
+                todo.append(x)
+    return False
+
+
+def _booleans(value: Any) -> list[tuple[tuple[Any, ...], bool]]:
+    """Every ``true``/``false`` in ``value`` (nested mappings and lists), with where it is: rulesets
+    hold few, so finding them first is what keeps :func:`_boolean_where_a_number_goes` cheap."""
+    found: list[tuple[tuple[Any, ...], bool]] = []
+    todo: list[tuple[tuple[Any, ...], Any]] = [((), value)]
+    while todo:
+        loc, v = todo.pop()
+        if v is True or v is False:
+            found.append((loc, v))
+        elif isinstance(v, Mapping):
+            todo.extend(((*loc, k), x) for k, x in v.items())
+        elif isinstance(v, list | tuple):
+            todo.extend(((*loc, i), x) for i, x in enumerate(v))
+    return found
+
+
+def _annotation_at(annotation: Any, loc: tuple[Any, ...]) -> Any:
+    """The type a ruleset model gives the value at ``loc`` (through nested models, lists, tuples
+    and mappings; ``None`` where it cannot tell)."""
     import types
     import typing
 
-    if isinstance(value, bool):
-        return (".".join(str(p) for p in loc) or "(top level)", value) if _wants_a_number(annotation) else None
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if origin is typing.Annotated:
-        return _boolean_where_a_number_goes(args[0], value, loc)
-    if origin is typing.Union or origin is types.UnionType:
-        for arg in args:
-            if arg is not type(None) and (found := _boolean_where_a_number_goes(arg, value, loc)) is not None:
-                return found
+    for part in loc:
+        while True:
+            origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+            if origin is typing.Annotated:
+                annotation = args[0]
+            elif origin is typing.Union or origin is types.UnionType:
+                members = [a for a in args if a is not type(None) and _annotation_at(a, (part,)) is not None]
+                if len(members) != 1:
+                    return None
+                annotation = members[0]
+            else:
+                break
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            field = annotation.model_fields.get(str(part))
+            if field is None:
+                return None
+            annotation = field.annotation
+        elif origin in (list, set, frozenset) and args:
+            annotation = args[0]
+        elif origin is tuple and args:
+            annotation = args[0] if args[-1] is Ellipsis or not isinstance(part, int) or part >= len(args) else args[part]
+        elif origin in (dict, Mapping) and len(args) == 2:
+            annotation = args[1]
+        else:
+            return None
+    return annotation
+
+
+def _boolean_where_a_number_goes(model: type[BaseModel], data: Mapping[str, Any]) -> tuple[str, bool] | None:
+    """Where ``data`` (a ruleset as given) holds ``true`` or ``false`` where a number goes (pydantic
+    would read ``true`` as 1): ``(field, value)``, or ``None``.  Checked once here, for every game's
+    ruleset, rather than per field.  (A yes/no where a table or a word goes is the game's model's to
+    accept or refuse: Grid Football's ``plays.4 = false`` removes play 4.)"""
+    if not _any_boolean(data):  # (the common case, found without working out where anything is)
         return None
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel) and isinstance(value, Mapping):
-        for key, item in value.items():
-            field = annotation.model_fields.get(str(key))
-            if field is not None and (found := _boolean_where_a_number_goes(field.annotation, item, (*loc, key))) is not None:
-                return found
-        return None
-    if origin in (list, tuple, set, frozenset) and isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            sub = args[i] if origin is tuple and args and args[-1] is not Ellipsis and i < len(args) else (args[0] if args else Any)
-            if (found := _boolean_where_a_number_goes(sub, item, (*loc, i))) is not None:
-                return found
-        return None
-    if origin in (dict, Mapping) and isinstance(value, Mapping) and len(args) == 2:
-        for key, item in value.items():
-            if (found := _boolean_where_a_number_goes(args[1], item, (*loc, key))) is not None:
-                return found
+    for loc, value in sorted(_booleans(data), key=lambda x: [str(p) for p in x[0]]):
+        if _number_at(model, loc):
+            return ".".join(str(p) for p in loc), value
     return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _number_at(model: type[BaseModel], loc: tuple[Any, ...]) -> bool:
+    """Whether the ruleset ``model`` wants a number at ``loc`` (worked out once per place: the
+    yes/no fields of a ruleset are the same places every time it is loaded)."""
+    return _wants_a_number(_annotation_at(model, loc))
 
 
 class Game(ABC):
@@ -205,7 +253,7 @@ class Game(ABC):
             return data
         if isinstance(data, BaseModel):
             data = data.model_dump()
-        found = _boolean_where_a_number_goes(self.rules_model, dict(data or {}), ())
+        found = _boolean_where_a_number_goes(self.rules_model, dict(data or {}))
         if found is not None:
             where, value = found
             raise RulesetError(f"{where}: {json.dumps(value)} is a yes/no value, and a number goes here", rule="CORE-RULES")
