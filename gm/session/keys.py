@@ -97,6 +97,10 @@ class KeyRing:
         """HMAC-SHA256 (hex) of ``data`` under the key of a gm home's anchor index (no session's)."""
         return hmac.new(self._sub("anchor-index", ""), data, hashlib.sha256).hexdigest()
 
+    def grant_mac(self, data: bytes) -> str:
+        """HMAC-SHA256 (hex) of ``data`` under the key of a server's access grants (no session's)."""
+        return hmac.new(self._sub("grant", ""), data, hashlib.sha256).hexdigest()
+
     def seal(self, session_id: str, value: Any, context: str) -> str:
         """``value`` (JSON) encrypted and authenticated for ``session_id`` and ``context`` (where it
         is stored); padded so that every value under ``PAD`` bytes seals to the same length."""

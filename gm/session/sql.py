@@ -12,7 +12,8 @@ Both keep the same tables (created on first use):
   whose last records were deleted, or whose rows were put back from an older copy, is refused;
 - ``gm_transcripts``: the transcript lines, keyed by ``(session, i)``;
 - ``gm_grants`` / ``gm_ended``: who may play which seat (hashes of access tokens, see
-  :mod:`gm.server.access`) and which games an admin ended;
+  :mod:`gm.server.access`, each grant MACed under the key, so a row added to the database does not
+  grant a seat) and which games an admin ended;
 - ``gm_meta``: the id of the key that seals the sessions (never the key itself: a server takes its key
   from ``$GM_SECRET_KEY`` or a key file, :mod:`gm.session.keys`).  A server started with another key
   is refused at once rather than failing on every session.  And the mark that every session has an
@@ -44,6 +45,7 @@ of it: what was acknowledged is committed, what was not is rolled back by the da
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 import os
@@ -97,7 +99,7 @@ _TABLES = (
         session TEXT NOT NULL, i {int} NOT NULL, line TEXT NOT NULL, PRIMARY KEY (session, i))""",
     """CREATE TABLE IF NOT EXISTS gm_grants (
         hash TEXT PRIMARY KEY, kind TEXT NOT NULL, session TEXT NOT NULL, seat TEXT NOT NULL,
-        sealed TEXT, created {real} NOT NULL, used {real})""",
+        sealed TEXT, created {real} NOT NULL, used {real}, mac TEXT)""",
     """CREATE INDEX IF NOT EXISTS gm_grants_session ON gm_grants (session)""",
     """CREATE TABLE IF NOT EXISTS gm_ended (session TEXT PRIMARY KEY, at {real} NOT NULL, reason TEXT NOT NULL)""",
 )
@@ -105,6 +107,10 @@ _TABLES = (
 
 def _dumps(obj: Mapping[str, Any]) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class _Forged(Exception):
+    """A grant row whose MAC does not verify (its transaction is rolled back)."""
 
 
 def _anchor_row(session_id: str, anchor: Mapping[str, Any]) -> tuple[str, int, str, str]:
@@ -193,13 +199,26 @@ class _SqlStore:
                 cur.execute("SELECT pg_advisory_xact_lock(7243215)")
             for ddl in _TABLES:
                 cur.execute(ddl.format(real=real, int=integer))
+            if self.dialect == "postgresql":
+                cur.execute("ALTER TABLE gm_grants ADD COLUMN IF NOT EXISTS mac TEXT")
+            else:
+                cur.execute("PRAGMA table_info(gm_grants)")
+                if "mac" not in {str(r[1]) for r in cur.fetchall()}:
+                    cur.execute("ALTER TABLE gm_grants ADD COLUMN mac TEXT")
         self._check_key()
         self._migrate_anchors()
 
+    def _grant_mac(self, digest: str, kind: str, session_id: str, seat: str) -> str:
+        return self.keys.grant_mac(b"grant|" + json.dumps([digest, kind, session_id, seat], separators=(",", ":")).encode())
+
+    def _granted(self, row: Any, digest: str, kind: str) -> bool:
+        """Whether a grant row (session, seat, mac) is one this server made (its MAC verifies)."""
+        return row[2] is not None and hmac.compare_digest(str(row[2]), self._grant_mac(digest, kind, str(row[0]), str(row[1])))
+
     def _migrate_anchors(self) -> None:
         """Once per database: anchor every session that has no anchor yet (made by a gm before
-        anchors) at the length it has now, then mark the database as anchored (see the module
-        docstring).  A mark that does not verify is refused."""
+        anchors) at the length it has now, MAC every grant that has no MAC yet, then mark the
+        database as anchored (see the module docstring).  A mark that does not verify is refused."""
         mark = self.keys.index_mac(_ANCHORS_MARK)
         row = self._one("SELECT v FROM gm_meta WHERE k = 'anchors'")
         if row is not None:
@@ -221,6 +240,9 @@ class _SqlStore:
                     source = last_body if int(count) else header
                     last = str(_loads(source, self.where(str(sid), int(count))).get("mac", ""))
                     cur.execute(self._q(_UPSERT_ANCHOR), _anchor_row(str(sid), make_anchor(self.keys, str(sid), int(count), last)))
+                cur.execute("SELECT hash, kind, session, seat FROM gm_grants WHERE mac IS NULL")
+                for digest, kind, session_id, seat in cur.fetchall():
+                    cur.execute(self._q("UPDATE gm_grants SET mac = ? WHERE hash = ?"), (self._grant_mac(str(digest), str(kind), str(session_id), str(seat)), digest))
                 cur.execute(self._q(self._insert_ignore("gm_meta", "(k, v) VALUES ('anchors', ?)")), (mark,))
                 if todo:
                     log.warning("%s: anchored %d sessions of an older gm at the length each has now", self.description, len(todo))
@@ -346,61 +368,76 @@ class _SqlStore:
     # --- access (gm.server.access)
     def grant(self, digest: str, kind: str, session_id: str, seat: str, sealed: str | None = None) -> None:
         self._exec(
-            "INSERT INTO gm_grants (hash, kind, session, seat, sealed, created) VALUES (?, ?, ?, ?, ?, ?)",
-            (digest, kind, session_id, seat, sealed, time.time()),
+            "INSERT INTO gm_grants (hash, kind, session, seat, sealed, created, mac) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (digest, kind, session_id, seat, sealed, time.time(), self._grant_mac(digest, kind, session_id, seat)),
         )
 
     def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None:
         """(session, seat, why the game was ended or ``None``) of a seat token, else ``None``: one
-        query, since every call of ``gm serve`` asks it."""
+        query, since every call of ``gm serve`` asks it; a grant whose MAC does not verify (a row
+        someone put in the database) grants nothing."""
         row = self._one(
-            "SELECT g.session, g.seat, e.reason FROM gm_grants g LEFT JOIN gm_ended e ON e.session = g.session"
+            "SELECT g.session, g.seat, g.mac, e.reason FROM gm_grants g LEFT JOIN gm_ended e ON e.session = g.session"
             " WHERE g.hash = ? AND g.kind = 'seat' AND g.used IS NULL",
             (digest,),
         )
-        return (str(row[0]), str(row[1]), None if row[2] is None else str(row[2])) if row else None
+        if row is None or not self._granted(row, digest, "seat"):
+            return None
+        return str(row[0]), str(row[1]), None if row[3] is None else str(row[3])
 
     def invitation(self, digest: str) -> tuple[str, str] | None:
         """(session, seat) of an unused join code, without using it."""
-        row = self._one("SELECT session, seat FROM gm_grants WHERE hash = ? AND kind = 'join' AND used IS NULL", (digest,))
-        return (str(row[0]), str(row[1])) if row else None
+        row = self._one("SELECT session, seat, mac FROM gm_grants WHERE hash = ? AND kind = 'join' AND used IS NULL", (digest,))
+        return (str(row[0]), str(row[1])) if row and self._granted(row, digest, "join") else None
 
     def join(self, code_digest: str, token_digest: str) -> tuple[str, str] | None:
         """Use a join code (one transaction): mark it used, void every live token of its seat (a game
         made by an older gm handed its creator every seat's token), grant the seat to the new token."""
         now = time.time()
-        with self._transaction() as cur:
-            cur.execute(
-                self._q("UPDATE gm_grants SET used = ?, sealed = NULL WHERE hash = ? AND kind = 'join' AND used IS NULL"),
-                (now, code_digest),
-            )
-            if cur.rowcount != 1:
-                return None
-            cur.execute(self._q("SELECT session, seat FROM gm_grants WHERE hash = ?"), (code_digest,))
-            session_id, seat = (str(x) for x in cur.fetchone())
-            cur.execute(
-                self._q("UPDATE gm_grants SET used = ? WHERE session = ? AND seat = ? AND kind = 'seat' AND used IS NULL"),
-                (now, session_id, seat),
-            )
-            cur.execute(
-                self._q("INSERT INTO gm_grants (hash, kind, session, seat, sealed, created) VALUES (?, 'seat', ?, ?, NULL, ?)"),
-                (token_digest, session_id, seat, now),
-            )
+        try:
+            with self._transaction() as cur:
+                cur.execute(
+                    self._q("UPDATE gm_grants SET used = ?, sealed = NULL WHERE hash = ? AND kind = 'join' AND used IS NULL"),
+                    (now, code_digest),
+                )
+                if cur.rowcount != 1:
+                    return None
+                cur.execute(self._q("SELECT session, seat, mac FROM gm_grants WHERE hash = ?"), (code_digest,))
+                row = cur.fetchone()
+                if not self._granted(row, code_digest, "join"):
+                    raise _Forged()  # (rolls back: the code stays as it was)
+                session_id, seat = str(row[0]), str(row[1])
+                cur.execute(
+                    self._q("UPDATE gm_grants SET used = ? WHERE session = ? AND seat = ? AND kind = 'seat' AND used IS NULL"),
+                    (now, session_id, seat),
+                )
+                cur.execute(
+                    self._q("INSERT INTO gm_grants (hash, kind, session, seat, sealed, created, mac) VALUES (?, 'seat', ?, ?, NULL, ?, ?)"),
+                    (token_digest, session_id, seat, now, self._grant_mac(token_digest, "seat", session_id, seat)),
+                )
+        except _Forged:
+            return None
         return session_id, seat
 
     def rotate(self, old_digest: str, new_digest: str) -> tuple[str, str] | None:
         """Void a live seat token and grant its seat to a new one (one transaction)."""
         now = time.time()
-        with self._transaction() as cur:
-            cur.execute(self._q("UPDATE gm_grants SET used = ? WHERE hash = ? AND kind = 'seat' AND used IS NULL"), (now, old_digest))
-            if cur.rowcount != 1:
-                return None
-            cur.execute(self._q("SELECT session, seat FROM gm_grants WHERE hash = ?"), (old_digest,))
-            session_id, seat = (str(x) for x in cur.fetchone())
-            cur.execute(
-                self._q("INSERT INTO gm_grants (hash, kind, session, seat, sealed, created) VALUES (?, 'seat', ?, ?, NULL, ?)"),
-                (new_digest, session_id, seat, now),
-            )
+        try:
+            with self._transaction() as cur:
+                cur.execute(self._q("UPDATE gm_grants SET used = ? WHERE hash = ? AND kind = 'seat' AND used IS NULL"), (now, old_digest))
+                if cur.rowcount != 1:
+                    return None
+                cur.execute(self._q("SELECT session, seat, mac FROM gm_grants WHERE hash = ?"), (old_digest,))
+                row = cur.fetchone()
+                if not self._granted(row, old_digest, "seat"):
+                    raise _Forged()
+                session_id, seat = str(row[0]), str(row[1])
+                cur.execute(
+                    self._q("INSERT INTO gm_grants (hash, kind, session, seat, sealed, created, mac) VALUES (?, 'seat', ?, ?, NULL, ?, ?)"),
+                    (new_digest, session_id, seat, now, self._grant_mac(new_digest, "seat", session_id, seat)),
+                )
+        except _Forged:
+            return None
         return session_id, seat
 
     def invited(self, session_id: str) -> list[str]:
