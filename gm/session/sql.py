@@ -411,10 +411,7 @@ class _SqlStore:
                     self._q("UPDATE gm_grants SET used = ? WHERE session = ? AND seat = ? AND kind = 'seat' AND used IS NULL"),
                     (now, session_id, seat),
                 )
-                cur.execute(
-                    self._q("INSERT INTO gm_grants (hash, kind, session, seat, sealed, created, mac) VALUES (?, 'seat', ?, ?, NULL, ?, ?)"),
-                    (token_digest, session_id, seat, now, self._grant_mac(token_digest, "seat", session_id, seat)),
-                )
+                self._seat(cur, token_digest, session_id, seat, now)
         except _Forged:
             return None
         return session_id, seat
@@ -432,13 +429,17 @@ class _SqlStore:
                 if not self._granted(row, old_digest, "seat"):
                     raise _Forged()
                 session_id, seat = str(row[0]), str(row[1])
-                cur.execute(
-                    self._q("INSERT INTO gm_grants (hash, kind, session, seat, sealed, created, mac) VALUES (?, 'seat', ?, ?, NULL, ?, ?)"),
-                    (new_digest, session_id, seat, now, self._grant_mac(new_digest, "seat", session_id, seat)),
-                )
+                self._seat(cur, new_digest, session_id, seat, now)
         except _Forged:
             return None
         return session_id, seat
+
+    def _seat(self, cur: Any, digest: str, session_id: str, seat: str, now: float) -> None:
+        """Grant ``seat`` to the token ``digest`` (in the caller's transaction), MACed."""
+        cur.execute(
+            self._q("INSERT INTO gm_grants (hash, kind, session, seat, sealed, created, mac) VALUES (?, 'seat', ?, ?, NULL, ?, ?)"),
+            (digest, session_id, seat, now, self._grant_mac(digest, "seat", session_id, seat)),
+        )
 
     def invited(self, session_id: str) -> list[str]:
         """The seats whose join code has not been used yet."""

@@ -11,14 +11,13 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2
 import pytest
 from serve_attack import ServerProcess, auth
 
-from gm.server.pgcluster import PgCluster, pg_bin
+from gm.server.pgcluster import PgCluster
 
 
 def _h(secret: str) -> str:
@@ -56,17 +55,6 @@ def test_a_grant_written_into_the_sqlite_database_grants_nothing(tmp_path: Path)
         # the real code still works, for its joiner
         joined = http.post("/api/join", json={"code": made["seats"]["away"]["join_code"]}).json()
         assert joined["seat"] == "away" and http.get(f"/api/games/{sid}", headers=auth(joined["token"])).status_code == 200
-
-
-@pytest.fixture(scope="module")
-def pg() -> Iterator[PgCluster]:
-    if pg_bin() is None:
-        pytest.fail("PostgreSQL server binaries not found: apt-get install postgresql (or set GM_PG_BIN)")
-    cluster = PgCluster().start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
 
 
 def test_a_grant_written_into_postgresql_grants_nothing_and_older_grants_are_kept(pg: PgCluster) -> None:

@@ -15,7 +15,6 @@ import logging
 import shutil
 import sqlite3
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from sec_helpers import SECRET_KEY, Scripted, cli
 
 from gm.core.errors import GameError
 from gm.core.tools import call_for_action
-from gm.server.pgcluster import PgCluster, pg_bin
+from gm.server.pgcluster import PgCluster
 from gm.session import KeyRing, SeedSecret, Session
 from gm.session.sql import PostgresStore, SqliteStore
 
@@ -67,17 +66,6 @@ def _refused(load: Any, *words: str) -> str:
 
 
 # ------------------------------------------------------------------- SQL
-@pytest.fixture(scope="module")
-def pg() -> Iterator[PgCluster]:
-    if pg_bin() is None:
-        pytest.fail("PostgreSQL server binaries not found: apt-get install postgresql (or set GM_PG_BIN)")
-    cluster = PgCluster().start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
-
-
 def _sql_store(kind: str, tmp_path: Path, pg: PgCluster | None) -> SqliteStore | PostgresStore:
     if kind == "sqlite":
         return SqliteStore(tmp_path / "gm.sqlite", KEYS)
