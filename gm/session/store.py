@@ -521,7 +521,10 @@ class FileStore:
         if self.index.path.exists():
             from gm.session.keys import load_keyring
 
-            self.index.update(self.keys or load_keyring(self.home, create=False), {session_id: None})
+            try:
+                self.index.update(self.keys or load_keyring(self.home, create=False), {session_id: None})
+            except StateError:  # (no key, or an index that does not verify: its entry stays, and names nothing)
+                pass
 
     # ---------------------------------------------------------------- anchors
     def anchor_path(self, session_id: str) -> Path:

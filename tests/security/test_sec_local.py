@@ -119,6 +119,10 @@ def test_reading_commands_never_make_a_key_or_a_file(tmp_path: Path, monkeypatch
     code, out = cli(home, "new", "brawl", env={"GM_SECRET_KEY": ""})
     assert code == 2 and "gm makes no new key while sessions need the old one" in out and "1 saved session sealed with it" in out, out
     assert _tree(home) == before
+    # a game whose key is lost can still be deleted (to start afresh)
+    code, out = cli(home, "sessions", "delete", "kept", "--yes", env={"GM_SECRET_KEY": ""})
+    assert code == 0 and "deleted kept" in out and not (home / "sessions" / "kept.jsonl").exists(), out
+    assert not (home / "secret.key").exists()
     # and a home that does not exist stays so
     empty = tmp_path / "nothing-here"
     for args in (("sessions",), ("show", "x"), ("sessions", "show", "x"), ("sessions", "--json")):
