@@ -59,7 +59,7 @@ class Denied(Exception):
         self.extra = extra
 
 
-MISSING = "missing access token: send 'Authorization: Bearer <seat token>' (creating a game returns one per human seat)"
+MISSING = "missing access token: send 'Authorization: Bearer <seat token>' (creating a game returns yours; joining one with its code returns the joiner's)"
 UNKNOWN = "unknown or revoked access token"
 WRONG_GAME = "this access token does not grant that game"
 UNKNOWN_CODE = "unknown or used join code"
