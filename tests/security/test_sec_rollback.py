@@ -343,3 +343,42 @@ def test_a_crash_between_the_record_and_its_anchor_loses_nothing(tmp_path: Path)
         assert again.call(tool, args, "red")["ok"]
     assert again.stored_count > n + 1
     assert Session.open("crash", home=home).stored_count == again.stored_count
+
+
+def test_a_session_file_of_an_older_gm_loads_and_is_anchored_at_its_next_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file session made before the anchor index (its header does not say 'anchored'; its anchor,
+    if any, in anchors/ID.json): it loads as before; its next write puts its anchor in the index
+    (the old file goes), and from then on a cut is refused like any other."""
+    from gm.session import FileStore
+    from gm.session.records import Chain, make_anchor
+
+    home = tmp_path / "home"
+    older_header = Chain.header
+
+    def header_of_an_older_gm(self: Chain, header: Any) -> dict[str, Any]:
+        out = older_header(self, header)
+        out.pop("anchored", None)
+        out.pop("mac", None)
+        self.last = ""
+        out["mac"] = self._mac(out)
+        self.last = out["mac"]
+        return out
+
+    with monkeypatch.context() as m:
+        m.setattr(Chain, "header", header_of_an_older_gm)
+        s = _game(FileStore(home), "old-file")
+    anchors = home / "anchors"
+    for p in list(anchors.iterdir()):  # as an older gm left the home: one anchor file per session
+        p.unlink()
+    files = FileStore(home)
+    files.keys = KEYS
+    stored = files.read("old-file")
+    (anchors / "old-file.json").write_text(json.dumps(make_anchor(KEYS, "old-file", len(stored.records), str(stored.records[-1]["mac"]))))
+    (anchors / "old-file.json").chmod(0o600)
+    assert Session.open("old-file", home=home).state.log == s.state.log
+    back_to = _seen_call(Session.open("old-file", home=home))  # its next write
+    assert not (anchors / "old-file.json").exists() and (anchors / "_index.json").exists()
+    path = home / "sessions" / "old-file.jsonl"
+    lines = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join(lines[: back_to + 1]) + b"\n")
+    _refused(lambda: Session.open("old-file", home=home), "cut off")
