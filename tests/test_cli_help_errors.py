@@ -46,8 +46,8 @@ COMMANDS = [path for path, _ in _commands()]
 def test_every_command_is_covered() -> None:
     names = {" ".join(p) for p in COMMANDS}
     assert {"", "games", "new", "tools", "call", "show", "sim", "export", "import", "mcp", "play", "replay", "record",
-            "sessions", "sessions show", "sessions delete", "serve", "admin", "admin games", "admin end",
-            "admin new-key", "eval"} == names  # fmt: skip
+            "sessions", "sessions show", "sessions delete", "sessions repair", "serve", "admin", "admin games", "admin end",
+            "admin repair", "admin new-key", "eval"} == names  # fmt: skip
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "gm")
@@ -143,6 +143,9 @@ BAD = {
     "give more of the id",
     "sessions delete nosuch": "[CORE-SESSION] 'nosuch': no session 'nosuch' in ",
     "sessions delete gf-a1": "deleting 1 saved game needs --yes when gm cannot ask at a terminal",
+    "sessions repair": "name the sessions to repair, or give --all (not both)",
+    "sessions repair nosuch": "[CORE-SESSION] 'nosuch': no session 'nosuch' in ",
+    "admin repair gf-a1 --store sqlite:{tmp}/none.sqlite": "no database at {tmp}/none.sqlite (give the server's --store)",
     "sessions frobnicate": "No such command 'frobnicate'. (see 'gm sessions --help')",
     "plya": "No such command 'plya'. Did you mean 'play', 'replay'? (see 'gm --help')",
 }

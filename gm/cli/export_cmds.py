@@ -30,8 +30,10 @@ def _load(spec: str, home: Path | None = None) -> tuple[GameState[Any], Any]:
 
     path = Path(spec).expanduser()
     if path.suffix.lower() == ".json":
+        from gm.core.files import JSON_LIMIT, read_text
+
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_text(path, JSON_LIMIT, "state file"))
         except ValueError as exc:
             raise StateError(f"{path} is not JSON: {exc}", rule="CORE-SESSION") from None
         if not isinstance(data, dict):

@@ -35,8 +35,10 @@ def _players(items: list[str] | None) -> dict[str, str]:
 
 
 def _read(source: str) -> str:
+    from gm.core.files import IMPORT_LIMIT, read_bytes, read_stream
+
     if source == "-":
-        return sys.stdin.read()
+        return read_stream(sys.stdin.buffer, IMPORT_LIMIT, "the document on", "stdin").decode("utf-8")
     path = Path(source).expanduser()
     try:
         is_file = "\n" not in source and path.is_file()
@@ -44,7 +46,7 @@ def _read(source: str) -> str:
         is_file = False
     if not is_file and path.suffix.lower() in (".md", ".txt", ".log", ".html") and not any(c.isspace() for c in source):
         fail(f"no such file: {source}")
-    return path.read_text(encoding="utf-8") if is_file else source
+    return read_bytes(path, IMPORT_LIMIT, "document").decode("utf-8") if is_file else source
 
 
 def is_token(text: str) -> bool:

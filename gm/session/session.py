@@ -108,15 +108,16 @@ def check_seed(seed: Any) -> int:
     return seed
 
 
-def store_keys(store: SessionStore) -> KeyRing:
-    """The key ring that seals and chains ``store``'s sessions."""
+def store_keys(store: SessionStore, *, create: bool = True) -> KeyRing:
+    """The key ring that seals and chains ``store``'s sessions; ``create``: a file store may make its
+    home's key (only when it has none and no sessions: :func:`gm.session.keys.load_keyring`)."""
     keys = getattr(store, "keys", None)
     if isinstance(keys, KeyRing):
         return keys
     if isinstance(store, FileStore):
         from gm.session.keys import load_keyring
 
-        keys = load_keyring(store.home)
+        keys = load_keyring(store.home, create=create)
     else:
         keys = KeyRing.generate()
     store.keys = keys  # type: ignore[attr-defined]
@@ -285,8 +286,8 @@ class Session:
             s = cls(g, state, id=sid, store=st, chain=chain, players=norm, secret=secret, created=created, injected=bots,
                     chance=Chance(setup.generator, dict(setup.supplied)))
             try:
-                s._position = st.create(sid, chain.header(s._header()))
-                s._anchor()
+                header = chain.header(s._header())
+                s._position = st.create(sid, header, None if chain.plain else chain.anchor(0))
                 break
             except SessionExists:
                 if id is not None:
@@ -384,24 +385,27 @@ class Session:
         home: str | Path | None = None,
         store: SessionStore | None = None,
         record: bool = True,
+        anchor: bool = True,
     ) -> Session:
         """Open a saved session by id, unique id prefix or path; raises :class:`StateError` (one line)
-        on a missing, corrupt, edited or foreign session.  Opening writes nothing."""
+        on a missing, corrupt, edited, cut-back or foreign session.  Opening writes nothing.
+        ``anchor=False``: do not hold the session to its anchor (``gm sessions repair``)."""
         st, sid = cls._locate(ref, home, store)
+        store_keys(st, create=False)  # (never made to read; a file store checks the anchor it reads with it)
         stored = st.read(sid)
         h = stored.header
         version = h.get("version")
         if version == 1:
             from gm.session.legacy import upgrade_v1
 
-            stored = upgrade_v1(st, sid, stored, store_keys(st))
+            stored = upgrade_v1(st, sid, stored, store_keys(st, create=False))
             h = stored.header
         elif not isinstance(version, int) or version > VERSION or h.get("format") != FORMAT:
             raise StateError(
                 f"{st.where(sid, 0)}: session format version {version!r} is not supported by gm {__version__}",
                 rule=SESSION_RULE,
             )
-        keys = store_keys(st)
+        keys = store_keys(st, create=False)
         chain = Chain(keys, sid, plain=isinstance(st, MemoryStore))
         chain.verify_header(h, st.where(sid, 0))
         s = cls._from_header(st, sid, h, chain)
@@ -415,11 +419,9 @@ class Session:
             except (KeyError, TypeError, ValueError, GameError) as exc:
                 why = exc.message if isinstance(exc, GameError) else "not a valid record"
                 raise StateError(f"session {sid}: {where} is corrupt: {why}", rule=SESSION_RULE) from None
-        if isinstance(st, FileStore):
-            anchor = st.read_anchor(sid)
-            if anchor is not None:
-                macs = [str(h.get("mac")), *(str(r.get("mac")) for r in stored.records)]
-                chain.check_anchor(anchor, macs, str(st.path(sid)), str(st.anchor_path(sid)))
+        if stored.anchor is not None and anchor:
+            macs = [str(h.get("mac")), *(str(r.get("mac")) for r in stored.records)]
+            chain.check_anchor(stored.anchor, macs, lambda n: st.where(sid, n), bool(h.get("anchored")))
         s._position = stored.position
         s.opening_events = s._opening()
         if record:
@@ -588,9 +590,11 @@ class Session:
         return events, record
 
     def _store(self, records: list[dict[str, Any]]) -> None:
-        """Seal, chain and append records; on a conflict or a failed write the session reloads."""
+        """Seal, chain and append records, with the session's anchor after them
+        (:mod:`gm.session.records`); on a conflict or a failed write the session reloads."""
         out = []
         chain = self._chain
+        last = chain.last
         n = self._position.count
         for rec in records:
             n += 1
@@ -598,23 +602,15 @@ class Session:
                 inner = rec.pop("_inner")
                 rec["sealed"] = chain.seal(inner, f"record {n}")
             out.append(chain.record(n, rec))
-        last = chain.last
+        anchor = None if chain.plain else chain.anchor(n)  # (a memory store's chain is plain: nothing to anchor)
         try:
             if self._writer is not None:
-                self._position = self._writer.append(self._position, out)
+                self._position = self._writer.append(self._position, out, anchor)
             else:
-                self._position = self.store.append(self.id, self._position, out)
+                self._position = self.store.append(self.id, self._position, out, anchor)
         except BaseException:
             chain.last = last
             raise
-        if not chain.plain:  # (a memory store's chain is plain, and it keeps no anchor)
-            self._anchor()
-
-    def _anchor(self) -> None:
-        """Record, apart from the session, how many records it has (file stores; see
-        :mod:`gm.session.records`)."""
-        if isinstance(self.store, FileStore):
-            self.store.write_anchor(self.id, self._chain.anchor(self._position.count))
 
     def _catch_up(self, writer: Writer) -> None:
         """Read what another process stored since this copy was read (a server's cached session, a
@@ -648,9 +644,16 @@ class Session:
             pass
 
     def _reload(self) -> None:
-        """Back to what is stored (after a failed write)."""
+        """Back to what is stored (after a failed write); never to fewer records than this copy has
+        seen (a store cut back or put back from an older copy meanwhile: :class:`TamperError`)."""
         self._pending.settle()
         fresh = Session.open(self.id, store=self.store, record=False)
+        if fresh._position.count < self._position.count:
+            raise TamperError(
+                f"session {self.id}: {self.store.description} now holds {fresh._position.count} records, and this "
+                f"process has seen {self._position.count}: it was cut back or put back from an older copy",
+                rule=SESSION_RULE,
+            )
         recorder, writer, injected = self.recorder, self._writer, self.driver.injected
         self.__dict__.update(fresh.__dict__)
         self.recorder, self._writer = recorder, writer

@@ -264,9 +264,11 @@ class Transcript(_Model):
 
     @classmethod
     def load(cls, path: str | Path) -> Transcript:
+        from gm.core.files import TRANSCRIPT_LIMIT, read_text
+
         p = Path(path)
         try:
-            text = p.read_text(encoding="utf-8")
+            text = read_text(p, TRANSCRIPT_LIMIT, "transcript")
         except (OSError, UnicodeDecodeError) as exc:
             raise StateError(f"cannot read transcript {p}: {exc}") from None
         return cls.from_jsonl(text, str(p))

@@ -93,7 +93,9 @@ class Recorder:
         self.path = Path(path) if path else None
         if self.path is not None and sink is None:
             if append and self.path.exists():
-                existing = [ln for ln in self.path.read_text(encoding="utf-8").split("\n") if ln.strip()]
+                from gm.core.files import TRANSCRIPT_LIMIT, read_text
+
+                existing = [ln for ln in read_text(self.path, TRANSCRIPT_LIMIT, "transcript").split("\n") if ln.strip()]
             elif self.path.exists():
                 self.path.unlink()
             sink = file_sink(self.path)

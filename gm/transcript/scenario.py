@@ -109,9 +109,11 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
 
 
 def load_scenario(path: str | Path) -> Scenario:
+    from gm.core.files import TRANSCRIPT_LIMIT, read_text
+
     p = Path(path)
     try:
-        return parse_scenario(p.read_text(encoding="utf-8"), str(p))
+        return parse_scenario(read_text(p, TRANSCRIPT_LIMIT, "scenario"), str(p))
     except (OSError, UnicodeDecodeError) as exc:
         raise StateError(f"cannot read scenario {p}: {exc}") from None
 

@@ -174,13 +174,17 @@ def rules_form(game_id: str) -> dict[str, Any]:
 
 def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list[Route | Mount]:
     """The page and its routes (the API's conventions: JSON errors, bearer seat tokens)."""
-    from gm.server.app import _run, bearer, read_json
+    from gm.server.app import _run, read_json
+    from gm.server.guard import bearer, credential_key, verified
 
     hub = state.hub
     llm = referees if referees is not None else LLMReferees.from_env()
 
     async def authorize(request: Request) -> Grant:
-        grant: Grant = await _run(hub.authorize, bearer(request.scope), request.path_params.get("session"))
+        token = bearer(request.scope)
+        grant: Grant = await _run(hub.authorize, token, request.path_params.get("session"))
+        if token:
+            verified(request.scope, credential_key(token))  # (its requests count against its own rate bucket)
         meta = request.scope.get("gm")
         if meta is not None:
             meta["game"], meta["seat"] = grant.session, grant.seat
