@@ -1,6 +1,7 @@
 """What a Grid Football narration can claim (:meth:`gm.core.game.Game.narration_claims`): squares
-(``K20``), rows (``row 31``), the ball's square or row, down and distance (``2nd & 6``), first
-downs, touchdowns and turnovers."""
+(``K20``), rows (``row 31``), the ball's square or row, the square a run, kick or return ends on
+(checked against this turn's events), down and distance (``2nd & 6``), first downs, touchdowns,
+turnovers, and the words saying a play was called or the ball moved."""
 
 from __future__ import annotations
 
@@ -8,12 +9,18 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from gm.core.narration import Claims, EventClaim, Facts, ValueClaim, hedged, ordinal_pair, status_shows
+from gm.core.narration import Claims, EventClaim, Facts, ValueClaim, hedged, new_series, ordinal_pair
 
 SQUARE = re.compile(r"\b([A-Z])([1-9][0-9]?)\b")
 ROW = re.compile(r"\brow\s+([0-9]{1,3})\b", re.I)
 BALL_AT = re.compile(
     r"\bball\b[^.!?;]{0,40}?\b(?:on|at|to|in|reaches|placed)\s+(?:square\s+)?(?:(row)\s+([0-9]{1,3})|([A-Z][1-9][0-9]?))\b"
+)
+#: a square the ball is said to go to: a run, a kick, a return, a gain ("moves to K28", "comes down at E4")
+MOVED_TO = re.compile(
+    r"\b(?:moves?|moved|advances?|advanced|goes|went|gains?|gained|runs?|ran|carries|carried|returns?|returned|lands?|landed|"
+    r"comes\s+down|came\s+down|kicks?|kicked|punts?|punted|pushes|pushed|takes?\s+it|took\s+it|picks?\s+up|picked\s+up)\b"
+    r"[^.!?;]{0,30}?\b(?:to|at|on|into|onto)\s+(?:square\s+)?([A-Z][1-9][0-9]?)\b"
 )
 #: view keys whose numbers are rows
 _ROWISH = ("line", "row", "attacking", "los", "gain")
@@ -53,6 +60,16 @@ def _ball_squares(facts: Facts) -> set[str]:
     return balls
 
 
+def _moved_to(facts: Facts) -> set[str]:
+    """The squares this turn's (and the last turns') events name, and the ball's square before and after."""
+    found = {m.group(0) for text in facts.texts() for m in SQUARE.finditer(text)}
+    for view in facts.views:
+        ball = (view.get("state") or view).get("ball")
+        if isinstance(ball, str):
+            found.add(ball.upper())
+    return found
+
+
 def _ball_at(narration: str, facts: Facts) -> list[str]:
     out: list[str] = []
     balls: set[str] | None = None
@@ -72,16 +89,23 @@ def _ball_at(narration: str, facts: Facts) -> list[str]:
 CLAIMS = Claims(
     values=(
         ValueClaim("square", SQUARE, known=_squares),
+        ValueClaim("square", MOVED_TO, value=lambda m: m.group(1), known=_moved_to,
+                   message="no event of this turn puts the ball there"),
         ValueClaim("row", ROW, value=lambda m: m.group(1), known=_rows),
         ordinal_pair("down and distance", "down", "goal"),
     ),
     events=(
         EventClaim("a first down", re.compile(r"\bfirst\s+down\b(?!\s*(?:&|and)\s*(?:[0-9]|goal))", re.I),
-                   frozenset({"first_down", "first_and_ten"}), unless=status_shows("1st &")),
+                   frozenset({"first_down", "first_and_ten"}), unless=new_series("1st &")),
         EventClaim("a touchdown", re.compile(r"\btouch\s?-?down\b", re.I), frozenset({"touchdown"})),
         EventClaim("a turnover", re.compile(
             r"\bturn\s?-?over\b|\binterception\b|\bintercepted\b|\bfumbles?\b|\bchange of possession\b", re.I),
             frozenset({"turnover"})),
     ),
     custom=(_ball_at,),
+    moves=(
+        re.compile(r"\b(?:the\s+)?ball\s+(?:is\s+|was\s+|has\s+been\s+)?(?:snapped|moved|advanced|went|gained)\b", re.I),
+        re.compile(r"\b(?:play|call)\s+[1-4](?:\s+(?:red|black))?(?:\s+\w+){0,3}?\s+(?:is|was)\s+(?:in|called|locked|run|made)\b", re.I),
+        re.compile(r"\b(?:punted|kicked\s+off|snapped\s+the\s+ball)\b", re.I),
+    ),
 )
