@@ -190,7 +190,8 @@ def test_a_model_that_does_not_answer_stops_the_run_in_one_line(monkeypatch: pyt
          "gm: error: --base-url needs --model: the model name the server knows (e.g. llama3.1 for Ollama)\n"),
         (["--referee", "anthropic", "--base-url", "http://x/v1", "--model", "m"], "gm: error: --base-url and --api are for --referee openai\n"),
         (["--referee", "openai", "--api", "soap"], "gm: error: --api is chat or responses, not 'soap'\n"),
-        (["--referee", "anthropic"], "gm: error: the anthropic referee needs an API key: set ANTHROPIC_API_KEY (e.g. export ANTHROPIC_API_KEY=...)\n"),
+        (["--referee", "anthropic"], "gm: error: the anthropic referee needs an API key: set ANTHROPIC_API_KEY (e.g. export ANTHROPIC_API_KEY=...), "
+         "or use --base-url for an Anthropic-compatible server\n"),
     ],
 )
 def test_errors_are_one_line(args: list[str], message: str, monkeypatch: pytest.MonkeyPatch) -> None:

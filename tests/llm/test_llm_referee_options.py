@@ -25,11 +25,26 @@ def test_help_shows_the_games_own_examples(game: str) -> None:
 def test_when_the_engine_refuses_every_move_the_player_is_told_nothing_happened() -> None:
     s = Session.create("grid-football", seed=3, players={"away": "bot:default"}, persist=False, record=False)
     before = s.state.to_json()
-    fake = FakeLLM([Call([("call_play", {"play": 1, "colour": "red"})]), Say("Done.")])
+    fake = FakeLLM([Call([("call_play", {"play": 1, "colour": "red"})]), Say("That play is not allowed right now.")])
     turn = make_referee("openai", fake).handle(s, "home", "play 1 red")
     assert not turn.accepted and s.state.to_json() == before
     err = turn.calls[-1].result["error"]
-    assert turn.narration == f"Done.\n(Nothing happened in the game: the engine refused the move. [{err['rule']}] {err['reason']}.)"
+    assert turn.narration == (f"That play is not allowed right now.\n(Nothing happened in the game: the engine refused the move. "
+                              f"[{err['rule']}] {err['reason']}.)")
+
+
+def test_a_done_after_a_refused_move_is_never_shown() -> None:
+    """A model that says "Done." after the engine refused its move gets the one reminder; saying it
+    again, it is overruled: the player reads the engine's refusal, never the claim."""
+    s = Session.create("grid-football", seed=3, players={"away": "bot:default"}, persist=False, record=False)
+    before = s.state.to_json()
+    fake = FakeLLM([Call([("call_play", {"play": 1, "colour": "red"})]), Say("Done."), Say("Done!")])
+    turn = make_referee("openai", fake).handle(s, "home", "play 1 red")
+    assert not turn.accepted and s.state.to_json() == before and len(fake.requests) == 3
+    err = turn.calls[-1].result["error"]
+    legal = ", ".join(err["legal"])
+    assert turn.narration == f"Not allowed [{err['rule']}]: {err['reason']}. You can: {legal}."
+    assert turn.invented == 2 and "Done" not in turn.narration
 
 
 def test_a_move_made_is_not_called_refused() -> None:
