@@ -30,25 +30,35 @@ question ("Shall I lock in play 2?") or by talk of an earlier turn ("you moved t
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-GAME_OVER = re.compile(r"\bgame\s+over\b|\b(?:wins?|won)\s+the\s+(?:game|match)\b|\bvictory\b", re.I)
+GAME_OVER = re.compile(r"\bgame\s+over\b|\bgame(?:\s+is|'s)\s+(?:now\s+)?(?:over|finished|done)\b|\b(?:wins?|won)\s+the\s+(?:game|match)\b"
+                       r"|\bvictory\b", re.I)
 DRAW = re.compile(r"\b(?:ends?|ended|finish(?:es|ed)?)\s+(?:in\s+)?(?:a\s+)?(?:draw|tie)\b|\b(?:a|the)\s+(?:draw|tie)\s+game\b"
                   r"|\bit'?s\s+a\s+(?:draw|tie)\b|\bgame\s+is\s+drawn\b", re.I)
-SCORE_WORDS = re.compile(r"\b(?:score|scores|scoreboard|leads?|leading|trails?|trailing|tied|level)\b", re.I)
+SCORE_WORDS = re.compile(r"\b(?:score|scores|scoreboard|points?|leads?|leading|trails?|trailing|tied|level|wins?|won|final|halftime"
+                         r"|touchdown|field\s+goal)\b", re.I)
 PAIR = re.compile(r"\b([0-9]{1,3})\s*(?:-|–|:|to)\s*([0-9]{1,3})\b")
 SEAT_SCORE = re.compile(r"\b([a-z]+)\s+([0-9]{1,3})\s*(?:-|–|:)\s*([0-9]{1,3})\s+([a-z]+)\b", re.I)
 #: words just before a claim that make it negated or hypothetical
 HEDGES = frozenset(
-    "no not never without would could might may can cannot need needs needed chance almost nearly score get "
-    "away short before until avoid avoids avoided risk risks or possible possibly any next".split()
+    "no not never without would could might may can cannot need needs needed chance almost nearly "
+    "before until avoid avoids avoided risk risks or possible possibly any next".split()
 )
+#: two words just before a claim that make it a purpose or a distance, not a result: "to score a
+#: touchdown", "one row away from a first down", "short of a first down"
+PURPOSE = frozenset("score get reach make earn gain force avoid win".split())
+NEAR = frozenset({("away", "from"), ("short", "of"), ("shy", "of")})
 #: words anywhere earlier in the sentence that make the rest of it conditional
 CONDITIONALS = frozenset("if when whenever unless whether should once".split())
+#: words anywhere earlier in the sentence that make an event in it a requirement, not a result
+#: ("you need row 30 for a first down")
+REQUIREMENTS = frozenset("need needs must require requires required".split())
 #: words just before a move claim that offer, ask about or deny the move rather than say it was made
 MOVE_OFFERS = frozenset(
     "shall should want wanna like let's lets ready going gonna will i'll we'll you'll can could would might may "
@@ -107,6 +117,7 @@ class Facts:
     winners: frozenset[str] = frozenset()  # seats the engine says won (the game, or a game of a match)
     drawn: bool = False  # the engine says the game (or a game of a match) is drawn
     boards: tuple[dict[str, int], ...] = ()  # the main scoreboard of each view, before / after
+    scores_now: tuple[dict[str, int], ...] = ()  # every scoreboard of the view after the turn (who leads now)
 
     def texts(self, kinds: Iterable[str] | None = None, *, recent: bool = True) -> list[str]:
         """The texts of this turn's events (and the last turns', ``recent``) of ``kinds`` (all:
@@ -131,6 +142,9 @@ class EventClaim:
     pattern: re.Pattern[str]
     kinds: frozenset[str]
     unless: Callable[[Facts], bool] | None = None
+    #: the seat named with the claim ("TOUCHDOWN away!", "home scores a touchdown") must be the one
+    #: the engine's event names
+    by_seat: bool = False
 
 
 def _same(m: re.Match[str]) -> str:
@@ -157,14 +171,19 @@ class ValueClaim:
     #: with ``events``: names what a claim is about (a piece, a seat; "you"/"your" is the narrated
     #: seat), found last in the claim's sentence before the value; only events naming it count
     subject: re.Pattern[str] | None = None
+    #: with ``events``: how the values are read out of the engine's texts (each match's text is a
+    #: value), when they are written otherwise than the claim ("S2 moves E0-E-1" for "S2 moves to E-1")
+    extract: re.Pattern[str] | None = None
 
     def values_known(self, facts: Facts, about: str | None = None) -> set[str]:
         if self.known is not None:
             return self.known(facts)
         texts = facts.texts(self.events) if self.events is not None else [facts.corpus]
-        if about:
+        if about:  # the parts of the engine's texts that name it (one event may list several pieces: "HV2 to J37; QB to H38")
             named = re.compile(rf"(?<![\w-]){re.escape(about)}(?![\w-])", re.I)
-            texts = [t for t in texts if named.search(t)]
+            texts = [part for t in texts for part in re.split(r"[;|]", t) if named.search(part)]
+        if self.extract is not None:
+            return {m.group(0) for text in texts for m in self.extract.finditer(text)}
         return {self.value(m) for text in texts for m in self.pattern.finditer(text)}
 
     def about(self, text: str, start: int, facts: Facts) -> str | None:
@@ -243,14 +262,61 @@ def new_series(mark: str = "1st &") -> Callable[[Facts], bool]:
 
 
 def hedged(text: str, start: int, *, conditional_only: bool = False) -> bool:
-    """Whether the claim at ``start`` sits in a negated or hypothetical phrase."""
+    """Whether the claim at ``start`` sits in a negated or hypothetical phrase: a conditional anywhere
+    earlier in its sentence; for an event claim (not ``conditional_only``) also a requirement earlier
+    in the sentence, or a hedge, a purpose or a distance among the four words just before it in its
+    clause; for a value claim a negation right before it ("not 3rd & 2")."""
     sentence_start = max(text.rfind(c, 0, start) for c in ".!?;\n") + 1
     words = re.findall(r"[a-z']+", text[sentence_start:start].lower())
     if any(w in CONDITIONALS for w in words):
         return True
+    clause_start = max(sentence_start, *(text.rfind(c, 0, start) + 1 for c in ",:"), text.rfind(" - ", 0, start) + 1)
+    last = re.findall(r"[a-z']+", text[clause_start:start].lower())[-4:]
     if conditional_only:
+        return bool(last) and (last[-1] in ("not", "no", "never") or last[-1].endswith("n't"))
+    if any(w in REQUIREMENTS for w in words):
+        return True
+    pairs = list(itertools.pairwise(last))
+    if any((a == "to" and b in PURPOSE) or (a, b) in NEAR for a, b in pairs):
+        return True
+    return any(w in HEDGES or w.endswith("n't") for w in last)
+
+
+_RULE_VERB = re.compile(
+    r"\s*(?:is|are|means|needs|requires|counts|scores|ends|gives|earns|wins|happens|occurs|lets|stops|costs|takes|has|can|may"
+    r"|must|would|will|only|always|never|does|gets)\b", re.I)
+_DEMONSTRATIVE = frozenset("that this it that's it's what here there".split())
+
+
+def generic(text: str, m: re.Match[str]) -> bool:
+    """Whether an event claim's words name the event in general - a rules statement ("a touchdown is
+    worth 7", "winning the backfield is a sack", "an interception ends the drive") - rather than say
+    one happened ("A touchdown!", "That is a sack!")."""
+    before, after, mark = _sentence(text, m.start(), m.end())
+    if mark == "!":
         return False
-    return any(w in HEDGES or w.endswith("n't") for w in words[-4:])
+    words = re.findall(r"[a-z']+", before.lower())
+    if words and words[-1] in ("a", "an", "each", "every", "any") and (_RULE_VERB.match(after) or " is " in m.group(0).lower()):
+        return True
+    return (len(words) >= 3 and words[-1] in ("a", "an") and words[-2] in ("is", "are", "means", "as", "be", "gives", "causes")
+            and words[0] not in _DEMONSTRATIVE)
+
+
+def _seat_named(text: str, m: re.Match[str], facts: Facts) -> str | None:
+    """The seat a claim names right beside it: "TOUCHDOWN away!", "a touchdown for home", "home
+    scores a touchdown", "your touchdown" (the narrated seat)."""
+    seats = {s.lower(): s for s in facts.seats}
+    after = re.match(r"\s*(?:for|by)?\s*([a-z]+)\b", text[m.end():m.end() + 24], re.I)
+    if after and after.group(1).lower() in seats:
+        return seats[after.group(1).lower()]
+    before = re.findall(r"[a-z']+", text[max(0, m.start() - 40):m.start()].lower())[-4:]
+    for w in reversed(before):
+        base = w.removesuffix("'s")
+        if base in seats:
+            return seats[base]
+        if w in ("your", "you") and facts.seat:
+            return facts.seat
+    return None
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[str, str, str]:
@@ -292,10 +358,16 @@ def move_claim(text: str, claims: Claims | None = None, *, seats: Iterable[str] 
 
 
 # ------------------------------------------------------------------ facts
+def state_of(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The game's own part of a seat's view: a session's view holds it under ``state``; a state's view is it."""
+    inner = view.get("state") if isinstance(view, Mapping) else None
+    return inner if isinstance(inner, Mapping) else view
+
+
 def _scoreboards(view: Mapping[str, Any], claims: Claims | None) -> list[dict[str, int]]:
     if claims is not None and claims.scores is not None:
-        return [dict(b) for b in claims.scores(view)]
-    score = (view.get("state") or view).get("score") if isinstance(view, Mapping) else None
+        return [dict(b) for b in claims.scores(state_of(view))]
+    score = state_of(view).get("score") if isinstance(view, Mapping) else None
     if isinstance(score, Mapping) and score and all(isinstance(v, int) and not isinstance(v, bool) for v in score.values()):
         return [{str(k): int(v) for k, v in score.items()}]
     return []
@@ -352,11 +424,12 @@ def build_facts(
     views = tuple(views)
     scores: list[dict[str, int]] = []
     boards: list[dict[str, int]] = []
+    now: list[dict[str, int]] = []
     for view in views:
         parts.append(json.dumps(view, default=str))
-        found = _scoreboards(view, claims)
-        scores.extend(found)
-        boards.extend(found[:1])
+        now = _scoreboards(view, claims)
+        scores.extend(now)
+        boards.extend(now[:1])
     recent = tuple({**e, "kind": _kind(e.get("kind"))} for e in recent_events if isinstance(e, Mapping))
     seat_list = tuple(seats)
     ended = [str(ev.get("text", "")) for ev in (*events, *recent) if str(ev.get("kind")) in ("game_over", "match_over")]
@@ -366,7 +439,7 @@ def build_facts(
     drawn = any(re.search(r"\b(?:draw|drawn|tie|tied)\b", text, re.I) for text in ended)
     return Facts("\n".join(parts), kinds, {_kind(k) for k in recent_kinds} | {str(e["kind"]) for e in recent}, scores, seat_list, over,
                  quotes, tuple(statuses), views, claims, tuple(events), recent, tuple(moves), seat,
-                 True if due is None else due, winners, drawn, tuple(boards))
+                 True if due is None else due, winners, drawn, tuple(boards), tuple(now))
 
 
 # ------------------------------------------------------------------ the check
@@ -389,7 +462,15 @@ def check(narration: str, facts: Facts) -> list[str]:
     happened = facts.kinds | facts.recent_kinds
     for ec in claims.events:
         for m in ec.pattern.finditer(narration):
-            if ec.kinds & happened or hedged(narration, m.start()) or (ec.unless is not None and ec.unless(facts)):
+            if hedged(narration, m.start()) or generic(narration, m):
+                continue
+            if ec.kinds & happened:
+                who = _seat_named(narration, m, facts) if ec.by_seat else None
+                if who and not any(re.search(rf"\b{re.escape(who)}\b", t, re.I) for t in facts.texts(ec.kinds)):
+                    out.append(f"{ec.what} for {who}: the engine gives it to another side")
+                    break
+                continue
+            if ec.unless is not None and ec.unless(facts):
                 continue
             out.append(f"{ec.what}: the engine reports none this turn")
             break
@@ -450,17 +531,17 @@ def _check_scores(narration: str, facts: Facts) -> list[str]:
         for m in leads:
             seat, x, y = seats[m.group(1).lower()], int(m.group(3)), int(m.group(4))
             ahead = not m.group(2).lower().startswith(("trail", "is trailing", "is behind"))
-            if not any(_leader_claim(s, seat, x, y, ahead) for s in facts.scores):
+            if not any(_leader_claim(s, seat, x, y, ahead) for s in facts.scores_now or facts.scores):
                 out.append(f"score {seat} {m.group(2).lower()} {x}-{y}: the engine's score differs")
         if not leads:
             for m in re.finditer(rf"\b({names})\s+(?:now\s+|still\s+)?(?:leads?|is\s+leading|is\s+ahead|is\s+in\s+the\s+lead)\b", sentence, re.I):
                 seat = seats[m.group(1).lower()]
-                if facts.boards and not any(_strict_leader(b) == seat for b in facts.boards):
+                if facts.boards and _strict_leader(facts.boards[-1]) != seat:
                     out.append(f"{seat} leads: the engine's score says otherwise")
         out.extend(_check_points(sentence, facts, seats, names))
-        if re.search(r"\b(?:tied|level|all\s+square)\b", sentence, re.I) and not PAIR.search(sentence) and facts.boards and not any(
-            len(set(b.values())) == 1 for b in facts.boards
-        ) and not hedged(sentence, len(sentence)):
+        if re.search(r"\b(?:tied|level|all\s+square)\b", sentence, re.I) and not PAIR.search(sentence) and facts.boards and len(
+            set(facts.boards[-1].values())
+        ) > 1 and not hedged(sentence, len(sentence)):
             out.append("a tied score: the engine's score is not level")
         if named or leads or not two or not SCORE_WORDS.search(sentence):
             continue
@@ -496,8 +577,8 @@ def _check_points(sentence: str, facts: Facts, seats: Mapping[str, str], names: 
         claimed.append((seats[m.group(1).lower()], int(m.group(2)), m.group(0)))
     for m in re.finditer(rf"\b([0-9]{{1,3}})\s*(?:points?|pts)\s+(?:for|to)\s+({names})\b", sentence, re.I):
         claimed.append((seats[m.group(2).lower()], int(m.group(1)), m.group(0)))
-    listed = list(re.finditer(rf"\b({names})\s*:?\s+([0-9]{{1,3}})\s*(?=,|;|\band\b|$)", sentence, re.I))
-    if len(listed) >= 2:
+    listed = list(re.finditer(rf"\b({names})\s*:?\s+([0-9]{{1,3}})\b(?!\s*(?:-|–|:|to)\s*[0-9])", sentence, re.I))
+    if len(listed) >= 2 and SCORE_WORDS.search(sentence):
         claimed.extend((seats[m.group(1).lower()], int(m.group(2)), m.group(0)) for m in listed)
     for seat, n, said in claimed:
         if not any(b.get(seat) == n for b in facts.scores) and not _gained(facts, seat, n):

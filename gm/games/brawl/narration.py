@@ -39,6 +39,7 @@ CLAIMS = Claims(
                    message="the engine gives other yards this turn"),
         ValueClaim("zone", ZONE_WON, value=lambda m: m.group(1), label="zone {value} won",
                    events=frozenset({"zones", "fumble", "interception", "sack"}), subject=SIDE,
+                   extract=re.compile(r"\b[BMSFD][LMR]\b"),
                    message="the engine gives no such zone this turn"),
         ValueClaim("field position", FIELD, value=_field, known=_field_known, label="the ball at {value}",
                    message="the engine has the ball elsewhere"),
@@ -46,7 +47,7 @@ CLAIMS = Claims(
     events=(
         EventClaim("a first down", re.compile(r"\bfirst\s+down\b(?!\s*(?:&|and)\s*(?:[0-9]|goal))", re.I),
                    frozenset({"first_down"}), unless=new_series("1st &")),
-        EventClaim("a touchdown", re.compile(r"\btouch\s?-?down\b", re.I), frozenset({"touchdown"})),
+        EventClaim("a touchdown", re.compile(r"\btouch\s?-?down\b", re.I), frozenset({"touchdown"}), by_seat=True),
         EventClaim("a turnover", re.compile(r"\bturn\s?-?over\b|\bfumbles?d?\b|\bintercept(?:ed|ion)\b", re.I),
                    frozenset({"fumble", "interception", "downs", "possession", "punt"})),
         EventClaim("a sack", re.compile(r"\bsack(?:ed|s)?\b", re.I), frozenset({"sack"})),

@@ -31,14 +31,14 @@ CLAIMS = Claims(
     values=(
         ValueClaim("square", SQUARE, known=_squares),
         ValueClaim("square", REACHES, value=lambda m: m.group(1).upper(), events=ANY_EVENT, subject=PIECE,
-                   message="no event of this turn puts it there"),
+                   extract=re.compile(r"\b[A-P][1-9][0-9]?\b"), message="no event of this turn puts it there"),
         ordinal_pair("down and distance", "down", "goal"),
         ValueClaim("roll", ROLL, value=lambda m: m.group(1), label="a roll of {value}", events=frozenset(
             {"pass", "collision", "reveal_tackle", "tackle", "interception", "complete", "incomplete", "punt"}),
                    message="the engine rolled no such number this turn"),
     ),
     events=(
-        EventClaim("a touchdown", re.compile(r"\btouch\s?-?down\b", re.I), frozenset({"touchdown"})),
+        EventClaim("a touchdown", re.compile(r"\btouch\s?-?down\b", re.I), frozenset({"touchdown"}), by_seat=True),
         EventClaim("a tackle", re.compile(r"\btackl(?:ed|es?|ing)\b", re.I), frozenset({"tackle", "whistle", "reveal_tackle"})),
         EventClaim("an interception", re.compile(r"\bintercept(?:ed|ion|s)?\b", re.I), frozenset({"interception"})),
         EventClaim("a complete pass", re.compile(r"\b(?<!in)complete(?:d)?\s+pass\b|\bpass\s+(?:is\s+)?complete\b", re.I),

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from gm.core.narration import Claims, EventClaim, Facts, ValueClaim, hedged
+from gm.core.narration import Claims, EventClaim, Facts, ValueClaim, hedged, state_of
 
 CELL_RE = r"[A-T](?:1[0-9]|20|[1-9])"
 CELL = re.compile(rf"\b(?:at|on|in|to|onto)\s+(?:cell\s+)?({CELL_RE})\b")
@@ -22,7 +22,7 @@ PLACED_AT = re.compile(
     rf"\b(?:plac\w*|put\w*|drop\w*|land\w*|goes|went|go|set\w*|lays?|laid)\b[^.!?;]{{0,30}}?\b(?:at|on|onto|in|to|into)\s+(?:cell\s+)?({CELL_RE})\b",
     re.I,
 )
-BLOCKED = re.compile(r"\b([a-z]+)\s+(?:is|are|gets?|got|has\s+been|was)\s+(?:now\s+)?blocked\b", re.I)
+BLOCKED = re.compile(r"\b([a-z]+)\s+(?:(?:is|are|gets?|got|has\s+been|was)\s+(?:now\s+)?blocked\b|has\s+no\s+(?:legal\s+)?moves?\b)", re.I)
 #: the seat (or "you") a sentence is about
 SUBJECT = re.compile(r"\b(?:orange|magenta|lime|aqua|you|your)\b", re.I)
 
@@ -75,7 +75,7 @@ def _placements(narration: str, facts: Facts) -> list[str]:
             continue
         seat = _about(narration, m.start(), facts)
         cell = m.group(1).upper()
-        if cell not in _placed_cells(facts, seat) and not any(cell == c for _, c in _tiles_on_cells(facts, seat)):
+        if cell not in _placed_cells(facts, seat):
             whose = f" for {seat}" if seat else ""
             out.append(f"placed at {cell}{whose}: no placement of this turn is there")
     return out
@@ -98,7 +98,7 @@ def _blocked(narration: str, facts: Facts) -> list[str]:
 
 def _shown_blocked(facts: Facts, seat: str) -> bool:
     for view in facts.views[-1:]:
-        for p in view.get("players") or []:
+        for p in state_of(view).get("players") or []:
             if isinstance(p, Mapping) and str(p.get("seat")).lower() == seat.lower() and p.get("status") == "blocked":
                 return True
     return False

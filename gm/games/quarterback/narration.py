@@ -50,7 +50,7 @@ def scoreboards(view: Mapping[str, Any]) -> list[dict[str, int]]:
 CLAIMS = Claims(
     values=(
         ValueClaim("square", SQUARE, value=lambda m: m.group(1), known=_squares),
-        ValueClaim("square", REACHES, value=lambda m: m.group(1), events=REACH_KINDS, subject=SUBJECT,
+        ValueClaim("square", REACHES, value=lambda m: m.group(1), events=REACH_KINDS, subject=SUBJECT, extract=ANY_SQUARE,
                    message="no event of this turn puts it there"),
         ValueClaim("points", POINTS, value=lambda m: m.group(1), label="scores {value}", events=frozenset({"score"}),
                    message="the engine scores no such points this turn"),
@@ -59,7 +59,7 @@ CLAIMS = Claims(
         # "tackled", "tackling", "S1 tackles the quarterback": a tackle said to happen; "a tackle
         # scores nothing" (a rules answer) names one and claims nothing
         EventClaim("a tackle", re.compile(r"\btackl(?:ed|ing)\b|\btackles\s+(?:the\s+|your\s+|his\s+|her\s+|their\s+)?[A-Za-z]+\b(?<!\bscore)(?<!\bcount)(?<!\bare)", re.I), frozenset({"tackle"})),
-        EventClaim("an interception", re.compile(r"\bintercept(?:ed|ion|s)?\b|\bpicks? off\b", re.I), frozenset({"intercept"})),
+        EventClaim("an interception", re.compile(r"\bintercept(?:ed|ion|s)?\b|\b(?:picks?|picked)\s+off\b", re.I), frozenset({"intercept"})),
         EventClaim("a push", re.compile(r"\bpush(?:es|ed)\b", re.I), frozenset({"push"})),
     ),
     moves=(

@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 from gm.core.errors import GameError
 from gm.core.narration import move_claim
 from gm.referee.base import RefereeTurn, TextSink, ToolCallRecord
-from gm.referee.llm.check import Facts, build_facts, check, strip_boards
+from gm.referee.llm.check import Facts, check, strip_boards, turn_facts
 from gm.referee.llm.prompts import rules_summary, session_system_prompt, text_tools_prompt
 from gm.referee.llm.stream import NarrationStream
 from gm.referee.llm.textcalls import tools_unsupported
@@ -580,22 +580,13 @@ class LLMReferee:
             hist.append(_Exchange(turn.text, turn.narration, events))
 
     def _facts(self, session: Session, seat: str, turn: RefereeTurn, msg: _Message) -> Facts:
-        recent = [ev for ex in list(self._history.get(seat, ()))[-2:] for ev in ex.events]
-        statuses = [s for s in (msg.before_status, session.game.status(session.state, seat)) if s]
-        views = [v for v in (msg.before_view, self._view(session, seat)) if v]
-        st = session.state
-        return build_facts(
+        return turn_facts(
+            session, seat,
             results=msg.results or [c.result for c in turn.calls],
-            statuses=statuses,
-            views=views,
+            before_status=msg.before_status,
+            before_view=msg.before_view,
             rules_text=self._rules_text(session, seat),
-            recent_events=recent,
-            seats=session.game.seats,
-            over=st.is_terminal,
-            claims=session.game.narration_claims(),
-            seat=seat,
-            outcome=str(st.outcome) if st.is_terminal and st.outcome is not None else None,
-            due=not st.is_terminal and seat in st.to_act(),
+            recent_events=[ev for ex in list(self._history.get(seat, ()))[-2:] for ev in ex.events],
         )
 
     @staticmethod
