@@ -142,7 +142,8 @@ def play_facts(game: Game, play: Play) -> dict[str, Facts]:
     starts: dict[int, list[Turn]] = {}
     for turn in play.turns:
         starts.setdefault(turn.at, []).append(turn)
-    open_turns: list[tuple[Turn, str, dict[str, Any], list[Mapping[str, Any]], list[Mapping[str, Any]]]] = []
+    Open = tuple[Turn, str, dict[str, Any], list[Mapping[str, Any]], list[Mapping[str, Any]]]
+    open_turns: list[Open] = []
     events_by_move: list[list[Mapping[str, Any]]] = []
     facts: dict[str, Facts] = {}
     summaries: dict[str, str] = {}
@@ -161,7 +162,7 @@ def play_facts(game: Game, play: Play) -> dict[str, Facts]:
     for i in range(len(play.moves) + 1):
         for turn in starts.get(i, []):
             recent = [ev for evs in events_by_move[max(0, i - 2):i] for ev in evs]
-            entry = (turn, session.game.status(session.state, turn.seat), _view(session, turn.seat), [], recent)
+            entry: Open = (turn, session.game.status(session.state, turn.seat), _view(session, turn.seat), [], recent)
             if turn.count == 0:
                 close(*entry)
             else:
