@@ -116,16 +116,16 @@ def load_suite(game: Game) -> list[Case]:
     return cases
 
 
-def start_session(game: Game, case: Case) -> Session:
+def start_session(game: Game, case: Case, *, bots: Mapping[str, Any] | None = None) -> Session:
     """A fresh in-memory session at the case's position: the case's seat plays its ``moves``
-    through the tools (every other seat is the case's opponent bot)."""
+    through the tools (every other seat is the case's opponent bot; ``bots`` puts others in their place)."""
     from gm.referee.offline import tool_call_for
     from gm.session import Session
 
     seat = case.seat or game.seats[0]
     players = {s: case.opponent for s in game.seats if s != seat}
     session = Session.create(game, seed=case.seed, rules=dict(case.rules), players=players, persist=False,
-                             bot_seed=case.seed, nonce_seed=0, record=False)
+                             bot_seed=case.seed, nonce_seed=0, record=False, bots=bots)
     for text in case.moves:
         action = game.parse_action(text)
         call = tool_call_for(game, session.state, seat, action)
