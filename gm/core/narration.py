@@ -62,7 +62,7 @@ REQUIREMENTS = frozenset("need needs must require requires required".split())
 #: words just before a move claim that offer, ask about or deny the move rather than say it was made
 MOVE_OFFERS = frozenset(
     "shall should want wanna like let's lets ready going gonna will i'll we'll you'll can could would might may "
-    "not never to".split()
+    "not never to until till before after".split()
 )
 #: words anywhere in a move claim's sentence saying it is about another time than this message
 MOVE_OTHER_TIME = frozenset("last earlier previous previously ago yet".split())

@@ -117,10 +117,12 @@ _TIMES = re.compile(r"\b(twice|thrice|two\s+times|three\s+times|([2-9])\s*(?:x|t
 
 
 def requested_moves(game: Game, text: str) -> int:
-    """How many moves the player's words ask for: the parts of the message the game's parser reads
-    as a move ("play 2 black, then play 2 black again"), times a count ("twice", "3 times"); at least 1."""
+    """How many moves the player's words ask for: one when the game's parser reads the whole message
+    as a move ("MLB S3 BL, DT1 S3 SL, ..." is one lineup), else the parts it reads as moves ("play 2
+    black, then play 2 black again"); times a count ("twice", "3 times"); at least 1."""
     parts = [p for p in _SEVERAL.split(text) if p and p.strip()]
-    moves = sum(1 for p in parts if OfflineReferee.read_action(game, p) is not None) if len(parts) > 1 else 1
+    whole = len(parts) <= 1 or OfflineReferee.read_action(game, text) is not None  # one move, commas and all
+    moves = 1 if whole else sum(1 for p in parts if OfflineReferee.read_action(game, p) is not None)
     times = 1
     for m in _TIMES.finditer(text):
         word = m.group(1).lower()
