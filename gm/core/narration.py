@@ -118,6 +118,17 @@ class Facts:
     drawn: bool = False  # the engine says the game (or a game of a match) is drawn
     boards: tuple[dict[str, int], ...] = ()  # the main scoreboard of each view, before / after
     scores_now: tuple[dict[str, int], ...] = ()  # every scoreboard of the view after the turn (who leads now)
+    #: what :func:`check` works out once per turn (the quotes' pattern, the values each claim knows):
+    #: a streamed narration is checked again and again as it grows
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def quotes_pattern(self) -> re.Pattern[str] | None:
+        """One pattern for every engine sentence worth matching (the longest first)."""
+        if "quotes" not in self.memo:
+            quotes = sorted({q for q in self.quotes if len(q) >= 12}, key=len, reverse=True)
+            self.memo["quotes"] = re.compile("|".join(re.escape(q) for q in quotes), re.I) if quotes else None
+        found: re.Pattern[str] | None = self.memo["quotes"]
+        return found
 
     def texts(self, kinds: Iterable[str] | None = None, *, recent: bool = True) -> list[str]:
         """The texts of this turn's events (and the last turns', ``recent``) of ``kinds`` (all:
@@ -446,17 +457,18 @@ def build_facts(
 def check(narration: str, facts: Facts) -> list[str]:
     """Contradictions between ``narration`` and ``facts`` (empty: consistent)."""
     out: list[str] = []
-    for quote in sorted({q for q in facts.quotes if len(q) >= 12}, key=len, reverse=True):
-        narration = re.sub(re.escape(quote), " ", narration, flags=re.I)
+    quotes = facts.quotes_pattern()
+    if quotes is not None:
+        narration = quotes.sub(" ", narration)
     claims = facts.claims or Claims()
     for vc in claims.values:
-        known: dict[str | None, set[str]] = {}
         for m in vc.pattern.finditer(narration):
             value = vc.value(m)
             about = vc.about(narration, m.start(), facts)
-            if about not in known:
-                known[about] = vc.values_known(facts, about)
-            if value not in known[about] and not hedged(narration, m.start(), conditional_only=vc.conditional_only):
+            key = (id(vc), about)
+            if key not in facts.memo:
+                facts.memo[key] = vc.values_known(facts, about)
+            if value not in facts.memo[key] and not hedged(narration, m.start(), conditional_only=vc.conditional_only):
                 whose = f" ({about})" if about else ""
                 out.append(f"{vc.label.format(what=vc.what, value=value)}{whose}: {vc.message}")
     happened = facts.kinds | facts.recent_kinds

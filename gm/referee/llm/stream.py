@@ -57,6 +57,7 @@ class NarrationStream:
         self._reply = ""  # the current reply's text so far
         self._shown = 0  # how much of the current reply's visible text was emitted
         self._current = ""  # what was emitted of the current reply
+        self._gap = ""  # the spacing after it, not emitted yet
         self._check: Callable[[str], list[str]] = lambda text: []
         self._blocked = False
         self._hold = False
@@ -65,7 +66,7 @@ class NarrationStream:
     def begin(self, check: Callable[[str], list[str]], *, hold: bool = False) -> None:
         """A new reply starts; ``check`` finds what is false in a narration; ``hold``: show nothing of
         it before it ends (a reply that may still be answered by a reminder)."""
-        self._reply, self._shown, self._current = "", 0, ""
+        self._reply, self._shown, self._current, self._gap = "", 0, "", ""
         self._check, self._blocked, self._hold = check, False, hold
 
     def feed(self, delta: str) -> None:
@@ -84,7 +85,7 @@ class NarrationStream:
     def drop(self) -> None:
         """The current reply is not the narration (it called a tool, or gm asked again): what was
         held of it is dropped; what was shown stays shown."""
-        self._reply, self._shown, self._current = "", 0, ""
+        self._reply, self._shown, self._current, self._gap = "", 0, "", ""
         self._blocked = True
 
     def finish(self, narration: str) -> str:
@@ -101,15 +102,22 @@ class NarrationStream:
 
     # ------------------------------------------------------------ plumbing
     def _send(self, text: str) -> None:
+        """Emit ``text`` (the spacing at its end waits for the next words: a reply cut short after it
+        ends on a word, not on a space)."""
         if not self._current:
             text = text.lstrip()
             if not text:
                 return
-            if self.sent:
-                text = "\n" + text
-        self.emit(text)
-        self.sent += text
-        self._current += text.lstrip("\n") if not self._current else text
+        body = text.rstrip()
+        gap = text[len(body):]
+        if not body:
+            self._gap += gap
+            return
+        piece = (("\n" if self.sent else "") if not self._current else self._gap) + body
+        self._gap = gap
+        self.emit(piece)
+        self.sent += piece
+        self._current += piece.lstrip("\n") if not self._current else piece
 
     def _visible(self) -> str:
         """The reply so far without its reasoning (nothing until a reasoning block is closed)."""
@@ -157,14 +165,15 @@ class NarrationStream:
                 break
         if cut <= self._shown:
             return self._shown
-        if self._check(text[:cut]):
-            done = max((m.end() for m in SENTENCE_END.finditer(text, 0, cut)), default=0)
-            if done and self._check(text[:done]):
+        # what was shown passed; only the sentences from the one being shown on need checking (the
+        # claims are read a sentence at a time), which keeps a long reply's check cheap
+        start = max((m.end() for m in SENTENCE_END.finditer(text, 0, self._shown)), default=0)
+        if self._check(text[start:cut]):
+            done = max((m.end() for m in SENTENCE_END.finditer(text, start, cut)), default=start)
+            if done > start and self._check(text[start:done]):
                 self._blocked = True  # a whole sentence the engine contradicts: nothing more of this reply
                 return self._shown
             cut = min(cut, done)
-            while cut > self._shown and self._check(text[:cut]):
-                cut = max((m.end() for m in SENTENCE_END.finditer(text, 0, cut - 1)), default=0)
         return max(cut, self._shown)
 
     def _risky(self, word: str) -> bool:
