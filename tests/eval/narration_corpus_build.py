@@ -493,7 +493,8 @@ EXTRA: dict[str, dict[str, tuple[list[str], list[tuple[str, str]]]]] = {
                    "Game over: home wins on the touchdown."],
                   [("a touchdown", "Touchdown away!"), ("winner", "Game over: away wins!"), ("score", "Touchdown home - that's 7-0.")]),
         "gf-05": (["You can call play 1, 2 or 3 in red or black, or punt on fourth down.",
-                   "Your last call was play 3; this time you choose again."],
+                   "Your last call was play 3; this time you choose again.",
+                   "Away's pick stays hidden until you have picked yours; then both are shown."],
                   [("move made", "Great choice - play 2 black is in and gains 4 rows."), ("move made", "I've locked in play 1 red for you.")]),
     },
     "gridmaster4": {
@@ -538,7 +539,8 @@ EXTRA: dict[str, dict[str, tuple[list[str], list[tuple[str, str]]]]] = {
                   [("a touchdown", "Away scores the touchdown."), ("yards", "Home gains 65 yards.")]),
         "br-18": (["The 40-yard field goal is good, and with that away wins the game, 17-7."],
                   [("winner", "The field goal is no good, home wins!"), ("score", "Away wins 17-10.")]),
-        "br-09": (["Pick your cards for the play: one for each zone you want to fight for."],
+        "br-09": (["Pick your cards for the play: one for each zone you want to fight for.",
+                   "Their cards stay locked until you have placed yours."],
                   [("move made", "Your cards are down: play 1 is locked.")]),
     },
     "chess-football": {

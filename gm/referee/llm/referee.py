@@ -16,19 +16,24 @@ formats).  For each player message:
    referee's seat (the model never picks the seat), is recorded, and its result
    goes back to the model in a compact form (``ok: false`` results carry the rule
    id, the reason and the legal options).  Calls per turn are capped; after
-   ``max_failures`` rejected calls in a row the referee stops and asks the player
-   to rephrase.
-4. The final text is the narration.  Anything board-like is cut out (gm prints the
-   engine's board), and :func:`gm.referee.llm.check.check` compares its squares,
-   rows, downs, scores and outcomes with the turn's engine events: on a
-   contradiction the turn is flagged and the player sees the engine's version.
-   A text-only reply (no tool called this turn) to what reads as a move, or one
-   that describes results, gets one reminder that nothing happened until a tool
-   is called.
+   ``max_failures`` rejected calls in a row the referee stops (the moves made this
+   message first).  A call the same as one accepted for this message is not made
+   again, unless the player's words ask for several moves (:func:`requested_moves`).
+4. A reply in words, while no move was accepted for this message, that claims a
+   move (:func:`gm.core.narration.move_claim`), skips the call the player's words
+   ask for, or describes results the engine contradicts gets one reminder
+   (:func:`reminder`); a move claimed again is never shown: the player reads that
+   nothing happened, and the status.
+5. The final text is the narration.  Anything board-like is cut out (gm prints the
+   engine's board), and :func:`gm.referee.llm.check.check` compares its claims with
+   the turn's engine events: on a contradiction the turn is flagged and the player
+   sees the engine's version.  With ``on_text`` the narration streams as the model
+   writes, each piece checked first (:mod:`gm.referee.llm.stream`).
 
 What local models and OpenAI-compatible servers send is read too (see
 :mod:`gm.referee.llm.textcalls`): calls written in the text (JSON, ``<tool_call>``
-tags) run like structured ones; reasoning (``reasoning_content``, ``<think>``) is
+tags) run like structured ones when they are the whole reply, or on a server without
+tool definitions when they are not shown inside explanation; reasoning (``reasoning_content``, ``<think>``) is
 never narration nor a call; a server that refuses tool definitions gets the tools in
 the prompt and a JSON-only protocol from then on; an empty reply gets one nudge, a
 reply cut off at the token limit is never run and asked for once more; a model that
