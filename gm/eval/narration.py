@@ -17,10 +17,8 @@ changed) is an error naming the turn, never a silent drift.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from gm.core.errors import GameError
@@ -105,14 +103,12 @@ def _narrations(raw: Mapping[str, Any], where: str) -> tuple[Narration, ...]:
 
 def load_corpus(game: Game) -> list[Play]:
     """The game's corpus (``eval/narrations.toml`` in its package); a game without one has none."""
-    node = resources.files(game.package).joinpath(*CORPUS_FILE)
-    if not node.is_file():
+    from gm.eval.suite import package_toml
+
+    found = package_toml(game, CORPUS_FILE, CorpusError, "GM-EVAL-CORPUS")
+    if found is None:
         return []
-    where = f"{game.package}/{'/'.join(CORPUS_FILE)}"
-    try:
-        data = tomllib.loads(node.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise CorpusError(f"{where}: {exc}", rule="GM-EVAL-CORPUS", input=where) from None
+    data, where = found
     plays = []
     for p, raw in enumerate(data.get("play", [])):
         moves = []

@@ -98,16 +98,26 @@ def _case(game: str, raw: Mapping[str, Any], where: str) -> Case:
     )
 
 
+def package_toml(game: Game, parts: tuple[str, ...], error: type[GameError], rule: str) -> tuple[dict[str, Any], str] | None:
+    """A TOML file in the game's package (``parts``: its path there) and where it is, read with
+    :mod:`importlib.resources` (so a wheel carries it); ``None`` when the game has none; ``error``
+    (with ``rule``) when it does not parse."""
+    node = resources.files(game.package).joinpath(*parts)
+    if not node.is_file():
+        return None
+    where = f"{game.package}/{'/'.join(parts)}"
+    try:
+        return tomllib.loads(node.read_text(encoding="utf-8")), where
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{where}: {exc}", rule=rule, input=where) from None
+
+
 def load_suite(game: Game) -> list[Case]:
     """The game's suite (``eval/suite.toml`` in its package); a game without one has none."""
-    node = resources.files(game.package).joinpath(*SUITE_FILE)
-    if not node.is_file():
+    found = package_toml(game, SUITE_FILE, SuiteError, "GM-EVAL-SUITE")
+    if found is None:
         return []
-    where = f"{game.package}/{'/'.join(SUITE_FILE)}"
-    try:
-        data = tomllib.loads(node.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise SuiteError(f"{where}: {exc}", rule="GM-EVAL-SUITE", input=where) from None
+    data, where = found
     cases = [_case(game.id, raw, f"{where} case {i + 1}") for i, raw in enumerate(data.get("case", []))]
     ids = [c.id for c in cases]
     dup = next((i for i in ids if ids.count(i) > 1), None)

@@ -118,6 +118,7 @@ def reminder(words: str, *, text_call: bool = False, json_protocol: bool = False
 
 #: "... and then ...", "; ", new lines: where a message may hold several moves
 _SEVERAL = re.compile(r"\s*(?:[;\n]|,\s*(?:and\s+)?then\b|\band\s+then\b|\bthen\b|\band\b|,)\s*", re.I)
+_AGAIN = re.compile(r"\b(?:again|too|as\s+well|once\s+more)\b", re.I)
 _TIMES = re.compile(r"\b(twice|thrice|two\s+times|three\s+times|([2-9])\s*(?:x|times)|x\s*([2-9]))\b", re.I)
 
 
@@ -125,9 +126,9 @@ def requested_moves(game: Game, text: str) -> int:
     """How many moves the player's words ask for: one when the game's parser reads the whole message
     as a move ("MLB S3 BL, DT1 S3 SL, ..." is one lineup), else the parts it reads as moves ("play 2
     black, then play 2 black again"); times a count ("twice", "3 times"); at least 1."""
-    parts = [p for p in _SEVERAL.split(text) if p and p.strip()]
+    parts = [_AGAIN.sub("", p) for p in _SEVERAL.split(text) if p and p.strip()]
     whole = len(parts) <= 1 or OfflineReferee.read_action(game, text) is not None  # one move, commas and all
-    moves = 1 if whole else sum(1 for p in parts if OfflineReferee.read_action(game, p) is not None)
+    moves = 1 if whole else sum(1 for p in parts if p.strip() and OfflineReferee.read_action(game, p) is not None)
     times = 1
     for m in _TIMES.finditer(text):
         word = m.group(1).lower()
