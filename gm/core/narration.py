@@ -53,7 +53,7 @@ HEDGES = frozenset(
 #: two words just before a claim that make it a purpose or a distance, not a result: "to score a
 #: touchdown", "one row away from a first down", "short of a first down"
 PURPOSE = frozenset("score get reach make earn gain force avoid win".split())
-NEAR = frozenset({("away", "from"), ("short", "of"), ("shy", "of")})
+NEAR = frozenset(tuple(pair.split()) for pair in "away from|short of|shy of".split("|"))
 #: words anywhere earlier in the sentence that make the rest of it conditional
 CONDITIONALS = frozenset("if when whenever unless whether should once".split())
 #: words anywhere earlier in the sentence that make an event in it a requirement, not a result
