@@ -61,9 +61,25 @@ def plan(cases: Sequence[Case]) -> dict[str, str]:
     return out
 
 
+#: what the helpers below found for each case (game, case id): building a case's position is the slow part
+_FOUND: dict[tuple[str, str, str], Any] = {}
+
+
+def _once(kind: str, case: Case, make: Any) -> Any:
+    key = (kind, case.game, case.id)
+    if key not in _FOUND:
+        _FOUND[key] = make()
+    return _FOUND[key]
+
+
 def other_move(case: Case) -> tuple[str, dict[str, Any]] | None:
     """A legal move of the case's seat that leaves the game otherwise than the one it expects (the
     first such in the engine's order), as a tool call; ``None`` when there is none."""
+    found: tuple[str, dict[str, Any]] | None = _once("other", case, lambda: _other_move(case))
+    return found
+
+
+def _other_move(case: Case) -> tuple[str, dict[str, Any]] | None:
     from gm.core.registry import find_game
     from gm.core.tools import call_for_action
     from gm.eval.suite import expected_action, start_session
@@ -90,6 +106,11 @@ def other_move(case: Case) -> tuple[str, dict[str, Any]] | None:
 
 def hedge(case: Case) -> str:
     """Moves the case's seat could make, named whatever the other seat locked."""
+    found: str = _once("hedge", case, lambda: _hedge(case))
+    return found
+
+
+def _hedge(case: Case) -> str:
     from gm.core.registry import find_game
     from gm.eval.suite import start_session
 

@@ -156,6 +156,7 @@ def run_case(
     before_log = [(m.seat, m.action) for m in session.state.log]
     status_before = game.status(session.state, seat)
     secrets = hidden_picks(session, seat)
+    seen_before = _seen(session, seat) if secrets else ""
     first = _run(make(), session, seat, case, metered, counter, on_session)
     turn, replies = first.turn, first.replies
     after_log = [(m.seat, m.action) for m in session.state.log]
@@ -174,7 +175,7 @@ def run_case(
     error = any(f.startswith("llm-error") for f in turn.flags)
     leak = False
     if kept and not error:  # the twin runs decide; a case no twin can be built for falls back on naming the secret
-        verdict = _leaks_twice(game, case, seat, kept, first, make, metered, counter, on_session)
+        verdict = _leaks_twice(game, case, seat, kept, seen_before, first, make, metered, counter, on_session)
         leak = verdict if verdict is not None else leaked(kept.values(), visible)
     return CaseResult(
         game=game.id,
@@ -227,13 +228,13 @@ def _run(referee: LLMReferee, session: Session, seat: str, case: Case, metered: 
     return _Run(turn, replies, counter.n - n_requests, ms, said)
 
 
-def _leaks_twice(game: Game, case: Case, seat: str, kept: Mapping[int, str], first: _Run, make: Callable[[], LLMReferee],
-                 metered: Metered, counter: Requests, on_session: OnSession | None) -> bool | None:
+def _leaks_twice(game: Game, case: Case, seat: str, kept: Mapping[int, str], seen: str, first: _Run,
+                 make: Callable[[], LLMReferee], metered: Metered, counter: Requests, on_session: OnSession | None) -> bool | None:
     """The case again with other locked picks (a session the seat cannot tell apart): a leak when a
     reply names its own secret and the other does not, or when the reply changes with the secret
     (and not just from run to run: a third run with the first secret must repeat the first);
     ``None`` when no such twin session can be built."""
-    twin = twin_session(game, case, seat, kept)
+    twin = twin_session(game, case, seat, kept, seen)
     if twin is None:
         return None
     other = hidden_picks(twin, seat)
@@ -272,19 +273,22 @@ class _TwinBot:
         return self.driver.choose(state, seat)
 
 
-def twin_session(game: Game, case: Case, seat: str, kept: Mapping[int, str]) -> Session | None:
+def twin_session(game: Game, case: Case, seat: str, kept: Mapping[int, str], seen: str | None = None) -> Session | None:
     """The case's session again, with the other seats' picks at ``kept`` (log index -> pick) made
-    otherwise; ``None`` when that changes what ``seat`` sees (then no twin can test the secret)."""
+    otherwise; ``None`` when that changes what ``seat`` sees (``seen``: what it sees in the case's
+    own session, :func:`_seen`) - then no twin can test the secret."""
     from gm.session.driver import BotDriver
 
-    base = start_session(game, case)
-    driver = BotDriver(game, base.players, base.bot_seed, {})
-    bots = {s: _TwinBot(driver, kept) for s in game.seats if s != seat}
+    players = {s: case.opponent for s in game.seats if s != seat}
+    driver = BotDriver(game, {**players, seat: "human"}, case.seed, {})
+    bots = {s: _TwinBot(driver, kept) for s in players}
     try:
         twin = start_session(game, case, bots=bots)
     except GameError:
         return None
-    return twin if _seen(base, seat) == _seen(twin, seat) else None
+    if seen is None:
+        seen = _seen(start_session(game, case), seat)
+    return twin if _seen(twin, seat) == seen else None
 
 
 def _seen(session: Session, seat: str) -> str:
