@@ -60,6 +60,7 @@ def test_an_llm_referee_per_game_and_seat(tmp_path: Path) -> None:
 def _post(app: object, path: str, body: dict[str, object], headers: dict[str, str]) -> tuple[int, dict[str, str], list[bytes]]:
     """One request through the ASGI app, in process: its status, headers and each body chunk as sent."""
     import asyncio
+    import threading
 
     sent: list[dict[str, object]] = []
     raw = json.dumps(body).encode()
@@ -85,7 +86,20 @@ def _post(app: object, path: str, body: dict[str, object], headers: dict[str, st
 
         await app(scope, receive, send)  # type: ignore[operator]
 
-    asyncio.run(run())
+    # a thread of its own: its own event loop (the browser tests of the same worker keep one running here)
+    failed: list[BaseException] = []
+
+    def main() -> None:
+        try:
+            asyncio.run(run())
+        except BaseException as exc:  # raised again in the test's thread
+            failed.append(exc)
+
+    worker = threading.Thread(target=main)
+    worker.start()
+    worker.join(timeout=60)
+    if failed:
+        raise failed[0]
     start = next(m for m in sent if m["type"] == "http.response.start")
     head = {k.decode(): v.decode() for k, v in start["headers"]}  # type: ignore[union-attr]
     return int(start["status"]), head, [m["body"] for m in sent if m["type"] == "http.response.body" and m.get("body")]  # type: ignore[misc]
