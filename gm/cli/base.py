@@ -149,8 +149,8 @@ def check_llm_options(name: str, model: str | None, base_url: str | None, api: s
     error line (``gm play`` and ``gm eval`` take the same ones)."""
     if api not in ("chat", "responses"):
         fail(f"--api is chat or responses, not {api!r}")
-    if name == "anthropic" and (base_url or api != "chat"):
-        fail("--base-url and --api are for --referee openai")
+    if name == "anthropic" and api != "chat":
+        fail("--api is for --referee openai")
     if base_url and not model:
         fail("--base-url needs --model: the model name the server knows (e.g. llama3.1 for Ollama)")
 

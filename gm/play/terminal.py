@@ -15,9 +15,11 @@ import sys
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console
+
+from gm.referee.base import handle_streaming
 
 if TYPE_CHECKING:
     from gm.referee.base import Referee
@@ -54,6 +56,11 @@ class Terminal:
             return nullcontext()
         return self.console.status(what, spinner="dots")
 
+    def streaming(self, what: str) -> _Streaming:
+        """Where a referee's narration is written as it comes: a spinner with ``what`` (on a terminal)
+        until the first piece, then the pieces as they arrive (:meth:`_Streaming.write`)."""
+        return _Streaming(self, what)
+
     def board(self, text: str | None) -> None:
         if text:
             self.console.print(text, markup=False, style="cyan")
@@ -80,6 +87,37 @@ class Terminal:
         except KeyboardInterrupt:
             self.console.print("")  # the prompt's line stays as it was; the summary starts on its own
             raise
+
+
+class _Streaming:
+    """The narration of one message written as it arrives (see :meth:`Terminal.streaming`)."""
+
+    def __init__(self, term: Terminal, what: str) -> None:
+        self.term = term
+        self.what = what
+        self.written = ""
+        self._status: Any = None
+
+    def __enter__(self) -> _Streaming:
+        if _isatty(self.term.stdout):
+            self._status = self.term.console.status(self.what, spinner="dots")
+            self._status.start()
+        return self
+
+    def write(self, piece: str) -> None:
+        """One more piece of the narration (the first one stops the spinner)."""
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+        self.term.console.print(piece, end="", markup=False, highlight=False, emoji=False)
+        self.term.console.file.flush()
+        self.written += piece
+
+    def __exit__(self, *exc: object) -> None:
+        if self._status is not None:
+            self._status.stop()
+        if self.written:
+            self.term.console.print("")  # the narration's line ends
 
 
 def _line_editing() -> None:
@@ -173,13 +211,19 @@ def _play(session: Session, referee: Referee, term: Terminal) -> str:
         if line is None:
             ended = "input ended"
             break
-        if getattr(referee, "model", None):  # a language model answers: say we are waiting on it
+        streamed = ""  # the narration already written as it streamed
+        if getattr(referee, "streams", False) and not secret:  # a language model writes: its narration shows as it comes
+            with term.streaming(f"waiting for {referee.kind} ({referee.model})...") as out:
+                turn = handle_streaming(referee, session, seat, line, out.write)
+            streamed = out.written
+        elif getattr(referee, "model", None):  # a language model answers: say we are waiting on it
             with term.waiting(f"waiting for {referee.kind} ({referee.model})..."):
                 turn = referee.handle(session, seat, line)
         else:
             turn = referee.handle(session, seat, line)
         if turn.control == "quit":
-            term.say(turn.narration)
+            if not streamed:
+                term.say(turn.narration)
             ended = "quit"
             break
         if turn.control == "undo":
@@ -188,7 +232,8 @@ def _play(session: Session, referee: Referee, term: Terminal) -> str:
         if secret and turn.accepted and _still_secret(session):
             term.say(f"{seat} is locked in. Pass the keyboard.")  # never echo a hot-seat secret
             continue
-        term.say(turn.narration)
+        if not streamed:
+            term.say(turn.narration)
         if hot_seat and turn.accepted and _next_human(session, humans) not in (None, seat):
             continue  # the next seat at the keyboard is shown its own view, not this seat's
         if turn.board and (turn.board != shown or not turn.accepted):

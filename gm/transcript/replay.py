@@ -323,6 +323,11 @@ def referee_replay(tr: Transcript) -> Divergence | None:
     session = session_of(tr, record=True)
     rec = session.recorder
     assert rec is not None
+    for e in tr.entries:  # calls made before anyone spoke (a game set up through the tools) are made again first
+        if e.type == "player":
+            break
+        if e.type == "tool_call":
+            session.call(e.tool, e.args, e.seat)
     turns: list[tuple[int, list[tuple[str | None, str, Any]]]] = []
     current: list[tuple[str | None, str, Any]] | None = None
     for i, e in enumerate(tr.entries):
