@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from gm.core.bots import Bot
     from gm.core.chatlog import ChatLog
     from gm.core.narration import Claims
+    from gm.core.phrasing import Phrasing
     from gm.core.state import GameState
 
 
@@ -266,6 +267,14 @@ class Game(ABC):
             return _Claims()
         found = getattr(module, "CLAIMS", None)
         return found if isinstance(found, _Claims) else _Claims()
+
+    def phrasing(self) -> Phrasing:
+        """How the offline referee reads what players type beyond the game's notation
+        (:class:`gm.core.phrasing.Phrasing`: the game's words for typos and slang, and its hook for
+        partial and relative moves).  Default: the parser alone, with numbers in words."""
+        from gm.core.phrasing import PLAIN
+
+        return PLAIN
 
     # ----------------------------------------------------------------- tools
     def action_tools(self, rules: Any = None) -> list[ToolSpec]:
