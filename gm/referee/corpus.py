@@ -199,20 +199,27 @@ def judge(state: GameState[Any], seat: str, phrase: Phrase, reading: Reading) ->
     return "missed"
 
 
-def check_corpus(game: Game, positions: Sequence[Position]) -> None:
-    """Raise :class:`CorpusError` for a meant move that is not legal at its position, a clarify list
-    with a move that is not legal, or a position that cannot be reached."""
+def check_corpus(game: Game, positions: Sequence[Position]) -> list[str]:
+    """What is wrong with a corpus: a position that cannot be reached, a meant move that does not read
+    or is not legal at its position, a clarify list with such a move (one line each; empty: nothing)."""
+    problems: list[str] = []
     for pos in positions:
-        session = start(game, pos)
+        try:
+            session = start(game, pos)
+        except GameError as exc:
+            problems.append(exc.reason)
+            continue
         seat = pos.seat or game.seats[0]
         for phrase in pos.say:
             for text in (phrase.move,) if phrase.move else phrase.clarify:
                 try:
                     ok = session.state.is_legal(seat, session.state.parse_action(str(text)))
                 except GameError as exc:
-                    raise _fail(pos.id, f"{phrase.text!r}: {text!r} does not read: {exc.reason}", text) from None
+                    problems.append(f"{pos.id}: {phrase.text!r}: {text!r} does not read: {exc.reason}")
+                    continue
                 if not ok:
-                    raise _fail(pos.id, f"{phrase.text!r}: {text!r} is not a legal move there", text)
+                    problems.append(f"{pos.id}: {phrase.text!r}: {text!r} is not a legal move there")
+    return problems
 
 
 def outcomes(game: Game, positions: Sequence[Position] | None = None) -> Iterator[Outcome]:
@@ -223,8 +230,12 @@ def outcomes(game: Game, positions: Sequence[Position] | None = None) -> Iterato
         state, seat = session.state, pos.seat or game.seats[0]
         for phrase in pos.say:
             reading = phrasing.read(state, seat, phrase.text)
-            got = str(reading.action) if reading.action is not None else (
-                "ask: " + " | ".join(map(str, reading.candidates)) if reading.candidates else "nothing")
+            asked = "ask: " + " | ".join(map(str, reading.candidates)) if reading.candidates else ""
+            if reading.action is not None:
+                refused = not state.is_legal(seat, reading.action)
+                got = f"refused: {reading.action}" + (f"; {asked}" if asked else "") if refused else str(reading.action)
+            else:
+                got = asked or "nothing"
             expected = phrase.move or "ask: " + " | ".join(phrase.clarify)
             yield Outcome(pos.id, phrase.text, phrase.kind, expected, judge(state, seat, phrase, reading), got)
 
