@@ -163,7 +163,8 @@ def _nearest(word: str, words: frozenset[str], limit: int) -> str | None:
 
 
 def _typos(text: str, vocabulary: Vocabulary) -> str:
-    return re.sub(r"(?<![\w-])[a-z]+(?![\w-])", lambda m: vocabulary.correct(m.group(0)), text)
+    # a word is a run of letters between spaces, punctuation or "_" ("lead_bloker"), not part of "hv3" or "e-1"
+    return re.sub(r"(?<![a-z0-9-])[a-z]+(?![a-z0-9-])", lambda m: vocabulary.correct(m.group(0)), text)
 
 
 def fitting(state: GameState[Any], seat: str, said: Mapping[str, Any], defaults: Mapping[str, Any] | None = None) -> list[Action]:
@@ -184,6 +185,47 @@ def fitting(state: GameState[Any], seat: str, said: Mapping[str, Any], defaults:
 
 def _holds(data: Mapping[str, Any], said: Mapping[str, Any]) -> bool:
     return all(data.get(k) == v for k, v in said.items())
+
+
+def read_legs(words: Sequence[str], directions: Mapping[str, tuple[int, int]], *, skip: Iterable[str] = ()) -> list[tuple[int, int, int]] | None:
+    """The legs ``(dx, dy, squares)`` of a move said in directions ("up 3", "2 left then 1 up",
+    "up-left"): ``directions`` maps the game's direction words to a step; a count goes with the
+    direction before it ("up 3") or after it ("3 up"), a direction without one is one square, and a
+    word joined by ``-`` adds its parts ("up-left").  ``None`` when any word is neither (``skip``
+    lists words that add nothing: "then", "diagonally") or a count has no direction."""
+    legs: list[list[int]] = []  # [dx, dy, squares or 0 while open]
+    pending: int | None = None
+    dropped = set(skip)
+    for w in words:
+        if w in dropped:
+            if legs and legs[-1][2] == 0:
+                legs[-1][2] = 1  # "up then 2 left": the up is one square
+            continue
+        if w.isdigit() or w in ("once", "twice"):
+            n = {"once": 1, "twice": 2}.get(w) or int(w)
+            if n <= 0 or n > 99:
+                return None
+            if legs and legs[-1][2] == 0:
+                legs[-1][2] = n
+            elif pending is None:
+                pending = n
+            else:
+                return None
+            continue
+        parts = w.split("-")
+        if not all(p in directions for p in parts):
+            return None
+        dx = sum(directions[p][0] for p in parts)
+        dy = sum(directions[p][1] for p in parts)
+        if not (dx or dy):
+            return None
+        if legs and legs[-1][2] == 0:
+            legs[-1][2] = 1
+        legs.append([dx, dy, pending or 0])
+        pending = None
+    if pending is not None or not legs:
+        return None
+    return [(dx, dy, n or 1) for dx, dy, n in legs]
 
 
 def _deduped(actions: Iterable[Action]) -> tuple[Action, ...]:

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.game import Game
+from gm.core.phrasing import Phrasing
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.chess_football.actions import ACTION_TYPES, parse_action
@@ -89,6 +90,11 @@ class ChessFootball(Game):
         from gm.games.chess_football.export import export_context
 
         return export_context(self.load_rules(rules))
+
+    def phrasing(self) -> Phrasing:
+        from gm.games.chess_football.phrasing import PHRASING
+
+        return PHRASING
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.chess_football import bots

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.phrasing import Phrasing
+from gm.core.phrasing import Phrasing, read_legs
 from gm.core.state import GameState
 from gm.games.quarterback.actions import EndTurn, MovePiece, PassBall
 from gm.games.quarterback.rules import parse_square, square_name
@@ -61,7 +61,8 @@ _END = {"end", "done", "finished", "finish", "stop", "over"}
 _BOARD_DIR = {"up": (0, 1), "down": (0, -1)}
 _OWN_DIR = {"forward": (0, 1), "forwards": (0, 1), "ahead": (0, 1), "back": (0, -1), "backward": (0, -1), "backwards": (0, -1),
             "left": (-1, 0), "right": (1, 0)}
-_DIAGONAL = {"diagonally", "diagonal"}
+_DIAGONAL = ("diagonally", "diagonal")
+_AHEAD = {"forward", "forwards", "ahead", "back", "backward", "backwards"}
 _SQUARE = re.compile(r"[a-z]-?\d{1,2}")
 
 
@@ -92,47 +93,16 @@ def _pieces(state: Any, seat: str, words: list[str]) -> tuple[list[str], list[st
 
 def _legs(state: Any, seat: str, words: list[str]) -> list[tuple[int, int, int]] | None:
     """The legs ``(dc, dr, squares)`` on the board of a move said in directions, or ``None``."""
-    board_words = any(w.split("-")[0] in _BOARD_DIR for w in words)
-    own_words = any(w.split("-")[0] in ("forward", "forwards", "ahead", "back", "backward", "backwards") for w in words)
+    said = {p for w in words for p in w.split("-")}
+    board_words, own_words = bool(said & _BOARD_DIR.keys()), bool(said & _AHEAD)
     if board_words and own_words:
-        return None  # up and forward in one move: which frame? ask by naming the square instead
-    ahead = 1 if seat == state.attacker else -1
-    legs: list[tuple[int, int, int]] = []
-    count: int | None = None
-    for w in words:
-        if w in _DIAGONAL or w in ("then", "and"):
-            continue
-        if w.isdigit() or w in ("once", "twice"):
-            n = {"once": 1, "twice": 2}.get(w) or int(w)
-            if count is not None or not 0 < n < 20:
-                return None
-            if legs and legs[-1][2] == 0:
-                legs[-1] = (legs[-1][0], legs[-1][1], n)
-            else:
-                count = n
-            continue
-        dc = dr = 0
-        for part in w.split("-"):
-            if part in _BOARD_DIR:
-                dr += _BOARD_DIR[part][1]
-            elif part in _OWN_DIR:
-                r, f = _OWN_DIR[part]
-                if board_words:  # up/down said: left and right are the board's too
-                    dc += r
-                else:
-                    dc += r * ahead
-                dr += f * ahead
-            else:
-                return None
-        if not (dc or dr) or abs(dc) > 1 or abs(dr) > 1:
-            return None
-        if legs and legs[-1][2] == 0:
-            legs[-1] = (legs[-1][0], legs[-1][1], 1)  # a direction with no count is one square
-        legs.append((dc, dr, count or 0))
-        count = None
-    if count is not None or not legs:
-        return None
-    return [(dc, dr, n or 1) for dc, dr, n in legs]
+        return None  # up and forward in one move: which frame? (name the square instead)
+    if board_words:  # up/down said: left and right are the board's too
+        directions = {**_BOARD_DIR, "left": (-1, 0), "right": (1, 0)}
+    else:  # the mover's own: forward toward the other side, left as it faces forward (QB-R-NOTATION)
+        ahead = 1 if seat == state.attacker else -1
+        directions = {w: (r * ahead, f * ahead) for w, (r, f) in _OWN_DIR.items()}
+    return read_legs(words, directions, skip=(*_DIAGONAL, "then", "and"))
 
 
 def candidates(state: GameState[Any], seat: str, text: str) -> Sequence[Action] | None:
