@@ -56,7 +56,8 @@ COMMON = frozenset(
 FILLER = frozenset(
     """i we i'll ill we'll well will would like choose chose call calling pick picking go going with want wanna
     to let's lets please the a an my our it is as for take do try select ok okay um uh so and then now gonna
-    me us i'm im i'd id just think maybe guess how about what say said they they'll their them""".split()
+    me us i'm im i'd id just think maybe guess how about what say said they they'll their them pls plz thx
+    thanks baby bro dude mate man yo lol hmm""".split()
 )
 
 #: words that turn a request around ("don't kick"): a message with one is never read loosely

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.game import Game
+from gm.core.phrasing import Phrasing
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.gridmaster4.actions import ACTION_TYPES, Place, parse_action
@@ -71,6 +72,11 @@ class GridMaster4(Game):
         from gm.games.gridmaster4.export import export_context
 
         return export_context(self.load_rules(rules))
+
+    def phrasing(self) -> Phrasing:
+        from gm.games.gridmaster4.phrasing import PHRASING
+
+        return PHRASING
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.gridmaster4 import bots
