@@ -147,7 +147,14 @@ def _correct(word: str, words: frozenset[str]) -> str:
     return _nearest(word, words, limit) or word
 
 
-def _nearest(word: str, words: frozenset[str], limit: int) -> str | None:
+def nearest(word: str, words: frozenset[str], limit: int = 1) -> str | None:
+    """The one word of ``words`` nearest ``word`` within ``limit`` edits (a swap of two neighbours is
+    one), with its first letter (or the first two swapped): a name typed with a typo ("MBL" for MLB,
+    "OBL1" for OLB1, "BQ" for QB); ``None`` when there is none or a tie."""
+    return word if word in words else _nearest(word, words, limit, shortest=2)
+
+
+def _nearest(word: str, words: frozenset[str], limit: int, shortest: int = MIN_TYPO_LENGTH) -> str | None:
     """The one word of ``words`` nearest ``word`` within ``limit`` edits, with its first letter; ``None``
     when there is none or a tie."""
     from rapidfuzz.distance import OSA  # optimal string alignment: a swap of two neighbours is one edit
@@ -158,7 +165,7 @@ def _nearest(word: str, words: frozenset[str], limit: int) -> str | None:
         return None
     best = min(score for _, score, _ in hits)
     nearest = [str(w) for w, score, _ in hits if score == best]
-    if len(nearest) != 1 or not _same_start(word, nearest[0]) or len(nearest[0]) < MIN_TYPO_LENGTH:
+    if len(nearest) != 1 or not _same_start(word, nearest[0]) or len(nearest[0]) < shortest:
         return None
     return nearest[0]
 
@@ -246,6 +253,9 @@ class Phrasing:
       normalised (lower-case, numbers as digits, typos corrected) text: slang and phrases
       ("take the ball" -> "receive");
     - ``filler``: the game's words that carry no meaning in a move (beside :data:`COMMON`'s);
+    - ``spelling``: ``(state, seat, text) -> text``, spelling the position knows of put right (a
+      player's name typed with a typo, "MBL" for the MLB on the field): a fix of spelling, like a typo
+      corrected, so a move read after it is made;
     - ``hook``: ``(state, seat, text) -> moves`` (the legal moves the words may mean: ``text`` is
       normalised, its filler left out,
       or ``None`` when it does not read as any move at all).  A subclass may override
@@ -256,6 +266,7 @@ class Phrasing:
     synonyms: Sequence[tuple[str, str]] = ()
     filler: frozenset[str] = frozenset()
     hook: Callable[[GameState[Any], str, str], Sequence[Action] | None] | None = None
+    spelling: Callable[[GameState[Any], str, str], str] | None = None
     _compiled: tuple[tuple[re.Pattern[str], str], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -277,8 +288,9 @@ class Phrasing:
 
     def content(self, text: str) -> str:
         """The normalised ``text`` without the words that carry no meaning (:data:`FILLER` and the
-        game's ``filler``, but never a word of its ``vocabulary``) and without sentence punctuation."""
-        words = re.sub(r"[,;:!?]|\.(?=\s|$)", " ", text).split()
+        game's ``filler``, but never a word of its ``vocabulary``) and without ``!``, ``?`` and full
+        stops; ``,``, ``;`` and ``:`` stay, as words of their own (they separate the parts of a move)."""
+        words = re.sub(r"\s*([,;:])(?!\S*@)\s*", r" \1 ", re.sub(r"[!?]|\.(?=\s|$)", " ", text)).split()
         drop = (FILLER | self.filler) - self.vocabulary
         return " ".join(w for w in words if w not in drop)
 
@@ -306,6 +318,8 @@ class Phrasing:
                 return Reading(action)
             parsed = action
         norm = self.normalise(text)
+        if self.spelling is not None and norm:
+            norm = self.spelling(state, seat, norm)
         if norm and not NEGATIONS & set(re.findall(r"[a-z']+", norm)):
             tried = {text}
             for attempt in (norm, self.content(norm)):

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.game import Game
+from gm.core.phrasing import Phrasing
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.brawl.actions import ACTION_TYPES, parse_action
@@ -79,6 +80,11 @@ class Brawl(Game):
     def rules_text(self, rules: Any = None) -> Mapping[str, str]:
         """Every rule id with its rule as ``rules`` has it (the ruleset's numbers, rosters and choices)."""
         return rules_text(self.load_rules(rules))
+
+    def phrasing(self) -> Phrasing:
+        from gm.games.brawl.phrasing import PHRASING
+
+        return PHRASING
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.brawl import bots

@@ -76,7 +76,7 @@ _UNTARGETED = ("react", "juke", "jam", "seal")
 
 def _rows(text: str) -> list[str]:
     body = re.sub(r"^\s*(?:snap\s+)?plan\s*:?", "", text.strip())
-    parts = re.split(r"\s*(?:[,;\n]|\band then\b|\bthen\b|\band\b|(?:^|\s)\d+[.)]\s)\s*", body)  # "1. NB seal 2. ..."
+    parts = re.split(r"\s*(?:[,;:\n]|\band then\b|\bthen\b|\band\b|(?:^|\s)\d+[.)]\s)\s*", body)  # "1. NB seal 2. ..."
     return [p.strip() for p in parts if p.strip()]
 
 
@@ -130,7 +130,7 @@ def _captains(state: Any, seat: str, text: str) -> list[Action] | None:
     said = {role for role in ROLE_CODES if f" {role.replace('_', ' ')} " in flat or f" {ROLE_CODES[role].lower()} " in flat}
     if not said or len(said) > 2:
         return None
-    return [a for a in state.legal_actions(seat) if said <= {a.offense, a.defense}]  # type: ignore[attr-defined]
+    return [a for a in state.legal_actions(seat) if said <= {a.offense, a.defense}]
 
 
 def candidates(state: GameState[Any], seat: str, text: str) -> Sequence[Action] | None:

@@ -143,7 +143,7 @@ def candidates(state: GameState[Any], seat: str, text: str) -> Sequence[Action] 
     out: list[Action] = []
     for pid in pids:
         col, row = st.pos[(seat, pid)]
-        path = []
+        path: list[tuple[int, int]] = []
         for dc, dr, n in legs:
             for _ in range(n):
                 col, row = col + dc, row + dr
