@@ -130,11 +130,11 @@ def candidates(state: GameState[Any], seat: str, text: str) -> Sequence[Action] 
         if len(squares) != len(rest):
             return None
         try:
-            path = [square_name(parse_square(s)) for s in squares]
+            named = [square_name(parse_square(s)) for s in squares]
         except ValueError:
             return None
         start = [square_name(st.pos[(seat, p)]) for p in pids]
-        return [MovePiece(p, path[-1], tuple(v for v in path[:-1] if v != s0)) for p, s0 in zip(pids, start, strict=True)]
+        return [MovePiece(p, named[-1], tuple(v for v in named[:-1] if v != s0)) for p, s0 in zip(pids, start, strict=True)]
     if not rest:  # a piece named alone: where it can go
         return [MovePiece(a.piece, a.to) for a in state.legal_actions(seat) if isinstance(a, MovePiece) and a.piece in pids]
     legs = _legs(st, seat, rest)
