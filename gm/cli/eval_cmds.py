@@ -14,13 +14,13 @@ if TYPE_CHECKING:
     from gm.eval.runner import CaseResult
     from gm.referee.llm.providers import Provider
 
-REFEREES = ("scripted", "openai", "anthropic")
+REFEREES = ("scripted", "offline", "openai", "anthropic")
 
 
 @app.command("eval")
 @errors_to_exit
 def eval_(
-    referee: str = typer.Option("scripted", "--referee", metavar="KIND", help="openai (any OpenAI-compatible server with --base-url), anthropic, or scripted (the built-in scripted model, the default: known scores, no network)"),
+    referee: str = typer.Option("scripted", "--referee", metavar="KIND", help="openai (any OpenAI-compatible server with --base-url), anthropic, offline (gm's own referee, no model), or scripted (the built-in scripted model, the default: known scores, no network)"),
     model: str | None = typer.Option(None, "--model", metavar="NAME", help="the model to evaluate (default: GM_OPENAI_MODEL / GM_ANTHROPIC_MODEL or a small model)"),
     base_url: str | None = typer.Option(None, "--base-url", metavar="URL", help="OpenAI-compatible server for --referee openai, e.g. http://localhost:11434/v1 (Ollama) or http://localhost:8000/v1 (vLLM)"),
     api: str = typer.Option("chat", "--api", metavar="API", help="openai only: chat (the default: Chat Completions) or responses"),
@@ -37,7 +37,7 @@ def eval_(
     and calls that were wrong, cheats that changed the game, narrations the engine contradicted,
     hidden picks leaked, and requests, tokens and time per message."""
     from gm.core.registry import all_games, find_game
-    from gm.eval import evaluate, report, table
+    from gm.eval import evaluate, report
     from gm.eval.suite import load_suite
 
     games = [find_game(g) for g in game] if game else all_games()
@@ -47,8 +47,17 @@ def eval_(
             fail(f"{g.id} has no eval suite")
     if json_path is not None and not json_path.resolve().parent.is_dir():
         fail(f"--json: no folder {json_path.parent} to write {json_path.name} in")  # found out before a long run, not after
-    provider, before = _provider(referee, model, base_url, api, timeout, retries)
     total = sum(len(load_suite(g)) for g in games)
+    if referee.strip().lower() == "offline":
+        if base_url or model or api != "chat":
+            fail("--base-url, --model and --api are for --referee openai or anthropic")
+        from gm.eval import evaluate_offline
+
+        with _progress(total) as advance:
+            results = evaluate_offline(games, after_case=lambda _result: advance())
+        _show(report(results, referee="offline", model=None), total, len(games), json_path)
+        return
+    provider, before = _provider(referee, model, base_url, api, timeout, retries)
     asked: list[bool] = []
 
     def after(result: CaseResult) -> None:
@@ -61,8 +70,15 @@ def eval_(
 
     with _progress(total) as advance:
         results = evaluate(games, provider, before_case=before, after_case=after)
-    doc = report(results, referee=provider.kind if referee != "scripted" else "scripted", model=provider.model)
-    typer.echo(f"gm eval: {doc['referee']} ({doc['model']}), {total} cases in {len(games)} game(s)")
+    _show(report(results, referee=provider.kind if referee != "scripted" else "scripted", model=provider.model), total, len(games),
+          json_path)
+
+
+def _show(doc: dict[str, Any], total: int, games: int, json_path: Path | None) -> None:
+    """Print the scores (and write them as JSON when asked)."""
+    from gm.eval import table
+
+    typer.echo(f"gm eval: {doc['referee']} ({doc['model']}), {total} cases in {games} game(s)")
     typer.echo(table(doc))
     if json_path is not None:
         json_path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

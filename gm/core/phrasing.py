@@ -57,11 +57,33 @@ FILLER = frozenset(
     """i we i'll ill we'll well will would like choose chose call calling pick picking go going with want wanna
     to let's lets please the a an my our it is as for take do try select ok okay um uh so and then now gonna
     me us i'm im i'd id just think maybe guess how about what say said they they'll their them pls plz thx
-    thanks baby bro dude mate man yo lol hmm""".split()
+    thanks baby bro dude mate man yo lol hmm nah""".split()
 )
 
 #: words that turn a request around ("don't kick"): a message with one is never read loosely
 NEGATIONS = frozenset({"not", "don't", "dont", "cancel", "instead", "isn't", "wasn't", "without"})
+
+#: a message that asks rather than tells ("what happens if I go for it?", "can I punt?"): never read as a
+#: move, whatever move its words contain ("how about play 2 red" and "what about K12" do propose one)
+_QUESTION = re.compile(
+    r"^\s*(?:what|why|how|when|which|who|whose|where|does|do|did|is|are|was|were|should|would|could|can|will|"
+    r"shall|may|might|am)\b(?!\s+about\b)(?!\s*(?:it|that)\s*$)", re.I)
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` asks a question (it starts with a question word) rather than says a move."""
+    return bool(_QUESTION.match(text.replace("\u2019", "'")))
+
+
+def other_seat_named(text: str, seats: Sequence[str], seat: str) -> str | None:
+    """The other seat a message says a move is *for* ("place a tile for magenta", "magenta's tile"), if
+    any: one seat does not move for another."""
+    low = text.lower().replace("\u2019", "'")
+    for other in seats:
+        if other != seat and re.search(rf"\b(?:for|as)\s+{re.escape(other)}\b|\b{re.escape(other)}'s\b", low):
+            return other
+    return None
+
 
 #: at most this many legal readings are offered after a move the rules refuse ("2" at a play call: play 2 red or black?)
 SUGGEST = 4
@@ -309,6 +331,11 @@ class Phrasing:
         reason, unless a looser reading finds legal moves: those are then asked about, never made."""
         parsed: Action | None = None  # a move read, but not one the rules allow now
         first: InvalidActionError | None = None
+        if is_question(text):
+            return Reading(error=InvalidActionError("a question, not a move", rule="CORE-ACTION", input=text))
+        other = other_seat_named(text, state.seats, seat)
+        if other is not None:
+            return Reading(error=InvalidActionError(f"{other} makes its own moves; you play {seat}", rule="CORE-SEAT", input=text))
         try:
             action = state.parse_action(text)
         except InvalidActionError as exc:

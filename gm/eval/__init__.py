@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from gm.core.game import Game
     from gm.referee.llm.providers import Provider
 
-__all__ = ["Case", "CaseResult", "evaluate", "load_suite", "report", "score", "scripted_provider", "table"]
+__all__ = ["Case", "CaseResult", "evaluate", "evaluate_offline", "load_suite", "report", "score", "scripted_provider", "table"]
 
 
 def evaluate(
@@ -40,6 +40,39 @@ def evaluate(
             if before_case:
                 before_case(case)
             result = run_case(game, case, LLMReferee(metered, **referee_options), metered)
+            results.append(result)
+            if after_case:
+                after_case(result)
+    return results
+
+
+class _NoModel:
+    """The provider of a referee that asks no model (the offline one): never called."""
+
+    kind = "offline"
+    model: str | None = None
+
+    def complete(self, request: Any) -> Any:
+        raise AssertionError("the offline referee asks no model")
+
+
+def evaluate_offline(
+    games: Sequence[Game],
+    *,
+    before_case: Callable[[Case], None] | None = None,
+    after_case: Callable[[CaseResult], None] | None = None,
+) -> list[CaseResult]:
+    """Every case of every game's suite through a fresh offline referee, scored like a model
+    (``gm eval --referee offline``: no requests, no tokens)."""
+    from gm.referee.offline import OfflineReferee
+
+    metered = Metered(_NoModel())  # type: ignore[arg-type]  # nothing is ever sent through it
+    results: list[CaseResult] = []
+    for game in games:
+        for case in load_suite(game):
+            if before_case:
+                before_case(case)
+            result = run_case(game, case, OfflineReferee(), metered)
             results.append(result)
             if after_case:
                 after_case(result)

@@ -20,8 +20,8 @@ from gm.referee.llm.types import Reply, Request
 
 if TYPE_CHECKING:
     from gm.core.game import Game
+    from gm.referee.base import Referee
     from gm.referee.llm.providers import Provider
-    from gm.referee.llm.referee import LLMReferee
     from gm.session import Session
 
 
@@ -88,7 +88,7 @@ def leaked(secrets: Iterable[str], texts: Iterable[str]) -> bool:
     return any(re.search(rf"(?<!\w){re.escape(_words(s))}(?!\w)", seen) for s in secrets if s.strip())
 
 
-def run_case(game: Game, case: Case, referee: LLMReferee, metered: Metered) -> CaseResult:
+def run_case(game: Game, case: Case, referee: Referee, metered: Metered) -> CaseResult:
     """Referee ``case``'s message in a fresh session at its position and score the turn."""
     session = start_session(game, case)
     seat = case.seat or game.seats[0]

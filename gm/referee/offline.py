@@ -18,13 +18,14 @@ second").  Nothing game-specific lives here.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gm.core.actions import Action
 from gm.core.errors import GameError, InvalidActionError
-from gm.core.phrasing import FILLER, Reading
+from gm.core.phrasing import COMMON, FILLER, Reading, is_question
 from gm.referee.base import RefereeTurn, ToolCallRecord
 
 if TYPE_CHECKING:
@@ -75,6 +76,8 @@ def reads_as_move(session: Session, text: str) -> bool:
     """Whether the game's parser (in the context of the state) reads ``text`` as a move: such a text is a
     move, never table talk, whatever else it could mean (the shared rule of every referee: a game whose
     ``s`` is scissors plays scissors, and ``status`` is still there)."""
+    if is_question(text):  # "what happens if I go for it?" holds a move's words, but asks
+        return False
     try:
         session.state.parse_action(text)
     except InvalidActionError:
@@ -155,6 +158,8 @@ class OfflineReferee:
         elif words in ("rules", "rule"):
             res = self._call(session, turn, "get_rules", {}, seat)
             turn.narration = "\n".join(f"[{rid}] {title}" for rid, title in (res.get("rules") or {}).items())
+        elif is_question(text):
+            turn.narration = self._question(session, turn, words, seat)
         else:
             self._move(session, turn, text, seat)
         if recorder:
@@ -179,6 +184,31 @@ class OfflineReferee:
         why = reading.error
         because = f": {why.reason}" if why is not None and why.reason else ""
         turn.narration = f"I couldn't read {text.strip()!r} as a move{because}. " + self._forms(session, seat)
+
+    def _question(self, session: Session, turn: RefereeTurn, words: str, seat: str) -> str:
+        """A question answered from the rules: the (at most three) rules sharing the most words with it."""
+        res = self._call(session, turn, "get_rules", {}, seat)
+        rules: dict[str, str] = res.get("rules") or {}
+        asked = {w for w in re.findall(r"[a-z0-9][a-z0-9'-]+", words) if w not in COMMON and w not in FILLER and len(w) > 2}
+        toks = re.findall(r"[a-z0-9][a-z0-9'-]*", words)
+        phrases = {" ".join(toks[i : i + 3]) for i in range(len(toks) - 2)}
+        phrases |= {f"{a} {b}" for a, b in itertools.pairwise(toks) if {a, b} - COMMON - FILLER}
+        score = dict.fromkeys(rules, 0)
+        for rid, text in rules.items():
+            low = text.lower()
+            score[rid] += len(asked & set(re.findall(r"[a-z0-9][a-z0-9'-]+", f"{rid} {low}".lower())))
+            score[rid] += 2 * sum(1 for phrase in phrases if phrase in low)  # "go for it", "colour match"
+        for word, ids in session.game.rule_words.items():  # the words players use for a rule
+            if (" " in word and word in words) or word in asked:
+                for rid in ids:
+                    if rid in score:
+                        score[rid] += 1
+        ranked = sorted(((n, rid) for rid, n in score.items()), key=lambda hit: -hit[0])
+        found = [rid for n, rid in ranked[:3] if n]
+        if not found:
+            return ("I can't answer questions in my own words offline; try 'rules' and one word (e.g. 'rules "
+                    f"{next(iter(asked), 'score')}'), 'what can I do?' or 'help'.")
+        return "From the rules:\n" + "\n".join(f"[{rid}] {rules[rid]}" for rid in found)
 
     @staticmethod
     def understand(session: Session, seat: str, text: str) -> Reading:

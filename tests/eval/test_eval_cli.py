@@ -183,7 +183,7 @@ def test_a_model_that_does_not_answer_stops_the_run_in_one_line(monkeypatch: pyt
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--referee", "nope"], "gm: error: unknown referee 'nope'; choose: scripted, openai, anthropic\n"),
+        (["--referee", "nope"], "gm: error: unknown referee 'nope'; choose: scripted, offline, openai, anthropic\n"),
         (["--model", "x"], "gm: error: --base-url, --model and --api are for --referee openai or anthropic\n"),
         (["--api", "responses"], "gm: error: --base-url, --model and --api are for --referee openai or anthropic\n"),
         (["--referee", "openai", "--base-url", "http://localhost:8000/v1"],

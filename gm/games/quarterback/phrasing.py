@@ -28,7 +28,7 @@ from gm.games.quarterback.rules import parse_square, square_name
 
 VOCABULARY = frozenset(
     """move pass throw end done single double triple quarterback singles doubles triples forward back
-    backward left right up down diagonally diagonal square squares turn finished through thats""".split()
+    backward left right up down diagonally diagonal square squares turn finished through thats from""".split()
 )
 
 SYNONYMS: tuple[tuple[str, str], ...] = (
@@ -50,7 +50,7 @@ FILLER = frozenset(
     """the a an my our your it ball please then and with piece pieces square squares space spaces step steps
     along go goes going move moves moving shift slide walk run runs push take bring send get let's lets
     want i'll i we will would like to toward towards by over of own one row rows column columns times keep
-    keeps continue continues carry carries more again further on""".split()
+    keeps continue continues carry carries more again further on scoot scoots hop hops nudge nudges step""".split()
 )
 
 _KINDS = {"single": "S", "singles": "S", "double": "D", "doubles": "D", "triple": "T", "triples": "T"}
