@@ -22,7 +22,7 @@ def test_interactive_prompt_in_a_pty(tmp_path: Path) -> None:
         child.expect(r"Q1 \| 15 downs left")
         child.sendline("quit")
         child.expect("Game saved. Goodbye!")
-        child.expect("Resume with: gm play --resume")
+        child.expect(f"Resume with: {sys.executable} -m gm play --resume")  # as it was run: python -m gm
         child.expect(pexpect.EOF)
     finally:
         child.close()

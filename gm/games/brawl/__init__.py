@@ -30,8 +30,11 @@ class Brawl(Game):
     name = "brawl"
     aliases = ("brawl-football", "deckbuilder")
     seats = ("home", "away")
+    simultaneous = True  # secret picks revealed together
     rules_model = BrawlRules
     rules_index = RULES
+    #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
+    summary_rules = ("BR-PLACE", "BR-WIN-ZONE", "BR-ADJ", "BR-YARDS", "BR-COMPLETION", "BR-INTERCEPTION", "BR-FUMBLE", "BR-SACK", "BR-FIRST-DOWN", "BR-TD", "BR-FOURTH", "BR-R-WIN")
     rule_words = RULE_WORDS
     move_examples = (
         "QB F3 MM, RB S2 SM, WR1 A1-4 DL, ... (one card and zone per player)",

@@ -33,8 +33,11 @@ class ChessFootball(Game):
     name = "Chess-Football Hybrid"
     aliases = ("cf", "chessfootball", "chess-football-hybrid")
     seats = ("home", "away")
+    simultaneous = True  # secret picks revealed together
     rules_model = ChessFootballRules
     rules_index = RULES
+    #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
+    summary_rules = ("CF-SNAP", "CF-REACTION", "CF-TACKLE", "CF-PASS", "CF-PASS-TABLE", "CF-FIRST-DOWN", "CF-FOURTH-DOWN", "CF-TOUCHDOWN", "CF-SAFETY", "CF-R-DOWN-LIMIT", "CF-POSSESSIONS")
     move_examples = (
         "captains deep_threat safety",
         "plan: HV1 push HV3; FA1 to C15 NW; QB pass to FA1",

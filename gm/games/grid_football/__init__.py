@@ -27,8 +27,11 @@ class GridFootball(Game):
     default = True  # the flagship: what `gm play` plays when no game is named
     aliases = ("gf", "football", "grid", "gridfootball")
     seats = ("home", "away")
+    simultaneous = True  # secret picks revealed together
     rules_model = GridFootballRules
     rules_index = RULES
+    #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
+    summary_rules = ("GF-LOCK", "GF-MATCH-NONE", "GF-MATCH-PLAY", "GF-MATCH-COLOUR", "GF-MATCH-BOTH", "GF-R-NUMBER", "GF-FIRST-DOWN", "GF-DOWNS", "GF-QUARTERS", "GF-TD", "GF-WIN")
     move_examples = (
         "Play 1, Red, 2 right before", "1 red 2R before", "p3 black", "play 4 pass 1 left after", "left yellow",
         "kick", "receive", "heads", "tails", "7", "punt",

@@ -33,6 +33,8 @@ class Quarterback(Game):
     seats = ("red", "blue")
     rules_model = QuarterbackRules
     rules_index = RULES
+    #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
+    summary_rules = ("QB-SCORE", "QB-WIN", "QB-HALVES", "QB-R-WHISTLE", "QB-TURN", "QB-R-DEFENSE-TURN", "QB-TACKLE", "QB-TACKLE-SINGLE", "QB-R-TACKLE-PAIRS", "QB-PASS", "QB-PASS-FORWARD", "QB-PASS-LINE", "QB-PASS-LOOSE", "QB-INTERCEPT", "QB-OFFSIDE-TRIPLE", "QB-OFFSIDE-LINE")
     move_examples = (
         "move T1 C3-C5", "T1 from C3 to C5", "move the quarterback to E1", "D1 to D2 via C1", "S2 forward",
         "T1 2 forward 1 left", "pass to E7", "throw to E7", "end", "I'm done",
