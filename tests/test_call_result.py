@@ -167,8 +167,8 @@ def test_store_positions_are_shared_without_an_offset() -> None:
 #: session before results were made lazily (commit 7048bb7): what every front end reads must not change
 DIGESTS = {
     "grid-football": ["b61459105dc34d5b", "c29e07a8d5dee3e7"],
-    "gridmaster4": ["b6ec4a78e1fbdef3", "2c27113e585540ad"],
-    "quarterback": ["846055c782662b9f", "83179b9c7413c3bc"],
+    "gridmaster4": ["74ca1c479a89adfc", "9ff2734ccab87f66"],  # #37: place_tile's number range is the ruleset's
+    "quarterback": ["af32cbd43733694c", "e7e162d10a917fb9"],  # #37: the offside line of the board names rows 2-N
     "brawl": ["5b8f15798fb6b91c", "957c000bf49c13cf"],
     "chess-football": ["89116d762bb861b1", "76362e6329571761"],
 }

@@ -94,7 +94,7 @@ def test_the_default_pass_table_reads_as_the_issue_wants_it() -> None:
 @pytest.mark.parametrize("number_max", [10, 20])
 def test_the_grid_football_quick_start_explains_the_number_check(number_max: int) -> None:
     qs = render_doc(find_game("grid-football"), "quickstart", find_game("grid-football").load_rules({"number_max": number_max}))
-    assert (f"both sides secretly pick a number from 1 to {number_max} (`number 7`); the two picks are revealed\n"
+    assert (f"both sides secretly pick a number from 1 to {number_max} (`number {min(7, number_max)}`); the two picks are revealed\n"
             "together, and equal numbers are a match.") in qs
     colour_row = next(ln for ln in qs.splitlines() if ln.startswith("| the colour only |"))
     assert f"both sides secretly pick a number from 1 to {number_max}; equal numbers are a match" in colour_row

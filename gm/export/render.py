@@ -79,6 +79,7 @@ def _tidy(text: str) -> str:
 
 def _context(game: Game, rules: Any) -> dict[str, Any]:
     from gm import __version__
+    from gm.session.token import PREFIX as TOKEN_PREFIX
 
     defaults = game.default_rules()
     index = dict(game.rules_index)
@@ -103,6 +104,7 @@ def _context(game: Game, rules: Any) -> dict[str, Any]:
         "rules_index": index,
         "rulings": {k: v for k, v in index.items() if "-R-" in k},
         "gm_version": __version__,
+        "token_prefix": TOKEN_PREFIX,
         "chatlog": game.chatlog(),
         "chatlog_example": example_lines(game, rules),
     }

@@ -88,22 +88,34 @@ def reads_as_move(session: Session, text: str) -> bool:
 
 
 def tool_call_for(game: Game, state: GameState[Any], seat: str, action: Action) -> tuple[str, dict[str, Any]] | None:
-    """The action tool call that makes ``action`` for ``seat`` (checked through the tool's own handler);
-    its arguments are JSON values, as a recording reads them back."""
+    """The action tool call that makes ``action`` for ``seat`` (checked through the tool's own handler,
+    with the tools of the state's ruleset); its arguments are JSON values, as a recording reads them
+    back.  A move whose arguments lie outside the tool's bounds (a number above the ruleset's) is still
+    the call of the tool that makes its kind of move: the session answers it, saying what is allowed."""
+    from pydantic import ValidationError
+
     data = {k: _json_value(v) for k, v in action.to_json().items() if k != "type"}
-    for tool in game.action_tools():
+    out_of_bounds: tuple[str, dict[str, Any]] | None = None
+    for tool in game.tools(state.rules):
+        if tool.kind != "action":
+            continue
         fields = tool.args.model_fields
         if any(f.is_required() and name not in data for name, f in fields.items()):
             continue
         args = {k: v for k, v in data.items() if k in fields}
         try:
             parsed = tool.args.model_validate(args)
+        except ValidationError:
+            if out_of_bounds is None and tool.produces == action.type and set(data) <= set(fields):
+                out_of_bounds = (tool.name, args)
+            continue
+        try:
             made = tool.handler(state, seat, parsed)
         except Exception:  # a tool that does not fit this action: try the next one
             continue
         if made == action:
             return tool.name, args
-    return None
+    return out_of_bounds
 
 
 class OfflineReferee:
@@ -207,7 +219,7 @@ class OfflineReferee:
         found = [rid for n, rid in ranked[:3] if n]
         if not found:
             return ("I can't answer questions in my own words offline; try 'rules' and one word (e.g. 'rules "
-                    f"{next(iter(asked), 'score')}'), 'what can I do?' or 'help'.")
+                    f"{min(asked, default='score')}'), 'what can I do?' or 'help'.")
         return "From the rules:\n" + "\n".join(f"[{rid}] {rules[rid]}" for rid in found)
 
     @staticmethod

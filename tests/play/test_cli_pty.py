@@ -63,8 +63,8 @@ def test_python_m_gm_hints_with_the_interpreter(tmp_path: Path) -> None:
     try:
         child.expect(r"home \(kick choice\)> |home \(kick pick\)> ")
         child.sendline("quit")
-        child.expect(r"Resume with: (.+) play --resume ")
-        assert child.match.group(1) == f"{sys.executable} -m gm"
+        child.expect(r"Resume with: (\S+) -m gm play --resume ")
+        assert Path(tmp_path, child.match.group(1)).resolve() == Path(sys.executable).resolve()
         child.expect(pexpect.EOF)
     finally:
         child.close()
@@ -107,13 +107,13 @@ def test_the_offline_referee_in_a_terminal_reads_typos_asks_and_takes_the_answer
 
 def test_a_run_ends_with_one_line_naming_the_groups_it_skipped(pytester: pytest.Pytester) -> None:
     pytester.makeconftest((ROOT / "tests" / "conftest.py").read_text())
-    web = pytester.mkpydir("web")
+    web = pytester.mkpydir("pagegroup")
     (web / "test_page.py").write_text("import pytest\n\n@pytest.fixture\ndef browser():\n    pytest.skip('no Chromium here')\n\n"
                                       "def test_a(browser): pass\n\ndef test_b(browser): pass\n")
     (pytester.path / "test_plain.py").write_text("def test_c(): pass\n")
     res = pytester.runpytest("-p", "no:cacheprovider")
     res.assert_outcomes(passed=1, skipped=2)
-    assert res.outlines[-1] == "skipped: web (2 tests: no Chromium here)"
+    assert res.outlines[-1] == "skipped: pagegroup (2 tests: no Chromium here)"
     (web / "test_page.py").unlink()
     res = pytester.runpytest("-p", "no:cacheprovider")
     assert not res.outlines[-1].startswith("skipped:")
