@@ -48,7 +48,8 @@ COMMON = frozenset(
     see look show help hmm um uh er ah oh hey hi hello well lol away move moves moving forward forwards
     backward backwards ahead behind side sides ball field game turn turns again last best good bad nice
     send sent keep kept hold holds stay start end stop wait think know mean meant need way ways had hand
-    head here near far top bottom middle over under across through round around""".split()
+    head here near far top bottom middle over under across through round around play plays action actions
+    locked lock option options choice choices position set""".split()
 )
 
 #: words wrapped around a move ("I'll call heads please") that carry no meaning in any game (a game's
@@ -275,6 +276,7 @@ class Phrasing:
       normalised (lower-case, numbers as digits, typos corrected) text: slang and phrases
       ("take the ball" -> "receive");
     - ``filler``: the game's words that carry no meaning in a move (beside :data:`COMMON`'s);
+    - ``talk``: the game's own table-talk phrases, each asking for the ``board`` or the ``status``;
     - ``spelling``: ``(state, seat, text) -> text``, spelling the position knows of put right (a
       player's name typed with a typo, "MBL" for the MLB on the field): a fix of spelling, like a typo
       corrected, so a move read after it is made;
@@ -289,6 +291,9 @@ class Phrasing:
     filler: frozenset[str] = frozenset()
     hook: Callable[[GameState[Any], str, str], Sequence[Action] | None] | None = None
     spelling: Callable[[GameState[Any], str, str], str] | None = None
+    #: the game's own table talk: a phrase (as the referee cleans it) -> ``board`` or ``status``
+    #: ("where is the ball", "what down is it"); the generic words ("board", "score") are the referee's
+    talk: Mapping[str, str] = field(default_factory=dict)
     _compiled: tuple[tuple[re.Pattern[str], str], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -35,9 +35,9 @@ if TYPE_CHECKING:
 
 _QUIT = {"quit", "exit", "q", "bye", "stop", "resign", "leave"}
 _HELP = {"help", "?", "commands", "how", "how do i play", "instructions"}
-_BOARD = {"board", "show board", "show the board", "map", "field", "b", "where is the ball", "wheres the ball"}
+_BOARD = {"board", "show board", "show the board", "map", "b"}
 _FULL = {"full board", "full", "whole board", "show full board", "show the full board", "entire board", "full map"}
-_STATUS = {"score", "status", "clock", "time", "down", "what down is it", "s", "situation"}
+_STATUS = {"score", "status", "clock", "time", "s", "situation"}
 _LEGAL = {
     "what can i do",
     "what can i do now",
@@ -148,6 +148,13 @@ class OfflineReferee:
             turn.control = "undo"
         elif words in _HELP or not words:
             turn.narration = self.help_text(session, seat)
+        elif (talk := session.game.phrasing().talk.get(words)) in ("board", "status"):  # the game's own words for them
+            if talk == "board":
+                self._call(session, turn, "get_board", {"full": False}, seat)
+                turn.board = turn.calls[-1].result.get("board")
+            else:
+                res = self._call(session, turn, "get_status", {}, seat)
+                turn.narration = str(res.get("status", ""))
         elif words in _FULL:
             self._call(session, turn, "get_board", {"full": True}, seat)
             turn.board = turn.calls[-1].result.get("board")

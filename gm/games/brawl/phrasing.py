@@ -116,4 +116,8 @@ def _zone_left_out(state: Any, seat: str, text: str) -> list[Action] | None:
     return [Placement((*head.placements, entry))]
 
 
-PHRASING = Phrasing(vocabulary=VOCABULARY, synonyms=SYNONYMS, filler=FILLER, hook=candidates, spelling=spelling)
+#: table talk in the game's words
+TALK = {"where is the ball": "board", "wheres the ball": "board", "where's the ball": "board", "field": "board",
+        "down": "status", "what down is it": "status"}
+
+PHRASING = Phrasing(vocabulary=VOCABULARY, synonyms=SYNONYMS, filler=FILLER, hook=candidates, talk=TALK, spelling=spelling)

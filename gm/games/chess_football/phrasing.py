@@ -154,4 +154,8 @@ def candidates(state: GameState[Any], seat: str, text: str) -> Sequence[Action] 
     return [Plan(tuple(p)) for p in plans]
 
 
-PHRASING = Phrasing(vocabulary=VOCABULARY, synonyms=SYNONYMS, filler=FILLER, hook=candidates)
+#: table talk in the game's words
+TALK = {"where is the ball": "board", "wheres the ball": "board", "where's the ball": "board", "field": "board",
+        "down": "status", "what down is it": "status"}
+
+PHRASING = Phrasing(vocabulary=VOCABULARY, synonyms=SYNONYMS, filler=FILLER, hook=candidates, talk=TALK)

@@ -154,4 +154,7 @@ def candidates(state: GameState[Any], seat: str, text: str) -> Sequence[Action] 
     return out
 
 
-PHRASING = Phrasing(vocabulary=VOCABULARY, synonyms=SYNONYMS, filler=FILLER, hook=candidates)
+#: table talk in the game's words
+TALK = {"where is the ball": "board", "wheres the ball": "board", "where's the ball": "board"}
+
+PHRASING = Phrasing(vocabulary=VOCABULARY, synonyms=SYNONYMS, filler=FILLER, hook=candidates, talk=TALK)
