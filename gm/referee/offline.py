@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -118,6 +119,18 @@ def tool_call_for(game: Game, state: GameState[Any], seat: str, action: Action) 
     return out_of_bounds
 
 
+#: the questions asked and not yet answered: (session id, seat) -> (log length, candidates), newest last
+_QUESTIONS: OrderedDict[tuple[str, str], tuple[int, tuple[Action, ...]]] = OrderedDict()
+_QUESTIONS_MAX = 256
+
+
+def _remember(session: Session, seat: str, candidates: tuple[Action, ...]) -> None:
+    _QUESTIONS[(session.id, seat)] = (len(session.state.log), candidates)
+    _QUESTIONS.move_to_end((session.id, seat))
+    while len(_QUESTIONS) > _QUESTIONS_MAX:
+        _QUESTIONS.popitem(last=False)
+
+
 class OfflineReferee:
     """Deterministic referee: table talk and moves in the game's words -> tool calls."""
 
@@ -125,8 +138,10 @@ class OfflineReferee:
     model: str | None = None
 
     def __init__(self) -> None:
-        #: the candidates last asked about, per (session, seat), with the log length they were asked at
-        self._asked: dict[tuple[str, str], tuple[int, tuple[Action, ...]]] = {}
+        #: the candidates last asked about, per (session, seat), with the log length they were asked at;
+        #: shared by every offline referee of this process, so the answer may come through another one
+        #: (the web page makes a referee per message), and bounded
+        self._asked = _QUESTIONS
 
     def handle(self, session: Session, seat: str, text: str) -> RefereeTurn:
         """Handle one message; every effect goes through ``session.call`` (which records it)."""
@@ -193,11 +208,11 @@ class OfflineReferee:
         if reading.action is not None:
             self._make(session, turn, seat, reading.action, said_back=reading.read_as is not None)
             if reading.candidates and not turn.accepted:  # refused, but the words fit a few legal moves
-                self._asked[(session.id, seat)] = (len(session.state.log), reading.candidates)
+                _remember(session, seat, reading.candidates)
                 turn.narration += "\n" + reading.question()
             return
         if reading.candidates:
-            self._asked[(session.id, seat)] = (len(session.state.log), reading.candidates)
+            _remember(session, seat, reading.candidates)
             turn.narration = reading.question()
             return
         why = reading.error

@@ -50,6 +50,14 @@ def test_a_question_is_answered_by_place_or_by_words(answer: str, made: str) -> 
     assert turn.accepted and [str(m.action) for m in s.state.log if m.seat == "home"][-1] == made
 
 
+def test_the_answer_may_come_through_another_offline_referee() -> None:
+    """The web page makes a referee per message: the question asked by one is answered through the next."""
+    s = _at("grid-football", "receive")
+    OfflineReferee().handle(s, "home", "green")
+    turn = OfflineReferee().handle(s, "home", "the last")
+    assert [(c.tool, c.args) for c in turn.calls] == [("pick_kick", {"position": "right", "colour": "green"})]
+
+
 def test_an_answer_after_the_game_moved_on_is_not_taken_as_one() -> None:
     s = _at("grid-football", "receive")
     ref = OfflineReferee()
