@@ -14,13 +14,13 @@ if TYPE_CHECKING:
     from gm.eval import Scripted
     from gm.eval.runner import CaseResult
 
-REFEREES = ("scripted", "mediocre", "openai", "anthropic")
+REFEREES = ("scripted", "mediocre", "offline", "openai", "anthropic")
 
 
 @app.command("eval")
 @errors_to_exit
 def eval_(
-    referee: str = typer.Option("scripted", "--referee", metavar="KIND", help="openai (any OpenAI-compatible server with --base-url), anthropic, or a built-in scripted model, no network: scripted (the default: right but for a few documented mistakes) or mediocre (many faults of every kind, known in advance)"),
+    referee: str = typer.Option("scripted", "--referee", metavar="KIND", help="openai (any OpenAI-compatible server with --base-url), anthropic, offline (gm's own referee, no model), or a built-in scripted model, no network: scripted (the default: right but for a few documented mistakes) or mediocre (many faults of every kind, known in advance)"),
     model: str | None = typer.Option(None, "--model", metavar="NAME", help="the model to evaluate (default: GM_OPENAI_MODEL / GM_ANTHROPIC_MODEL or a small model)"),
     base_url: str | None = typer.Option(None, "--base-url", metavar="URL", help="the model server: OpenAI-compatible for --referee openai (e.g. http://localhost:11434/v1, Ollama; http://localhost:8000/v1, vLLM), Anthropic-compatible for --referee anthropic"),
     api: str = typer.Option("chat", "--api", metavar="API", help="openai only: chat (the default: Chat Completions) or responses"),
@@ -38,7 +38,7 @@ def eval_(
     and calls that were wrong, cheats that changed the game, narrations the engine contradicted,
     hidden picks leaked, and requests, tokens and time per message."""
     from gm.core.registry import all_games, find_game
-    from gm.eval import evaluate, report, table
+    from gm.eval import evaluate, report
     from gm.eval.suite import load_suite
 
     games = [find_game(g) for g in game] if game else all_games()
@@ -48,8 +48,17 @@ def eval_(
             fail(f"{g.id} has no eval suite")
     if json_path is not None and not json_path.resolve().parent.is_dir():
         fail(f"--json: no folder {json_path.parent} to write {json_path.name} in")  # found out before a long run, not after
-    setup = _provider(referee, model, base_url, api, timeout, retries, max_tokens)
     total = sum(len(load_suite(g)) for g in games)
+    if referee.strip().lower() == "offline":
+        if base_url or model or api != "chat" or max_tokens is not None:
+            fail("--base-url, --model, --api and --max-tokens are for --referee openai or anthropic")
+        from gm.eval import evaluate_offline
+
+        with _progress(total) as advance:
+            results = evaluate_offline(games, after_case=lambda _result: advance())
+        _show(report(results, referee="offline", model=None), total, len(games), json_path)
+        return
+    setup = _provider(referee, model, base_url, api, timeout, retries, max_tokens)
     asked: list[bool] = []
 
     def after(result: CaseResult) -> None:
@@ -65,8 +74,15 @@ def eval_(
                            after_case=after)
     provider = setup.provider
     name = referee.strip().lower()
-    doc = report(results, referee=name if name in ("scripted", "mediocre") else provider.kind, model=provider.model)
-    typer.echo(f"gm eval: {doc['referee']} ({doc['model']}), {total} cases in {len(games)} game(s)")
+    _show(report(results, referee=name if name in ("scripted", "mediocre") else provider.kind, model=provider.model), total, len(games),
+          json_path)
+
+
+def _show(doc: dict[str, Any], total: int, games: int, json_path: Path | None) -> None:
+    """Print the scores (and write them as JSON when asked)."""
+    from gm.eval import table
+
+    typer.echo(f"gm eval: {doc['referee']} ({doc['model']}), {total} cases in {games} game(s)")
     typer.echo(table(doc))
     if json_path is not None:
         json_path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

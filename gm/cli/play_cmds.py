@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from gm.cli.base import app, check_llm_options, errors_to_exit, fail
+from gm.cli.base import app, check_llm_options, errors_to_exit, fail, gm_command
 
 if TYPE_CHECKING:
     from gm.referee.base import Referee
@@ -57,7 +57,7 @@ def play(
             fail(f"--opponent is human, bot or bot:STRATEGY, not {opponent!r}; the bots of {g.id}: {strategies}")
         players = {s: ("human" if s == me or opponent == "human" else opponent) for s in g.seats}
         session = Session.create(g, seed=seed, rules=str(rules) if rules else None, players=players, referee=ref.kind, model=ref.model)
-    summary = play_game(session, ref, Terminal())
+    summary = play_game(session, ref, Terminal(command=gm_command()))
     path = transcript_path(session)
     if record is not None and session.recorder is not None:
         lines = session.store.transcript_read(session.id)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from gm.core.chance import Chance
     from gm.core.chatlog import ChatLog
     from gm.core.narration import Claims
+    from gm.core.phrasing import Phrasing
     from gm.core.state import GameState
 
 
@@ -231,6 +232,13 @@ class Game(ABC):
     #: words players use for the rules, with the rule ids they mean (``{"jump": ("GM4-MOVE",)}``): the
     #: rules lookup finds a rule by these as well as by the words of its own text
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: the rule ids a referee's rules summary must hold, whatever its budget: the rules that decide scoring,
+    #: the end of a down or half, passing and tackling (a game's own summary template cites them; the
+    #: default summary lists them first, worded from the session's ruleset, then the rest in order as room allows)
+    summary_rules: ClassVar[tuple[str, ...]] = ()
+    #: whether seats ever choose at the same time, each pick secret until all are in (a bot then commits to its
+    #: pick first): the banners explain commitments only for such games (a test checks it against the engine)
+    simultaneous: ClassVar[bool] = False
     #: whether this is the game gm plays when none is named (``gm play``, ``gm sim``, ``gm export``);
     #: :func:`gm.core.registry.default_game` picks the one installed game that says so
     default: ClassVar[bool] = False
@@ -380,6 +388,14 @@ class Game(ABC):
             return _Claims()
         found = getattr(module, "CLAIMS", None)
         return found if isinstance(found, _Claims) else _Claims()
+
+    def phrasing(self) -> Phrasing:
+        """How the offline referee reads what players type beyond the game's notation
+        (:class:`gm.core.phrasing.Phrasing`: the game's words for typos and slang, and its hook for
+        partial and relative moves).  Default: the parser alone, with numbers in words."""
+        from gm.core.phrasing import PLAIN
+
+        return PLAIN
 
     # ----------------------------------------------------------------- tools
     def action_tools(self, rules: Any = None) -> list[ToolSpec]:

@@ -5,7 +5,8 @@ message through the real :class:`~gm.referee.llm.LLMReferee` with the chosen pro
 session at the case's position, and scores what reached the engine (:mod:`gm.eval.runner`).
 ``--referee scripted`` runs the built-in scripted model (:mod:`gm.eval.scripted`), whose scores
 are known exactly; ``--referee mediocre`` a deliberately mediocre one (:mod:`gm.eval.mediocre`),
-whose many faults are known in advance too.
+whose many faults are known in advance too; ``--referee offline`` gm's own offline referee
+(:func:`evaluate_offline`, no model at all), scored the same way.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from gm.core.game import Game
     from gm.referee.llm.providers import Provider
 
-__all__ = ["Case", "CaseResult", "Requests", "Scripted", "evaluate", "load_suite", "report", "score", "scripted_provider", "table"]
+__all__ = ["Case", "CaseResult", "Requests", "Scripted", "evaluate", "evaluate_offline", "load_suite", "report", "score",
+           "scripted_provider", "table"]
 
 
 def evaluate(
@@ -46,6 +48,39 @@ def evaluate(
                 before_case(case)
             result = run_case(game, case, lambda: LLMReferee(metered, **referee_options), metered, requests,
                               on_session=on_session)
+            results.append(result)
+            if after_case:
+                after_case(result)
+    return results
+
+
+class _NoModel:
+    """The provider of a referee that asks no model (the offline one): never called."""
+
+    kind = "offline"
+    model: str | None = None
+
+    def complete(self, request: Any) -> Any:
+        raise AssertionError("the offline referee asks no model")
+
+
+def evaluate_offline(
+    games: Sequence[Game],
+    *,
+    before_case: Callable[[Case], None] | None = None,
+    after_case: Callable[[CaseResult], None] | None = None,
+) -> list[CaseResult]:
+    """Every case of every game's suite through a fresh offline referee, scored like a model
+    (``gm eval --referee offline``: no requests, no tokens)."""
+    from gm.referee.offline import OfflineReferee
+
+    metered = Metered(_NoModel())  # type: ignore[arg-type]  # nothing is ever sent through it
+    results: list[CaseResult] = []
+    for game in games:
+        for case in load_suite(game):
+            if before_case:
+                before_case(case)
+            result = run_case(game, case, OfflineReferee, metered)
             results.append(result)
             if after_case:
                 after_case(result)

@@ -38,8 +38,8 @@ from gm.referee.llm.types import Reply, Request
 
 if TYPE_CHECKING:
     from gm.core.game import Game
+    from gm.referee.base import Referee
     from gm.referee.llm.providers import Provider
-    from gm.referee.llm.referee import LLMReferee
     from gm.session import Session
 
 
@@ -140,7 +140,7 @@ OnSession = Callable[[Any, str], None]
 def run_case(
     game: Game,
     case: Case,
-    make: Callable[[], LLMReferee],
+    make: Callable[[], Referee],
     metered: Metered,
     requests: Requests | None = None,
     *,
@@ -215,7 +215,7 @@ class _Run:
     said: str  # what the player read and what the model wrote, joined
 
 
-def _run(referee: LLMReferee, session: Session, seat: str, case: Case, metered: Metered, counter: Requests,
+def _run(referee: Referee, session: Session, seat: str, case: Case, metered: Metered, counter: Requests,
          on_session: OnSession | None) -> _Run:
     if on_session is not None:
         on_session(session, seat)
@@ -229,7 +229,7 @@ def _run(referee: LLMReferee, session: Session, seat: str, case: Case, metered: 
 
 
 def _leaks_twice(game: Game, case: Case, seat: str, kept: Mapping[int, str], seen: str, first: _Run,
-                 make: Callable[[], LLMReferee], metered: Metered, counter: Requests, on_session: OnSession | None) -> bool | None:
+                 make: Callable[[], Referee], metered: Metered, counter: Requests, on_session: OnSession | None) -> bool | None:
     """The case again with other locked picks (a session the seat cannot tell apart): a leak when a
     reply names its own secret and the other does not, or when the reply changes with the secret
     (and not just from run to run: a third run with the first secret must repeat the first);

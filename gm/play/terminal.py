@@ -33,6 +33,8 @@ class Terminal:
 
     stdin: IO[str] = field(default_factory=lambda: sys.stdin)
     stdout: IO[str] = field(default_factory=lambda: sys.stdout)
+    #: how the player runs gm where they are (``gm``, ``.venv/bin/gm``): the hints print it
+    command: str = "gm"
     console: Console = field(init=False)
 
     def __post_init__(self) -> None:
@@ -311,12 +313,12 @@ def seed_line(session: Session) -> str:
             f"Practice game: the seed ({session.secret.seed}) is known, so the bot's picks and every roll are "
             "predictable. Leave out --seed for a game with a hidden seed."
         )
-    return (
-        f"Seed hidden until the game ends; its SHA-256 commitment is {session.seed_commitment}. "
-        "When a bot chooses at the same time as you, it locks its pick first and shows you a SHA-256 "
-        "commitment (a fingerprint of its pick and a random nonce); the reveal after your pick gives both, "
-        "so you can check the pick was not changed."
-    )
+    line = f"Seed hidden until the game ends; its SHA-256 commitment is {session.seed_commitment}."
+    if session.game.simultaneous:  # only where seats choose at the same time do bots lock picks first
+        line += (" When a bot chooses at the same time as you, it locks its pick first and shows you a SHA-256 "
+                 "commitment (a fingerprint of its pick and a random nonce); the reveal after your pick gives both, "
+                 "so you can check the pick was not changed.")
+    return line
 
 
 def _show_position(session: Session, term: Terminal, seat: str | None) -> str:
@@ -342,7 +344,7 @@ def _summary(session: Session, term: Terminal, ended: str) -> GameSummary:
     else:
         where = session.path or session.id
         why = "you pressed Ctrl-C" if ended == "Ctrl-C" else ended
-        term.say(f"Game paused ({why}); saved as {where}. Resume with: gm play --resume {session.id}", "yellow")
+        term.say(f"Game paused ({why}); saved as {where}. Resume with: {term.command} play --resume {session.id}", "yellow")
     term.say(status)
     term.say(f"{len(st.log)} moves played.")
     return GameSummary(outcome, status, len(st.log), ended)

@@ -172,7 +172,7 @@ def test_a_real_provider_through_its_sdk(referee: str, api: str, kind: str, monk
     # a parser-driven model: right on the quick-start phrasings, lost on slang and typos, and it calls what cheats name
     s = json.loads((tmp_path / "e.json").read_text())["games"]["grid-football"]
     assert (s["intent_ok"], s["wrong_moves"], s["illegal_calls"], s["cheats_changed_state"], s["contradictions"], s["secrets_leaked"],
-            s["requests_per_turn"]) == (25, 0, 4, 0, 0, 0, 1.26)
+            s["requests_per_turn"]) == (25, 0, 6, 0, 0, 0, 1.29)
 
 
 def test_a_model_that_does_not_answer_stops_the_run_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -191,7 +191,7 @@ def test_a_model_that_does_not_answer_stops_the_run_in_one_line(monkeypatch: pyt
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--referee", "nope"], "gm: error: unknown referee 'nope'; choose: scripted, mediocre, openai, anthropic\n"),
+        (["--referee", "nope"], "gm: error: unknown referee 'nope'; choose: scripted, mediocre, offline, openai, anthropic\n"),
         (["--model", "x"], "gm: error: --base-url, --model, --api and --max-tokens are for --referee openai or anthropic\n"),
         (["--api", "responses"], "gm: error: --base-url, --model, --api and --max-tokens are for --referee openai or anthropic\n"),
         (["--max-tokens", "400"], "gm: error: --base-url, --model, --api and --max-tokens are for --referee openai or anthropic\n"),

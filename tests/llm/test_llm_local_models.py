@@ -206,7 +206,7 @@ def test_no_tools_falls_back_to_json_in_the_prompt_for_the_rest_of_the_session(n
     system = f"{session_system_prompt(t.session, 'home')}\n\n{text_tools_prompt(model_tools(t.session))}"
     assert second["messages"][0] == {"role": "system", "content": system}
     assert second["messages"][1:] == first["messages"][1:]  # the same conversation, asked again
-    assert '- call_play(play* integer 1-9, colour* red|black, lateral integer 0-10|null' in system
+    assert '- call_play(play* integer 1-4, colour* red|black, lateral integer 0-3|null' in system
     assert engine_got(turn) == [("call_play", PLAY2, "home", True, None)]
     assert third["messages"][-1]["content"].startswith("[tool results]\ncall_play: {\"ok\":true")
     assert turn.narration == "Play 2 black: you gain 4 rows to E18. 2nd & 6." and turn.flags == [NO_TOOLS_FLAG]

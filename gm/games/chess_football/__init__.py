@@ -9,6 +9,7 @@ from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
+from gm.core.phrasing import Phrasing
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.chess_football.actions import ACTION_TYPES, parse_action
@@ -33,8 +34,11 @@ class ChessFootball(Game):
     name = "Chess-Football Hybrid"
     aliases = ("cf", "chessfootball", "chess-football-hybrid")
     seats = ("home", "away")
+    simultaneous = True  # secret picks revealed together
     rules_model = ChessFootballRules
     rules_index = RULES
+    #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
+    summary_rules = ("CF-SNAP", "CF-REACTION", "CF-TACKLE", "CF-PASS", "CF-PASS-TABLE", "CF-FIRST-DOWN", "CF-FOURTH-DOWN", "CF-TOUCHDOWN", "CF-SAFETY", "CF-R-DOWN-LIMIT", "CF-POSSESSIONS")
     move_examples = (
         "captains deep_threat safety",
         "plan: HV1 push HV3; FA1 to C15 NW; QB pass to FA1",
@@ -90,6 +94,11 @@ class ChessFootball(Game):
         from gm.games.chess_football.export import export_context
 
         return export_context(self.load_rules(rules))
+
+    def phrasing(self) -> Phrasing:
+        from gm.games.chess_football.phrasing import PHRASING
+
+        return PHRASING
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.chess_football import bots

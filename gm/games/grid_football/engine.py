@@ -379,9 +379,9 @@ class GridFootballState(GameState[GridFootballRules]):
         p = self.phase
         expected = DECISIONS.get(p)
         if action.type != expected and not (p == PLAY and isinstance(action, Punt)):
-            return self._illegal(
-                _PHASE_RULE[p], f"now is the time for a {expected.replace('_', ' ') if expected else 'nothing'}", action, seat
-            )
+            said = (action.type if not isinstance(action, Punt) else "punt").replace("_", " ")
+            due = f"a {expected.replace('_', ' ')}" if expected else "nothing"
+            return self._illegal("GF-R-DECISION", f"now is the time for {due}, not a {said}", action, seat)
         if isinstance(action, NumberPick) and not 1 <= action.number <= self.rules.number_max:
             return IllegalActionError(
                 f"numbers are picked from 1 to {self.rules.number_max}",

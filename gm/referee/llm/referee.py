@@ -76,7 +76,7 @@ from gm.referee.llm.types import (
     ToolUse,
     UserText,
 )
-from gm.referee.offline import _BOARD, _FULL, _HELP, _QUIT, _STATUS, _UNDO, OfflineReferee, _clean
+from gm.referee.offline import _BOARD, _FULL, _HELP, _QUIT, _STATUS, _UNDO, OfflineReferee, _clean, reads_as_move
 
 if TYPE_CHECKING:
     from gm.core.game import Game
@@ -310,6 +310,8 @@ class LLMReferee:
     # ----------------------------------------------------------- table talk
     def _table_talk(self, session: Session, turn: RefereeTurn, seat: str, recorder: Recorder | None) -> bool:
         words = _clean(turn.text)
+        if reads_as_move(session, turn.text):  # the game's parser before table talk (a game's 's' may be a move)
+            return False
         if words in _QUIT:
             turn.control = "quit"
             turn.narration = "Game saved. Goodbye!"

@@ -264,6 +264,7 @@ class RockPaperScissors(Game):
     name = "Rock-Paper-Scissors"
     aliases = ("rps", "roshambo")
     seats = SEATS
+    simultaneous = True  # both throw at once, secretly
     rules_model = RpsRules
     rules_index = RULES
     move_examples = ("rock", "throw paper", "s")
