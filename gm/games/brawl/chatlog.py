@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import read_line, status_rows
+from gm.chatlog.text import move_pattern, read_line, status_rows
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
@@ -26,7 +26,7 @@ from gm.core.state import GameState
 from gm.games.brawl.actions import parse_action
 
 _SEATS = r"home|away"
-_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_MOVE = move_pattern(_SEATS.split("|"))
 _OFFENSE = re.compile(rf"\b({_SEATS})\s+ball\b")
 _DOWN = re.compile(r"\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{1,3}|goal)\b")
 _SPOT = re.compile(r"\bat\s+(own\s+[0-9]{1,3}|opp\s+[0-9]{1,3}|midfield)\b")

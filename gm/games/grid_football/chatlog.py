@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import read_line, squares
+from gm.chatlog.text import move_pattern, read_line, squares
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
@@ -43,7 +43,7 @@ from gm.games.grid_football.engine import (
 )
 
 _SEATS = r"home|away"
-_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_MOVE = move_pattern(_SEATS.split("|"))
 _BALL = re.compile(r"\bball\s*(?:is\s+)?(?:at\s+|on\s+)?([a-z][0-9]{1,2})\b")
 _DOWN = re.compile(rf"(?:\b({_SEATS})\s+(?:ball\s*,?\s*)?)?\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{{1,2}}|goal)\b")
 _OFFENSE = re.compile(rf"\b({_SEATS})\s+ball\b|\boffense\s*:?\s*({_SEATS})\b")

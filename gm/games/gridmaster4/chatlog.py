@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import read_line
+from gm.chatlog.text import move_pattern, read_line
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
@@ -24,7 +24,7 @@ from gm.games.gridmaster4.rules import SEATS
 
 _SEATS = "|".join(SEATS)
 _CELL = r"[a-z][0-9]{1,2}"
-_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_MOVE = move_pattern(_SEATS.split("|"))
 _ACTIVE = re.compile(rf"\b({_SEATS})\s+active\s*:?\s*((?:{_CELL}\b[\s,]*)*|none)")
 _SCORES = re.compile(r"\bscores?\b\s*:?\s*(.*)")
 _SEAT_SCORE = re.compile(rf"\b({_SEATS})\s*:?\s*([0-9]{{1,4}})\b")

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import read_line, status_rows
+from gm.chatlog.text import move_pattern, read_line, status_rows
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
@@ -25,7 +25,7 @@ from gm.games.quarterback.actions import MovePiece, parse_action
 
 _SEATS = r"red|blue"
 _SQ = r"[a-z]-?[0-9]{1,2}"
-_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_MOVE = move_pattern(_SEATS.split("|"))
 _BALL = re.compile(rf"\bball\s*(?:is\s+)?(loose\s+)?(?:at\s+|on\s+)?({_SQ})\b")
 _PIECE = re.compile(rf"\b({_SEATS})\s+(qb|[sdt][1-9])\s*(?:at|on|:)?\s*({_SQ})\b")
 _HALF = re.compile(r"\bgame\s*([0-9])\s*,?\s*half\s*([0-9])\b")
