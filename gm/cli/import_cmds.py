@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,8 +35,13 @@ def _players(items: list[str] | None) -> dict[str, str]:
 
 
 def _read(source: str) -> str:
+    """The text of ``source``: stdin (``-``), a file, or the argument itself (a token).  Bytes are
+    decoded the way chats are saved (UTF-8 with or without a byte-order mark, UTF-16, Latin-1)."""
+    from gm.chatlog.text import decode
+
     if source == "-":
-        return sys.stdin.read()
+        stream = getattr(sys.stdin, "buffer", None)
+        return decode(stream.read(), "stdin") if stream is not None else sys.stdin.read()
     path = Path(source).expanduser()
     try:
         is_file = "\n" not in source and path.is_file()
@@ -43,7 +49,7 @@ def _read(source: str) -> str:
         is_file = False
     if not is_file and path.suffix.lower() in (".md", ".txt", ".log", ".html") and not any(c.isspace() for c in source):
         fail(f"no such file: {source}")
-    return path.read_text(encoding="utf-8") if is_file else source
+    return decode(path.read_bytes(), source) if is_file else source
 
 
 def is_token(text: str) -> bool:
@@ -91,11 +97,16 @@ def import_(
             _import_token(text, output, home, session_id, players)  # says why it is not a token
             return
         raise
-    hint_rules, secret = token_hint(text, g, home)
-    ruleset = g.load_rules_file(rules) if rules is not None else hint_rules
+    hint = token_hint(text, g, home)
+    ruleset = g.load_rules_file(rules) if rules is not None else hint.rules
+    secret = hint.secret
+    prefer = None
     if seed is None and secret is not None:
-        seed = secret.seed
-    result = audit(g, text, ruleset, seed)
+        if hint.moves:  # a game played in gm up to its token: its seed is the game's
+            seed = secret.seed
+        else:  # a blank template's token: its seed is tried first, the chat's own chance decides
+            prefer = secret.seed
+    result = audit(g, text, ruleset, seed, prefer=prefer)
     if secret is not None and secret.seed != result.seed:
         secret = None
     if output is not None:
@@ -107,10 +118,20 @@ def import_(
     _report(result, s, as_json, export)
 
 
-def token_hint(text: str, game: Game, home: Path | None) -> tuple[Any, SeedSecret | None]:
+@dataclass(frozen=True)
+class TokenHint:
+    """What a gm token inside a chatbot's text says about the game its log replays: the ruleset, the
+    seed (a hidden one only where its key is) and how many moves the token's game had."""
+
+    rules: Any = None
+    secret: SeedSecret | None = None
+    moves: int = 0
+
+
+def token_hint(text: str, game: Game, home: Path | None) -> TokenHint:
     """The ruleset and seed of a gm token of ``game`` inside ``text`` (a session document exported by
     gm carries one): a chatbot's log of that game replays with the game's own ruleset and chance.
-    A hidden seed is read only where its key is (the same gm home); ``(None, None)`` without a token."""
+    A hidden seed is read only where its key is (the same gm home); nothing without a token."""
     from gm.core.errors import GameError
     from gm.core.token import decode_token
     from gm.session import FileStore
@@ -121,22 +142,23 @@ def token_hint(text: str, game: Game, home: Path | None) -> tuple[Any, SeedSecre
 
     found = _TOKEN_INSIDE.search(text)
     if found is None:
-        return None, None
+        return TokenHint()
     token = found.group(0)
     try:
         data = decode_token(token) if token.startswith("gm1.") else decode(token)
         if data.get("game") != game.id:
-            return None, None
+            return TokenHint()
         rules = game.load_rules(data.get("rules") or {})
+        moves = len(data.get("log") or ())
         if "seed" in data:
-            return rules, SeedSecret.draw(int(data["seed"]))
+            return TokenHint(rules, SeedSecret.draw(int(data["seed"])), moves)
         keys = store_keys(FileStore(home))
         if data.get("key_id") != keys.id:
-            return rules, None
+            return TokenHint(rules, None, moves)
         opened = keys.open("token", str(data["sealed"]), game.id)
-        return rules, SeedSecret.from_sealed(opened["secret"], practice=False)
+        return TokenHint(rules, SeedSecret.from_sealed(opened["secret"], practice=False), moves)
     except (GameError, SealError, KeyError, TypeError, ValueError):
-        return None, None
+        return TokenHint()
 
 
 def save(

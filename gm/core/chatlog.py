@@ -41,10 +41,21 @@ class Claim:
 @dataclass(frozen=True, slots=True)
 class Fact:
     """What the engine holds for a claim's key, in the same canonical words, and the rule id
-    that decided it."""
+    that decided it; ``also``: other words that state the same truth (a 4th-down choice's spot is
+    the series' line or where the ball now stands), a claim saying any of them is true."""
 
     value: str
     rule: str
+    also: tuple[str, ...] = ()
+
+    def agrees(self, said: str) -> bool:
+        """Whether a claim that says ``said`` states this fact."""
+        return said == self.value or said in self.also
+
+    @property
+    def shown(self) -> str:
+        """The value as an audit names it (``own 25 (or own 28)``)."""
+        return self.value if not self.also else f"{self.value} (or {', '.join(self.also)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +104,12 @@ class ChatLog(ABC):
         ``(number, text)`` lines of the whole text (the last statement of each counts).  The audit
         checks them against the end of the replay.  Default: none."""
         return []
+
+    def ends_turn(self, state: GameState[Any], seat: str) -> str | None:
+        """The action text with which ``seat`` ends its turn early (Quarter Back's ``end``): the
+        importer plays it for a log whose next line is another seat's while ``seat`` still has the
+        move (chatbots leave it out).  Default: ``None``, a turn never ends unsaid."""
+        return None
 
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
         """Whether the exchange ends with these events (no secret pick waits for its pair).

@@ -99,8 +99,8 @@ class BrawlChatLog(ChatLog):
         if key == "touchdown":
             teams = [str(e.data["offense"]) for e in events if e.kind == "touchdown"]
             return Fact(teams[-1] if teams else "none", "BR-TD")
-        if key == "first":
-            toss = [str(e.data["seat"]) for e in events if e.kind == "toss"]
+        if key == "first":  # decided as the game is set up: a fact on every line
+            toss = [str(e.data["seat"]) for e in (*events, *getattr(state, "setup_events", ())) if e.kind == "toss"]
             return Fact(toss[0] if toss else "no toss", "BR-R-FIRST")
         if key == "result":
             o = state.outcome

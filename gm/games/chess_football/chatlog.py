@@ -22,7 +22,7 @@ from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
 from gm.core.state import GameState
-from gm.games.chess_football.actions import parse_action
+from gm.games.chess_football.actions import CoinCall, parse_action
 
 _SEATS = r"home|away"
 _MOVE = move_pattern(_SEATS.split("|"))
@@ -50,6 +50,10 @@ class ChessFootballChatLog(ChatLog):
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
         """A line ends when no secret pick waits for its pair (a hidden ball may stay hidden longer)."""
         return not state.view(None).get("pending")
+
+    def ends_turn(self, state: GameState[Any], seat: str) -> str | None:
+        """``done``: a side whose reaction-turn line is followed by the other side's is done."""
+        return "done"
 
     def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
         by_seat: dict[str, list[str]] = {}
@@ -105,16 +109,28 @@ class ChessFootballChatLog(ChatLog):
             teams = [str(e.data["team"]) for e in events if e.kind == "touchdown"]
             return Fact(teams[-1] if teams else "none", "CF-TOUCHDOWN")
         if key in ("coin", "toss"):
-            toss = [e for e in events if e.kind == "coin_toss"]
-            if not toss:
-                return Fact("no toss", "CF-COIN-TOSS")
-            return Fact(str(toss[0].data["flip" if key == "coin" else "winner"]), "CF-COIN-TOSS")
+            flip, winner = _toss(state, events)
+            return Fact((flip if key == "coin" else winner) or "no toss", "CF-COIN-TOSS")
         if key == "result":
             o = state.outcome
             if o is None:
                 return Fact("game not over", "CF-WIN")
             return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
         return None
+
+
+def _toss(state: GameState[Any], events: Sequence[Event]) -> tuple[str | None, str | None]:
+    """The coin toss of the game (this exchange's, or the one played before): the flip and its winner."""
+    toss = next((e for e in events if e.kind == "coin_toss"), None)
+    if toss is not None:
+        return str(toss.data["flip"]), str(toss.data["winner"])
+    winner = getattr(state, "toss_winner", None)
+    call = next((m for m in state.log if isinstance(m.action, CoinCall)), None)
+    if call is None or winner is None:
+        return None, None
+    assert isinstance(call.action, CoinCall)
+    flip = call.action.call if call.seat == winner else {"heads": "tails", "tails": "heads"}[call.action.call]
+    return flip, str(winner)
 
 
 def _down(v: dict[str, Any], seat: bool = True) -> str:

@@ -26,7 +26,7 @@ from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
 from gm.core.state import GameState
-from gm.games.grid_football.actions import parse_action
+from gm.games.grid_football.actions import CoinCall, parse_action
 from gm.games.grid_football.engine import (
     AWAY,
     HOME,
@@ -188,16 +188,27 @@ class GridFootballChatLog(ChatLog):
             teams = [str(e.data["team"]) for e in events if e.kind == "touchdown"]
             return Fact(teams[-1] if teams else "none", "GF-TD")
         if key in ("coin", "toss"):
-            toss = [e for e in events if e.kind == "coin_toss"]
-            if not toss:
-                return Fact("no toss", "GF-TOSS")
-            return Fact(str(toss[0].data["flip" if key == "coin" else "winner"]), "GF-TOSS")
+            flip, winner = _toss(state, events)
+            return Fact((flip if key == "coin" else winner) or "no toss", "GF-TOSS")
         if key == "result":
             o = state.outcome
             if o is None:
                 return Fact("game not over", "GF-QUARTERS")
             return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
         return None
+
+
+def _toss(state: GridFootballState, events: Sequence[Event]) -> tuple[str | None, str | None]:
+    """The coin toss of the game (this exchange's, or the one played before): the flip and its winner."""
+    toss = next((e for e in events if e.kind == "coin_toss"), None)
+    if toss is not None:
+        return str(toss.data["flip"]), str(toss.data["winner"])
+    call = next((m for m in state.log if isinstance(m.action, CoinCall)), None)
+    if call is None or state.toss_winner is None:
+        return None, None
+    assert isinstance(call.action, CoinCall)
+    flip = call.action.call if call.seat == state.toss_winner else {"heads": "tails", "tails": "heads"}[call.action.call]
+    return flip, state.toss_winner
 
 
 def _new_blocks(events: Sequence[Event]) -> list[str]:

@@ -45,6 +45,11 @@ class QuarterbackChatLog(ChatLog):
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
         return state.is_terminal or any(e.kind in _ENDS for e in events)
 
+    def ends_turn(self, state: GameState[Any], seat: str) -> str | None:
+        """``end``: a side whose line is followed by the other side's ended its turn (chatbots leave the
+        ``, end`` out)."""
+        return "end"
+
     def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
         snap = state.snapshot()
         seat = moves[0][0]
