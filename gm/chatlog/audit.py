@@ -5,7 +5,8 @@ Reading (:func:`read_log`): the lines of every section headed like the log (or o
 when none is), read with the game's format, in order; a run of lines that says again what the log
 already holds (the chatbot restates the log, whole or its last lines) is a restatement, read once;
 a restated log that then says something else is the chat's later account of the game and counts
-from there.
+from there.  A run restates the log from its first line (labels aside: a table renumbers), or from a
+later line up to the log's last one under the same labels (two plays can read alike).
 
 Chance (:func:`choose_seed`): the engine's chance comes from a seed; the seed is the first (of
 :data:`SEEDS`) under which everything the chat says chance decided (a coin toss, who has the ball
@@ -286,10 +287,11 @@ class _Reader:
                 return
         if log:
             j = next((j for j, (_, q) in enumerate(log) if _same(p, q)), None)
-            if j is not None and (j == 0 or log[j][1].claims):  # a line in the middle counts only with its claims
+            if j is not None and (j == 0 or (log[j][1].label and log[j][1].label == p.label)):
+                # a line from the middle of the log restates it only under its own label: two plays can read alike
                 self.run, self.start = [(ln, p)], j
                 return
-            if j is None and _restarts(log[0][1], p):  # the log begun again, and differently
+            if j is None and _restarts(log[0][1], log[-1][1], p):  # the log begun again, and differently
                 self.read.rewrites.append(Rewrite(ln.number, log[0][0].number, len(log)))
                 log.clear()
         log.append((ln, p))
@@ -314,9 +316,10 @@ class _Reader:
         return False
 
 
-def _restarts(first: ParsedLine, p: ParsedLine) -> bool:
-    """Whether ``p`` is a first line again: it carries the log's first label (one with a number)."""
-    return bool(first.label) and first.label == p.label and re.search(r"[0-9]", first.label) is not None
+def _restarts(first: ParsedLine, last: ParsedLine, p: ParsedLine) -> bool:
+    """Whether ``p`` is a first line again: it carries the log's first label (one with a number), and the
+    log has gone past it (a seat's row after another's of the same exchange carries the label too)."""
+    return bool(first.label) and first.label == p.label != last.label and re.search(r"[0-9]", first.label) is not None
 
 
 def _chatlog(game: Game) -> ChatLog:
@@ -423,15 +426,21 @@ def _replay(
     result = Audit(game, state, seed, len(parsed), 0)
     closed = 0  # log length after the last complete exchange
     honour = False
+    carry: list[tuple[str, str]] = []  # moves of a seat's row that wait for another seat's row of the same exchange
     for idx, (ln, p) in enumerate(parsed):
         start = len(state.log)
         honour = honour or len(state.to_act()) > 1
         events: list[Event] = []
-        queue = list(p.moves)
+        queue, carry = carry + list(p.moves), []
         bad: tuple[str, str, GameError] | None = None
         while queue:
             acting = state.to_act()
-            k = next((i for i, (seat, _) in enumerate(queue) if seat in acting), 0)
+            k = next((i for i, (seat, _) in enumerate(queue) if seat in acting), None)
+            if k is None:
+                if _carries(p, parsed[idx + 1][1] if idx + 1 < len(parsed) else None, acting):
+                    carry = queue  # a row per seat: the rest waits for the other seat's row of the exchange
+                    break
+                k = 0
             seat, act = queue.pop(k)
             try:
                 events.extend(state.apply(seat, act))
@@ -452,7 +461,7 @@ def _replay(
             if keys is not None:  # the seed search: what chance decided before this line is checked all the same
                 _check(chatlog, state, [], ln, p, "", result, keys, stop)
             break
-        if idx + 1 < len(parsed):
+        if idx + 1 < len(parsed) and not carry:
             events.extend(_implied_end(chatlog, state, p, parsed[idx + 1][1], ln, result))
         result.replayed += 1
         moves = " | ".join(f"{m.seat}: {m.action}" for m in state.log[start:])
@@ -492,6 +501,12 @@ def _check(
             result.divergences.append(Divergence(ln.number, ln.as_written(p.label), moves, c.key, c.said, f.shown, f.rule))
             if stop:
                 return
+
+
+def _carries(p: ParsedLine, nxt: ParsedLine | None, acting: tuple[str, ...]) -> bool:
+    """Whether the moves of ``p`` that nobody may make now wait for the next line: it is the same exchange
+    (the same label) and holds a move of a seat that must act now (a table with a row per seat)."""
+    return nxt is not None and bool(p.label) and nxt.label == p.label and any(s in acting for s, _ in nxt.moves)
 
 
 def _implied_end(chatlog: ChatLog, state: GameState[Any], p: ParsedLine, nxt: ParsedLine, ln: Line, result: Audit) -> list[Event]:

@@ -365,6 +365,31 @@ def read_line(
     return ParsedLine(label, tuple(moves), tuple(claims(" | ".join(rest))))
 
 
+def score_claim(text: str, seats: tuple[str, str], bare: bool = True) -> str | None:
+    """The score a line states for a two-seat game, as ``SEAT1 N-M SEAT2`` (in ``seats``' order): ``score
+    home 7-0 away``, ``score: home 7, away 0``, ``score 7-0`` (``seats``' order), ``score: away 0 - home 7``;
+    ``bare``: also without the word (``home 7 - 0 away``, as gm's status lines write it)."""
+    a, b = seats
+    s = seat_pattern(seats)
+    n = r"([0-9]{1,3})"
+    m = re.search(rf"\bscore\s*:?\s*(?:({s})\s*{n}\s*[-:,]?\s*(?:{n}\s*({s})|({s})\s*{n})|{n}\s*[-:]\s*{n})", text)
+    if m is None and bare:
+        m2 = re.search(rf"\b({s})\s+{n}\s*-\s*{n}\s+({s})\b", text)
+        if m2 is None or m2.group(1) == m2.group(4):
+            return None
+        pairs = {m2.group(1): m2.group(2), m2.group(4): m2.group(3)}
+        return f"{a} {int(pairs[a])}-{int(pairs[b])} {b}"
+    if m is None:
+        return None
+    if m.group(7) is not None:
+        return f"{a} {int(m.group(7))}-{int(m.group(8))} {b}"
+    first, other = m.group(1), m.group(4) or m.group(5)
+    if first == other:
+        return None
+    pairs = {first: m.group(2), other: m.group(3) or m.group(6)}
+    return f"{a} {int(pairs[a])}-{int(pairs[b])} {b}"
+
+
 _ROW = re.compile(r"^([a-z][a-z ()]{1,40}?) \| (.+)$")
 
 

@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from gm.chatlog.text import move_pattern, read_line, status_rows
+from gm.chatlog.text import move_pattern, read_line, score_claim, status_rows
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.brawl.actions import parse_action
+from gm.games.brawl.engine import FOURTH_DOWN, PLAY, BrawlState
 
 _SEATS = r"home|away"
 _MOVE = move_pattern(_SEATS.split("|"))
@@ -31,7 +33,6 @@ _OFFENSE = re.compile(rf"\b({_SEATS})\s+ball\b")
 _DOWN = re.compile(r"\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{1,3}|goal)\b")
 _SPOT = re.compile(r"\bat\s+(own\s+[0-9]{1,3}|opp\s+[0-9]{1,3}|midfield)\b")
 _ROUND = re.compile(r"\bround\s*([0-9]{1,3})\b")
-_SCORE = re.compile(rf"\bscore\s*:?\s*(?:(?P<s1>{_SEATS})\s*(?P<n1>[0-9]{{1,3}})\s*[-:,]?\s*(?P<n2>[0-9]{{1,3}})\s*(?P<s2>{_SEATS})|(?P<h>[0-9]{{1,3}})\s*-\s*(?P<a>[0-9]{{1,3}}))")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
 _FIRST = re.compile(rf"\b({_SEATS})\s+has\s+the\s+ball\s+first\b")
 _RESULT = re.compile(rf"\b({_SEATS})\s+wins\b|\b(draw|tied game)\b")
@@ -60,8 +61,9 @@ class BrawlChatLog(ChatLog):
         parts = [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
         v = state.view(None)
         parts += [f"touchdown {e.data['offense']}" for e in events if e.kind == "touchdown"]
-        if v.get("offense") and v.get("ball") and v.get("down"):
-            parts.append(f"{v['offense']} ball, {_down(v)} at {v['ball']['at']}")
+        series = _series(state)
+        if series is not None:
+            parts.append(f"{series.offense} ball, {series.down} at {series.spot}")
         parts.append(f"round {v['round']}, score home {v['score']['home']}-{v['score']['away']} away")
         parts += [f"{e.data['seat']} has the ball first" for e in events if e.kind == "toss"]
         if state.outcome is not None:
@@ -87,10 +89,14 @@ class BrawlChatLog(ChatLog):
         v = state.view(None)
         play = next((e.rule for e in reversed(events) if e.kind not in ("locked", "series")), "BR-YARDS")
         if key in ("offense", "down", "spot"):
-            if not v.get("offense") or not v.get("ball") or not v.get("down"):
+            series = _series(state)
+            if series is None:
                 return Fact("no series", play)
-            value = {"offense": str(v["offense"]), "down": _down(v), "spot": str(v["ball"]["at"])}[key]
-            return Fact(value, play)
+            if key == "offense":
+                return Fact(series.offense, play)
+            if key == "down":
+                return Fact(series.down, play, series.down_also)
+            return Fact(series.spot, play, series.spot_also)
         if key == "round":
             return Fact(str(v["round"]), "BR-R-LENGTH")
         if key == "score":
@@ -114,8 +120,32 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-def _down(v: dict[str, Any]) -> str:
-    return f"{_ordinal(int(v['down']))} & {v['to_go']}"
+@dataclass(frozen=True, slots=True)
+class _Series:
+    """The series as gm's status line states it: who has the ball, the down and distance (``& goal``
+    near the goal line: the yards are true too), and the spot (the line of scrimmage; at the 4th-down
+    choice also where the ball now stands, BR-R-SPOT)."""
+
+    offense: str
+    down: str
+    down_also: tuple[str, ...]
+    spot: str
+    spot_also: tuple[str, ...]
+
+
+def _series(state: GameState[Any]) -> _Series | None:
+    """The series under way (a play, or the 4th-down choice after the series' plays), ``None`` once the game is over."""
+    assert isinstance(state, BrawlState)
+    if state.phase not in (PLAY, FOURTH_DOWN):
+        return None
+    r = state.rules
+    togo = min(r.first_down_yards, state.to_goal)
+    goal = togo == state.to_goal and togo < r.first_down_yards
+    play = state.play_no if state.phase == PLAY else r.series_cards + 1  # going for it is the next play
+    down = f"{_ordinal(play)} & {'goal' if goal else togo}"
+    spot = state.field_text(state.los)
+    now = state.field_text(state.fourth_spot) if state.phase == FOURTH_DOWN else spot
+    return _Series(str(state.offense), down, (f"{_ordinal(play)} & {togo}",) if goal else (), spot, (now,) if now != spot else ())
 
 
 def _claims(text: str) -> list[Claim]:
@@ -130,13 +160,8 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("spot", re.sub(r"\s+", " ", m.group(1))))
     if (m := _ROUND.search(text)) is not None:
         out.append(Claim("round", str(int(m.group(1)))))
-    if (m := _SCORE.search(text)) is not None:
-        if m.group("h") is not None:
-            home, away = m.group("h"), m.group("a")
-        else:
-            pairs = {m.group("s1"): m.group("n1"), m.group("s2"): m.group("n2")}
-            home, away = pairs.get("home", "?"), pairs.get("away", "?")
-        out.append(Claim("score", f"home {home}-{away} away"))
+    if (score := score_claim(text, ("home", "away"))) is not None:
+        out.append(Claim("score", score))
     if (m := _FIRST.search(text)) is not None:
         out.append(Claim("first", m.group(1)))
     if (m := _RESULT.search(text)) is not None:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import move_pattern, read_line, status_rows
+from gm.chatlog.text import move_pattern, read_line, score_claim, status_rows
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
@@ -30,7 +30,6 @@ _BALL = re.compile(r"\bball\s*(?:is\s+)?(?:at\s+|on\s+)?([a-z][0-9]{1,2})\b")
 _DOWN = re.compile(rf"(?:\b({_SEATS})\s+)?\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{{1,2}}|goal)\b")
 _LOS = re.compile(r"\bat\s+row\s+([0-9]{1,2})\b")
 _PERIOD = re.compile(r"\b(half\s*[0-9]|overtime(?:\s*[0-9])?)\b")
-_SCORE = re.compile(rf"\bscore\s*:?\s*(?:(?P<s1>{_SEATS})\s*(?P<n1>[0-9]{{1,3}})\s*[-:,]?\s*(?P<n2>[0-9]{{1,3}})\s*(?P<s2>{_SEATS})|(?P<h>[0-9]{{1,3}})\s*-\s*(?P<a>[0-9]{{1,3}}))")
 _COIN = re.compile(r"\bcoin\s*(?:shows|lands|is|:)?\s*(heads|tails)\b")
 _TOSS = re.compile(rf"\b({_SEATS})\s+wins\s+the\s+(?:coin\s+)?toss\b")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
@@ -160,13 +159,8 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("los", str(int(m.group(1)))))
     if (m := _PERIOD.search(text)) is not None:
         out.append(Claim("period", re.sub(r"\s+", " ", m.group(1).replace("half", "half "))))
-    if (m := _SCORE.search(text)) is not None:
-        if m.group("h") is not None:
-            home, away = m.group("h"), m.group("a")
-        else:
-            pairs = {m.group("s1"): m.group("n1"), m.group("s2"): m.group("n2")}
-            home, away = pairs.get("home", "?"), pairs.get("away", "?")
-        out.append(Claim("score", f"home {home}-{away} away"))
+    if (score := score_claim(text, ("home", "away"))) is not None:
+        out.append(Claim("score", score))
     if (m := _RESULT.search(text)) is not None:
         out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
     return out
