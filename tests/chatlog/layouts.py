@@ -75,9 +75,15 @@ def _after(x: Exchange, status: bool) -> str:
     return x.status if status else " | ".join(x.claims)
 
 
+def line(x: Exchange, status: bool = False) -> str:
+    """The exchange as one line of the log: label, moves, and gm's claims (or status line)."""
+    after = _after(x, status)
+    return f"{x.label} {x.moves_text()}" + (f" | {after}" if after else "")
+
+
 def plain(game: Game, xs: list[Exchange], status: bool) -> str:
     """gm's own lines under the heading."""
-    return "## Move log\n\n" + "\n".join(f"{x.label} {x.moves_text()} | {_after(x, status)}" for x in xs) + "\n"
+    return "## Move log\n\n" + "\n".join(line(x, status) for x in xs) + "\n"
 
 
 def bullets(game: Game, xs: list[Exchange], status: bool) -> str:
@@ -93,7 +99,7 @@ def numbered(game: Game, xs: list[Exchange], status: bool) -> str:
 
 def log_prefix(game: Game, xs: list[Exchange], status: bool) -> str:
     """``Log:`` before every line, no heading."""
-    return "\n".join(f"Log: {x.label} {x.moves_text()} | {_after(x, status)}" for x in xs) + "\n"
+    return "\n".join(f"Log: {line(x, status)}" for x in xs) + "\n"
 
 
 def move_prefix(game: Game, xs: list[Exchange], status: bool) -> str:
@@ -151,7 +157,7 @@ def restated(game: Game, xs: list[Exchange], status: bool) -> str:
     step = max(1, len(xs) // 4)
     for end in range(step, len(xs) + step, step):
         out.append("Assistant: the log so far:\n")
-        out += [f"{x.label} {x.moves_text()} | {_after(x, status)}" for x in xs[: min(end, len(xs))]]
+        out += [line(x, status) for x in xs[: min(end, len(xs))]]
         out.append("\nUser: ok, go on.\n")
     return "\n".join(out) + "\n"
 
