@@ -264,8 +264,18 @@ def read_log(game: Game, text: str) -> LogRead:
 
 
 def _same(a: ParsedLine, b: ParsedLine) -> bool:
-    """Whether two lines say the same: the same moves and claims (lines without claims: and the same label)."""
-    return a.moves == b.moves and a.claims == b.claims and (bool(a.claims) or (bool(a.label) and a.label == b.label))
+    """Whether two lines say the same: the same moves and claims (lines without claims: and the same label), and
+    no labels that number two different lines (``D5``, ``D6``; a table's ``4`` and ``Toss`` may be one line)."""
+    if a.moves != b.moves or a.claims != b.claims:
+        return False
+    if not a.claims and not (a.label and a.label == b.label):
+        return False
+    na, nb = _LABEL.fullmatch(a.label), _LABEL.fullmatch(b.label)
+    return not (na and nb and na.group(1) == nb.group(1) and int(na.group(2)) != int(nb.group(2)))
+
+
+#: a numbered label: its letters and its number (``d5``, ``t 12``, ``7``)
+_LABEL = re.compile(r"([a-z]*)\s*([0-9]{1,6})")
 
 
 class _Reader:

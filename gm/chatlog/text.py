@@ -58,17 +58,20 @@ def decode(data: bytes, name: str = "the text") -> str:
                 return _text(data.decode(codec), name)
             except UnicodeDecodeError as exc:
                 raise _unreadable(name, f"it starts with a {codec.upper().removesuffix('-SIG')} byte-order mark but byte "
-                                        f"{exc.start} is not {codec.upper().removesuffix('-SIG')}") from None  # fmt: skip
+                                        f"{exc.start + len(bom)} is not {codec.upper().removesuffix('-SIG')}") from None  # fmt: skip
     try:
         return _text(data.decode("utf-8"), name)
     except UnicodeDecodeError:
         pass
     if b"\x00" in data:
-        even, odd = data[0::2], data[1::2]
-        if len(data) % 2 == 0 and odd.count(0) == len(odd) and 0 not in even:
-            return _text(data.decode("utf-16-le"), name)
-        if len(data) % 2 == 0 and even.count(0) == len(even) and 0 not in odd:
-            return _text(data.decode("utf-16-be"), name)
+        if len(data) % 2 == 0:  # UTF-16 without its mark: the high bytes of a chat's (mostly ASCII) characters are NUL
+            even, odd = data[0::2].count(0) / (len(data) // 2), data[1::2].count(0) / (len(data) // 2)
+            for codec, high, low in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+                if high >= 0.7 and low <= 0.02:
+                    try:
+                        return _text(data.decode(codec), name)
+                    except UnicodeDecodeError:
+                        break
         raise _unreadable(name, f"byte {data.index(0)} is a NUL byte (a binary file, or UTF-16 without its byte-order mark)")
     try:
         text = data.decode("cp1252")  # Latin-1 with the printable characters Windows puts in 0x80-0x9f
@@ -178,8 +181,12 @@ def clean_lines(text: str, seats: Sequence[str] = ()) -> list[Line]:
 
 
 def _is_rule(row: str) -> bool:
+    """Whether ``row`` is a table's delimiter row: every cell dashes (two at least, or with a colon: a cell
+    of one dash is an empty cell written ``-``)."""
     compact = row.replace(" ", "").replace("\t", "")
-    return "|" in compact and "-" in compact and _TABLE_RULE.match(compact) is not None
+    if "|" not in compact or _TABLE_RULE.match(compact) is None:
+        return False
+    return all(c.count("-") >= 2 or ":" in c for c in compact.strip("|").split("|"))
 
 
 #: a column header naming who moves on the row (its cells are seat names)
