@@ -39,6 +39,8 @@ EXAMPLE = "example (the first lines of a game, computed by the engine)"
 SEEDS = 64
 #: the seed search replays at least this many of the log's first lines: who moves first is chance too
 FIRST_LINES = 3
+#: of the seeds that fit the chat's chance, the seed search replays the whole log under this many at most
+FULL_TRIES = 8
 FIX = (
     "`gm play` fixes that: a bot's pick is locked first (you see its SHA-256 commitment before you choose, the "
     "reveal after) and a second player at the keyboard types hidden; `gm serve` lets two people on two computers pick in secret, each from their own link, and `gm mcp` keeps every pick inside the engine, "
@@ -386,11 +388,13 @@ def audit(game: Game, text: str, rules: Any = None, seed: int | None = None, pre
 
 
 def choose_seed(game: Game, rules: Any, parsed: list[tuple[Line, ParsedLine]], prefer: int | None = None) -> SeedChoice:
-    """The seed to replay a chatbot's log with: the first of ``prefer`` and then 0, 1, ... (:data:`SEEDS` in
-    all) under which every claim about an outcome of chance (the chat log's ``chance_keys``) comes out as
-    the chat says and the log's first lines (who moves first) replay; failing that, the seed that agrees
-    with the most of them, and a note saying what no seed gives.  Each try replays only up to the last
-    such claim (or the first lines) and stops at the first claim of chance it contradicts."""
+    """The seed to replay a chatbot's log with.  The seeds ``prefer``, then 0, 1, ... (:data:`SEEDS` in all)
+    are tried in two rounds: first, under which of them every claim about an outcome of chance (the chat
+    log's ``chance_keys``) comes out as the chat says and the log's first lines (who moves first) replay
+    (each try replays only up to the last such claim, stopping at the first it contradicts); then, of the
+    first :data:`FULL_TRIES` that do, the first under which the whole log replays without a finding, else
+    the one that goes furthest (the chat's dice that the log leaves unsaid are then the likeliest).  When
+    no seed fits, the one that agrees with the most, and a note saying what no seed gives."""
     chatlog = _chatlog(game)
     keys = chatlog.chance_keys
     stated = [(i, c) for i, (_, p) in enumerate(parsed) for c in p.claims if c.key in keys]
@@ -398,13 +402,18 @@ def choose_seed(game: Game, rules: Any, parsed: list[tuple[Line, ParsedLine]], p
     prefix = parsed[: horizon + 1]
     order = ([prefer] if prefer is not None else []) + [s for s in range(SEEDS) if s != prefer]
     best: tuple[tuple[int, int], int, Audit] | None = None
+    fits: list[tuple[int, Audit]] = []
     for s in order:
         a = _replay(game, chatlog, rules, s, prefix, keys=keys, stop=True)
         agreed = a.checked - len(a.divergences)
         if agreed == len(stated) and a.replayed == len(prefix):
-            return SeedChoice(s, True, len(stated))
-        if best is None or (agreed, a.replayed) > best[0]:
+            fits.append((s, a))
+            if len(fits) == FULL_TRIES:
+                break
+        elif best is None or (agreed, a.replayed) > best[0]:
             best = ((agreed, a.replayed), s, a)
+    if fits:
+        return SeedChoice(_furthest(game, chatlog, rules, parsed, fits), True, len(stated))
     assert best is not None
     (agreed, _), s, a = best
     if agreed == len(stated):  # chance agrees; the first lines stop at a mistake of the chatbot's own
@@ -418,6 +427,30 @@ def choose_seed(game: Game, rules: Any, parsed: list[tuple[Line, ParsedLine]], p
     note = (f"No seed of the {len(order)} tried gives every outcome of chance the chat states ({what}); "
             f"replayed with seed {s}, which gives {agreed} of {len(stated)}.")  # fmt: skip
     return SeedChoice(s, False, len(stated), note)
+
+
+def _furthest(game: Game, chatlog: ChatLog, rules: Any, parsed: list[tuple[Line, ParsedLine]], fits: list[tuple[int, Audit]]) -> int:
+    """Of the seeds that fit the chat's chance (with their replays of the log's first lines), the first under
+    which the whole log replays without a finding, else the one whose replay goes furthest (the earliest on
+    a tie).  A game whose first try draws nothing after those first lines is the same under every seed."""
+    first, opening = fits[0]
+    best = (-1, first)
+    for s, _ in fits:
+        a = _replay(game, chatlog, rules, s, parsed, stop=s != first)
+        reached = a.divergences[0].line if a.divergences else (a.illegal.line if a.illegal else None)
+        if reached is None:
+            return s
+        if s == first and len(opening.state.log) < len(a.state.log) and _same_chance(opening.state, a.state):
+            return first  # nothing drawn after the first lines: every fitting seed replays the same game
+        progress = next(i for i, (ln, _) in enumerate(parsed) if ln.number == reached)
+        if progress > best[0]:
+            best = (progress, s)
+    return best[1]
+
+
+def _same_chance(before: GameState[Any], after: GameState[Any]) -> bool:
+    """Whether a replay drew nothing more by chance after ``before`` (the same seed, further on)."""
+    return bool(before.rng.getstate() == after.rng.getstate())
 
 
 def _replay(
