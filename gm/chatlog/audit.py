@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gm.chatlog.text import RULE, Line, clean_lines
+from gm.core.chatlog import seat_pattern
 from gm.core.errors import GameError, StateError
 
 if TYPE_CHECKING:
@@ -203,7 +204,9 @@ class Audit:
             out.append(f"line {i.line} {i.label or '-'}: illegal move {i.move}: {i.reason} [{i.rule}]")
             if i.legal:
                 out.append(f"  legal instead: {'; '.join(i.legal)}")
-            out.append(f"  the true game stops before this line; {i.not_replayed} later move lines were not replayed")
+            n = i.not_replayed
+            rest = ", the log's last" if not n else f"; {n} later move {'line was' if n == 1 else 'lines were'} not replayed"
+            out.append(f"  the true game stops before this line{rest}")
         for u in self.unread:
             out.append(f"line {u.number}: not read as a move: {u.shown or u.text}")
         if self.left_out:
@@ -255,11 +258,12 @@ def read_log(game: Game, text: str) -> LogRead:
     """The move log of ``text`` (a session document or a whole chat) read with ``game``'s format."""
     chatlog = _chatlog(game)
     reader = _Reader()
+    attempt = re.compile(rf"\b(?:{seat_pattern(game.seats)})\s*:\s*[^|]*[a-z]")  # a seat and words: a move meant
     for ln in find_log(chatlog, clean_lines(text, game.seats)):
         p = chatlog.parse_line(ln.text)
         if p is not None and p.moves:
             reader.add(ln, p)
-        elif p is None and any(f"{s}:" in ln.text for s in game.seats) and "|" in ln.text:
+        elif p is None and "|" in ln.text and attempt.search(ln.text):
             reader.read.unread.append(ln)
     reader.close(None)
     return reader.read
@@ -502,15 +506,25 @@ def _replay(
             move = f"{seat}: {_written(state, act, ln)}"
             result.illegal = Illegal(ln.number, ln.as_written(p.label), move, err.rule, err.reason, legal, len(parsed) - idx - 1)
             if keys is not None:  # the seed search: what chance decided before this line is checked all the same
-                _check(chatlog, state, [], ln, p, "", result, keys, stop)
+                checked, wrong = _check(chatlog, state, [], ln, p, "", keys)
+                result.checked += checked
+                result.divergences += wrong
             break
-        if idx + 1 < len(parsed) and not carry:
-            events.extend(_implied_end(chatlog, state, p, parsed[idx + 1][1], ln, result))
         result.replayed += 1
         moves = " | ".join(f"{m.seat}: {m.action}" for m in state.log[start:])
+        end = _implied_end(chatlog, state, p, parsed[idx + 1][1]) if idx + 1 < len(parsed) and not carry else None
+        if end is not None:  # a claim is the chat's mistake only if the turn's end does not make it true either
+            checked, before = _check(chatlog, state, events, ln, p, moves, keys)
+            events.extend(state.apply(*end))
+            result.implied.append((ln.number, f"{end[0]}: {end[1]}"))
+            _, after = _check(chatlog, state, events, ln, p, moves, keys)
+            wrong = [d for d in before if any(a.key == d.key for a in after)]
+        else:
+            checked, wrong = _check(chatlog, state, events, ln, p, moves, keys)
+        result.checked += checked
+        result.divergences += wrong
         if chatlog.closes(state, events):
             closed = len(state.log)
-        _check(chatlog, state, events, ln, p, moves, result, keys, stop)
         if stop and result.divergences:
             break
     if closed < len(state.log) and state.has_locked_picks():
@@ -528,22 +542,21 @@ def _check(
     ln: Line,
     p: ParsedLine,
     moves: str,
-    result: Audit,
     keys: Collection[str] | None,
-    stop: bool,
-) -> None:
-    """Check the line's claims (``keys``: only these) after the exchange that produced ``events``."""
+) -> tuple[int, list[Divergence]]:
+    """The line's claims (``keys``: only these) checked after the exchange that produced ``events``: how many
+    were checked, and those the rules contradict."""
+    checked, wrong = 0, []
     for c in p.claims:
         if keys is not None and c.key not in keys:
             continue
         f = chatlog.fact(c.key, state, events)
         if f is None:
             continue
-        result.checked += 1
+        checked += 1
         if not f.agrees(c.said):
-            result.divergences.append(Divergence(ln.number, ln.as_written(p.label), moves, c.key, c.said, f.shown, f.rule))
-            if stop:
-                return
+            wrong.append(Divergence(ln.number, ln.as_written(p.label), moves, c.key, c.said, f.shown, f.rule))
+    return checked, wrong
 
 
 def _carries(p: ParsedLine, nxt: ParsedLine | None, acting: tuple[str, ...]) -> bool:
@@ -552,19 +565,17 @@ def _carries(p: ParsedLine, nxt: ParsedLine | None, acting: tuple[str, ...]) -> 
     return nxt is not None and bool(p.label) and nxt.label == p.label and any(s in acting for s, _ in nxt.moves)
 
 
-def _implied_end(chatlog: ChatLog, state: GameState[Any], p: ParsedLine, nxt: ParsedLine, ln: Line, result: Audit) -> list[Event]:
-    """The events of a turn the log ends unsaid: the line's seat still has the move, the next line is another
-    seat's, and the game's way to end a turn early (:meth:`ChatLog.ends_turn`) lets that seat move."""
+def _implied_end(chatlog: ChatLog, state: GameState[Any], p: ParsedLine, nxt: ParsedLine) -> tuple[str, str] | None:
+    """The move that ends a turn the log ends unsaid (seat, action): the line's seat still has the move, the
+    next line is another seat's, and the game's way to end a turn early (:meth:`ChatLog.ends_turn`) is legal."""
     acting = state.to_act()
     if len(acting) != 1 or not nxt.moves or nxt.moves[0][0] in acting or acting[0] not in {s for s, _ in p.moves}:
-        return []
+        return None
     seat = acting[0]
     end = chatlog.ends_turn(state, seat)
     if end is None or not state.is_legal(seat, end):
-        return []
-    events = state.apply(seat, end)
-    result.implied.append((ln.number, f"{seat}: {end}"))
-    return events
+        return None
+    return seat, end
 
 
 def _written(state: GameState[Any], act: str, ln: Line) -> str:

@@ -152,14 +152,26 @@ def clean_lines(text: str, seats: Sequence[str] = ()) -> list[Line]:
     rows dropped; a table row rewritten as the log line it stands for (see :class:`_Table`)."""
     out: list[Line] = []
     table: _Table | None = None
+    last: _Table | None = None  # the last table of moves: rows printed later without its header are read with it
+    rows: list[tuple[int, str]] = []  # the current table's rows as written: (index in out, the row)
     prev: tuple[int, str] | None = None  # the line before, when it has a pipe outside a table: a header if a rule follows
+
+    def close() -> None:
+        if table is not None and not table.moved:  # no move in any row (a scoreboard): the cells as they are
+            for k, raw in rows:
+                shown = _plain(" | ".join(c for c in split_cells(raw) if not blank(c)))
+                out[k] = Line(out[k].number, shown.lower(), False, shown)
+        rows.clear()
+
     for i, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip().translate(_TRANSLATE)
         if stripped.startswith("```") or stripped.startswith("~~~"):
+            close()
             table, prev = None, None
             continue
         piped = _PIPE.search(stripped) is not None
         if not piped:
+            close()
             table = None
         elif table is None and prev is not None and prev[0] == i - 1 and _is_rule(stripped):
             table = _Table(split_cells(prev[1]), seats)
@@ -170,13 +182,20 @@ def clean_lines(text: str, seats: Sequence[str] = ()) -> list[Line]:
         prev = (i, stripped) if piped and table is None else None
         if table is not None:
             row = table.row(split_cells(stripped))
+            if table.moved:
+                last = table
+        elif stripped.startswith("|") and last is not None and len(split_cells(stripped)) == last.width:
+            row = last.row(split_cells(stripped))  # a new row of the last table, its header not printed again
         elif stripped.startswith("|"):
             row = " | ".join(c for c in split_cells(stripped) if not blank(c))
         else:
             row = stripped
         shown = _plain(row)
         if shown:
+            if table is not None:
+                rows.append((len(out), stripped))
             out.append(Line(i, shown.lower(), stripped.startswith("#"), shown))
+    close()
     return out
 
 
@@ -187,6 +206,11 @@ def _is_rule(row: str) -> bool:
     if "|" not in compact or _TABLE_RULE.match(compact) is None:
         return False
     return all(c.count("-") >= 2 or ":" in c for c in compact.strip("|").split("|"))
+
+
+def _words(text: str) -> str:
+    """``text``'s words only (letters, digits, ``#``, ``&``, ``'``, ``/``; emoji and punctuation go), spaced once."""
+    return " ".join(re.sub(r"[^\w#&'/ -]+", " ", text).replace("_", " ").split()).strip(" -")
 
 
 #: a column header naming who moves on the row (its cells are seat names)
@@ -214,7 +238,7 @@ class _Table:
     def __init__(self, header: list[str], seats: Sequence[str]) -> None:
         self.width = len(header)
         self.kinds: list[tuple[str, str]] = []  # per column: (kind, word) kind in seat/side/acts/claim/plain
-        names = [re.sub(r"\([^)]*\)", " ", clean(h)).strip(" .:*_`") for h in header]
+        names = [_words(re.sub(r"\([^)]*\)", " ", clean(h))) for h in header]
         side_at: int | None = None
         for k, name in enumerate(names):
             words = name.replace("'s", " 's").split()
@@ -234,6 +258,8 @@ class _Table:
         if not any(kind in ("seat", "acts") for kind, _ in self.kinds):  # no table of moves (a status table): cells as they are
             self.kinds = [("plain", name) for name in names]
         self.seats = tuple(seats)
+        #: whether a cell of a seat's moves held a word (a table of numbers under the seats is a scoreboard)
+        self.moved = False
 
     def row(self, cells: list[str]) -> str:
         """The log line a row stands for (a row whose cells do not line up with the header, as when a
@@ -247,12 +273,14 @@ class _Table:
             if blank(c):
                 continue
             low = clean(c)
+            if kind in ("seat", "acts") and re.search(r"[a-z]", low):
+                self.moved = True
             if kind == "seat":
                 parts.append(c if re.match(rf"(?:{seat_pattern(self.seats)})\s*:", low) else f"{word}: {c}")
             elif kind == "side":
-                name = re.sub(r"\([^)]*\)", " ", low).strip(" .:")
-                if name in self.seats:
-                    side = name
+                named = [w for w in _words(re.sub(r"\([^)]*\)", " ", low)).split() if w in self.seats]
+                if len(named) == 1:  # "Blue (you)", "Lime Green", an emoji before the colour
+                    side = named[0]
                 else:
                     parts.append(c)
             elif kind == "acts" and side and not low.startswith(f"{side}:"):
@@ -317,19 +345,21 @@ def squares(text: str) -> Iterable[str]:
 
 
 def move_pattern(seats: Iterable[str]) -> re.Pattern[str]:
-    """The segment of a cleaned line that holds a seat's moves: ``[LABEL] SEAT: ACTIONS``.  The label
-    is what comes before the seat (``d7``, ``t12``, ``move 12:``, ``log: d7``, ``toss``), up to 40
-    characters and one colon of its own."""
+    """The segment of a cleaned line that holds a seat's moves: ``[LABEL] SEAT: ACTIONS`` (or ``LABEL
+    (SEAT): ACTIONS``).  The label is what comes before the seat (``d7``, ``t12``, ``move 12:``, ``log:
+    d7``, ``toss``), up to 40 characters and one colon of its own."""
     s = seat_pattern(seats)
-    return re.compile(rf"^(?P<label>(?:(?:(?!\b(?:{s})\b)[^:|]){{0,30}}:\s*)?[^:|]{{0,40}}?)[\s.)\-]*\b(?P<seat>{s})\s*:\s*(?P<acts>.*)$")
+    return re.compile(
+        rf"^(?P<label>(?:(?:(?!\b(?:{s})\b)[^:|]){{0,30}}:\s*)?[^:|]{{0,40}}?)[\s.)\-(]*\b(?P<seat>{s})\)?\s*:\s*(?P<acts>.*)$"
+    )
 
 
 _LOG_WORD = re.compile(r"^(?:move\s+)?log\b[\s:.\-]*")
 
 
 def _label(text: str) -> str:
-    """A line's label as shown: its punctuation and a ``log:`` prefix dropped."""
-    return _LOG_WORD.sub("", text.strip(" :.-)(#")).strip(" :.-")
+    """A line's label as shown: its punctuation, emoji and a ``log:`` prefix dropped."""
+    return _LOG_WORD.sub("", re.sub(r"[^\w\s:#.()-]+", "", text).strip(" :.-)(#")).strip(" :.-")
 
 
 def read_line(

@@ -58,11 +58,11 @@ def test_when_no_seed_gives_the_chats_toss_the_audit_says_so_in_one_line() -> No
     text = edit(GF_CLEAN, ("coin tails, home wins the toss", "coin heads, home wins the toss"))
     a = audit(GF, text)
     assert a.seed_note == (
-        f"No seed of the {SEEDS} tried gives every outcome of chance the chat states (line 3: toss home); replayed with seed 1, "
+        f"No seed of the {SEEDS} tried gives every outcome of chance the chat states (line 3: coin heads); replayed with seed 0, "
         "which gives 1 of 2."
     )
     assert a.text().splitlines()[1] == a.seed_note
-    assert [(d.line, d.key, d.said, d.rules, d.rule) for d in a.divergences] == [(3, "toss", "home", "away", "GF-TOSS")]
+    assert [(d.line, d.key, d.said, d.rules, d.rule) for d in a.divergences] == [(3, "coin", "heads", "tails", "GF-TOSS")]
     assert a.to_json()["seed_note"] == a.seed_note
 
 
