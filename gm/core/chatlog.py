@@ -98,6 +98,11 @@ class ChatLog(ABC):
         """The engine's value for claim ``key`` after an exchange that produced ``events``
         (``None``: the key means nothing here, the claim is not checked)."""
 
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        """:meth:`fact` of each of ``keys`` after one exchange; a game whose facts read one costly view of the
+        state computes it once here."""
+        return [self.fact(k, state, events) for k in keys]
+
     def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
         """Claims about the game as it stands that a session document states outside the log (its
         status table, its list of blocked squares), with their line numbers, from the cleaned

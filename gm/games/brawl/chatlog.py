@@ -86,7 +86,13 @@ class BrawlChatLog(ChatLog):
         return sorted(out, key=lambda nc: nc[0])
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        v = state.view(None)
+        return self._fact(key, state, events, state.view(None))
+
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        v = state.view(None)  # (what the batch saves: the spectator view, read once for the line's claims)
+        return [self._fact(k, state, events, v) for k in keys]
+
+    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
         play = next((e.rule for e in reversed(events) if e.kind not in ("locked", "series")), "BR-YARDS")
         if key in ("offense", "down", "spot"):
             series = _series(state)

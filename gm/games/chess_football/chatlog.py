@@ -23,6 +23,7 @@ from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.chess_football.actions import CoinCall, parse_action
+from gm.games.chess_football.engine import ChessFootballState
 
 _SEATS = r"home|away"
 _MOVE = move_pattern(_SEATS.split("|"))
@@ -48,7 +49,8 @@ class ChessFootballChatLog(ChatLog):
 
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
         """A line ends when no secret pick waits for its pair (a hidden ball may stay hidden longer)."""
-        return not state.view(None).get("pending")
+        assert isinstance(state, ChessFootballState)
+        return not state.pending
 
     def ends_turn(self, state: GameState[Any], seat: str) -> str | None:
         """``done``: a side whose reaction-turn line is followed by the other side's is done."""
@@ -87,7 +89,13 @@ class ChessFootballChatLog(ChatLog):
         return out
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        v = state.view(None)
+        return self._fact(key, state, events, state.view(None))
+
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        v = state.view(None)  # (what the batch saves: the spectator view, read once for the line's claims)
+        return [self._fact(k, state, events, v) for k in keys]
+
+    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
         play = next((e.rule for e in reversed(events) if e.kind not in ("down", "locked")), "CF-MOVEMENT")
         if key == "ball":
             ball = v.get("ball") or {}

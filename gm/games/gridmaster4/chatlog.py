@@ -78,7 +78,13 @@ class GridMaster4ChatLog(ChatLog):
         return sorted(found.values(), key=lambda nc: nc[0])
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        snap = state.snapshot()
+        return self._fact(key, state, events, state.snapshot())
+
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        snap = state.snapshot()  # (what the batch saves: the snapshot, taken once for the line's claims)
+        return [self._fact(k, state, events, snap) for k in keys]
+
+    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], snap: dict[str, Any]) -> Fact | None:
         players = {p["seat"]: p for p in snap["players"]}
         placed = next((e.rule for e in events if e.kind == "placed"), "GM4-MOVE")
         kind, _, seat = key.partition(" ")

@@ -89,7 +89,13 @@ class QuarterbackChatLog(ChatLog):
         return []
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        snap = state.snapshot()
+        return self._fact(key, state, events, state.snapshot())
+
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        snap = state.snapshot()  # (what the batch saves: the snapshot, taken once for the line's claims)
+        return [self._fact(k, state, events, snap) for k in keys]
+
+    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], snap: dict[str, Any]) -> Fact | None:
         rule = next((e.rule for e in reversed(events) if e.kind in ("move", "push", "pass", "tackle", "intercept")), "QB-R-END")
         if key == "ball":
             return Fact(str(snap["ball"]["square"] or "none"), rule)
