@@ -60,10 +60,19 @@ class Divergence:
     said: str
     rules: str
     rule: str
+    #: the claim states dice: the chatbot's roll against gm's
+    roll: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "label": self.label, "moves": self.moves, "what": self.key, "chatbot": self.said,
-                "rules": self.rules, "rule": self.rule}  # fmt: skip
+                "rules": self.rules, "rule": self.rule, "roll": self.roll}  # fmt: skip
+
+    def finding(self) -> str:
+        """What the chatbot said and what the rules give, in words (a die: "the chatbot rolled 5; gm's roll is 2")."""
+        if self.roll:
+            many = "," in self.said or "," in self.rules
+            return f"the chatbot rolled {self.said}; gm's {'rolls are' if many else 'roll is'} {self.rules}"
+        return f"the chatbot says {self.said}, the rules give {self.rules}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,8 +206,7 @@ class Audit:
             out.append(self.seed_note)
         out += [r.text() for r in self.rewrites]
         for d in self.divergences:
-            out.append(f"line {d.line} {d.label or '-'} ({d.moves}): {d.key}: the chatbot says {d.said}, the rules give "
-                       f"{d.rules} [{d.rule}]")  # fmt: skip
+            out.append(f"line {d.line} {d.label or '-'} ({d.moves}): {d.key}: {d.finding()} [{d.rule}]")
         if self.illegal is not None:
             i = self.illegal
             out.append(f"line {i.line} {i.label or '-'}: illegal move {i.move}: {i.reason} [{i.rule}]")
@@ -557,7 +565,7 @@ def _check(
             continue
         checked += 1
         if not f.agrees(c.said):
-            wrong.append(Divergence(ln.number, ln.as_written(p.label), moves, c.key, c.said, f.shown, f.rule))
+            wrong.append(Divergence(ln.number, ln.as_written(p.label), moves, c.key, c.said, f.shown, f.rule, c.key in chatlog.roll_keys))
     return checked, wrong
 
 

@@ -76,9 +76,12 @@ class ChatLog(ABC):
     #: what the honour-system note says about the game's secret picks (shown once by the audit
     #: when the log holds simultaneous picks); empty: the game has none
     secret_picks: str = ""
-    #: claim keys that state an outcome of chance (a coin toss): the importer picks the seed
+    #: claim keys that state an outcome of chance (a coin toss, a die): the importer picks the seed
     #: under which the engine agrees with them
     chance_keys: frozenset[str] = frozenset()
+    #: the claim keys of :attr:`chance_keys` that state dice: an audit says "the chatbot rolled 5;
+    #: gm's roll is 2"
+    roll_keys: frozenset[str] = frozenset()
 
     #: a short opening in moves (seat, action text): the documents show its log lines as the example
     example_moves: tuple[tuple[str, str], ...] = ()

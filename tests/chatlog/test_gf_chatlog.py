@@ -220,7 +220,7 @@ def test_gm_import_json_reads_stdin(tmp_path: Path) -> None:
     data = json.loads(out)
     assert data["divergences"] == [{
         "line": 6, "label": "D1", "moves": "home: play 2 red | away: play 1 black 3 left before", "what": "ball",
-        "chatbot": "B40", "rules": "B39", "rule": "GF-MATCH-NONE",
+        "chatbot": "B40", "rules": "B39", "rule": "GF-MATCH-NONE", "roll": False,
     }]  # fmt: skip
     assert (data["session"], data["game"], data["illegal"], data["moves"]) == ("j", "grid-football", None, 20)
     assert data["honour_system"].startswith("play calls, kick and punt picks")

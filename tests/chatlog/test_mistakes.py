@@ -345,3 +345,23 @@ def test_cf_a_move_out_of_reach_stops_the_replay() -> None:
 def test_cf_a_side_done_at_the_other_sides_line_needs_no_done() -> None:
     got = _audit("chess-football", ("T6 away: done", None, None), ("T21 home: done", None, None))
     assert got == [CF_HEAD.format(n=35, r=35), f"Result: the chatbot kept the game exactly. {CF_END}"]
+
+
+# ------------------------------------------------------------------ dice the chatbot rolled itself
+def test_cf_a_pass_roll_that_is_not_gms_shows_both_rolls() -> None:
+    got = _audit("chess-football", ("T10 home: done", "pass roll 3", "pass roll 6"))
+    assert got == [
+        CF_HEAD.format(n=37, r=37),
+        "line 12 T10 (home: done): pass roll: the chatbot rolled 6; gm's roll is 3 [CF-PASS]",
+        f"Result: 1 divergence, 0 illegal moves. {CF_END}",
+    ]
+
+
+def test_br_agility_rolls_that_are_not_gms_show_both() -> None:
+    got = _audit("brawl", ("P3 away:", "rolls CB1 1, CB1 4,", "rolls CB1 2, CB1 4,"))
+    assert got[1] == (
+        f"line 5 P3 ({_moves('brawl', 'P3')}): rolls: the chatbot rolled CB1 2, CB1 4, CB2 2, DE2 1, DT2 1, FS 1, OLB1 3, "
+        "OLB2 1, OLB2 3, OT3 1, QB 2, RB 2, SLOT 4, SS 3, TE 1, WR1 4, WR2 3; gm's rolls are CB1 1, CB1 4, CB2 2, DE2 1, "
+        "DT2 1, FS 1, OLB1 3, OLB2 1, OLB2 3, OT3 1, QB 2, RB 2, SLOT 4, SS 3, TE 1, WR1 4, WR2 3 [BR-AGILITY-ROLL]"
+    )
+    assert got[2:] == [f"Result: 1 divergence, 0 illegal moves. {BR_END}"]

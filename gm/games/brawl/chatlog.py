@@ -45,7 +45,8 @@ class BrawlChatLog(ChatLog):
         "both sides' placements are secret and simultaneous and the hands are secret; in a chatbot they are on the "
         "honour system (the chatbot sees both hands)"
     )
-    chance_keys = frozenset({"first"})
+    chance_keys = frozenset({"first", "rolls", "field goal roll"})
+    roll_keys = frozenset({"rolls", "field goal roll"})
     example_moves = (
         ("away", "CB2:S1@DL FS:F2@DM SS:S1@DR OLB2:S3@ML OLB1:S3@MM CB1:S1@MR MLB:S2@SL DT2:S4@SM DT1:S3@SR DE1:S4@BL DE2:S3@BR"),
         ("home", "OT2:F1@DL SLOT:F2@DM OT3:F1@DR TE:F1@ML WR2:F3@MM WR1:A2-4@MR OT1:S3@SL RB:S2@SM QB:A2-4@SR OT4:S4@BL OT5:S4@BR"),
@@ -60,6 +61,7 @@ class BrawlChatLog(ChatLog):
             by_seat.setdefault(seat, []).append(str(action))
         parts = [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
         v = state.view(None)
+        parts += [f"{k} {said}" for k, said in _rolls(events).items()]
         parts += [f"touchdown {e.data['offense']}" for e in events if e.kind == "touchdown"]
         series = _series(state)
         if series is not None:
@@ -103,6 +105,8 @@ class BrawlChatLog(ChatLog):
             if key == "down":
                 return Fact(series.down, play, series.down_also)
             return Fact(series.spot, play, series.spot_also)
+        if key in self.roll_keys:
+            return Fact(_rolls(events).get(key, "no roll"), "BR-AGILITY-ROLL" if key == "rolls" else "BR-R-FIELD-GOAL")
         if key == "round":
             return Fact(str(v["round"]), "BR-R-LENGTH")
         if key == "score":
@@ -120,6 +124,23 @@ class BrawlChatLog(ChatLog):
                 return Fact("game not over", "BR-R-WIN")
             return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
         return None
+
+
+#: an Agility card's roll as the engine reports it: ``QB A2-4@SR rolls 3``
+_ROLLED = re.compile(r"([A-Z0-9]+) \S+@[A-Z]{2} rolls ([0-9]+)")
+
+
+def _rolls(events: Sequence[Event]) -> dict[str, str]:
+    """The dice of an exchange as the log states them: ``rolls QB 3, WR1 4`` (each Agility card's roll, by its
+    player, in name order), ``field goal roll 57``."""
+    out: dict[str, str] = {}
+    agility = sorted(f"{p} {n}" for e in events if e.kind == "agility" for p, n in _ROLLED.findall(str(e.data["rolls"])))
+    if agility:
+        out["rolls"] = ", ".join(agility)
+    fg = [str(e.data["roll"]) for e in events if e.kind == "field_goal"]
+    if fg:
+        out["field goal roll"] = ", ".join(fg)
+    return out
 
 
 def _ordinal(n: int) -> str:
@@ -154,8 +175,17 @@ def _series(state: GameState[Any]) -> _Series | None:
     return _Series(str(state.offense), down, (f"{_ordinal(play)} & {togo}",) if goal else (), spot, (now,) if now != spot else ())
 
 
+_ROLLS = re.compile(r"\brolls?\s*:?\s*((?:[a-z]{1,4}[0-9]?\s*:?\s*[0-9]{1,3}\b[\s,;]*(?:and\s+)?)+)")
+_FG_ROLL = re.compile(r"\bfield\s+goal\s+roll(?:s|ed)?\s*:?\s*([0-9]{1,3})\b")
+
+
 def _claims(text: str) -> list[Claim]:
     out: list[Claim] = []
+    if (m := _ROLLS.search(text)) is not None:
+        rolls = sorted(f"{p.upper()} {int(n)}" for p, n in re.findall(r"([a-z]{1,4}[0-9]?)\s*:?\s*([0-9]{1,3})", m.group(1)))
+        out.append(Claim("rolls", ", ".join(rolls)))
+    if (m := _FG_ROLL.search(text)) is not None:
+        out.append(Claim("field goal roll", str(int(m.group(1)))))
     if (m := _TD.search(text)) is not None:
         out.append(Claim("touchdown", m.group(1)))
     if (m := _OFFENSE.search(text)) is not None:

@@ -44,7 +44,8 @@ class ChessFootballChatLog(ChatLog):
         "captain picks and snap plans are secret and simultaneous, and who holds a hidden ball after play action is "
         "secret; in a chatbot they are on the honour system (the chatbot sees everything)"
     )
-    chance_keys = frozenset({"coin", "toss"})
+    chance_keys = frozenset({"coin", "toss", "pass roll", "collision"})
+    roll_keys = frozenset({"pass roll", "collision"})
     example_moves = (("away", "captains deep_threat safety"), ("home", "captains deep_threat safety"), ("away", "tails"))
 
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
@@ -67,6 +68,7 @@ class ChessFootballChatLog(ChatLog):
                 parts.append(f"coin {e.data['flip']}, {e.data['winner']} wins the toss")
             elif e.kind == "touchdown":
                 parts.append(f"touchdown {e.data['team']}")
+        parts += [f"{k} {said}" for k, said in _rolls(events).items()]
         ball = v.get("ball") or {}
         if ball.get("square") and v.get("offense"):
             where = f"ball {ball['square']} ({ball['carrier']})" if ball.get("carrier") else f"ball {ball['square']}"
@@ -118,12 +120,26 @@ class ChessFootballChatLog(ChatLog):
         if key in ("coin", "toss"):
             flip, winner = _toss(state, events)
             return Fact((flip if key == "coin" else winner) or "no toss", "CF-COIN-TOSS")
+        if key in self.roll_keys:
+            return Fact(_rolls(events).get(key, "no roll"), "CF-PASS" if key == "pass roll" else "CF-COLLISION")
         if key == "result":
             o = state.outcome
             if o is None:
                 return Fact("game not over", "CF-WIN")
             return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
         return None
+
+
+def _rolls(events: Sequence[Event]) -> dict[str, str]:
+    """The dice of an exchange as the log states them: ``pass roll 5`` (each pass thrown), ``collision DT 4 SF 2``
+    (the mover's die, then the other piece's)."""
+    out: dict[str, list[str]] = {}
+    for e in events:
+        if e.kind == "pass":
+            out.setdefault("pass roll", []).append(str(e.data["roll"]))
+        elif e.kind == "collision" and "a" in e.data:
+            out.setdefault("collision", []).append(f"{e.data['mover']} {e.data['a']} {e.data['occ']} {e.data['b']}")
+    return {k: ", ".join(v) for k, v in out.items()}
 
 
 def _toss(state: GameState[Any], events: Sequence[Event]) -> tuple[str | None, str | None]:
@@ -147,8 +163,17 @@ def _down(v: dict[str, Any], seat: bool = True) -> str:
     return f"{v['offense']} {text} at row {v['line_of_scrimmage']}" if seat else text
 
 
+_PASS_ROLL = re.compile(r"\bpass\s+roll(?:s|ed)?\s*:?\s*((?:[0-9]{1,2}\b[\s,]*(?:and\s+)?)+)")
+_COLLISION = re.compile(r"\bcollision\s*:?\s*((?:[a-z]{1,3}[0-9]?\s+[0-9]{1,2}\s+[a-z]{1,3}[0-9]?\s+[0-9]{1,2}[\s,]*)+)")
+_COLLIDE = re.compile(r"([a-z]{1,3}[0-9]?)\s+([0-9]{1,2})\s+([a-z]{1,3}[0-9]?)\s+([0-9]{1,2})")
+
+
 def _claims(text: str) -> list[Claim]:
     out: list[Claim] = []
+    if (m := _PASS_ROLL.search(text)) is not None:
+        out.append(Claim("pass roll", ", ".join(str(int(n)) for n in re.findall(r"[0-9]+", m.group(1)))))
+    if (m := _COLLISION.search(text)) is not None:
+        out.append(Claim("collision", ", ".join(f"{a.upper()} {int(x)} {b.upper()} {int(y)}" for a, x, b, y in _COLLIDE.findall(m.group(1)))))
     if (m := _COIN.search(text)) is not None:
         out.append(Claim("coin", m.group(1)))
     if (m := _TOSS.search(text)) is not None:
