@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,10 +36,17 @@ def _players(items: list[str] | None) -> dict[str, str]:
 
 
 def _read(source: str) -> str:
+    """The text of ``source``: stdin (``-``), a file, or the argument itself (a token), read with a size
+    limit.  Bytes are decoded the way chats are saved (UTF-8 with or without a byte-order mark, UTF-16,
+    Latin-1)."""
+    from gm.chatlog.text import decode
     from gm.core.files import IMPORT_LIMIT, read_bytes, read_stream
 
     if source == "-":
-        return read_stream(sys.stdin.buffer, IMPORT_LIMIT, "the document on", "stdin").decode("utf-8")
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            return sys.stdin.read()
+        return decode(read_stream(stream, IMPORT_LIMIT, "the document on", "stdin"), "stdin")
     path = Path(source).expanduser()
     try:
         is_file = "\n" not in source and path.is_file()
@@ -46,7 +54,7 @@ def _read(source: str) -> str:
         is_file = False
     if not is_file and path.suffix.lower() in (".md", ".txt", ".log", ".html") and not any(c.isspace() for c in source):
         fail(f"no such file: {source}")
-    return read_bytes(path, IMPORT_LIMIT, "document").decode("utf-8") if is_file else source
+    return decode(read_bytes(path, IMPORT_LIMIT, "document"), source) if is_file else source
 
 
 def is_token(text: str) -> bool:
@@ -94,13 +102,18 @@ def import_(
             _import_token(text, output, home, session_id, players)  # says why it is not a token
             return
         raise
-    hint_rules, secret, chance = token_hint(text, g, home)
+    hint = token_hint(text, g, home)
+    secret, chance = hint.secret, hint.chance
     if seed is not None:  # a seed of the user's: a practice game, whatever the token's was
         secret, chance = None, None
-    ruleset = g.load_rules_file(rules) if rules is not None else hint_rules
+    ruleset = g.load_rules_file(rules) if rules is not None else hint.rules
+    prefer = None
     if seed is None and secret is not None:
-        seed = secret.seed
-    result = audit(g, text, ruleset, seed, chance)
+        if hint.moves:  # a game played in gm up to its token: its seed is the game's (a running one's copy's)
+            seed = secret.seed
+        else:  # a blank template's token: its seed is tried first, the chat's own chance decides
+            prefer = secret.seed
+    result = audit(g, text, ruleset, seed, chance, prefer=prefer)
     if secret is not None and secret.seed != result.seed:
         secret = None
     if secret is not None and not secret.practice and not result.state.is_terminal:
@@ -123,12 +136,24 @@ _COPY_NOTE = ("the game is still running and its seed is hidden: the copy has a 
               "seen so far is kept; chance from here on is new) and fresh bots")
 
 
-def token_hint(text: str, game: Game, home: Path | None) -> tuple[Any, SeedSecret | None, Chance | None]:
+@dataclass(frozen=True)
+class TokenHint:
+    """What a gm token inside a chatbot's text says about the game its log replays: the ruleset, the
+    seed (a hidden one only where its key is; a running game's never: its copy's fresh one), the
+    chance setup and how many moves the token's game had."""
+
+    rules: Any = None
+    secret: SeedSecret | None = None
+    moves: int = 0
+    chance: Chance | None = None
+
+
+def token_hint(text: str, game: Game, home: Path | None) -> TokenHint:
     """The ruleset, seed and chance of a gm token of ``game`` inside ``text`` (a session document
     exported by gm carries one): a chatbot's log of that game replays with the game's own ruleset and
     chance.  A hidden seed is read only where its key is (the same gm home), and a running game's is
     never used: its copy gets a fresh hidden seed, with the chance outcomes every side has seen
-    (:func:`gm.session.token.fresh_copy`); ``(None, None, None)`` without a token."""
+    (:func:`gm.session.token.fresh_copy`); nothing without a token."""
     from gm.core.errors import GameError
     from gm.core.token import decode_token
     from gm.session import FileStore
@@ -138,24 +163,24 @@ def token_hint(text: str, game: Game, home: Path | None) -> tuple[Any, SeedSecre
 
     found = _TOKEN_INSIDE.search(text)
     if found is None:
-        return None, None, None
+        return TokenHint()
     token = found.group(0)
     try:
         data = decode_token(token) if token.startswith("gm1.") else decode(token)
         if data.get("game") != game.id:
-            return None, None, None
+            return TokenHint()
         rules = game.load_rules(data.get("rules") or {})
         if "seed" in data and "sealed" not in data:
             from gm.core.chance import Chance
 
-            return rules, SeedSecret.draw(int(data["seed"])), Chance.from_record(data)
+            return TokenHint(rules, SeedSecret.draw(int(data["seed"])), len(data.get("log") or ()), Chance.from_record(data))
         secret, chance, moves = opened(data, FileStore(home))
     except (GameError, SealError, KeyError, TypeError, ValueError):
-        return None, None, None
+        return TokenHint()
     if secret.practice:
-        return rules, secret, chance
+        return TokenHint(rules, secret, len(moves), chance)
     copy = fresh_copy(game, rules, secret, chance, moves)  # (a StateError: the moves need the old seed)
-    return (rules, secret, chance) if copy is None else (rules, *copy)
+    return TokenHint(rules, secret, len(moves), chance) if copy is None else TokenHint(rules, copy[0], len(moves), copy[1])
 
 
 def save(

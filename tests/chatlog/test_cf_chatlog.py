@@ -57,7 +57,7 @@ def test_a_wrong_down_and_a_touchdown_never_scored_are_reported() -> None:
 def test_a_plan_row_the_rules_forbid_stops_the_replay() -> None:
     a = audit(GAME, edit(CLEAN, (f"T3 away: {AWAY_PLAN}", "T3 away: plan: DT to L20 C; QB pass to DT")))
     assert a.illegal is not None
-    assert (a.illegal.line, a.illegal.move, a.illegal.rule) == (5, "away: plan: dt to l20 c; qb pass to dt", "CF-MOVE-RESTRICTED")
+    assert (a.illegal.line, a.illegal.move, a.illegal.rule) == (5, "away: plan: DT to L20 C; QB pass to DT", "CF-MOVE-RESTRICTED")
     assert a.illegal.legal[0] == "plan: hold"
     assert a.replayed == 2 and len(a.state.log) == 3
 
