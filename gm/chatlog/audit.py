@@ -640,7 +640,7 @@ def _new_state(game: Game, rules: Any, seed: int) -> GameState[Any]:
 
 def _rebuilt(game: Game, state: GameState[Any], n: int) -> GameState[Any]:
     """``state`` as it was after its first ``n`` moves."""
-    fresh = _new_state(game, state.rules, state.seed)
-    for m in state.log[:n]:
-        fresh.apply(m.seat, m.action)
+    fresh = state.rebuilt(n)  # (its generator and the outcomes supplied so far kept)
+    if isinstance(game, _Remembering):
+        fresh.game = game  # type: ignore[misc]
     return fresh

@@ -158,7 +158,7 @@ def exchanges(game: Game, state: GameState[Any]) -> list[str]:
     chatlog = game.chatlog()
     if chatlog is None:
         return []
-    fresh = game.new_state(state.rules, state.seed)
+    fresh = state.fresh()
     lines: list[str] = []
     group: list[tuple[str, Action]] = []
     events: list[Event] = []

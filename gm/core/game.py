@@ -24,6 +24,7 @@ from gm.core.tools import ToolSpec, generic_queries
 
 if TYPE_CHECKING:
     from gm.core.bots import Bot
+    from gm.core.chance import Chance
     from gm.core.chatlog import ChatLog
     from gm.core.narration import Claims
     from gm.core.state import GameState
@@ -176,8 +177,10 @@ class Game(ABC):
 
     # ----------------------------------------------------------------- state
     @abstractmethod
-    def new_state(self, rules: Any = None, seed: int = 0) -> GameState[Any]:
-        """A fresh game with ``rules`` (defaults when ``None``) and ``seed``."""
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> GameState[Any]:
+        """A fresh game with ``rules`` (defaults when ``None``), ``seed`` and ``chance`` (the chance
+        generator's id or a :class:`~gm.core.chance.Chance` setup; ``None``: what new games use),
+        passed on to the state's constructor."""
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:

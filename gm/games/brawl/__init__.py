@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
@@ -43,8 +44,8 @@ class Brawl(Game):
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "field_goal": "field goals", "first_down": "first downs", "punt": "punts", "sack": "sacks"}
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> BrawlState:
-        return BrawlState(self._default_rules() if rules is None else self.load_rules(rules), seed)
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> BrawlState:
+        return BrawlState(self._default_rules() if rules is None else self.load_rules(rules), seed, chance)
 
     @cache  # noqa: B019 - one game object per process; the ruleset is frozen
     def _default_rules(self) -> BrawlRules:

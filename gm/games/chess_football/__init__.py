@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
@@ -47,8 +48,8 @@ class ChessFootball(Game):
     rule_words = RULE_WORDS
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "interception": "interceptions", "turnover": "turnovers", "first_down": "first downs", "tackle": "tackles"}
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> ChessFootballState:
-        return ChessFootballState(self.load_rules(rules), seed)
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> ChessFootballState:
+        return ChessFootballState(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any
 
 from gm.core.actions import Action
+from gm.core.chance import Coin
 from gm.core.errors import GameError, IllegalActionError, InvalidActionError
 from gm.core.events import Event
 from gm.core.outcome import Outcome
@@ -371,7 +372,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
             self.phase = COIN_TOSS
         elif p == COIN_TOSS:
             assert isinstance(action, CoinCall)
-            flip = self.rng.choice(("heads", "tails"))
+            flip = self.draw(Coin("coin toss"))
             self.toss_winner = seat if flip == action.call else other(seat)
             events.append(ev("coin_toss", "CF-COIN-TOSS", "{caller} calls {call}; the coin shows {flip}: {winner} wins the toss "
                              "and has the first possession", caller=seat, call=action.call, flip=flip, winner=self.toss_winner,
@@ -450,7 +451,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
         self.field = Field(
             self.rules, offense=self.offense, defense=self.defense, off_dir=self.direction(self.offense),
             los=self.los, fdl=self.fdl, pieces=pieces, carrier=carrier, snap_no=self.snap_no,
-            last_used=self.last_used, rng=self.rng,
+            last_used=self.last_used, draw=self.draw,
         )
         self.field.events = events
         togo = "goal" if self.goal_to_go() else str(self.to_go())

@@ -5,6 +5,7 @@ CF-PASS-MOD-*).  A pass is declared in the offense's part of a turn (:mod:`.chec
 
 from __future__ import annotations
 
+from gm.core.chance import Die
 from gm.games.chess_football.field import DownEnd, DownResult, Field, Piece, ev
 from gm.games.chess_football.geometry import cheb, sq
 from gm.games.chess_football.resolution import after_change
@@ -56,8 +57,8 @@ def ball_step(f: Field) -> None:
         return
     f.pass_thrown = True
     pr = f.rules.passing
-    assert f.rng is not None
-    roll = f.rng.randint(1, pr.die)
+    assert f.draw is not None
+    roll = f.draw(Die("pass roll", 1, pr.die, about=f"{passer.id} to {receiver.id}"))
     mods = pass_modifiers(f, passer, receiver)
     total = roll + sum(m[1] for m in mods)
     mod_text = ", ".join(f"{m[0]} {m[1]:+d}" for m in mods) or "no modifiers"

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
@@ -36,8 +37,8 @@ class GridFootball(Game):
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "turnover": "turnovers", "first_down": "first downs"}
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = RULE_WORDS
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> GridFootballState:
-        return GridFootballState(self.load_rules(rules), seed)
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> GridFootballState:
+        return GridFootballState(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

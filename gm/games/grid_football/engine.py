@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from gm.core.actions import Action
+from gm.core.chance import Coin
 from gm.core.errors import IllegalActionError
 from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
@@ -438,7 +439,7 @@ class GridFootballState(GameState[GridFootballRules]):
                     self._resolve_kick(pending, plan, events)
         elif p == COIN_TOSS:
             assert isinstance(action, CoinCall)
-            flip = self.rng.choice(("heads", "tails"))
+            flip = self.draw(Coin("coin toss"))
             self.toss_winner = seat if flip == action.call else other(seat)
             events.append(
                 _ev("coin_toss", "GF-TOSS", "{caller} calls {call}; the coin shows {flip}: {winner} wins the toss",

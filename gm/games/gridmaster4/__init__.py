@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
@@ -45,8 +46,8 @@ class GridMaster4(Game):
         "pass": ("GM4-R-NO-PASS",),
     }
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> GridMaster4State:
-        return GridMaster4State(self.load_rules(rules), seed)
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> GridMaster4State:
+        return GridMaster4State(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
@@ -44,9 +45,9 @@ class Quarterback(Game):
         """Every rule as ``rules`` has it (its numbers, board and set-up); the defaults are :data:`RULES`."""
         return RULES if rules is None else rule_texts(self.load_rules(rules))
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> QuarterbackState:
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> QuarterbackState:
         # the default ruleset validated once (rulesets are frozen), not for every match
-        return QuarterbackState(_default_rules() if rules is None else self.load_rules(rules), seed)
+        return QuarterbackState(_default_rules() if rules is None else self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
