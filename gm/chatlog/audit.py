@@ -19,10 +19,12 @@ engine's game up to there is what :func:`audit` returns, ready to be saved as a 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
+from gm.chatlog.chance import Impossible, LogChance, Mismatch, Supplied
 from gm.chatlog.text import RULE, Line, clean_lines
+from gm.core.chance import Chance
 from gm.core.chatlog import seat_pattern
 from gm.core.errors import GameError, StateError
 
@@ -70,7 +72,7 @@ class Divergence:
     def finding(self) -> str:
         """What the chatbot said and what the rules give, in words (a die: "the chatbot rolled 5; gm's roll is 2")."""
         if self.roll:
-            many = "," in self.said or "," in self.rules
+            many = len(re.findall(r"\b[0-9]+\b", self.rules)) > 1 or len(re.findall(r"\b[0-9]+\b", self.said)) > 1
             return f"the chatbot rolled {self.said}; gm's {'rolls are' if many else 'roll is'} {self.rules}"
         return f"the chatbot says {self.said}, the rules give {self.rules}"
 
@@ -171,6 +173,15 @@ class Audit:
     implied: list[tuple[int, str]] = field(default_factory=list)
     #: how many claims the replay checked
     checked: int = 0
+    #: the chance mode the log was replayed with: ``seed`` (gm's seed alone) or ``from-log`` (the chat's own
+    #: outcomes where it states them)
+    chance: str = "seed"
+    #: outcomes of chance the chat's log gave where gm's seed gave others (``from-log``)
+    supplied: list[Supplied] = field(default_factory=list)
+    #: outcomes the chat's log states that their draw cannot have
+    impossible: list[Impossible] = field(default_factory=list)
+    #: the seed search: the first outcome the log states that the seed does not give
+    mismatch: Mismatch | None = None
 
     @property
     def moves(self) -> list[tuple[str, str]]:
@@ -190,6 +201,9 @@ class Audit:
             "not_read": [{"line": u.number, "text": u.shown or u.text} for u in self.unread],
             "restated": [r.to_json() for r in self.restated],
             "rewritten": [r.to_json() for r in self.rewrites],
+            "chance": self.chance,
+            "chance_from_log": [x.to_json() for x in self.supplied],
+            "impossible_chance": [x.to_json() for x in self.impossible],
             "left_out": list(self.left_out),
             "turns_ended_unsaid": [{"line": n, "move": m} for n, m in self.implied],
             "honour_system": self.honour or None,
@@ -204,6 +218,13 @@ class Audit:
                f"(seed {self.seed})."]  # fmt: skip
         if self.seed_note:
             out.append(self.seed_note)
+        if self.supplied:
+            first = self.supplied[0]
+            n = len(self.supplied)
+            out.append(f"The chat's own dice and deals: {n} {'outcome' if n == 1 else 'outcomes'} of chance came from its log, not "
+                       f"from seed {self.seed} (the first: line {first.line} {first.label or '-'}, {first.draw}: the chatbot's "
+                       f"{first.said}, gm's {first.drawn}).")  # fmt: skip
+        out += [i.text() for i in self.impossible]
         out += [r.text() for r in self.rewrites]
         for d in self.divergences:
             out.append(f"line {d.line} {d.label or '-'} ({d.moves}): {d.key}: {d.finding()} [{d.rule}]")
@@ -221,9 +242,10 @@ class Audit:
             out.append(f"left out (an exchange not finished): {', '.join(self.left_out)}; these picks are made again")
         if self.honour:
             out.append(f"Honour system: {self.honour}. {FIX}.")
-        n, ill = len(self.divergences), 1 if self.illegal else 0
-        verdict = "the chatbot kept the game exactly" if not n and not ill else (
-            f"{n} {'divergence' if n == 1 else 'divergences'}, {ill} illegal {'move' if ill == 1 else 'moves'}")
+        n, ill, imp = len(self.divergences), 1 if self.illegal else 0, len(self.impossible)
+        verdict = "the chatbot kept the game exactly" if not n and not ill and not imp else (
+            f"{n} {'divergence' if n == 1 else 'divergences'}, {ill} illegal {'move' if ill == 1 else 'moves'}"
+            + (f", {imp} impossible {'outcome' if imp == 1 else 'outcomes'} of chance" if imp else ""))
         out.append(f"Result: {verdict}. The engine's game: {self.game.status(self.state, None)}")
         return "\n".join(out)
 
@@ -376,10 +398,31 @@ def detect_game(text: str) -> Game:
 
 
 # ------------------------------------------------------------------ the audit
-def audit(game: Game, text: str, rules: Any = None, seed: int | None = None, prefer: int | None = None) -> Audit:
+#: how ``gm import`` takes the outcomes of chance: ``from-log``, the chat's own where its log states them
+#: (gm's seed draws only what the log leaves unsaid), or ``seed``, gm's seed alone (a chatbot's roll that
+#: differs is then a finding)
+CHANCE_MODES = ("from-log", "seed")
+
+
+def audit(
+    game: Game,
+    text: str,
+    rules: Any = None,
+    seed: int | None = None,
+    chance: Chance | str | None = None,
+    *,
+    prefer: int | None = None,
+    outcomes: str = "from-log",
+) -> Audit:
     """Replay the move log in ``text`` with ``rules`` and list what the chatbot got wrong.  ``seed``: the
     engine's chance (``None``: :func:`choose_seed` finds the seed under which the engine's chance agrees
-    with the chat, trying ``prefer`` first, as the seed of a blank session template's token)."""
+    with the chat, trying ``prefer`` first, as the seed of a blank session template's token); ``chance``:
+    the chance generator (and outcomes supplied before) of the game's own token, default what new games
+    use; ``outcomes``: one of :data:`CHANCE_MODES`."""
+    if outcomes not in CHANCE_MODES:
+        raise StateError(f"unknown chance mode; gm import takes {' or '.join(CHANCE_MODES)}", rule=RULE, input=outcomes,
+                         legal=CHANCE_MODES)  # fmt: skip
+    setup = Chance.of(chance)
     chatlog = _chatlog(game)
     read = read_log(game, text)
     parsed = read.lines
@@ -387,11 +430,19 @@ def audit(game: Game, text: str, rules: Any = None, seed: int | None = None, pre
         raise StateError(f"no {game.name} move log found in the text", rule=RULE)
     rules = game.load_rules(rules)
     reading = _remembering(game)
-    choice = SeedChoice(seed) if seed is not None else choose_seed(reading, rules, parsed, prefer)
-    result = _replay(reading, chatlog, rules, choice.seed, parsed)
+    choice = SeedChoice(seed) if seed is not None else choose_seed(reading, rules, parsed, prefer, setup)
+    source = LogChance(chatlog, parsed) if outcomes == "from-log" else None
+    result = _replay(reading, chatlog, rules, choice.seed, parsed, source=source, setup=setup)
     result.state.__dict__.pop("game", None)  # the game's own again (see _Remembering)
+    result.chance = outcomes
+    if result.impossible:  # a roll flagged as impossible is not a second finding of a roll that differs
+        flagged = {i.line for i in result.impossible}
+        result.divergences = [d for d in result.divergences if not (d.roll and d.line in flagged)]
     result.unread, result.restated, result.rewrites = read.unread, read.restated, read.rewrites
-    result.seed_note = choice.note
+    if choice.note:
+        how = (f"the chat's own outcomes are used where seed {choice.seed}'s differ" if source is not None
+               else f"replayed with seed {choice.seed}")  # fmt: skip
+        result.seed_note = f"{choice.note}; {how}."
     if result.illegal is None:  # the document's account of where the game stands, against the engine's
         lines = [(ln.number, ln.text) for ln in clean_lines(text, game.seats)]
         for number, claim in chatlog.final_claims(lines):
@@ -401,58 +452,68 @@ def audit(game: Game, text: str, rules: Any = None, seed: int | None = None, pre
     return result
 
 
-def choose_seed(game: Game, rules: Any, parsed: list[tuple[Line, ParsedLine]], prefer: int | None = None) -> SeedChoice:
+def choose_seed(
+    game: Game, rules: Any, parsed: list[tuple[Line, ParsedLine]], prefer: int | None = None, setup: Chance | None = None
+) -> SeedChoice:
     """The seed to replay a chatbot's log with.  The seeds ``prefer``, then 0, 1, ... (:data:`SEEDS` in all)
-    are tried in two rounds: first, under which of them every claim about an outcome of chance (the chat
-    log's ``chance_keys``) comes out as the chat says and the log's first lines (who moves first) replay
-    (each try replays only up to the last such claim, stopping at the first it contradicts); then, of the
-    first :data:`FULL_TRIES` that do, the first under which the whole log replays without a finding, else
-    the one that goes furthest (the chat's dice that the log leaves unsaid are then the likeliest).  When
-    no seed fits, the one that agrees with the most, and a note saying what no seed gives."""
+    are tried in two rounds.  First, which of them give every outcome of chance the log states (its coin,
+    its dice, the cards its placements show: :mod:`gm.chatlog.chance`) and every claim about one (the chat
+    log's ``chance_keys``), and replay the log's first lines (who moves first is chance too): each try
+    replays the log as far as the last line that says something of chance, stopping at the first thing
+    the seed does not give.  Then, of the first :data:`FULL_TRIES` that do, the first under which the
+    whole log replays without a finding, else the one that goes furthest (the chat's dice that the log
+    leaves unsaid are then the likeliest).  When no seed fits, the one that goes furthest before it
+    contradicts the chat, and what no seed gives (``SeedChoice.note``)."""
     if not isinstance(game, _Remembering):
         game = _remembering(game)
     chatlog = _chatlog(game)
     keys = chatlog.chance_keys
-    stated = [(i, c) for i, (_, p) in enumerate(parsed) for c in p.claims if c.key in keys]
-    horizon = max([i for i, _ in stated] + [min(len(parsed), FIRST_LINES) - 1])
+    claims = [i for i, (_, p) in enumerate(parsed) for c in p.claims if c.key in keys]
+    says = [i for i, (_, p) in enumerate(parsed) if chatlog.says_chance(p)]
+    horizon = max([*claims, *says, min(len(parsed), FIRST_LINES) - 1])
     prefix = parsed[: horizon + 1]
+    index = {ln.number: i for i, (ln, _) in enumerate(parsed)}
     order = ([prefer] if prefer is not None else []) + [s for s in range(SEEDS) if s != prefer]
     best: tuple[tuple[int, int], int, Audit] | None = None
     fits: list[tuple[int, Audit]] = []
     for s in order:
-        a = _replay(game, chatlog, rules, s, prefix, keys=keys, stop=True)
-        agreed = a.checked - len(a.divergences)
-        if agreed == len(stated) and a.replayed == len(prefix):
+        a = _replay(game, chatlog, rules, s, prefix, keys=keys, stop=True, source=LogChance(chatlog, prefix, probe=True), setup=setup)
+        if a.mismatch is None and not a.divergences and a.illegal is None:
             fits.append((s, a))
             if len(fits) == FULL_TRIES:
                 break
-        elif best is None or (agreed, a.replayed) > best[0]:
-            best = ((agreed, a.replayed), s, a)
+            continue
+        if a.mismatch is not None:
+            reached = a.mismatch.at
+        else:
+            reached = index[a.divergences[0].line] if a.divergences else index[a.illegal.line] if a.illegal else len(prefix)
+        key = (reached, a.checked - len(a.divergences))
+        if best is None or key > best[0]:
+            best = (key, s, a)
     if fits:
-        return SeedChoice(_furthest(game, chatlog, rules, parsed, fits), True, len(stated))
+        return SeedChoice(_furthest(game, chatlog, rules, parsed, fits, setup), True, len(claims))
     assert best is not None
-    (agreed, _), s, a = best
-    if agreed == len(stated):  # chance agrees; the first lines stop at a mistake of the chatbot's own
-        return SeedChoice(s, True, len(stated))
-    missed = a.divergences[0] if a.divergences else None
-    if missed is not None:
-        what = f"line {missed.line}: {missed.key} {missed.said}"
+    _, s, a = best
+    if a.mismatch is None and not a.divergences:  # chance agrees; the first lines stop at a mistake of the chatbot's own
+        return SeedChoice(s, True, len(claims))
+    if a.mismatch is not None:
+        what = f"line {a.mismatch.line}: {a.mismatch.draw.describe()}"
     else:
-        ln, claim = next((parsed[i][0], c) for i, c in stated[agreed:])
-        what = f"line {ln.number}: {claim.key} {claim.said}"
-    note = (f"No seed of the {len(order)} tried gives every outcome of chance the chat states ({what}); "
-            f"replayed with seed {s}, which gives {agreed} of {len(stated)}.")  # fmt: skip
-    return SeedChoice(s, False, len(stated), note)
+        d = a.divergences[0]
+        what = f"line {d.line}: {d.key} {d.said}"
+    return SeedChoice(s, False, len(claims), f"No seed of the {len(order)} tried gives every outcome of chance the chat states ({what})")
 
 
-def _furthest(game: Game, chatlog: ChatLog, rules: Any, parsed: list[tuple[Line, ParsedLine]], fits: list[tuple[int, Audit]]) -> int:
+def _furthest(
+    game: Game, chatlog: ChatLog, rules: Any, parsed: list[tuple[Line, ParsedLine]], fits: list[tuple[int, Audit]], setup: Chance | None
+) -> int:
     """Of the seeds that fit the chat's chance (with their replays of the log's first lines), the first under
     which the whole log replays without a finding, else the one whose replay goes furthest (the earliest on
     a tie).  A game whose first try draws nothing after those first lines is the same under every seed."""
     first, opening = fits[0]
     best = (-1, first)
     for s, _ in fits:
-        a = _replay(game, chatlog, rules, s, parsed, stop=s != first)
+        a = _replay(game, chatlog, rules, s, parsed, stop=s != first, setup=setup)
         reached = a.divergences[0].line if a.divergences else (a.illegal.line if a.illegal else None)
         if reached is None:
             return s
@@ -466,7 +527,7 @@ def _furthest(game: Game, chatlog: ChatLog, rules: Any, parsed: list[tuple[Line,
 
 def _same_chance(before: GameState[Any], after: GameState[Any]) -> bool:
     """Whether a replay drew nothing more by chance after ``before`` (the same seed, further on)."""
-    return bool(before.rng.getstate() == after.rng.getstate())
+    return before.draws == after.draws
 
 
 def _replay(
@@ -478,15 +539,47 @@ def _replay(
     *,
     keys: Collection[str] | None = None,
     stop: bool = False,
+    source: LogChance | None = None,
+    setup: Chance | None = None,
 ) -> Audit:
-    """Replay ``parsed`` under ``seed``; check the claims (``keys``: only these); ``stop``: stop at the first
-    claim the rules contradict (the seed search)."""
-    state = _new_state(game, rules, seed)
+    """Replay ``parsed`` under ``seed`` (and ``setup``: the generator, outcomes supplied before); check the
+    claims (``keys``: only these); ``stop``: stop at the first claim the rules contradict (the seed search);
+    ``source``: the chat's own outcomes of chance (a probe stops the replay at the first the seed does not
+    give: :attr:`Audit.mismatch`)."""
+    try:
+        state = _new_state(game, rules, seed, source, setup)
+    except Mismatch as exc:  # the setup's chance (a toss, the first deal) is not the log's
+        result = Audit(_real(game), _new_state(game, rules, seed, None, setup), seed, len(parsed), 0)
+        result.mismatch = exc
+        return result
     result = Audit(_real(game), state, seed, len(parsed), 0)
+    try:
+        _lines(game, chatlog, state, parsed, result, keys, stop, source)
+    except Mismatch as exc:
+        result.mismatch = exc
+    if source is not None:
+        result.supplied, result.impossible = source.supplied, source.impossible
+    return result
+
+
+def _lines(
+    game: Game,
+    chatlog: ChatLog,
+    state: GameState[Any],
+    parsed: list[tuple[Line, ParsedLine]],
+    result: Audit,
+    keys: Collection[str] | None,
+    stop: bool,
+    chance: LogChance | None,
+) -> None:
+    """The replay of :func:`_replay`, line by line, into ``result``."""
     closed = 0  # log length after the last complete exchange
     honour = False
     carry: list[tuple[str, str]] = []  # moves of a seat's row that wait for another seat's row of the same exchange
     for idx, (ln, p) in enumerate(parsed):
+        result.state = state
+        if chance is not None:
+            chance.at = idx
         start = len(state.log)
         honour = honour or len(state.to_act()) > 1
         events: list[Event] = []
@@ -544,7 +637,6 @@ def _replay(
         state = _rebuilt(game, state, closed)
     result.state = state
     result.honour = chatlog.secret_picks if honour else ""
-    return result
 
 
 def _check(
@@ -630,9 +722,11 @@ def _real(game: Game) -> Game:
     return game.real if isinstance(game, _Remembering) else game
 
 
-def _new_state(game: Game, rules: Any, seed: int) -> GameState[Any]:
-    """A new game of ``game`` (a :class:`_Remembering` one: the state reads its moves through it)."""
-    state = game.new_state(rules, seed)
+def _new_state(game: Game, rules: Any, seed: int, source: LogChance | None = None, setup: Chance | None = None) -> GameState[Any]:
+    """A new game of ``game`` (a :class:`_Remembering` one: the state reads its moves through it) with the chance
+    ``setup``, its outcomes from ``source`` where the log states them."""
+    base = Chance.of(setup)
+    state = game.new_state(rules, seed, replace(base, source=source) if source is not None else base)
     if isinstance(game, _Remembering):
         state.game = game  # type: ignore[misc]  # the seam: this state's own parser asks the memo first
     return state

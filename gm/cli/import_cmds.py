@@ -69,7 +69,8 @@ def import_(
     player: list[str] | None = typer.Option(None, "--player", help="SEAT=human|bot:STRATEGY: who plays a seat from now on (default: as in the token; every seat human for a chatbot game)"),
     game: str | None = typer.Option(None, "--game", "-g", help="chatbot log: the game (default: the game whose move log reads)"),
     rules: Path | None = typer.Option(None, "--rules", help="chatbot log: the TOML ruleset the chatbot played (default: the game's rules)"),
-    seed: int | None = typer.Option(None, "--seed", help="chatbot log: the seed of the engine's chance (default: one that agrees with the chatbot's coin toss)"),
+    seed: int | None = typer.Option(None, "--seed", help="chatbot log: the seed of the engine's chance (default: one that agrees with the chance the chat states: its toss, first side, dice and deals)"),
+    chance: str = typer.Option("from-log", "--chance", help="chatbot log: from-log (the chat's own dice and deals where its log states them; the seed draws the rest) or seed (gm's seed alone: a roll of the chatbot's that differs is a finding)"),
     as_json: bool = typer.Option(False, "--json", help="chatbot log: print the audit as JSON"),
     export: Path | None = typer.Option(None, "--export", help="chatbot log: also write the corrected session document here, to paste back into the chat"),
 ) -> None:
@@ -106,7 +107,9 @@ def import_(
             seed = secret.seed
         else:  # a blank template's token: its seed is tried first, the chat's own chance decides
             prefer = secret.seed
-    result = audit(g, text, ruleset, seed, prefer=prefer)
+    if chance not in ("from-log", "seed"):
+        fail(f"--chance takes from-log or seed, not {chance!r}")
+    result = audit(g, text, ruleset, seed, prefer=prefer, outcomes=chance)
     if secret is not None and secret.seed != result.seed:
         secret = None
     if output is not None:

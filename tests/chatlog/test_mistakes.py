@@ -38,7 +38,7 @@ def _moves(game_id: str, label: str) -> str:
     return " | ".join(f"{seat}: {a}" for seat, acts in x.moves for a in acts)
 
 
-def _audit(game_id: str, *edits: tuple[str, str | None, str | None]) -> list[str]:
+def _audit(game_id: str, *edits: tuple[str, str | None, str | None], outcomes: str = "from-log") -> list[str]:
     """The audit (its honour-system note aside) of the game's log with ``edits``: (the start of a line,
     old, new); ``old`` None drops the line."""
     lines = [line(x) for x in _log(game_id)]
@@ -49,7 +49,7 @@ def _audit(game_id: str, *edits: tuple[str, str | None, str | None]) -> list[str
         else:
             assert old in lines[i] and new is not None, (old, lines[i])
             lines[i] = lines[i].replace(old, new)
-    a = audit(find_game(game_id), "## Move log\n\n" + "\n".join(lines) + "\n", seed=GAMES[game_id][0])
+    a = audit(find_game(game_id), "## Move log\n\n" + "\n".join(lines) + "\n", seed=GAMES[game_id][0], outcomes=outcomes)
     return [ln for ln in a.text().splitlines() if not ln.startswith("Honour system:")]
 
 
@@ -268,7 +268,7 @@ def test_br_the_4th_down_choice_line_as_gm_writes_it_is_true() -> None:
 
 
 def test_br_a_card_not_in_hand_stops_the_replay() -> None:
-    got = _audit("brawl", ("P1 away:", "CB2:S1@DL", "CB2:F3@DL"))
+    got = _audit("brawl", ("P1 away:", "CB2:S1@DL", "CB2:F3@DL"), outcomes="seed")
     assert got[:2] == [
         BR_HEAD.format(n=16, r=0),
         f"line 3 P1: illegal move away: {_moves('brawl', 'P1').split(' | ')[0].removeprefix('away: ').replace('CB2:S1@DL', 'CB2:F3@DL')}: "
@@ -349,7 +349,7 @@ def test_cf_a_side_done_at_the_other_sides_line_needs_no_done() -> None:
 
 # ------------------------------------------------------------------ dice the chatbot rolled itself
 def test_cf_a_pass_roll_that_is_not_gms_shows_both_rolls() -> None:
-    got = _audit("chess-football", ("T10 home: done", "pass roll 3", "pass roll 6"))
+    got = _audit("chess-football", ("T10 home: done", "pass roll 3", "pass roll 6"), outcomes="seed")
     assert got == [
         CF_HEAD.format(n=37, r=37),
         "line 12 T10 (home: done): pass roll: the chatbot rolled 6; gm's roll is 3 [CF-PASS]",
@@ -358,10 +358,43 @@ def test_cf_a_pass_roll_that_is_not_gms_shows_both_rolls() -> None:
 
 
 def test_br_agility_rolls_that_are_not_gms_show_both() -> None:
-    got = _audit("brawl", ("P3 away:", "rolls CB1 1, CB1 4,", "rolls CB1 2, CB1 4,"))
+    rolls = ("CB1@ML {}, CB1@ML 4, CB2@BR 2, DE2@MM 1, DT2@BL 1, FS@DM 1, OLB1@MR 3, OLB2@SL 1, OLB2@SL 3, OT3@SL 1, QB@BR 2, "
+             "RB@SL 2, SLOT@BL 4, SS@BL 3, TE@MM 1, WR1@SM 4, WR2@SL 3")  # fmt: skip
+    got = _audit("brawl", ("P3 away:", f"rolls {rolls.format(1)}", f"rolls {rolls.format(2)}"), outcomes="seed")
     assert got[1] == (
-        f"line 5 P3 ({_moves('brawl', 'P3')}): rolls: the chatbot rolled CB1 2, CB1 4, CB2 2, DE2 1, DT2 1, FS 1, OLB1 3, "
-        "OLB2 1, OLB2 3, OT3 1, QB 2, RB 2, SLOT 4, SS 3, TE 1, WR1 4, WR2 3; gm's rolls are CB1 1, CB1 4, CB2 2, DE2 1, "
-        "DT2 1, FS 1, OLB1 3, OLB2 1, OLB2 3, OT3 1, QB 2, RB 2, SLOT 4, SS 3, TE 1, WR1 4, WR2 3 [BR-AGILITY-ROLL]"
+        f"line 5 P3 ({_moves('brawl', 'P3')}): rolls: the chatbot rolled {rolls.format(2)}; gm's rolls are {rolls.format(1)} "
+        "[BR-AGILITY-ROLL]"
     )
     assert got[2:] == [f"Result: 1 divergence, 0 illegal moves. {BR_END}"]
+
+
+# ------------------------------------------------------------------ impossible rolls, and the chatbot's own dice
+def test_cf_an_impossible_pass_roll_is_flagged_and_gms_roll_used() -> None:
+    assert _audit("chess-football", ("T10 home: done", "pass roll 3", "pass roll 7")) == [
+        CF_HEAD.format(n=37, r=37),
+        "line 12 T10: impossible pass roll: pass roll (1-6, QB to FA1) cannot come out 7; possible: 1, 2, 3, 4, 5, 6; gm's "
+        "seed drew it instead [CORE-CHANCE]",
+        f"Result: 0 divergences, 0 illegal moves, 1 impossible outcome of chance. {CF_END}",
+    ]
+
+
+def test_br_an_agility_roll_the_card_cannot_show_is_flagged() -> None:
+    assert _audit("brawl", ("P3 away:", "rolls CB1@ML 1,", "rolls CB1@ML 9,")) == [
+        BR_HEAD.format(n=16, r=16),
+        "line 5 P3: impossible agility roll: agility roll (1-4, CB1 A1-4@ML) cannot come out 9; possible: 1, 2, 3, 4; gm's "
+        "seed drew it instead [CORE-CHANCE]",
+        f"Result: 0 divergences, 0 illegal moves, 1 impossible outcome of chance. {BR_END}",
+    ]
+
+
+def test_cf_the_rules_are_checked_on_the_chatbots_own_roll() -> None:
+    """The chatbot rolled 1 for the pass (gm's seed gave 3): the pass is incomplete on the chatbot's own die, so
+    its account of a completed pass is wrong - and says so with the roll's cause."""
+    got = _audit("chess-football", ("T10 home: done", "pass roll 3", "pass roll 1"))
+    assert got[:4] == [
+        CF_HEAD.format(n=37, r=11),
+        "The chat's own dice and deals: 1 outcome of chance came from its log, not from seed 4 (the first: line 12 T10, "
+        "pass roll (1-6, QB to FA1): the chatbot's 1, gm's 3).",
+        "line 12 T10 (home: done): ball: the chatbot says B38, the rules give H38 [CF-LOS]",
+        "line 12 T10 (home: done): down: the chatbot says 1st & 4, the rules give 2nd & 4 [CF-FIRST-DOWN]",
+    ]

@@ -45,16 +45,26 @@ def test_the_side_that_chooses_to_kick_is_the_side_that_won_the_toss() -> None:
 
 
 def test_when_no_seed_gives_the_chats_toss_the_audit_says_so_in_one_line() -> None:
-    """The chat contradicts itself: away calls heads, the coin shows heads, and home wins."""
+    """The chat contradicts itself: away calls heads, the coin shows heads, and home wins.  The coin it states is
+    used; the winner it claims is the chatbot's mistake (GF-TOSS), and home's kick choice then comes out of turn."""
     text = edit(GF_CLEAN, ("coin tails, home wins the toss", "coin heads, home wins the toss"))
     a = audit(GF, text)
     assert a.seed_note == (
-        f"No seed of the {SEEDS} tried gives every outcome of chance the chat states (line 3: coin heads); replayed with seed 0, "
-        "which gives 1 of 2."
+        f"No seed of the {SEEDS} tried gives every outcome of chance the chat states (line 3: toss home); the chat's own "
+        "outcomes are used where seed 1's differ."
     )
-    assert a.text().splitlines()[1] == a.seed_note
-    assert [(d.line, d.key, d.said, d.rules, d.rule) for d in a.divergences] == [(3, "coin", "heads", "tails", "GF-TOSS")]
+    assert [ln for ln in a.text().splitlines() if not ln.startswith("Honour")] == [
+        "Audit of a Turn-Based Grid Football game from a chatbot: 10 move lines read, 1 replayed (seed 1).",
+        a.seed_note,
+        "line 3 Toss (away: heads): toss: the chatbot says home, the rules give away [GF-TOSS]",
+        "line 4 Choice: illegal move home: kick: home has nothing to do now; waiting for away [CORE-TURN]",
+        "  legal instead: away: kick; away: receive",
+        "  the true game stops before this line; 8 later move lines were not replayed",
+        "Result: 1 divergence, 1 illegal move. The engine's game: Q1 | 15 downs left | kick choice | home 0 - 0 away | to act: away",
+    ]
     assert a.to_json()["seed_note"] == a.seed_note
+    seeded = audit(GF, text, outcomes="seed")
+    assert seeded.seed_note.endswith("; replayed with seed 1.")
 
 
 def test_the_cards_a_gm_game_played_decide_its_seed() -> None:
