@@ -474,10 +474,11 @@ def choose_seed(
     prefix = parsed[: horizon + 1]
     index = {ln.number: i for i, (ln, _) in enumerate(parsed)}
     order = ([prefer] if prefer is not None else []) + [s for s in range(SEEDS) if s != prefer]
-    best: tuple[tuple[int, int], int, Audit] | None = None
+    best: tuple[tuple[int, int, int], int, Audit] | None = None
     fits: list[tuple[int, Audit]] = []
     for s in order:
-        a = _replay(game, chatlog, rules, s, prefix, keys=keys, stop=True, source=LogChance(chatlog, prefix, probe=True), setup=setup)
+        probe = LogChance(chatlog, prefix, probe=True)
+        a = _replay(game, chatlog, rules, s, prefix, keys=keys, stop=True, source=probe, setup=setup)
         if a.mismatch is None and not a.divergences and a.illegal is None:
             fits.append((s, a))
             if len(fits) == FULL_TRIES:
@@ -487,7 +488,7 @@ def choose_seed(
             reached = a.mismatch.at
         else:
             reached = index[a.divergences[0].line] if a.divergences else index[a.illegal.line] if a.illegal else len(prefix)
-        key = (reached, a.checked - len(a.divergences))
+        key = (reached, probe.agreed, a.checked - len(a.divergences))
         if best is None or key > best[0]:
             best = (key, s, a)
     if fits:

@@ -82,6 +82,8 @@ class LogChance:
     notes: dict[str, Any] = field(default_factory=dict)
     supplied: list[Supplied] = field(default_factory=list)
     impossible: list[Impossible] = field(default_factory=list)
+    #: how many outcomes the log states came out so under the seed
+    agreed: int = 0
     _stated: dict[str, list[tuple[int, Stated]]] = field(default_factory=dict)  # label -> (line index, outcome), in order
     _used: set[tuple[str, int]] = field(default_factory=set)
 
@@ -113,6 +115,7 @@ class LogChance:
             self.impossible.append(Impossible(ln, self.rows[where][0].as_written(label), draw.label, _text(draw, said), exc.reason, exc.rule))
             return None
         if _same(draw, value, drawn):
+            self.agreed += 1
             return None
         if self.probe:
             raise Mismatch(self.at, ln, draw)
