@@ -474,7 +474,7 @@ def choose_seed(
     prefix = parsed[: horizon + 1]
     index = {ln.number: i for i, (ln, _) in enumerate(parsed)}
     order = ([prefer] if prefer is not None else []) + [s for s in range(SEEDS) if s != prefer]
-    best: tuple[tuple[int, int, int], int, Audit] | None = None
+    best: tuple[tuple[int, int, int, int], int, Audit] | None = None
     fits: list[tuple[int, Audit]] = []
     for s in order:
         probe = LogChance(chatlog, prefix, probe=True)
@@ -488,7 +488,8 @@ def choose_seed(
             reached = a.mismatch.at
         else:
             reached = index[a.divergences[0].line] if a.divergences else index[a.illegal.line] if a.illegal else len(prefix)
-        key = (reached, probe.agreed, a.checked - len(a.divergences))
+        first = a.mismatch.index if a.mismatch is not None else 1 << 30  # (the longer the chat's chance agrees, the likelier)
+        key = (reached, first, probe.agreed, a.checked - len(a.divergences))
         if best is None or key > best[0]:
             best = (key, s, a)
     if fits:

@@ -62,11 +62,13 @@ class Mismatch(Exception):
     """The probe met an outcome the log states that the seed does not give (or that no draw can have): at
     the replay of the log's line ``at`` (-1: as the game was set up); ``line`` states it."""
 
-    def __init__(self, at: int, line: int, draw: Draw[Any]) -> None:
+    def __init__(self, at: int, line: int, draw: Draw[Any], index: int = 0) -> None:
         super().__init__(f"line {line}: {draw.describe()}")
         self.at = at
         self.line = line
         self.draw = draw
+        #: the game's draw number
+        self.index = index
 
 
 @dataclass
@@ -111,14 +113,14 @@ class LogChance:
             value = draw.check(said)
         except ChanceError as exc:
             if self.probe:
-                raise Mismatch(self.at, ln, draw) from None
+                raise Mismatch(self.at, ln, draw, index) from None
             self.impossible.append(Impossible(ln, self.rows[where][0].as_written(label), draw.label, _text(draw, said), exc.reason, exc.rule))
             return None
         if _same(draw, value, drawn):
             self.agreed += 1
             return None
         if self.probe:
-            raise Mismatch(self.at, ln, draw)
+            raise Mismatch(self.at, ln, draw, index)
         self.supplied.append(Supplied(ln, self.rows[where][0].as_written(label), draw.describe(), draw.outcome_text(value), draw.outcome_text(drawn)))
         return value
 
