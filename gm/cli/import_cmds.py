@@ -174,7 +174,8 @@ def save(
 ) -> Session:
     """The engine's true game of an audit, saved as a new session: a practice game (its seed is the
     one the audit replayed with) unless ``secret`` (the hidden seed of the game's token) says
-    otherwise; every seat is human unless ``players`` says otherwise."""
+    otherwise, with the audit's chance (its generator, and the chat's own outcomes it was given);
+    every seat is human unless ``players`` says otherwise."""
     from gm.session import FileStore, Session
     from gm.session.commit import SeedSecret
 
@@ -189,6 +190,7 @@ def save(
         moves=result.moves,
         store=FileStore(home),
         id=session_id,
+        chance=result.state.chance_setup(),
     )
 
 
@@ -213,6 +215,10 @@ def _report(result: Audit, s: Session | None, as_json: bool, export: Path | None
         return
     who = ", ".join(f"{name} {p}" for name, p in s.players.items())
     echo(f"saved the engine's game as {s.game.id} session {s.id} ({len(s.state.log)} moves; {who})")
+    if result.supplied:
+        n = len(result.supplied)
+        echo(f"the session plays on the chat's own dice and deals: {n} {'outcome' if n == 1 else 'outcomes'} of chance "
+             f"from the log are kept with it; gm's seed draws the rest")
     hint = ""
     if not s.bot_seats and len(s.game.seats) > 1:
         hint = f" (hot seat; to play against a bot, import with --player {s.game.seats[-1]}=bot:default)"

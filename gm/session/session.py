@@ -37,6 +37,7 @@ from typing import Any
 from gm import __version__
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.errors import GameError, InvalidActionError, StateError
 from gm.core.events import Event
 from gm.core.game import Game, ruleset_hash
@@ -139,9 +140,13 @@ class Session:
         secret: SeedSecret,
         created: str,
         injected: Mapping[str, Bot] | None = None,
+        chance: Chance | None = None,
     ) -> None:
         self.game = game
         self.state = state
+        #: the chance setup the game started with: its generator, and outcomes supplied at the start (a game
+        #: brought back from a chatbot's log on the chat's own dice)
+        self.chance = chance if chance is not None else Chance.of(state.generator)
         self.id = id
         self.store = store
         self.players = dict(players)
@@ -236,6 +241,7 @@ class Session:
         title: str | None = None,
         secret: SeedSecret | None = None,
         advance: bool = True,
+        chance: Chance | str | None = None,
     ) -> Session:
         """A new session, stored in ``store`` (default: files under ``home``, default ``$GM_HOME``;
         ``persist=False``: in memory).  ``players`` maps seats to ``human`` / ``bot:NAME``; seats not
@@ -244,8 +250,10 @@ class Session:
         ``bot_seed`` / ``nonce_seed`` say otherwise); ``None``: a hidden random seed.  ``bots``
         injects bot instances for some seats (a transcript replay serves recorded moves this way).
         ``record``: keep a transcript of the game in the store.  ``secret``: the whole seed secret
-        (a replay rebuilds a hidden-seed game with the seed its transcript revealed).  Bots that must
-        move first do so before this returns."""
+        (a replay rebuilds a hidden-seed game with the seed its transcript revealed).  ``chance``: the
+        chance generator's id or a :class:`~gm.core.chance.Chance` setup (outcomes supplied at the
+        start); ``None``: the generator new games use.  Bots that must move first do so before this
+        returns."""
         from gm.core.registry import find_game
 
         g = game if isinstance(game, Game) else find_game(game)
@@ -265,12 +273,14 @@ class Session:
         keys = store_keys(st)
         if id is not None:
             check_id(id)
-        state = g.new_state(ruleset, secret.seed)
+        setup = Chance.of(chance)
+        state = g.new_state(ruleset, secret.seed, setup)
         created = datetime.now(UTC).isoformat(timespec="seconds")
         for _ in range(100):
             sid = id or f"{g.id}-{secrets.token_hex(4)}"
             chain = Chain(keys, sid, plain=isinstance(st, MemoryStore))
-            s = cls(g, state, id=sid, store=st, chain=chain, players=norm, secret=secret, created=created, injected=bots)
+            s = cls(g, state, id=sid, store=st, chain=chain, players=norm, secret=secret, created=created, injected=bots,
+                    chance=Chance(setup.generator, dict(setup.supplied)))
             try:
                 s._position = st.create(sid, chain.header(s._header()))
                 s._anchor()
@@ -300,10 +310,13 @@ class Session:
         moves: list[tuple[str, str]],
         store: SessionStore,
         id: str | None = None,
+        chance: Chance | str | None = None,
     ) -> Session:
         """A new stored session holding a game brought back (a token): ``moves`` replayed through the
-        engine, which checks each one; the bots move only when the game goes on."""
-        s = cls.create(game, rules=rules, players=players, secret=secret, store=store, id=id, advance=False, referee="import")
+        engine, which checks each one; the bots move only when the game goes on.  ``chance``: the
+        game's generator and the outcomes supplied to it (see :meth:`create`)."""
+        s = cls.create(game, rules=rules, players=players, secret=secret, store=store, id=id, advance=False, referee="import",
+                       chance=chance)
         for i, (seat, text) in enumerate(moves):
             try:
                 _, record = s._apply(seat, text)
@@ -326,11 +339,16 @@ class Session:
             "gm_version": __version__,
             "practice": self.practice,
         }
+        record = self.chance.record_fields()
+        supplied = record.pop("supplied", None)
+        h.update(record)  # the generator (none: mt19937)
         if self.practice:
             h.update(seed=self.secret.seed, bot_seed=self.secret.bot_seed, nonce_seed=self.secret.nonce_seed)
+            if supplied:
+                h["supplied"] = supplied
         else:
             h["seed_commitment"] = self.secret.commitment
-            h["sealed"] = self._chain.seal(self.secret.sealed_part(), "header")
+            h["sealed"] = self._chain.seal({**self.secret.sealed_part(), **({"supplied": supplied} if supplied else {})}, "header")
         return h
 
     # ------------------------------------------------------------------- open
@@ -425,12 +443,17 @@ class Session:
                 secret = SeedSecret(
                     int(h["seed"]), derive(int(h["seed"]), "salt")[:32], int(h["bot_seed"]), int(ns) if ns is not None else None, True
                 )
+                supplied = h.get("supplied")
             else:
-                secret = SeedSecret.from_sealed(chain.open(h["sealed"], "header", where), practice=False)
+                opened = chain.open(h["sealed"], "header", where)
+                secret = SeedSecret.from_sealed(opened, practice=False)
                 if secret.commitment != h.get("seed_commitment"):
                     raise TamperError(f"session {sid}: the seed does not open its commitment", rule=SESSION_RULE)
-            state = game.new_state(rules, secret.seed)
-            return cls(game, state, id=sid, store=st, chain=chain, players=players, secret=secret, created=str(h.get("created", "")))
+                supplied = opened.get("supplied")
+            setup = Chance.from_record({**({"chance": h["chance"]} if "chance" in h else {}), "supplied": supplied})
+            state = game.new_state(rules, secret.seed, setup)
+            return cls(game, state, id=sid, store=st, chain=chain, players=players, secret=secret, created=str(h.get("created", "")),
+                       chance=setup)
         except StateError:
             raise
         except GameError as exc:
@@ -659,7 +682,7 @@ class Session:
         self._pending.settle()
         moves = self.state.log[:-1]
         taken = str(self.state.log[-1].action)
-        fresh = self.game.new_state(self.state.rules, self.state.seed)
+        fresh = self.game.new_state(self.state.rules, self.state.seed, self.chance)
         for m in moves:
             fresh.apply(m.seat, m.action)
         self.state = fresh

@@ -117,3 +117,24 @@ def test_gm_import_chance_seed_and_json(tmp_path: Any) -> None:
     assert res.exit_code == 0 and "pass roll: the chatbot rolled 7; gm's roll is " in res.stdout
     bad = runner.invoke(app, ["import", str(chat), "--chance", "dice"])
     assert bad.exit_code == 2 and bad.stderr == "gm: error: --chance takes from-log or seed, not 'dice'\n"
+
+
+def test_a_session_made_on_the_chats_dice_keeps_them_and_says_so(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from gm.cli.app import app
+    from gm.session import Session
+
+    runner = CliRunner()
+    chat = CORPUS / "br_clean_own_deal.md"
+    res = runner.invoke(app, ["import", str(chat), "--gm-home", str(tmp_path), "--id", "own"])
+    assert res.exit_code == 0, res.output
+    a = audit(find_game("brawl"), chat.read_text(encoding="utf-8"))
+    assert len(a.supplied) == 84
+    assert ("the session plays on the chat's own dice and deals: 84 outcomes of chance from the log are kept with it; gm's "
+            "seed draws the rest") in res.stdout  # fmt: skip
+    s = Session.open("own", home=tmp_path)
+    assert s.practice and s.state.snapshot() == a.state.snapshot() and s.state.supplied == a.state.supplied
+    assert s.chance.supplied and s.chance.supplied == a.state.chance_setup().supplied  # (opened again from its header)
+    header = (tmp_path / "sessions").glob("own*")
+    assert any("supplied" in p.read_text(encoding="utf-8").splitlines()[0] for p in header if p.is_file())
