@@ -21,12 +21,8 @@ if TYPE_CHECKING:
 
 #: how many seeds the importer tries to agree with the chatbot's outcomes of chance
 SEEDS = 64
-
-
 #: the seed search replays at least this many of the log's first lines: who moves first is chance too
 FIRST_LINES = 3
-
-
 #: of the seeds that fit the chat's chance, the seed search replays the whole log under this many at most
 FULL_TRIES = 8
 
