@@ -186,7 +186,7 @@ def test_bad_arguments_fail_as_random_does() -> None:
 
 
 def test_generator_ids() -> None:
-    assert CURRENT == MT19937 and LEGACY == MT19937  # (new games move to chacha20-v1 once every record names its generator)
+    assert CURRENT == CHACHA20_V1 and LEGACY == MT19937
     assert set(GENERATORS) == {MT19937, CHACHA20_V1}
     assert isinstance(make_generator(CHACHA20_V1, 3), ChaCha20Random)
     assert make_generator(MT19937, 3).getstate() == random.Random(3).getstate()

@@ -44,12 +44,14 @@ def audit(
     *,
     prefer: int | None = None,
     outcomes: str = "from-log",
+    tries: int = SEEDS,
 ) -> Audit:
     """Replay the move log in ``text`` with ``rules`` and list what the chatbot got wrong.  ``seed``: the
     engine's chance (``None``: :func:`choose_seed` finds the seed under which the engine's chance agrees
     with the chat, trying ``prefer`` first, as the seed of a blank session template's token); ``chance``:
     the chance generator (and outcomes supplied before) of the game's own token, default what new games
-    use; ``outcomes``: one of :data:`CHANCE_MODES`."""
+    use; ``outcomes``: one of :data:`CHANCE_MODES`; ``tries``: how many seeds the search tries at most
+    (1: ``prefer`` alone; whether it fits, :attr:`Audit.seed_note` says)."""
     if outcomes not in CHANCE_MODES:
         raise StateError(f"unknown chance mode; gm import takes {' or '.join(CHANCE_MODES)}", rule=RULE, input=outcomes,
                          legal=CHANCE_MODES)  # fmt: skip
@@ -61,7 +63,7 @@ def audit(
         raise StateError(f"no {game.name} move log found in the text", rule=RULE)
     rules = game.load_rules(rules)
     reading = remembering(game)
-    choice = SeedChoice(seed) if seed is not None else choose_seed(reading, rules, parsed, prefer, setup)
+    choice = SeedChoice(seed) if seed is not None else choose_seed(reading, rules, parsed, prefer, setup, tries)
     source = LogChance(chatlog, parsed) if outcomes == "from-log" else None
     result = replay_log(reading, chatlog, rules, choice.seed, parsed, source=source, setup=setup)
     result.state.__dict__.pop("game", None)  # the game's own again (see Remembering)

@@ -95,6 +95,8 @@ class Audit:
     impossible: list[Impossible] = field(default_factory=list)
     #: the seed search: the first outcome the log states that the seed does not give
     mismatch: Mismatch | None = None
+    #: the seed is a running game's hidden one (a copy's fresh seed): never shown
+    seed_hidden: bool = False
 
     @property
     def moves(self) -> list[tuple[str, str]]:
@@ -105,7 +107,7 @@ class Audit:
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game.id,
-            "seed": self.seed,
+            "seed": None if self.seed_hidden else self.seed,
             "seed_note": self.seed_note or None,
             "lines_read": self.lines,
             "lines_replayed": self.replayed,
@@ -127,15 +129,16 @@ class Audit:
 
     def text(self) -> str:
         """The audit in plain words, one finding a line."""
+        seed = "a hidden seed" if self.seed_hidden else f"seed {self.seed}"
         out = [f"Audit of a {self.game.name} game from a chatbot: {self.lines} move lines read, {self.replayed} replayed "
-               f"(seed {self.seed})."]  # fmt: skip
+               f"({seed})."]  # fmt: skip
         if self.seed_note:
             out.append(self.seed_note)
         if self.supplied:
             first = self.supplied[0]
             n = len(self.supplied)
             out.append(f"The chat's own dice and deals: {n} {'outcome' if n == 1 else 'outcomes'} of chance came from its log, not "
-                       f"from seed {self.seed} (the first: line {first.line} {first.label or '-'}, {first.draw}: the chatbot's "
+                       f"from {seed} (the first: line {first.line} {first.label or '-'}, {first.draw}: the chatbot's "
                        f"{first.said}, gm's {first.drawn}).")  # fmt: skip
         out += [i.text() for i in self.impossible]
         out += [r.text() for r in self.rewrites]

@@ -39,10 +39,15 @@ class SeedChoice:
 
 
 def choose_seed(
-    game: Game, rules: Any, parsed: list[tuple[Line, ParsedLine]], prefer: int | None = None, setup: Chance | None = None
+    game: Game,
+    rules: Any,
+    parsed: list[tuple[Line, ParsedLine]],
+    prefer: int | None = None,
+    setup: Chance | None = None,
+    tries: int = SEEDS,
 ) -> SeedChoice:
     """The seed to replay a chatbot's log with.  The seeds ``prefer``, then 0, 1, ... (:data:`SEEDS` in all)
-    are tried in two rounds.  First, which of them give every outcome of chance the log states (its coin,
+    are tried in two rounds (``tries`` seeds at most: 1 tries ``prefer`` alone).  First, which of them give every outcome of chance the log states (its coin,
     its dice, the cards its placements show: :mod:`gm.chatlog.chance`) and every claim about one (the chat
     log's ``chance_keys``), and replay the log's first lines (who moves first is chance too): each try
     replays the log as far as the last line that says something of chance, stopping at the first thing
@@ -59,7 +64,7 @@ def choose_seed(
     horizon = max([*claims, *says, min(len(parsed), FIRST_LINES) - 1])
     prefix = parsed[: horizon + 1]
     index = {ln.number: i for i, (ln, _) in enumerate(parsed)}
-    order = ([prefer] if prefer is not None else []) + [s for s in range(SEEDS) if s != prefer]
+    order = (([prefer] if prefer is not None else []) + [s for s in range(SEEDS) if s != prefer])[:tries]
     best: tuple[tuple[int, int, int, int], int, Audit] | None = None
     fits: list[tuple[int, Audit]] = []
     for s in order:

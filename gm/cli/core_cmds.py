@@ -127,7 +127,7 @@ def new(
     for ev in s.opening_events:
         echo(f"  {ev['text']}")
     echo(g.status(s.state, _query_seat(s, None)))
-    echo(_expected_line(s.expected()))
+    echo(_expected_line(s.expected(_query_seat(s, None))))
 
 
 @app.command()

@@ -16,6 +16,7 @@ from gm.cli.base import app, echo, errors_to_exit, fail
 
 if TYPE_CHECKING:
     from gm.chatlog.audit import Audit
+    from gm.core.chance import Chance
     from gm.core.game import Game
     from gm.session import Session
     from gm.session.commit import SeedSecret
@@ -84,6 +85,7 @@ def import_(
         _import_token(text, output, home, session_id, players)
         return
     from gm.chatlog.audit import audit, detect_game
+    from gm.core.chance import Chance
     from gm.core.errors import StateError
     from gm.core.registry import find_game
 
@@ -100,48 +102,68 @@ def import_(
         raise
     hint = token_hint(text, g, home)
     ruleset = g.load_rules_file(rules) if rules is not None else hint.rules
-    secret = hint.secret
-    prefer = None
+    secret, setup = hint.secret, hint.chance
+    if seed is not None:  # a seed of the user's: a practice game, whatever the token's was
+        secret, setup = None, None
+    if chance not in ("from-log", "seed"):
+        fail(f"--chance takes from-log or seed, not {chance!r}")
+    result = None
     if seed is None and secret is not None:
         if hint.moves:  # a game played in gm up to its token: its seed is the game's
             seed = secret.seed
-        else:  # a blank template's token: its seed is tried first, the chat's own chance decides
-            prefer = secret.seed
-    if chance not in ("from-log", "seed"):
-        fail(f"--chance takes from-log or seed, not {chance!r}")
-    result = audit(g, text, ruleset, seed, prefer=prefer, outcomes=chance)
+        else:  # a blank template's token: its game if the chat's own chance agrees with it, else the chat decides
+            result = audit(g, text, ruleset, None, setup, prefer=secret.seed, outcomes=chance, tries=1)
+            if result.seed_note:
+                result, secret = None, None
+                setup = Chance.of(setup.generator) if setup is not None else None  # (not the template's outcomes)
+    if result is None:
+        result = audit(g, text, ruleset, seed, setup, outcomes=chance)
     if secret is not None and secret.seed != result.seed:
         secret = None
+    if secret is not None and not secret.practice and not result.state.is_terminal:
+        # a running game's seed stays hidden: this one is a copy's fresh seed (token_hint), never shown
+        result.seed_hidden = True
+        if output is not None:
+            fail("the game is still running and its seed is hidden: --output would write it; import it as a session "
+                 "(without --output), or once the game is over")
     if output is not None:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(json.dumps(result.state.to_json(), indent=1) + "\n", encoding="utf-8")
         _report(result, None, as_json, export, note=f"wrote {output} ({g.id}, {len(result.state.log)} moves)")
         return
     s = save(result, home=home, session_id=session_id, players=players, secret=secret)
-    _report(result, s, as_json, export)
+    _report(result, s, as_json, export, copied=result.seed_hidden)
 
 
 @dataclass(frozen=True)
 class TokenHint:
     """What a gm token inside a chatbot's text says about the game its log replays: the ruleset, the
-    seed (a hidden one only where its key is) and how many moves the token's game had."""
+    seed (a hidden one only where its key is; a running game's copy gets a fresh one), the chance
+    setup (the generator and outcomes supplied) and how many moves the token's game had."""
 
     rules: Any = None
     secret: SeedSecret | None = None
     moves: int = 0
+    chance: Chance | None = None
+
+
+#: what an import of a running hidden-seed game says of its copy
+_COPY_NOTE = ("the game is still running and its seed is hidden: the copy has a new hidden seed (what every side has "
+              "seen so far is kept; chance from here on is new) and fresh bots")
 
 
 def token_hint(text: str, game: Game, home: Path | None) -> TokenHint:
-    """The ruleset and seed of a gm token of ``game`` inside ``text`` (a session document exported by
-    gm carries one): a chatbot's log of that game replays with the game's own ruleset and chance.
-    A hidden seed is read only where its key is (the same gm home); nothing without a token."""
+    """The ruleset, seed and chance of a gm token of ``game`` inside ``text`` (a session document
+    exported by gm carries one): a chatbot's log of that game replays with the game's own ruleset and
+    chance.  A hidden seed is read only where its key is (the same gm home), and a running game's is
+    never used: its copy gets a fresh hidden seed, with the chance outcomes every side has seen
+    (:func:`gm.session.token.fresh_copy`); nothing without a token."""
     from gm.core.errors import GameError
     from gm.core.token import decode_token
     from gm.session import FileStore
     from gm.session.commit import SeedSecret
     from gm.session.keys import SealError
-    from gm.session.session import store_keys
-    from gm.session.token import decode
+    from gm.session.token import decode, fresh_copy, opened
 
     found = _TOKEN_INSIDE.search(text)
     if found is None:
@@ -153,15 +175,20 @@ def token_hint(text: str, game: Game, home: Path | None) -> TokenHint:
             return TokenHint()
         rules = game.load_rules(data.get("rules") or {})
         moves = len(data.get("log") or ())
-        if "seed" in data:
-            return TokenHint(rules, SeedSecret.draw(int(data["seed"])), moves)
-        keys = store_keys(FileStore(home))
-        if data.get("key_id") != keys.id:
-            return TokenHint(rules, None, moves)
-        opened = keys.open("token", str(data["sealed"]), game.id)
-        return TokenHint(rules, SeedSecret.from_sealed(opened["secret"], practice=False), moves)
+        if "seed" in data and "sealed" not in data:
+            from gm.core.chance import Chance
+
+            return TokenHint(rules, SeedSecret.draw(int(data["seed"])), moves, Chance.from_record(data))
     except (GameError, SealError, KeyError, TypeError, ValueError):
         return TokenHint()
+    try:
+        secret, chance, played = opened(data, FileStore(home))
+    except (GameError, SealError, KeyError, TypeError, ValueError):  # sealed with another gm's key: its rules only
+        return TokenHint(rules, None, moves)
+    if secret.practice:
+        return TokenHint(rules, secret, moves, chance)
+    copy = fresh_copy(game, rules, secret, chance, played)  # (a StateError: the moves need the old seed)
+    return TokenHint(rules, secret, moves, chance) if copy is None else TokenHint(rules, copy[0], moves, copy[1])
 
 
 def save(
@@ -194,7 +221,7 @@ def save(
     )
 
 
-def _report(result: Audit, s: Session | None, as_json: bool, export: Path | None, note: str = "") -> None:
+def _report(result: Audit, s: Session | None, as_json: bool, export: Path | None, note: str = "", copied: bool = False) -> None:
     doc_note = ""
     if export is not None and s is not None:
         from gm.export import render_doc
@@ -206,11 +233,15 @@ def _report(result: Audit, s: Session | None, as_json: bool, export: Path | None
     if as_json:
         data: dict[str, Any] = result.to_json()
         data["session"] = s.id if s is not None else None
+        if copied:
+            data["note"] = _COPY_NOTE
         typer.echo(json.dumps(data, indent=1))
         return
     echo(result.text())
     if note:
         echo(note)
+    if copied:
+        echo(_COPY_NOTE)
     if s is None:
         return
     who = ", ".join(f"{name} {p}" for name, p in s.players.items())
@@ -240,6 +271,8 @@ def _import_token(text: str, output: Path | None, home: Path | None, session_id:
     s = import_token(text, store=FileStore(home), session_id=session_id, players=players)
     who = ", ".join(f"{name} {p}" for name, p in s.players.items())
     echo(f"imported {s.game.id} session {s.id} ({len(s.state.log)} moves; {who})")
+    if not s.practice and not s.state.is_terminal:
+        echo(_COPY_NOTE)
     viewer = s.human_seats[0] if len(s.human_seats) == 1 else None
     echo(s.game.render(s.state, viewer))
     echo(s.game.status(s.state, viewer))

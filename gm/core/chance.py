@@ -43,7 +43,6 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -59,9 +58,8 @@ MT19937 = "mt19937"
 CHACHA20_V1 = "chacha20-v1"
 #: what a record without a generator id was made with
 LEGACY = MT19937
-#: what new games draw from (mt19937 until every record names its generator: sessions, transcripts and
-#: tokens start naming theirs next, and new games then switch to chacha20-v1)
-CURRENT = MT19937
+#: what new games draw from
+CURRENT = CHACHA20_V1
 #: the most outcomes an error lists one by one
 LISTED_MAX = 24
 
@@ -185,15 +183,29 @@ class ChaCha20Random(random.Random):
         return int.from_bytes(self._buf[pos:end], "little") >> ((n << 3) - k)
 
     def _randbelow(self, n: int) -> int:
+        # (getrandbits((n - 1).bit_length()) until below n, written out over the buffer: a die or a
+        # card's place, the draws games make most, are one byte each; this saves the calls that cost
+        # more than the byte)
         if n <= 1:
             if n == 1:
                 return 0
             raise ValueError("empty range")
         k = (n - 1).bit_length()
-        r = self.getrandbits(k)
-        while r >= n:
-            r = self.getrandbits(k)
-        return r
+        nb = (k + 7) >> 3
+        shift = (nb << 3) - k
+        buf, pos = self._buf, self._pos
+        while True:
+            end = pos + nb
+            if end > len(buf):
+                self._pos = pos
+                self._refill(nb)
+                buf, pos = self._buf, 0
+                end = nb
+            r = (buf[pos] if nb == 1 else int.from_bytes(buf[pos:end], "little")) >> shift
+            pos = end
+            if r < n:
+                self._pos = pos
+                return r
 
     def random(self) -> float:
         return self.getrandbits(53) * 1.1102230246251565e-16  # 2**-53
@@ -210,7 +222,9 @@ class ChaCha20Random(random.Random):
         return start + step * self._randbelow(count)
 
     def randint(self, a: int, b: int) -> int:
-        return self.randrange(a, b + 1)
+        if b < a:
+            raise ValueError(f"empty range in randint({a}, {b})")
+        return a + self._randbelow(b - a + 1)
 
     def choice(self, seq: Sequence[T]) -> T:  # type: ignore[override]
         if not len(seq):
@@ -219,9 +233,28 @@ class ChaCha20Random(random.Random):
 
     def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
         below = self._randbelow
-        for i in range(len(x) - 1, 0, -1):
+        i = len(x) - 1
+        while i >= 256:  # (a long list: the general draw)
             j = below(i + 1)
             x[i], x[j] = x[j], x[i]
+            i -= 1
+        # the rest one byte per try, as _randbelow reads it, over the buffer directly (a deck's
+        # shuffle is most of what brawl draws: this halves its cost)
+        buf, pos, size = self._buf, self._pos, len(self._buf)
+        while i > 0:
+            shift = 8 - i.bit_length()
+            while True:
+                if pos >= size:
+                    self._pos = pos
+                    self._refill(1)
+                    buf, pos, size = self._buf, 0, len(self._buf)
+                j = buf[pos] >> shift
+                pos += 1
+                if j <= i:
+                    break
+            x[i], x[j] = x[j], x[i]
+            i -= 1
+        self._pos = pos
 
     def getstate(self) -> tuple[Any, ...]:
         return (self.ID, self._key, self._nonce, self._base + self._pos, self.gauss_next)
@@ -266,37 +299,65 @@ def _listed(items: Iterable[Any]) -> tuple[str, ...]:
     return tuple(out[:LISTED_MAX]) + ((f"... and {len(out) - LISTED_MAX} more",) if len(out) > LISTED_MAX else ())
 
 
-@dataclass(frozen=True, slots=True)
-class Draw(ABC, Generic[T]):
+class Draw(tuple[Any, ...], Generic[T]):
     """One chance result a game needs: the kind of chance, the game's name for it (``label``: "pass
     roll", "coin toss", "deal"; a source may script outcomes by it), what it is for (``about``: whose
     deck, which piece), who sees the outcome when it is drawn (``seen_by``: ``None`` for every seat,
     else those seats: a deal only its owner, a deck's order nobody) and its possible outcomes.
     Subclasses say how the generator draws it (:meth:`generate`) and which outcomes are possible
-    (:meth:`check`)."""
+    (:meth:`check`).
 
+    A draw is a frozen value: a tuple (label, about, seen_by, then the kind's own fields) of its own
+    type - made at C speed, since an engine makes one for every roll (brawl: a few every action, where
+    a frozen dataclass's field-by-field construction cost it several percent of its speed)."""
+
+    __slots__ = ()
     kind: ClassVar[str]
-    label: str
-    about: str = field(default="", kw_only=True)
-    seen_by: tuple[str, ...] | None = field(default=None, kw_only=True)
+    #: the names of the kind's own fields, after label, about and seen_by (for repr)
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def label(self) -> str:
+        return str(self[0])
+
+    @property
+    def about(self) -> str:
+        return str(self[1])
+
+    @property
+    def seen_by(self) -> tuple[str, ...] | None:
+        seen: tuple[str, ...] | None = self[2]
+        return seen
 
     @property
     def public(self) -> bool:
         """Whether every seat sees the outcome as it is drawn (a die, a coin; not a deal or a shuffle)."""
-        return self.seen_by is None
+        return self[2] is None
 
-    @abstractmethod
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+    def __repr__(self) -> str:
+        names = ("label", "about", "seen_by", *self.FIELDS)
+        return f"{type(self).__name__}({', '.join(f'{n}={v!r}' for n, v in zip(names, self, strict=True))})"
+
     def generate(self, rng: random.Random) -> T:
         """gm's own outcome, drawn from the generator (consuming it as the engines always have)."""
+        raise NotImplementedError
 
-    @abstractmethod
     def check(self, outcome: Any) -> T:
         """``outcome`` as the draw's value if it is possible (its text form is read too), else a
         :class:`ChanceError` naming the draw, the value and the possible outcomes."""
+        raise NotImplementedError
 
-    @abstractmethod
     def possible(self) -> tuple[str, ...]:
         """The possible outcomes in words (listed when few, else described)."""
+        raise NotImplementedError
 
     def to_json(self, outcome: T) -> Any:
         """``outcome`` as JSON (what a record keeps; :meth:`check` reads it back)."""
@@ -307,7 +368,7 @@ class Draw(ABC, Generic[T]):
         return _text(outcome)
 
     def describe(self) -> str:
-        """The draw in words: "pass roll (1-6)", "deal of 5 (home QB)"."""
+        """The draw in words: "pass roll (1-6)", "deal (3 of 8, home QB)"."""
         about = f", {self.about}" if self.about else ""
         return f"{self.label} ({self._range()}{about})"
 
@@ -323,15 +384,31 @@ class Draw(ABC, Generic[T]):
         )
 
 
-@dataclass(frozen=True, slots=True)
 class Die(Draw[int]):
     """A whole number from ``lo`` to ``hi``, each equally likely (a die: ``Die("pass roll", 1, 6)``)."""
 
+    __slots__ = ()
     kind: ClassVar[str] = "die"
-    lo: int
-    hi: int
+    FIELDS = ("lo", "hi")
+
+    def __new__(cls, label: str, lo: int, hi: int, *, about: str = "", seen_by: tuple[str, ...] | None = None) -> Die:
+        return tuple.__new__(cls, (label, about, seen_by, lo, hi))
+
+    @property
+    def lo(self) -> int:
+        return int(self[3])
+
+    @property
+    def hi(self) -> int:
+        return int(self[4])
+
     def generate(self, rng: random.Random) -> int:
-        return rng.randint(self.lo, self.hi)
+        return self.roll(rng, self[3], self[4])
+
+    @staticmethod
+    def roll(rng: random.Random, lo: int, hi: int) -> int:
+        """The generator's roll from ``lo`` to ``hi`` (``randint``: how every engine has rolled)."""
+        return rng.randint(lo, hi)
 
     def check(self, outcome: Any) -> int:
         value = outcome
@@ -349,14 +426,23 @@ class Die(Draw[int]):
         return f"{self.lo}-{self.hi}"
 
 
-@dataclass(frozen=True, slots=True)
 class Choice(Draw[T]):
     """One of ``options``, each equally likely (who has the ball first: ``Choice("toss", SEATS)``)."""
 
+    __slots__ = ()
     kind: ClassVar[str] = "choice"
-    options: tuple[T, ...]
+    FIELDS = ("options",)
+
+    def __new__(cls, label: str, options: Sequence[T], *, about: str = "", seen_by: tuple[str, ...] | None = None) -> Choice[T]:
+        return tuple.__new__(cls, (label, about, seen_by, tuple(options)))
+
+    @property
+    def options(self) -> tuple[T, ...]:
+        options: tuple[T, ...] = self[3]
+        return options
+
     def generate(self, rng: random.Random) -> T:
-        return rng.choice(self.options)
+        return rng.choice(self[3])
 
     def check(self, outcome: Any) -> T:
         for o in self.options:
@@ -379,12 +465,15 @@ class Choice(Draw[T]):
         return " or ".join(map(_text, self.options))
 
 
-@dataclass(frozen=True, slots=True)
 class Coin(Choice[str]):
     """A coin toss: ``heads`` or ``tails``."""
 
+    __slots__ = ()
     kind: ClassVar[str] = "coin"
-    options: tuple[str, ...] = ("heads", "tails")
+
+    def __new__(cls, label: str, options: Sequence[str] = ("heads", "tails"), *, about: str = "",
+                seen_by: tuple[str, ...] | None = None) -> Coin:
+        return tuple.__new__(cls, (label, about, seen_by, tuple(options)))
 
 
 def _match_items(draw: Draw[Any], items: Sequence[T], wanted: Any, count: int | None) -> list[T]:
@@ -409,16 +498,24 @@ def _match_items(draw: Draw[Any], items: Sequence[T], wanted: Any, count: int | 
     return out
 
 
-@dataclass(frozen=True, slots=True)
 class Shuffle(Draw[list[T]]):
     """``items`` in an order, every order equally likely (a deck shuffled: the outcome is the new
-    pile, a fresh list)."""
+    pile, a fresh list).  Nobody sees it (``seen_by=()``) unless the engine says otherwise."""
 
+    __slots__ = ()
     kind: ClassVar[str] = "shuffle"
-    items: tuple[T, ...]
-    seen_by: tuple[str, ...] | None = field(default=(), kw_only=True)  # (a pile's order: nobody sees it)
+    FIELDS = ("items",)
+
+    def __new__(cls, label: str, items: Sequence[T], *, about: str = "", seen_by: tuple[str, ...] | None = ()) -> Shuffle[T]:
+        return tuple.__new__(cls, (label, about, seen_by, tuple(items)))
+
+    @property
+    def items(self) -> tuple[T, ...]:
+        items: tuple[T, ...] = self[3]
+        return items
+
     def generate(self, rng: random.Random) -> list[T]:
-        pile = list(self.items)
+        pile = list(self[3])
         rng.shuffle(pile)
         return pile
 
@@ -438,19 +535,35 @@ class Shuffle(Draw[list[T]]):
         return f"{len(self.items)} items"
 
 
-@dataclass(frozen=True, slots=True)
 class Deal(Draw[tuple[T, ...]]):
     """``n`` items dealt from a shuffled ``pile`` whose top is its end: gm's own outcome is the top
     ``n``, top first (consuming nothing: the shuffle was the chance); a source may deal any ``n`` of
-    the pile.  :func:`take` removes the dealt items from the pile."""
+    the pile.  :func:`take` removes the dealt items from the pile (``GameState.deal`` does both).
+    Nobody but the seats in ``seen_by`` sees it (the engine names who holds the cards)."""
 
+    __slots__ = ()
     kind: ClassVar[str] = "deal"
-    pile: tuple[T, ...]
-    n: int
-    seen_by: tuple[str, ...] | None = field(default=(), kw_only=True)  # (the engine names who holds the cards)
+    FIELDS = ("pile", "n")
+
+    def __new__(cls, label: str, pile: Sequence[T], n: int, *, about: str = "", seen_by: tuple[str, ...] | None = ()) -> Deal[T]:
+        return tuple.__new__(cls, (label, about, seen_by, tuple(pile), n))
+
+    @property
+    def pile(self) -> tuple[T, ...]:
+        pile: tuple[T, ...] = self[3]
+        return pile
+
+    @property
+    def n(self) -> int:
+        return int(self[4])
+
     def generate(self, rng: random.Random) -> tuple[T, ...]:
-        n = self.n
-        return self.pile[: -n - 1 : -1] if n else ()
+        return tuple(self.top(self.pile, self.n))  # (the shuffle drew already: nothing from the generator)
+
+    @staticmethod
+    def top(pile: Sequence[T], n: int) -> list[T]:
+        """The top ``n`` of ``pile`` (its end), top first: what a deal gives when nobody supplies another."""
+        return list(pile[: -n - 1 : -1]) if n > 0 else []
 
     def check(self, outcome: Any) -> tuple[T, ...]:
         return tuple(_match_items(self, self.pile, outcome, self.n))
@@ -469,14 +582,12 @@ class Deal(Draw[tuple[T, ...]]):
 
 
 def take(pile: list[T], dealt: Sequence[T]) -> None:
-    """Remove the ``dealt`` items (a :class:`Deal`'s outcome) from ``pile``: its top, unless a source
-    dealt others."""
+    """Remove the ``dealt`` items (a :class:`Deal`'s outcome, items of ``pile`` itself) from ``pile``:
+    its top, unless a source dealt others."""
     n = len(dealt)
     if not n:
         return
-    top = pile[-n:]
-    top.reverse()
-    if top == list(dealt) and all(a is b for a, b in zip(top, dealt, strict=True)):
+    if all(a is b for a, b in zip(reversed(pile[-n:]), dealt, strict=True)):
         del pile[-n:]
         return
     for item in dealt:

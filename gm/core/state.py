@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gm.core.actions import Action, Move
-from gm.core.chance import Chance, ChanceError, ChanceSource, Draw, DrawRecord, make_generator
+from gm.core.chance import Chance, ChanceError, ChanceSource, Deal, Die, Draw, DrawRecord, make_generator, take
 from gm.core.errors import GameError, IllegalActionError, InvalidActionError, StateError
 from gm.core.events import Event
 from gm.core.outcome import Outcome
@@ -232,6 +232,15 @@ class GameState(ABC, Generic[R]):
                 break
         return found
 
+    def action_kinds_seen(self, seat: str, viewer: str | None, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+        """The kinds of action ``viewer`` (another seat; ``None``: a spectator) is told ``seat`` may
+        take now, as the tools of who-acts-next (``expected``) list them: what ``viewer`` may know,
+        never more.  Default: the kinds ``seat`` has (:meth:`action_kinds`), right for a game whose
+        options follow from what every seat sees; a game in which something hidden changes a seat's
+        options answers from what ``viewer`` sees (the Chess-Football offense's options under either
+        possible holder of a hidden ball), and its answer must not depend on the hidden thing."""
+        return self.action_kinds(seat, wanted)
+
     def legal_summary(self, seat: str) -> list[str]:
         """The seat's options in short, for help texts and error messages: the whole list when it is
         short, else a structured summary (a game with many options overrides this)."""
@@ -283,6 +292,33 @@ class GameState(ABC, Generic[R]):
             return self._watched_draw(draw, n, out)
         return out
 
+    def roll(self, label: str, lo: int, hi: int, *, about: str = "") -> int:
+        """A :class:`~gm.core.chance.Die` from ``lo`` to ``hi``: ``draw(Die(label, lo, hi, about=about))``."""
+        if not self._watched:
+            # the speed seam of dice: nobody supplies or watches, so the draw need not be made - the
+            # generator rolls as Die.generate does (brawl rolls a few dice an action: making each
+            # draw cost it about 4% of its random-play speed)
+            self.draws += 1
+            return Die.roll(self.rng, lo, hi)
+        return self.draw(Die(label, lo, hi, about=about))
+
+    def deal(self, pile: list[T], n: int, *, about: str = "", seen_by: tuple[str, ...] = (), label: str = "deal") -> list[T]:
+        """Deal ``n`` items off ``pile`` (its top is its end), top first, and take them off it: a
+        :class:`~gm.core.chance.Deal` draw, so a chance source may deal others of the pile."""
+        if not self._watched:
+            # the speed seam of deals: nobody supplies or watches, so the outcome is the pile's top
+            # (Deal.top, what the draw gives, consuming no generator): the draw is counted, not made -
+            # brawl deals about five times an action, and making each draw cost it a fifth of its
+            # random-play speed
+            self.draws += 1
+            out = Deal.top(pile, n)
+            if n > 0:
+                del pile[-n:]
+            return out
+        dealt = self.draw(Deal(label, tuple(pile), n, about=about, seen_by=seen_by))
+        take(pile, dealt)
+        return list(dealt)
+
     def _watched_draw(self, draw: Draw[T], n: int, drawn: T) -> T:
         value, supplied = drawn, False
         given = self._replaying.pop(n, None) if self._replaying else None
@@ -291,8 +327,9 @@ class GameState(ABC, Generic[R]):
         if given is not None:
             value, supplied = draw.check(given), True
             self.supplied[n] = draw.to_json(value)
-        if self.draw_log is not None:
-            self.draw_log.append(DrawRecord(n, draw, drawn, value, supplied))
+        if self.draw_log is not None:  # (a shuffle's outcome becomes the pile the game deals from: kept as it came out)
+            self.draw_log.append(DrawRecord(n, draw, tuple(drawn) if isinstance(drawn, list) else drawn,
+                                            tuple(value) if isinstance(value, list) else value, supplied))
         return value
 
     @property

@@ -239,7 +239,7 @@ class GameHub:
                 "records": s.stored_count,
                 "log": s.log(grant.seat),
                 "status": s.game.status(st, grant.seat),
-                "expected": s.expected(),
+                "expected": s.expected(grant.seat),
                 "commitments": s.commitments(),
                 "outcome": st.outcome.to_json() if st.outcome else None,
                 "over": st.is_terminal,

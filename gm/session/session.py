@@ -20,7 +20,11 @@ The work is split along its jobs:
 
 **Seeds.**  ``Session.create(seed=N)`` is a *practice* game: the seed is public and everything
 (bots, nonces) is derived from it, so the game reproduces byte for byte.  Without a seed the seed is
-drawn at random and hidden: views show only its commitment until the game is over.
+drawn at random and hidden: views show only its commitment until the game is over.  The session's
+header names the chance generator its seed keys (``chance``; a session without one was made with
+``mt19937``, :mod:`gm.core.chance`) and any chance outcomes supplied at its start (a game brought
+back from a chatbot's log, or copied from a running hidden-seed game): in the clear for a practice
+game, sealed with the hidden seed otherwise.
 
 Reading never changes a session: :meth:`open`, :meth:`view` and query tools write nothing to the
 game (a bot that owes a move makes it at the next action, or when a front end calls :meth:`advance`).
@@ -144,20 +148,19 @@ class Session:
     ) -> None:
         self.game = game
         self.state = state
-        #: the chance setup the game started with: its generator, and outcomes supplied at the start (a game
-        #: brought back from a chatbot's log on the chat's own dice)
-        self.chance = chance if chance is not None else Chance.of(state.generator)
         self.id = id
         self.store = store
         self.players = dict(players)
         self.secret = secret
+        #: the chance setup the game started with: its generator, and outcomes supplied at the start
+        self.chance = chance if chance is not None else Chance.of(state.generator)
         self.created = created
         self._chain = chain
         self._position = Position(0)
         self._writer: Writer | None = None  # set while a call holds the session's write lock
         #: the last action result, made when first read or before the game changes (gm.session.result)
         self._pending = Pending()
-        self._expected: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
+        self._expected: tuple[tuple[int, int, str | None], list[dict[str, Any]]] | None = None
         self._bots_known: tuple[dict[str, str], bool] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
         self._tools = tool_index(self.tools)
@@ -482,6 +485,7 @@ class Session:
             self.recorder.referee(referee or "none", model)
             return self.recorder
         st = self.state
+        record = self.chance.record_fields()
         header = Header(
             game=self.game.id,
             rules=st.rules.model_dump(mode="json"),
@@ -493,6 +497,8 @@ class Session:
             referee=RefereeInfo(kind=referee or "none", model=model),
             title=title,
             session={"id": self.id},
+            chance=record.get("chance"),
+            supplied=record.get("supplied") if self.practice else None,
         )
         existing = self.store.transcript_read(self.id)
         self.recorder = Recorder(
@@ -549,7 +555,7 @@ class Session:
         rec.sync_bot_moves(self, final=over)
         if over and not self.practice and not self._seed_recorded:
             self._seed_recorded = True
-            rec.seed(self.secret.seed, self.secret.salt, self.secret.commitment)
+            rec.seed(self.secret.seed, self.secret.salt, self.secret.commitment, self.chance.record_fields().get("supplied"))
 
     # ------------------------------------------------------------- the log
     def _apply(self, seat: str, text: str | Action, *, nonce: str | None = None, digest: str | None = None) -> tuple[list[Any], dict[str, Any]]:
@@ -682,7 +688,7 @@ class Session:
         self._pending.settle()
         moves = self.state.log[:-1]
         taken = str(self.state.log[-1].action)
-        fresh = self.game.new_state(self.state.rules, self.state.seed, self.chance)
+        fresh = self.game.new_state(self.state.rules, self.state.seed, self.chance)  # (as opening the session does)
         for m in moves:
             fresh.apply(m.seat, m.action)
         self.state = fresh
@@ -906,7 +912,7 @@ class Session:
                 # (a query answering the status line, as get_status and get_board do, has just worked it out)
                 "status": data["status"] if "status" in data else self.game.status(self.state, seat),
                 **data,
-                "expected": self.expected(),
+                "expected": self.expected(seat),
                 "commitments": self.commitments(),
             }
         if seat is None:
@@ -978,7 +984,7 @@ class Session:
                 "narration": [e["text"] for e in evs],
                 **({"board": self.game.render(st, seat)} if board else {}),
                 "status": self.game.status(st, seat),
-                "expected": self.expected(),
+                "expected": self.expected(seat),
                 "commitments": self.commitments(),
                 "reveal": reveal,
                 "outcome": st.outcome.to_json() if st.outcome else None,
@@ -995,8 +1001,9 @@ class Session:
         raw = exc.to_json()
         err = {"kind": raw.pop("error"), **raw}
         try:
-            exp = self.expected()
-            status = self.game.status(self.state, seat if seat in self.game.seats and self.players.get(seat) == "human" else None)
+            viewer = seat if seat in self.game.seats and self.players.get(seat) == "human" else None
+            exp = self.expected(viewer)
+            status = self.game.status(self.state, viewer)
         except Exception:
             exp, status = [], ""
         return {
@@ -1010,13 +1017,16 @@ class Session:
         }
 
     # ------------------------------------------------------------------ views
-    def expected(self) -> list[dict[str, Any]]:
-        """Who must act now: seat, decision, the tools that answer it, and the player (worked out
-        once per position)."""
+    def expected(self, seat: str | None = None) -> list[dict[str, Any]]:
+        """Who must act now: seat, decision, the tools that answer it, and the player, as ``seat`` may
+        be told it (``None``: a spectator): another seat's tools never show what ``seat`` may not see
+        (a Chess-Football offense's pass while the ball is hidden: ``GameState.action_kinds_seen``).
+        Worked out once per position and viewer."""
         st = self.state
-        key = (id(st), len(st.log))
+        viewer = seat if isinstance(seat, str) and seat in self.game.seats else None
+        key = (id(st), len(st.log), viewer)
         if self._expected is None or self._expected[0] != key:
-            self._expected = (key, expected(st, self.tools, self.players))
+            self._expected = (key, expected(st, self.tools, self.players, viewer))
         return [dict(e, tools=list(e["tools"])) for e in self._expected[1]]
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
@@ -1039,7 +1049,7 @@ class Session:
             "rules_hash": ruleset_hash(st.rules),
             "status": self.game.status(st, seat),
             "state": st.view(seat),
-            "expected": self.expected(),
+            "expected": self.expected(seat),
             "commitments": self.commitments(),
             "reveals": self.reveals(),
             "log": self.log(seat),

@@ -283,8 +283,8 @@ class Recorder:
     def board(self, text: str, seat: str | None = None) -> None:
         self._add(BoardEntry(seat=seat, text=text))
 
-    def seed(self, seed: int, salt: str, commitment: str) -> None:
-        self._add(SeedEntry(seed=seed, salt=salt, commitment=commitment))
+    def seed(self, seed: int, salt: str, commitment: str, supplied: dict[str, Any] | None = None) -> None:
+        self._add(SeedEntry(seed=seed, salt=salt, commitment=commitment, supplied=supplied or None))
 
     def sync_bot_moves(self, session: Session, *, final: bool = False) -> None:
         """Record the bots' moves that have become public since the last sync.  ``final``: the

@@ -140,7 +140,7 @@ def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None) -
             "board": turn.board,
             "calls": calls,
             "status": s.game.status(s.state, grant.seat),
-            "expected": s.expected(),
+            "expected": s.expected(grant.seat),
             "commitments": s.commitments(),
         }
     if moved:

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from gm.chatlog.audit import audit
 from gm.cli.app import app
+from gm.core.chance import MT19937
 from gm.core.chatlog import example_lines, exchanges
 from gm.core.registry import find_game
 from gm.core.token import encode_state, settled
@@ -227,7 +228,7 @@ def test_gm_import_json_reads_stdin(tmp_path: Path) -> None:
 
 
 def test_gm_import_still_reads_a_token_and_a_token_inside_a_document(tmp_path: Path) -> None:
-    state = GAME.new_state(None, 4)
+    state = GAME.new_state(None, 4, MT19937)  # (under mt19937, seed 4's coin makes home the toss winner)
     state.run([("away", "tails"), ("home", "kick")])
     token = encode_state(state)
     assert "imported grid-football session t1 (2 moves" in _cli("import", token, "--gm-home", str(tmp_path), "--id", "t1")

@@ -16,7 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from serve_helpers import ServerProcess, auth
 
 pytestmark = pytest.mark.anyio
-SEED = 4
+SEED = 1  # (away calls heads and wins the toss: the coin shows heads)
 
 
 async def new_pair(http: httpx2.AsyncClient) -> tuple[str, str, str]:

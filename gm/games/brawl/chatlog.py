@@ -22,13 +22,14 @@ from typing import Any
 
 from gm.chatlog.text import move_pattern, read_line, score_claim, status_rows
 from gm.core.actions import Action
-from gm.core.chance import Deal, Draw
+from gm.core.chance import Choice, Deal, Draw
 from gm.core.chatlog import ChanceLog, ChatLog, Claim, Fact, ParsedLine, Stated
 from gm.core.errors import GameError
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.brawl.actions import Placement, parse_action
 from gm.games.brawl.engine import FOURTH_DOWN, PLAY, BrawlState
+from gm.games.brawl.rules import BrawlRules
 
 _SEATS = r"home|away"
 _MOVE = move_pattern(_SEATS.split("|"))
@@ -76,7 +77,10 @@ class BrawlChatLog(ChatLog):
         placements of the lines after the one being replayed show them; a card a placement does not name gm
         deals.  A deal of a whole draw pile is no choice; when the pile ran out mid-deal (a reshuffle, then the
         rest of the deal: BR-R-SHUFFLE), the rest deals what the plays of both parts need beyond the first
-        part's cards.  The plays a deal has read are not read again."""
+        part's cards.  The plays a deal has read are not read again.  The toss, when no line says who has the
+        ball first: the side whose first placement fields the offense (BR-R-ROSTER)."""
+        if draw.label == "toss":
+            return _first_offense(log, draw.options) if isinstance(draw, Choice) and log.at < 0 else None
         seat, _, player = draw.about.partition(" ")
         key = (seat, player)
         last: dict[tuple[str, str], str] = log.notes.setdefault("last draw", {})
@@ -180,6 +184,28 @@ class BrawlChatLog(ChatLog):
                 return Fact("game not over", "BR-R-WIN")
             return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
         return None
+
+
+@lru_cache(maxsize=1)
+def _offense() -> frozenset[str]:
+    """The default ruleset's offensive players (BR-R-ROSTER)."""
+    return frozenset(BrawlRules().offense)
+
+
+def _first_offense(log: ChanceLog, seats: Sequence[Any]) -> str | None:
+    """The side the log's first placements show on offense (its players are the default roster's offense:
+    BR-R-ROSTER), when no line states who has the ball first; ``None``: the log does not show it."""
+    if any(c.key == "first" for p in log.lines for c in p.claims):
+        return None  # (stated: the stated toss is taken)
+    offense = _offense()
+    for p in log.lines:
+        for seat, text in p.moves:
+            cards = _cards(text)
+            if cards and seat in seats and set(cards) <= offense:
+                return seat
+        if p.moves:
+            return None
+    return None
 
 
 def _played(log: ChanceLog, j: int, seat: str, player: str) -> str | None:

@@ -30,7 +30,7 @@ from itertools import combinations
 from typing import Any, cast
 
 from gm.core.actions import Action
-from gm.core.chance import Choice, Deal, Die, Shuffle, take
+from gm.core.chance import Choice, Shuffle
 from gm.core.errors import IllegalActionError
 from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
@@ -529,26 +529,21 @@ class BrawlState(GameState[BrawlRules]):
     def _draw_cards(self, pile: list[Card], hand: list[Card], discard: list[Card], n: int, seat: str, about: str) -> bool:
         """Deal ``n`` cards of ``pile`` to ``hand`` (its top ``n``, top first, as popped one by one: a
         chance draw), the ``discard`` shuffled in as a new pile when it runs out (True if it did)."""
-        draw = self.draw
         if len(pile) >= n:  # (the common case: the loop below in one step)
             if n > 0:
-                dealt = draw(Deal("deal", tuple(pile), n, about=about, seen_by=(seat,)))
-                hand.extend(dealt)
-                take(pile, dealt)
+                hand.extend(self.deal(pile, n, about=about, seen_by=(seat,)))
             return False
         shuffled = False
         while n > 0:
             if not pile:
-                reshuffled: list[Card] = draw(Shuffle("reshuffle", tuple(discard), about=about))
+                reshuffled: list[Card] = self.draw(Shuffle("reshuffle", tuple(discard), about=about))
                 pile.extend(reshuffled)
                 discard.clear()
                 shuffled = True
                 if not pile:  # the ruleset's deck minimum rules this out
                     raise IndexError("draw from an empty deck")
             k = min(n, len(pile))
-            dealt = draw(Deal("deal", tuple(pile), k, about=about, seen_by=(seat,)))
-            hand.extend(dealt)
-            take(pile, dealt)
+            hand.extend(self.deal(pile, k, about=about, seen_by=(seat,)))
             n -= k
         return shuffled
 
@@ -618,12 +613,12 @@ class BrawlState(GameState[BrawlRules]):
         r = self.rules
         rolls = []
         modified = False
-        draw, modify = self.draw, r.modify
+        roll_die, modify = self.roll, r.modify
         for i, cell in enumerate(self._cells):  # zone by zone, the offense's cards first
             for k, rec in enumerate(cell):
                 if rec[4] is None:
                     player, card, play, eff, _, _ = rec
-                    roll = draw(Die("agility roll", card.lo, card.hi, about=f"{player} {card.code}@{ZONES[i >> 1]}"))
+                    roll = roll_die("agility roll", card.lo, card.hi, about=f"{player} {card.code}@{ZONES[i >> 1]}")
                     value = modify(roll, eff)
                     cell[k] = (player, card, play, eff, value, roll)
                     mod = "" if eff == "-" else f" ({'x' if eff == 'S' else '/'}{r.strong_factor if eff == 'S' else r.weak_divisor} = {value})"
@@ -704,7 +699,7 @@ class BrawlState(GameState[BrawlRules]):
             dist = self.field_goal_distance(spot)
             chance = r.field_goal_chance(dist)
             assert chance is not None
-            roll = self.draw(Die("field goal roll", 1, 100, about=f"{dist} yards, {chance}%"))
+            roll = self.roll("field goal roll", 1, 100, about=f"{dist} yards, {chance}%")
             good = roll <= chance
             events.append(_ev("field_goal", "BR-R-FIELD-GOAL", "{offense} tries a field goal from {dist} yards ({chance}%): rolls {roll} - {res}",
                               offense=off, dist=dist, chance=chance, roll=roll, res="GOOD" if good else "no good",

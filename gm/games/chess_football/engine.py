@@ -245,6 +245,21 @@ class ChessFootballState(GameState[ChessFootballRules]):
             return turn_kinds(self.field, seat, wanted)
         return super().action_kinds(seat, wanted)
 
+    def action_kinds_seen(self, seat: str, viewer: str | None, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+        """While the ball is hidden from ``viewer`` (CF-R-PA: the holder is secret), the offense's kinds of action as
+        ``viewer`` may know them: those it has with either of the play-action pair holding the ball
+        (only the carrier passes or fakes, so what the offense has now would tell who holds it)."""
+        f = self.field
+        if (f is None or seat != self.offense or not f.hidden or not f.pair or self.sees_ball(viewer)
+                or self.phase not in (OFFENSE_TURN, DEFENSE_TURN) or seat not in self.to_act()):
+            return self.action_kinds(seat, wanted)
+        kinds: set[str] = set()
+        for holder in f.pair:
+            board = f.clone(sim=False)
+            board.carrier = holder
+            kinds |= turn_kinds(board, seat)
+        return kinds
+
     def plan_space(self, seat: str) -> PlanSpace:
         """Every snap plan ``seat`` may submit now (ruling CF-R-PLAN-CHECK), counted and indexed."""
         return PlanSpace(self.plan_board(seat), seat, self.rules.plan_rows)

@@ -157,7 +157,7 @@ def state_block(session: Session, seat: str, *, moves: int = 4) -> str:
     """The current state as the seat may see it: status, the decision due, latest public moves."""
     st = session.state
     lines = [f"[state for {seat}] {session.game.status(st, seat)}"]
-    exp = session.expected()
+    exp = session.expected(seat)
     names = tool_names(session)
     mine = [e for e in exp if e.get("seat") == seat]
     if mine:
