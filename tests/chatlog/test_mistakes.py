@@ -14,6 +14,7 @@ from layouts import Exchange, exchanges, line
 
 from gm.chatlog.audit import audit
 from gm.core.chance import MT19937
+from gm.core.errors import GameError
 from gm.core.registry import find_game
 
 #: game -> (seed, bot, moves at most) of the game whose log the cases edit
@@ -100,10 +101,22 @@ def test_gf_one_wrong_claim_is_one_finding(edit: tuple[str, str, str], finding: 
     assert _audit("grid-football", edit) == [GF_HEAD.format(n=24, r=24), finding, f"Result: 1 divergence, 0 illegal moves. {GF_END}"]
 
 
+def _refusal(game_id: str, moves: list[tuple[str, str]], seat: str, move: str) -> str:
+    """The engine's own reason and rule for refusing ``move`` after ``moves`` of the game the tests play."""
+    state = find_game(game_id).new_state(None, GAMES[game_id][0], MT19937)
+    for s, m in moves:
+        state.apply(s, m)
+    with pytest.raises(GameError) as err:
+        state.apply(seat, move)
+    return f"{err.value.reason} [{err.value.rule}]"
+
+
 def test_gf_a_skipped_kick_choice_stops_at_the_kickoff() -> None:
+    why = _refusal("grid-football", [("away", "tails")], "home", "left green")
+    assert why.startswith("now is the time for a kick choice")  # (the engine's words, shown as they are)
     assert _audit("grid-football", ("Choice home:", None, None)) == [
         GF_HEAD.format(n=23, r=1),
-        "line 4 Kickoff: illegal move home: left green: now is the time for a kick choice [GF-TOSS]",
+        f"line 4 Kickoff: illegal move home: left green: {why}",
         "  legal instead: kick; receive",
         "  the true game stops before this line; 21 later move lines were not replayed",
         "Result: 0 divergences, 1 illegal move. The engine's game: Q1 | 15 downs left | kick choice | home 0 - 0 away | to act: home",

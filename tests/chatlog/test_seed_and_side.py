@@ -5,6 +5,7 @@ the audit says so in one line."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from chat_helpers import edit, moves, played
@@ -102,7 +103,7 @@ def _with_token(log: str, doc: str) -> str:
 def _blank_template(game_id: str) -> str:
     """The session document gm exports for a new game: a token with the seed of a game with no moves."""
     out = runner.invoke(app, ["export", "session", "--game", game_id])
-    assert out.exit_code == 0 and "gm1." + game_id in out.stdout
+    assert out.exit_code == 0 and re.search(rf"\bgm[12]\.{game_id}\.", out.stdout)
     return out.stdout
 
 
