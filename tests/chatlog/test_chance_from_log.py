@@ -139,3 +139,26 @@ def test_a_session_made_on_the_chats_dice_keeps_them_and_says_so(tmp_path: Any) 
     assert s.chance.supplied and s.chance.supplied == a.state.chance_setup().supplied  # (opened again from its header)
     header = (tmp_path / "sessions").glob("own*")
     assert any("supplied" in p.read_text(encoding="utf-8").splitlines()[0] for p in header if p.is_file())
+
+
+@pytest.mark.parametrize("seed", [0, 6])  # (under mt19937: home has the ball first, then away)
+def test_brawls_toss_unsaid_is_the_side_its_first_placements_show_on_offense(seed: int) -> None:
+    """A chat that never says who had the ball first, dealt by no seed of gm's generator: the side whose first
+    placement fields the offense (BR-R-ROSTER) had it, and the game comes back move for move."""
+    from gm.core.chance import MT19937
+
+    game = find_game("brawl")
+    state = game.new_state(None, seed, MT19937)
+    bots = {s: game.make_bot("random", seed=seed + i) for i, s in enumerate(game.seats)}
+    while len(state.log) < 12:
+        seat = state.to_act()[-1]
+        state.apply(seat, _named(state, seat, bots[seat].choose(state, seat)))
+    xs, state = exchanges(game, state)
+    text = "\n".join(line(x) for x in xs)
+    assert "has the ball first" in text
+    text = text.replace("| home has the ball first", "").replace("| away has the ball first", "")
+    first = next(e.data["seat"] for e in state.setup_events if e.kind == "toss")  # type: ignore[attr-defined]
+    a = audit(game, text)
+    assert a.supplied and (a.illegal, a.divergences) == (None, [])
+    assert moves(a.state) == moves(state)
+    assert [e.data["seat"] for e in a.state.setup_events if e.kind == "toss"] == [first]  # type: ignore[attr-defined]
