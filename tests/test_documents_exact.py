@@ -201,5 +201,45 @@ def test_the_blank_session_template_carries_a_current_token(game_id: str) -> Non
     assert decode(tokens[0])["game"] == game.id and "gm1." not in render_doc(game, "glossary")
 
 
+# ------------------------------------------------------------------ cross-references
+#: a changed ruleset per game (the session template then points to the ruleset's section)
+CHANGED = {"grid-football": {"number_max": 20}, "gridmaster4": {"tiles": 40, "winning_tile": 40},
+           "quarterback": {"max_rounds": 10}, "brawl": {"rounds": 10}, "chess-football": {"plan_rows": 4}}
+#: the words next to a pointer to a section -> a word of that section's heading in rules.md
+TOPICS = {"for every value": "ruleset", "plays table": "plays", "pick a number": "number check",
+          "1st & ": "downs", "special rules": "completions", "series is scored": "scoring",
+          "go-for-it": "4th down", "rosters are the tables of": "positions", "table in section": "positions",
+          "once more as in": "series", "blocked": "blocked", "free placement": "free placements",
+          "first tile": "first tile", "free tile": "free placements", "line-up table": "pieces",
+          "number check and touchback": "kickoff", "every ability is in the tables of": "pieces"}
+
+
+def _all_at(text: str, word: str) -> list[int]:
+    """Where ``word`` starts and ends in ``text``, every time."""
+    return [i for m in re.finditer(re.escape(word), text) for i in (m.start(), m.end())]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_section_a_document_points_to_is_there_and_about_it(game_id: str) -> None:
+    """'See section 16 of rules.md', 'the plays table, section 7': every section number in every
+    document (of a changed ruleset too) is a heading of the rules, on what the words next to it speak of."""
+    game = find_game(game_id)
+    for rules in (None, CHANGED[game_id]):
+        heads = {int(n): title.lower() for n, title in re.findall(r"^## (\d+)\. (.+)$", render_doc(game, "rules", rules), re.M)}
+        seen = 0
+        for doc in ("quickstart", "rules", "glossary", "session"):
+            text = " ".join(render_doc(game, doc, rules).split())
+            for m in re.finditer(r"\bsection (\d+)", text):
+                start = max(0, m.start() - 60)
+                near = text[start:m.end() + 30]
+                assert int(m.group(1)) in heads, f"{doc}: {near!r} points to no section {m.group(1)}"
+                at = m.start() - start  # the key nearest the pointer says what it points to
+                key = min((k for k in TOPICS if k in near), key=lambda k: min(abs(i - at) for i in _all_at(near, k)), default=None)
+                assert key is not None, f"{doc}: what does {near!r} point to?"
+                assert TOPICS[key] in heads[int(m.group(1))], f"{doc}: {near!r} -> {heads[int(m.group(1))]!r}"
+                seen += 1
+        assert seen >= (1 if rules else 0)
+
+
 def test_every_game_is_checked_here() -> None:
     assert {g.id for g in all_games()} >= set(GAMES)
