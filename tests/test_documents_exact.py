@@ -112,6 +112,33 @@ def test_a_move_of_the_wrong_kind_cites_the_decision_due() -> None:
     assert "GF-R-DECISION" in find_game("grid-football").rules_index
 
 
+@pytest.mark.parametrize(("series_cards", "go_cards", "downs"), [(3, 1, "4th"), (4, 2, "5th and 6th")])
+def test_brawl_downs_of_a_go_for_it_are_the_rulesets_in_the_documents_and_the_engine(series_cards: int, go_cards: int,
+                                                                                       downs: str) -> None:
+    """BR-R-DOWN: the plays of a go-for-it go on counting the downs; the documents say which, and so do
+    the engine's go-for-it and turnover-on-downs lines (seeded random play that always goes for it)."""
+    from gm.games.brawl.engine import ordinal
+
+    game, rules = find_game("brawl"), {"series_cards": series_cards, "go_cards": go_cards}
+    doc = " ".join(render_doc(game, "rules", rules).split())
+    plays = "one more play" if go_cards == 1 else f"{go_cards} more plays"
+    assert f"the extra play{'s' * (go_cards != 1)} of a go-for-it (section 8) {'is' if go_cards == 1 else 'are'} {downs} down." in doc
+    assert plays in render_doc(game, "glossary", rules) and plays in render_doc(game, "quickstart", rules)
+    assert ("keeps football's name: the 4th-down choice" in doc) == (series_cards != 3)
+    rng, said = random.Random(3), {}
+    st = game.new_state(rules, seed=0)
+    while st.to_act() and len(said) < 2:
+        seat = st.to_act()[0]
+        action = st.legal_actions(seat).sample(rng)
+        for e in st.apply(seat, st.parse_action("go for it") if str(action) in ("punt", "field goal") else action):
+            if e.kind == "go_for_it":
+                said[e.kind] = (e.text, ordinal(st.play_no))
+            if e.kind == "downs":
+                said[e.kind] = (e.text, ordinal(series_cards + go_cards))
+    assert said["go_for_it"][0].endswith(f"; {said['go_for_it'][1]} down") and said["go_for_it"][1] == f"{series_cards + 1}th"
+    assert said["downs"][0].startswith(f"short on {said['downs'][1]} down: turnover on downs")
+
+
 # ------------------------------------------------------------------ banners
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_game_declares_simultaneous_picks_exactly_when_its_engine_has_them(game_id: str) -> None:
