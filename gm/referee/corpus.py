@@ -4,9 +4,6 @@ Each game may ship ``<game package>/eval/phrasings.toml`` (package data, read wi
 :mod:`importlib.resources`): positions, each built by seeded moves, and at each the phrasings people
 type there with the move each means::
 
-    chance = "mt19937"        # (top level, optional) the chance generator the seeds key: a seed and its
-                              # generator name one game (the corpora were written with mt19937, the default)
-
     [[position]]
     id = "kick-pick"          # unique in the file
     seed = 1                  # the game's seed (and the opponent bot's)
@@ -36,7 +33,6 @@ import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
 from gm.core.errors import GameError
@@ -49,8 +45,6 @@ if TYPE_CHECKING:
     from gm.session import Session
 
 CORPUS_FILE = ("eval", "phrasings.toml")
-#: the generator every corpus was written with, before chance generators were named
-LEGACY_CHANCE = "mt19937"
 KINDS = ("plain", "typo", "slang", "order", "words", "abbreviation", "partial", "relative", "question", "fuzzy", "context")
 
 
@@ -79,8 +73,6 @@ class Position:
     opponent: str = "bot:random"
     rules: Mapping[str, Any] = field(default_factory=dict)
     say: tuple[Phrase, ...] = ()
-    #: the chance generator the seed keys (the deals and rolls the phrasings were written against)
-    chance: str = LEGACY_CHANCE
 
 
 def _fail(where: str, reason: str, what: object = None) -> CorpusError:
@@ -116,7 +108,6 @@ def load_corpus(game: Game) -> list[Position]:
         data = tomllib.loads(node.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise _fail(where, str(exc)) from None
-    chance = str(data.get("chance", LEGACY_CHANCE))
     out: list[Position] = []
     for i, raw in enumerate(data.get("position", [])):
         at = f"{where} position {i + 1}"
@@ -127,8 +118,7 @@ def load_corpus(game: Game) -> list[Position]:
             raise _fail(at, "id is required")
         say = tuple(_phrase(p, f"{at} ({raw['id']}) phrasing {j + 1}") for j, p in enumerate(raw.get("say", [])))
         out.append(Position(id=raw["id"], seed=int(raw.get("seed", 1)), seat=raw.get("seat"), moves=tuple(raw.get("moves", ())),
-                            opponent=str(raw.get("opponent", "bot:random")), rules=dict(raw.get("rules", {})), say=say,
-                            chance=chance))
+                            opponent=str(raw.get("opponent", "bot:random")), rules=dict(raw.get("rules", {})), say=say))
     ids = [p.id for p in out]
     dup = next((i for i in ids if ids.count(i) > 1), None)
     if dup:
@@ -144,13 +134,8 @@ def start(game: Game, position: Position) -> Session:
 
     seat = position.seat or game.seats[0]
     players = {s: position.opponent for s in game.seats if s != seat}
-    # The seed keys the generator the corpus names, when the chance generators are named
-    # (gm.core.chance); before they were, every game drew from mt19937, the corpora's generator.
-    keyed: dict[str, Any] = {"chance": position.chance} if find_spec("gm.core.chance") is not None else {}
-    if not keyed and position.chance != LEGACY_CHANCE:
-        raise _fail(position.id, f"this gm draws from {LEGACY_CHANCE} only, not {position.chance}", position.chance)
     session = Session.create(game, seed=position.seed, rules=dict(position.rules), players=players, persist=False,
-                             bot_seed=position.seed, nonce_seed=0, record=False, **keyed)
+                             bot_seed=position.seed, nonce_seed=0, record=False)
     for text in position.moves:
         action = session.state.parse_action(text)
         call = tool_call_for(game, session.state, seat, action)
