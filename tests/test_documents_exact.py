@@ -112,6 +112,33 @@ def test_a_move_of_the_wrong_kind_cites_the_decision_due() -> None:
     assert "GF-R-DECISION" in find_game("grid-football").rules_index
 
 
+@pytest.mark.parametrize(("series_cards", "go_cards", "downs"), [(3, 1, "4th"), (4, 2, "5th and 6th")])
+def test_brawl_downs_of_a_go_for_it_are_the_rulesets_in_the_documents_and_the_engine(series_cards: int, go_cards: int,
+                                                                                       downs: str) -> None:
+    """BR-R-DOWN: the plays of a go-for-it go on counting the downs; the documents say which, and so do
+    the engine's go-for-it and turnover-on-downs lines (seeded random play that always goes for it)."""
+    from gm.games.brawl.engine import ordinal
+
+    game, rules = find_game("brawl"), {"series_cards": series_cards, "go_cards": go_cards}
+    doc = " ".join(render_doc(game, "rules", rules).split())
+    plays = "one more play" if go_cards == 1 else f"{go_cards} more plays"
+    assert f"the extra play{'s' * (go_cards != 1)} of a go-for-it (section 8) {'is' if go_cards == 1 else 'are'} {downs} down." in doc
+    assert plays in render_doc(game, "glossary", rules) and plays in render_doc(game, "quickstart", rules)
+    assert ("keeps football's name: the 4th-down choice" in doc) == (series_cards != 3)
+    rng, said = random.Random(3), {}
+    st = game.new_state(rules, seed=0)
+    while st.to_act() and len(said) < 2:
+        seat = st.to_act()[0]
+        action = st.legal_actions(seat).sample(rng)
+        for e in st.apply(seat, st.parse_action("go for it") if str(action) in ("punt", "field goal") else action):
+            if e.kind == "go_for_it":
+                said[e.kind] = (e.text, ordinal(st.play_no))
+            if e.kind == "downs":
+                said[e.kind] = (e.text, ordinal(series_cards + go_cards))
+    assert said["go_for_it"][0].endswith(f"; {said['go_for_it'][1]} down") and said["go_for_it"][1] == f"{series_cards + 1}th"
+    assert said["downs"][0].startswith(f"short on {said['downs'][1]} down: turnover on downs")
+
+
 # ------------------------------------------------------------------ banners
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_game_declares_simultaneous_picks_exactly_when_its_engine_has_them(game_id: str) -> None:
@@ -199,6 +226,46 @@ def test_the_blank_session_template_carries_a_current_token(game_id: str) -> Non
     tokens = re.findall(r"\bgm\d\.[a-z0-9-]+\.[A-Za-z0-9_-]+\.[0-9a-f]{16}\b", doc)
     assert tokens and all(t.startswith(f"gm2.{game.id}.") for t in tokens)
     assert decode(tokens[0])["game"] == game.id and "gm1." not in render_doc(game, "glossary")
+
+
+# ------------------------------------------------------------------ cross-references
+#: a changed ruleset per game (the session template then points to the ruleset's section)
+CHANGED = {"grid-football": {"number_max": 20}, "gridmaster4": {"tiles": 40, "winning_tile": 40},
+           "quarterback": {"max_rounds": 10}, "brawl": {"rounds": 10}, "chess-football": {"plan_rows": 4}}
+#: the words next to a pointer to a section -> a word of that section's heading in rules.md
+TOPICS = {"for every value": "ruleset", "plays table": "plays", "pick a number": "number check",
+          "1st & ": "downs", "special rules": "completions", "series is scored": "scoring",
+          "go-for-it": "4th down", "rosters are the tables of": "positions", "table in section": "positions",
+          "once more as in": "series", "blocked": "blocked", "free placement": "free placements",
+          "first tile": "first tile", "free tile": "free placements", "line-up table": "pieces",
+          "number check and touchback": "kickoff", "every ability is in the tables of": "pieces"}
+
+
+def _all_at(text: str, word: str) -> list[int]:
+    """Where ``word`` starts and ends in ``text``, every time."""
+    return [i for m in re.finditer(re.escape(word), text) for i in (m.start(), m.end())]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_section_a_document_points_to_is_there_and_about_it(game_id: str) -> None:
+    """'See section 16 of rules.md', 'the plays table, section 7': every section number in every
+    document (of a changed ruleset too) is a heading of the rules, on what the words next to it speak of."""
+    game = find_game(game_id)
+    for rules in (None, CHANGED[game_id]):
+        heads = {int(n): title.lower() for n, title in re.findall(r"^## (\d+)\. (.+)$", render_doc(game, "rules", rules), re.M)}
+        seen = 0
+        for doc in ("quickstart", "rules", "glossary", "session"):
+            text = " ".join(render_doc(game, doc, rules).split())
+            for m in re.finditer(r"\bsection (\d+)", text):
+                start = max(0, m.start() - 60)
+                near = text[start:m.end() + 30]
+                assert int(m.group(1)) in heads, f"{doc}: {near!r} points to no section {m.group(1)}"
+                at = m.start() - start  # the key nearest the pointer says what it points to
+                key = min((k for k in TOPICS if k in near), key=lambda k: min(abs(i - at) for i in _all_at(near, k)), default=None)
+                assert key is not None, f"{doc}: what does {near!r} point to?"
+                assert TOPICS[key] in heads[int(m.group(1))], f"{doc}: {near!r} -> {heads[int(m.group(1))]!r}"
+                seen += 1
+        assert seen >= (1 if rules else 0)
 
 
 def test_every_game_is_checked_here() -> None:

@@ -668,7 +668,8 @@ class BrawlState(GameState[BrawlRules]):
             events.append(_ev("first_down", "BR-FIRST-DOWN", "first down {offense} at {at}", offense=off, at=self.field_text(spot)))
             self._end_series(events, "first_down", off, spot, "BR-FIRST-DOWN")
         elif self.going:
-            events.append(_ev("downs", "BR-R-GO-FAIL", "short on 4th down: turnover on downs at {at}", at=self.field_text(spot)))
+            last = ordinal(r.series_cards + r.go_cards)  # the go-for-it's last down (BR-R-DOWN): 4th by default
+            events.append(_ev("downs", "BR-R-GO-FAIL", "short on " + last + " down: turnover on downs at {at}", at=self.field_text(spot)))
             self._end_series(events, "downs", de, r.field_length - spot, "BR-R-GO-FAIL")
         else:
             self.phase = FOURTH_DOWN
@@ -715,7 +716,7 @@ class BrawlState(GameState[BrawlRules]):
             self.first_score, self.series_score = self.series_score, None  # rescored after the 4th play (BR-R-GO-RESCORE)
             self.play_no = r.series_cards + 1
             self._draw_all(r.go_cards, events)
-            events.append(_ev("go_for_it", "BR-GO", "{offense} goes for it: every player draws {n} more; 4th down",
+            events.append(_ev("go_for_it", "BR-GO", "{offense} goes for it: every player draws {n} more; " + ordinal(self.play_no) + " down",
                               offense=off, n=r.go_cards, also=["BR-R-DOWN", "BR-R-HANDS"]))
 
     def _end_series(self, events: list[Event], result: str, next_offense: str, spot: int, rule: str) -> None:
