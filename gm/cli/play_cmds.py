@@ -40,7 +40,7 @@ def play(
     referees: it reads what you type and acts through the game's tools (keys from
     OPENAI_API_KEY / ANTHROPIC_API_KEY)."""
     from gm.core.registry import default_game, find_game
-    from gm.play.terminal import Terminal, play_game, transcript_path
+    from gm.play.terminal import INPUT_TOO_LONG, Terminal, play_game, transcript_path
     from gm.session import Session
 
     ref = _make_referee(referee, model, base_url, api, timeout=timeout, retries=retries, max_tokens=max_tokens)
@@ -65,7 +65,7 @@ def play(
         path = record
     if path:
         typer.echo(f"Transcript: {path}")
-    if summary.ended in ("bot error", "stuck"):
+    if summary.ended in ("bot error", "stuck", INPUT_TOO_LONG):
         raise typer.Exit(1)
     if summary.ended == "Ctrl-C":
         raise typer.Exit(130)  # what a shell expects of a program stopped by Ctrl-C (the game is saved)

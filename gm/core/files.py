@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Protocol
 
 from gm.core.errors import StateError
 
@@ -34,6 +34,8 @@ KEY_LIMIT = 4 * KIB
 KEYS_LIMIT = 1 * MIB
 #: a JSON document a command reads (a state to render)
 JSON_LIMIT = 16 * MIB
+#: one line of a player's piped input (``gm play < moves.txt``), in characters
+LINE_LIMIT = 64 * KIB
 
 _CHUNK = 1 * MIB
 
@@ -44,6 +46,15 @@ class Readable(Protocol):
 
 class FileTooLarge(StateError):
     """A file over its size limit (nothing of it was used)."""
+
+
+def read_line(stream: IO[str], what: str = "a line of input") -> str:
+    """One line of ``stream`` (``""`` at its end), at most :data:`LINE_LIMIT` characters;
+    :class:`FileTooLarge` for a longer one (``gm play < /dev/zero`` ends at once)."""
+    line = stream.readline(LINE_LIMIT + 1)
+    if len(line) > LINE_LIMIT and not line.endswith("\n"):
+        raise FileTooLarge(f"{what} is longer than {LINE_LIMIT} characters, the most gm reads: not read", rule=FILE_RULE)
+    return line
 
 
 def _size(n: int) -> str:
@@ -106,11 +117,13 @@ __all__ = [
     "JSON_LIMIT",
     "KEYS_LIMIT",
     "KEY_LIMIT",
+    "LINE_LIMIT",
     "RULES_LIMIT",
     "SESSION_LIMIT",
     "TRANSCRIPT_LIMIT",
     "FileTooLarge",
     "read_bytes",
+    "read_line",
     "read_stream",
     "read_text",
     "refuse_shared",

@@ -77,7 +77,9 @@ class Terminal:
                 _line_editing()
                 self.stdout.flush()
                 return input(prompt)  # with readline: arrow keys edit the line, up and down recall earlier ones
-            line = self.stdin.readline()
+            from gm.core.files import read_line
+
+            line = read_line(self.stdin)  # (bounded: piped input without line ends stops here)
             if line == "":
                 return None
             line = line.rstrip("\n")
@@ -138,21 +140,30 @@ def _isatty(stream: IO[str]) -> bool:
         return False
 
 
+#: why a game stopped when a line of piped input was longer than gm reads
+INPUT_TOO_LONG = "input line too long"
+
+
 @dataclass
 class GameSummary:
     outcome: str | None
     status: str
     moves: int
-    ended: str  # finished | quit | input ended | Ctrl-C | bot error | stuck
+    ended: str  # finished | quit | input ended | input line too long | Ctrl-C | bot error | stuck
 
 
 def play_game(session: Session, referee: Referee, term: Terminal) -> GameSummary:
     """Run the game until it ends, the player quits, input runs out or Ctrl-C is pressed (every
     move is saved as it is made; the summary says how to resume)."""
+    from gm.core.files import FileTooLarge
+
     try:
         ended = _play(session, referee, term)
     except KeyboardInterrupt:
         ended = "Ctrl-C"
+    except FileTooLarge as exc:  # a piped line without end: the game stops there, saved
+        term.say(f"gm: error: {exc}", "red")
+        ended = INPUT_TOO_LONG
     if session.recorder:
         session.recorder.sync_bot_moves(session, final=True)  # the recording pauses or ends here
     return _summary(session, term, ended)

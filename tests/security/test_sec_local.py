@@ -68,6 +68,22 @@ def test_dev_zero_as_any_file_gm_reads_ends_at_once(tmp_path: Path) -> None:
     assert not home.exists()  # and nothing was made
 
 
+def test_endless_piped_input_to_gm_play_ends_at_once_and_the_game_is_kept(tmp_path: Path) -> None:
+    """``gm play < /dev/zero``: a line that never ends (read whole before, a MemoryError) stops the
+    game at the limit with one error line; the game is saved, and an ordinary long line still plays."""
+    from gm.core.files import LINE_LIMIT
+
+    home = tmp_path / "home"
+    with open("/dev/zero", "rb") as zero:
+        r = _gm(home, "play", "brawl", stdin=zero)
+    out = r.stdout.decode()
+    assert r.returncode == 1 and "Traceback" not in r.stderr.decode() + out, r.stderr.decode()[-2000:]
+    assert f"gm: error: [CORE-FILE] a line of input is longer than {LINE_LIMIT} characters, the most gm reads: not read\n" in out, out[-2000:]
+    assert "Game paused (input line too long); saved as" in out and len(list((home / "sessions").glob("brawl-*.jsonl"))) == 1
+    r = _gm(home, "play", "brawl", stdin=("x" * (LINE_LIMIT - 1) + "\nquit\n").encode())
+    assert r.returncode == 0 and "Game paused (quit)" in r.stdout.decode(), r.stdout.decode()[-2000:]
+
+
 def _sparse(path: Path, size: int, head: bytes = b"") -> Path:
     with path.open("wb") as f:
         f.write(head)
