@@ -124,10 +124,40 @@ def test_a_move_claimed_twice_without_a_call_is_never_shown(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_claim_then_the_call_makes_the_move_once(game: str) -> None:
     t = table(game, [Say("Done! I've made your move."), lambda conv: Call([t.call]), events])
+    before = len(t.moves())
     turn = t.say()
-    assert len(t.moves()) == len(t.moves()[:]) and turn.accepted and [c.tool for c in turn.calls] == [t.call[0]]
+    assert len(t.moves()) == before + 1 and turn.accepted and [c.tool for c in turn.calls] == [t.call[0]]
     assert turn.narration == quoted(turn) and turn.invented == 1
     assert turn.flags == ["claimed-move: the model said 'Done' with no move accepted; reminded it that no move was made"]
+
+
+#: words no game's offline parser reads as a move (the model must understand them, or ask)
+UNREAD = "do the sneaky thing we talked about earlier, you know the one"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_claim_is_reminded_when_the_offline_parser_cannot_read_the_words(game: str) -> None:
+    """The reminder does not depend on gm reading the player's words: a move claimed without a call
+    is reminded (with the player's words), and claimed again it is never shown."""
+    t = table(game, [Say("Done! I've made your move."), Say("Your move is in.")])
+    t.words = UNREAD
+    assert OfflineReferee.read_action(t.session.game, UNREAD) is None
+    status = t.session.game.status(t.session.state, t.seat)
+    before = t.session.state.to_json()
+    turn = t.say()
+    assert turn.narration == f"{NO_MOVE} {status}" and turn.calls == [] and t.session.state.to_json() == before
+    assert t.fake.requests[1]["body"]["messages"][-1] == {"role": "user", "content": reminder(UNREAD)}
+    assert turn.flags[0] == "claimed-move: the model said 'Done' with no move accepted; reminded it that no move was made"
+    assert turn.invented == 2 and len(t.fake.requests) == 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_question_back_about_unread_words_is_shown_without_a_reminder(game: str) -> None:
+    t = table(game, [Say("Which sneaky thing do you mean? Tell me the move in the game's words.")])
+    t.words = UNREAD
+    turn = t.say()
+    assert turn.narration == "Which sneaky thing do you mean? Tell me the move in the game's words."
+    assert turn.calls == [] and turn.flags == [] and turn.invented == 0 and len(t.fake.requests) == 1
 
 
 # ------------------------------------------------------------------ a call repeated
