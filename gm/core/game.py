@@ -34,9 +34,26 @@ _TOOLS: dict[tuple[type, str, str | None], tuple[ToolSpec, ...]] = {}
 _TOOLS_MAX = 64
 
 
+def legacy_values(model: type[BaseModel] | BaseModel) -> Mapping[str, Any]:
+    """The fields a ruleset model gained after rulesets of it were stored, each with the value that plays
+    the game as it was played before the field existed (the model's ``legacy`` class attribute, e.g.
+    ``{"tackle_reading": "pairs"}`` when a ruling's default reading changed; default: none).
+
+    A ruleset stored without such a field was made under that value (:meth:`Game.load_rules` with
+    ``legacy=True`` reads it so), and :func:`ruleset_hash` leaves the field out while it holds that value,
+    so a game stored before the field existed keeps its hash and replays as it was made."""
+    found = getattr(model, "legacy", None)
+    return found if isinstance(found, Mapping) else {}
+
+
 def ruleset_hash(rules: BaseModel) -> str:
-    """SHA-256 (hex) of a ruleset's canonical JSON."""
-    blob = json.dumps(rules.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    """SHA-256 (hex) of a ruleset's canonical JSON (a field at its :func:`legacy_values` value left out:
+    the ruleset is the one hashed before that field existed)."""
+    data = rules.model_dump(mode="json")
+    for name, value in legacy_values(rules).items():
+        if name in data and data[name] == value:
+            del data[name]
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -142,14 +159,19 @@ class Game(ABC):
     def default_rules(self) -> Any:
         return self.rules_model()
 
-    def load_rules(self, data: Mapping[str, Any] | BaseModel | None = None) -> Any:
-        """Validate a ruleset from a mapping (defaults for missing fields)."""
+    def load_rules(self, data: Mapping[str, Any] | BaseModel | None = None, *, legacy: bool = False) -> Any:
+        """Validate a ruleset from a mapping (defaults for missing fields).  ``legacy``: the mapping was
+        stored before some fields existed, so a missing field of :func:`legacy_values` takes the value that
+        plays the game as it was then, not today's default."""
         if isinstance(data, self.rules_model):
             return data
         if isinstance(data, BaseModel):
             data = data.model_dump()
+        fields = dict(data or {})
+        if legacy:
+            fields = {**legacy_values(self.rules_model), **fields}
         try:
-            return self.rules_model.model_validate(dict(data or {}))
+            return self.rules_model.model_validate(fields)
         except ValidationError as exc:
             raise RulesetError(_format_validation_error(exc, self.rules_model), rule="CORE-RULES") from None
 

@@ -412,7 +412,7 @@ class Session:
         where = st.where(sid, 0)
         try:
             game = find_game(str(h["game"]))
-            rules = game.load_rules(h["rules"])
+            rules = game.load_rules(h["rules"], legacy=True)  # (stored in full: a field it lacks came later)
             if ruleset_hash(rules) != h["rules_hash"]:
                 raise TamperError(f"session {sid}: the ruleset does not match its hash (edited or corrupt)", rule=SESSION_RULE)
             players = {str(k): str(v) for k, v in dict(h["players"]).items()}

@@ -1,5 +1,9 @@
 """Pinned digests of seeded games: the engine and the bots play them move for move the same, whatever
-is done to their speed.  A change here must be deliberate (re-pin with the printed values)."""
+is done to their speed.  A change here must be deliberate (re-pin with the printed values).
+
+Re-pinned when QB-R-TACKLE-PAIRS was re-read (issue #31: Triples tackle Triples by default); the random
+games pinned before it still play move for move the same under the older reading, ``tackle_reading =
+"pairs"`` (:data:`PAIRS_PINNED`)."""
 
 from __future__ import annotations
 
@@ -19,8 +23,8 @@ GAMES = {
     "core uniform bot, short games": ({"format": "game", "max_rounds": 2}, "uniform", "uniform", range(2)),
 }
 PINNED = {
-    "random vs random, full matches": "3293df81d38b2672e593deaadc27164663a64e0a7b07ec5c1967655ea3a373ab",
-    "default vs random, one game": "08656b9d38dd6bab393c07c7001b1371d587bed2ecba31317187e76c43848c2c",
+    "random vs random, full matches": "83581e65c7daa726b12cd6856a135575c6f18ab9f0d56e08c4c355ea220f817c",
+    "default vs random, one game": "02b81f6a071736931bb1b0a5ffaa3c27d12aeba9913c3dcf263e5b28977262e4",
     "core uniform bot, short games": "0083b15146237991d7435d372cebdb51e61f893cceceeb27a01a85ed9afed198",
 }
 
@@ -54,10 +58,10 @@ FULL_GAMES = {
     "core uniform vs random, 6 games": ({"format": "game", "max_rounds": 4}, "uniform", "random", range(6)),
 }
 FULL_PINNED = {
-    "random vs random, 24 more matches": "f97e40c30b26ea4a02be60046edc77be462b0696ca50b541b1ab73fe28b6dbc8",
-    "default vs random, 12 more games": "ac8eb35d384ad12e44ecd19d44204dc6263be56be1b9a7ea0a57b5e597a9383f",
-    "random vs default, 12 games": "8970e65b356a9f271ab97674935af594dd7e44c436c5938dfe770cad861a1756",
-    "default vs default, 4 games": "d80d2037c74a8d406e6354eab79a728799e49965805351df962ce7c25c0ef13a",
+    "random vs random, 24 more matches": "fe2cd66455bd0062338eb586baf8b3473e6225c9d529a7d7ace4c89442be196e",
+    "default vs random, 12 more games": "a447fd7c1edf36d56832e82923430727e56432166e4b3f91926391685aee1f37",
+    "random vs default, 12 games": "8e72b07a9231b43132647ecb17f7f5605448f6614157a333c917f7948e4cfd83",
+    "default vs default, 4 games": "9fd1479968751c69b8c298d51b60d1f4d60ba7de76ca0b40cee5784d653de2bb",
     "core uniform bot, 6 games": "17b3ea189d8fa2c425f180caea9aa46e9db6be373dda54465c26e6aafd211f87",
     "core uniform vs random, 6 games": "ef3cd3a534328173906029c48d20a81b356839852c2070b9528b09f648174a86",
 }
@@ -68,7 +72,7 @@ def test_seeded_games_in_full_are_pinned(name: str) -> None:
     assert _digest(*FULL_GAMES[name], full=True) == FULL_PINNED[name], f"{name}: {_digest(*FULL_GAMES[name], full=True)}"
 
 
-LEGAL_PINNED = "ea57683c1e877b5bec6641f80745a4b7e280fef9e8847935bab605cbdd00142e"
+LEGAL_PINNED = "eba95e3d39dc74c6a9ec2b2dd9accd3990282ccf25be1820de554ec691a0ab07"
 
 
 def test_legal_lists_are_pinned() -> None:
@@ -107,3 +111,21 @@ def test_drawing_a_legal_action_draws_as_from_the_list() -> None:
             s.apply(seat, bots[seat].choose(s, seat))
             positions += 1
     assert positions == 438
+
+
+#: the random games as pinned before the default reading of QB-R-TACKLE-PAIRS changed: the older reading,
+#: kept as an option, plays them move for move as before
+PAIRS_PINNED = {
+    "random vs random, full matches": "3293df81d38b2672e593deaadc27164663a64e0a7b07ec5c1967655ea3a373ab",
+    "core uniform bot, short games": "0083b15146237991d7435d372cebdb51e61f893cceceeb27a01a85ed9afed198",
+    "random vs random, 24 more matches": "f97e40c30b26ea4a02be60046edc77be462b0696ca50b541b1ab73fe28b6dbc8",
+    "core uniform bot, 6 games": "17b3ea189d8fa2c425f180caea9aa46e9db6be373dda54465c26e6aafd211f87",
+    "core uniform vs random, 6 games": "ef3cd3a534328173906029c48d20a81b356839852c2070b9528b09f648174a86",
+}
+
+
+@pytest.mark.parametrize("name", list(PAIRS_PINNED))
+def test_the_older_tackle_reading_plays_the_games_pinned_before(name: str) -> None:
+    rules, red, blue, seeds = GAMES[name] if name in GAMES else FULL_GAMES[name]
+    pairs = {**(rules or {}), "tackle_reading": "pairs"}
+    assert _digest(pairs, red, blue, seeds, full=name in FULL_GAMES) == PAIRS_PINNED[name]

@@ -26,7 +26,7 @@ from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.state import GameState
 from gm.games.quarterback.actions import EndTurn, PassBall
-from gm.games.quarterback.engine import TACKLES_ONTO, IllegalStep, Piece, QuarterbackState, Square, Walk, sq
+from gm.games.quarterback.engine import IllegalStep, Piece, QuarterbackState, Square, Walk, sq
 
 SAFE_BONUS = 2.0
 _END, _PASS = "end", "pass"
@@ -178,7 +178,7 @@ class GreedyBot:
                 continue
             k = st.kind[p]
             d = _cheb(s, at)
-            if carrier_kind in TACKLES_ONTO[k]:
+            if carrier_kind in st.tackles[k]:
                 if st.offside(p, at):
                     continue
                 if d <= st.allowance(p):
@@ -274,7 +274,7 @@ class GreedyBot:
         k = st.kind[piece]
         if carrier_kind is None:
             part = max(d - st.allowance(piece), 0) * 20
-        elif carrier_kind in TACKLES_ONTO[k] or (k == "S" and carrier_kind in "TQ"):
+        elif carrier_kind in st.tackles[k] or (k == "S" and carrier_kind in "TQ"):
             part = max(d - st.allowance(piece), 0) * 30 + d
         else:
             part = d * 5

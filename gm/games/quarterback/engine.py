@@ -82,12 +82,23 @@ ATTACK, DEFEND, OVER = Phase.ATTACK, Phase.DEFEND, Phase.OVER
 DECISIONS = {Phase.ATTACK: Decision.ATTACKER_TURN, Phase.DEFEND: Decision.DEFENDER_TURN}
 #: step directions, forward first (also the order of generated moves)
 DIRS: tuple[Square, ...] = ((0, 1), (-1, 1), (1, 1), (-1, 0), (1, 0), (0, -1), (-1, -1), (1, -1))
-#: tackles by moving onto the carrier's square: tackler kind -> carrier kinds (QB-TACKLE, ruling QB-R-TACKLE-PAIRS)
-TACKLES_ONTO: dict[str, frozenset[str]] = {
-    Kind.TRIPLE: frozenset("D"),
-    Kind.DOUBLE: frozenset("TQS"),
-    Kind.SINGLE: frozenset("D"),
-    Kind.QUARTERBACK: frozenset(),
+#: tackles by moving onto the carrier's square, by the ruleset's reading of QB-TACKLE (ruling QB-R-TACKLE-PAIRS):
+#: reading -> tackler kind -> carrier kinds.  "groups" (the default): "Triples and Doubles can tackle each other"
+#: lets any two of those kinds tackle, same kinds included; "pairs": only the named kinds tackle each other.
+#: The Quarterback carrier counts as a Triple (a defending one plays as a Triple: ruling QB-R-DEFENSE-QB).
+TACKLES: dict[str, dict[str, frozenset[str]]] = {
+    "groups": {
+        Kind.TRIPLE: frozenset("TQD"),
+        Kind.DOUBLE: frozenset("TQDS"),
+        Kind.SINGLE: frozenset("DS"),
+        Kind.QUARTERBACK: frozenset(),
+    },
+    "pairs": {
+        Kind.TRIPLE: frozenset("D"),
+        Kind.DOUBLE: frozenset("TQS"),
+        Kind.SINGLE: frozenset("D"),
+        Kind.QUARTERBACK: frozenset(),
+    },
 }
 MOVE_RULE = {"S": "QB-MOVE-SINGLE", "D": "QB-MOVE-DOUBLE", "T": "QB-MOVE-TRIPLE", "Q": "QB-MOVE-QB"}
 
@@ -268,6 +279,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
         # the ruleset's numbers the turn and movement rules read on every action
         self._attack_actions, self._defense_moves, self._qb_extra = r.attack_actions, r.defense_moves, r.quarterback_extra
         self._allow = {"S": r.single_moves, "D": r.double_moves, "T": r.triple_moves, "Q": r.triple_moves}
+        #: tackler kind -> the carrier kinds it tackles by moving onto their square (QB-TACKLE, ruling QB-R-TACKLE-PAIRS)
+        self.tackles: dict[str, frozenset[str]] = TACKLES[r.tackle_reading]
         self._geo = geometry(r.columns, r.min_row, r.field_rows)
         self._names, self._layouts = _prepared(r)
         #: walks made in this position by their canonical action (:meth:`action_of`): a move a bot or the
@@ -517,7 +530,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 return IllegalStep("QB-JUMP", lambda w=w, to=to, occ=occ: f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
             if occ == w.carrier:  # a defender meets the ball carrier: tackle or nothing
                 ck = self.kind[occ]
-                if ck not in TACKLES_ONTO[kind]:
+                if ck not in self.tackles[kind]:
                     return IllegalStep(
                         "QB-R-TACKLE-PAIRS",
                         lambda to=to, kind=kind, ck=ck: f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
