@@ -321,13 +321,30 @@ class Game(ABC):
         """Bot strategies by name; ``default`` and ``random`` at least."""
         return {}
 
+    def strategies(self) -> Mapping[str, Callable[..., Bot]]:
+        """Every bot a seat of this game may be given: the game's own (:meth:`bots`) and those the core gives
+        every game (``search``: :mod:`gm.core.search`); a game's own bot of the same name comes first (a
+        game tunes its search by naming its own ``search``)."""
+        from gm.core.bots import core_bots
+
+        return {**core_bots(), **self.bots()}
+
     def make_bot(self, name: str, seed: int = 0) -> Bot:
+        """The bot a spec names (``default``, ``bot:random``, ``bot:search?iters=50``), seeded; a strategy or a
+        parameter it does not know is a :class:`GameError` (``CORE-BOT``) naming what would be right."""
+        from gm.core.bots import split_spec
         from gm.core.errors import GameError
 
-        factories = self.bots()
-        key = name.removeprefix("bot:")
+        factories = self.strategies()
+        key, params = split_spec(name)
+        key = key or ("default" if "default" in factories else "random")
         if key not in factories:
             raise GameError(
                 f"unknown bot strategy for {self.id}", rule="CORE-BOT", input=name, legal=sorted(factories)
             )
-        return factories[key](seed=seed)
+        try:
+            return factories[key](seed=seed, **params)
+        except TypeError:
+            if not params:
+                raise
+            raise GameError(f"bot:{key} takes no parameters", rule="CORE-BOT", input=name, legal=[f"bot:{key}"]) from None

@@ -87,13 +87,18 @@ def normalise_player(game: Game, spec: str) -> str:
     if s == "human":
         return s
     if s == "bot" or s.startswith("bot:"):
-        bots = game.bots()
-        name = s.removeprefix("bot").removeprefix(":") or ("default" if "default" in bots else "random")
+        from gm.core.bots import spec_text, split_spec
+
+        bots = game.strategies()
+        name, params = split_spec(s)
+        name = name or ("default" if "default" in bots else "random")
         if name not in bots:
             raise GameError(
                 f"unknown bot strategy for {game.id}", rule="CORE-BOT", input=spec, legal=[f"bot:{b}" for b in sorted(bots)]
             )
-        return f"bot:{name}"
+        if params:
+            game.make_bot(s)  # (its parameters checked: a bad one is a GameError naming the right form)
+        return spec_text(name, params)
     raise GameError("a player is 'human' or 'bot:STRATEGY'", rule=PLAYER_RULE, input=spec, legal=["human", "bot"])
 
 

@@ -19,6 +19,7 @@ row 1 (ruling CF-R-ENDS).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
@@ -695,6 +696,26 @@ class ChessFootballState(GameState[ChessFootballRules]):
             "last": dict(self.last),
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
+
+    def clone(self) -> ChessFootballState:
+        """An independent copy (the search bot's): the down's field copied by :meth:`Field.clone` (its
+        geometry shared), with the copy's own generator and ability clock; the rest deep-copied."""
+        from gm.core.search import deep_clone
+
+        copied: dict[int, Any] = {}
+        f = self.field
+        if f is not None:
+            twin = f.clone(sim=f.sim)
+            twin.events = list(f.events)
+            if f.rng is not None:
+                rng = copied[id(f.rng)] = random.Random()
+                rng.setstate(f.rng.getstate())
+                twin.rng = rng
+            copied[id(f)] = twin
+            copied[id(f.last_used)] = twin.last_used
+        out = deep_clone(self, copied)
+        assert isinstance(out, ChessFootballState)
+        return out
 
     def secret_moves(self) -> set[int]:
         """While the ball is hidden: the log indices of this down's play action and ball choices
