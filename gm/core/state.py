@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
 from gm.core.actions import Action, Move
 from gm.core.errors import GameError, IllegalActionError, InvalidActionError, StateError
@@ -365,13 +365,13 @@ class GameState(ABC, Generic[R]):
         return self.replay()
 
     # ----------------------------------------------------------------- search
-    def clone(self) -> GameState[R]:
+    def clone(self) -> Self:
         """An independent copy of the game as it stands, made fast (a search plays on thousands of them).
         Default: a deep copy sharing what no move changes (:func:`gm.core.search.deep_clone`); a game whose
         state copies faster by hand overrides it (a test plays every game's clones on against the original)."""
         from gm.core.search import deep_clone
 
-        return deep_clone(self)
+        return cast(Self, deep_clone(self))
 
     def reseed(self, seed: int) -> None:
         """Draw this game's chance to come from ``seed`` (a search's imagined futures must not follow the

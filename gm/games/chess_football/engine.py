@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from gm.core.actions import Action
 from gm.core.errors import GameError, IllegalActionError, InvalidActionError
@@ -713,9 +713,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
                 twin.rng = rng
             copied[id(f)] = twin
             copied[id(f.last_used)] = twin.last_used
-        out = deep_clone(self, copied)
-        assert isinstance(out, ChessFootballState)
-        return out
+        return cast(ChessFootballState, deep_clone(self, copied))
 
     def secret_moves(self) -> set[int]:
         """While the ball is hidden: the log indices of this down's play action and ball choices
