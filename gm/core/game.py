@@ -142,6 +142,9 @@ class Game(ABC):
     #: words players use for the rules, with the rule ids they mean (``{"jump": ("GM4-MOVE",)}``): the
     #: rules lookup finds a rule by these as well as by the words of its own text
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: rule ids of ends a cap or a whistle imposes rather than the rules' own end (a half stopped by the
+    #: whistle, a match stopped after a number of rounds): ``gm sim`` and ``gm balance`` flag games ended so
+    cap_rules: ClassVar[frozenset[str]] = frozenset()
     #: whether this is the game gm plays when none is named (``gm play``, ``gm sim``, ``gm export``);
     #: :func:`gm.core.registry.default_game` picks the one installed game that says so
     default: ClassVar[bool] = False
@@ -328,6 +331,21 @@ class Game(ABC):
         from gm.core.bots import core_bots
 
         return {**core_bots(), **self.bots()}
+
+    def lines(self) -> Mapping[str, Callable[..., Bot]]:
+        """Simple scripted lines a designer checks against the default bot (``gm balance`` flags one that
+        beats it: a sign of a dominant line), by name, besides the core's "the same kind of move every turn"
+        for every kind: ``LINES`` of the game package's ``bots`` module (factories taking ``seed``), if any."""
+        import importlib
+
+        try:
+            module = importlib.import_module(f"{self.package}.bots")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{self.package}.bots":
+                raise
+            return {}
+        found = getattr(module, "LINES", None)
+        return found if isinstance(found, Mapping) else {}
 
     def make_bot(self, name: str, seed: int = 0) -> Bot:
         """The bot a spec names (``default``, ``bot:random``, ``bot:search?iters=50``), seeded; a strategy or a

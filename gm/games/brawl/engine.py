@@ -286,6 +286,13 @@ class BrawlState(GameState[BrawlRules]):
             return None
         return DECISIONS.get(self.phase)
 
+    def action_kinds(self, seat: str, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+        """A placement or a 4th-down choice, as the decision is (read off the phase, not the placement space)."""
+        d = self.decision(seat)
+        if d is None:
+            return set()
+        return {Placement.type if d == Decision.PLACEMENT else FourthDown.type}
+
     @property
     def plays_in_series(self) -> int:
         return self.rules.series_cards + (self.rules.go_cards if self.going else 0)

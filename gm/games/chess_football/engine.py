@@ -243,6 +243,8 @@ class ChessFootballState(GameState[ChessFootballRules]):
         rather than by walking the few thousand actions of the turn."""
         if self.phase in (OFFENSE_TURN, DEFENSE_TURN) and self.field is not None and seat in self.to_act():
             return turn_kinds(self.field, seat, wanted)
+        if self.decision(seat) == Decision.SNAP_PLAN:  # (every plan is a plan: the space is not walked)
+            return {Plan.type}
         return super().action_kinds(seat, wanted)
 
     def plan_space(self, seat: str) -> PlanSpace:
