@@ -24,7 +24,7 @@ GAMES = {
 }
 PINNED = {
     "random vs random, full matches": "83581e65c7daa726b12cd6856a135575c6f18ab9f0d56e08c4c355ea220f817c",
-    "default vs random, one game": "02b81f6a071736931bb1b0a5ffaa3c27d12aeba9913c3dcf263e5b28977262e4",
+    "default vs random, one game": "ac6eb11195960d7fb06d6e0c4c7ca1557a5f5b9c8f84a2f774003a13e13a965d",
     "core uniform bot, short games": "0083b15146237991d7435d372cebdb51e61f893cceceeb27a01a85ed9afed198",
 }
 
@@ -59,9 +59,9 @@ FULL_GAMES = {
 }
 FULL_PINNED = {
     "random vs random, 24 more matches": "fe2cd66455bd0062338eb586baf8b3473e6225c9d529a7d7ace4c89442be196e",
-    "default vs random, 12 more games": "a447fd7c1edf36d56832e82923430727e56432166e4b3f91926391685aee1f37",
-    "random vs default, 12 games": "8e72b07a9231b43132647ecb17f7f5605448f6614157a333c917f7948e4cfd83",
-    "default vs default, 4 games": "9fd1479968751c69b8c298d51b60d1f4d60ba7de76ca0b40cee5784d653de2bb",
+    "default vs random, 12 more games": "2d9360f8350d035564ebcf358662c78435f5b245b773fa08f25c5db256d94aba",
+    "random vs default, 12 games": "4d27e9d7413eb96b3d13d13c6fce64e201d7e4db5154a87258fdb8aeff257893",
+    "default vs default, 4 games": "f90ab4f0bc354f739865c0fe344c7381750b699590e225118f26d603acefdfc8",
     "core uniform bot, 6 games": "17b3ea189d8fa2c425f180caea9aa46e9db6be373dda54465c26e6aafd211f87",
     "core uniform vs random, 6 games": "ef3cd3a534328173906029c48d20a81b356839852c2070b9528b09f648174a86",
 }

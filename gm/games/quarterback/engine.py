@@ -893,9 +893,14 @@ class QuarterbackState(GameState[QuarterbackRules]):
         """Squares the carrier may pass to now (ignoring the turn budget)."""
         if self.carrier is None:
             return
-        c, r = self.pos[self.carrier]
-        may_forward = self.carrier[1] == "QB" and r <= 0
-        board = self.board
+        yield from self.pass_lines(self.board, self.pos[self.carrier], self.carrier[1] == "QB")
+
+    def pass_lines(self, board: dict[Square, Piece], at: Square, quarterback: bool) -> Iterator[Square]:
+        """Squares a carrier on ``at`` could pass to on ``board`` (a board a walk would leave, say): along a row,
+        a column or a diagonal, the line free up to an attacking receiver or an empty square (QB-PASS,
+        QB-PASS-LINE); forward only for the Quarterback from behind the line (QB-PASS-FORWARD)."""
+        c, r = at
+        may_forward = quarterback and r <= 0
         squares = self._geo.squares
         attacker = self.attacker
         for dc, dr in DIRS:
