@@ -25,12 +25,12 @@ GAMES: dict[str, tuple[dict[str, Any] | None, str, str, range]] = {
     "default vs default, full games": (None, "default", "default", range(6)),
 }
 PINNED = {
-    "default vs default, short games": "c30e3940dad97fc7e7ccb07a7a0ef7a37f1ac7b975bfce90233113d243eb693d",
-    "default vs default, full games": "a8b445ee7618bc5d55628e931c184e4a06e1ff8b1ad76b13e0cc9f03ac848104",
+    "default vs default, short games": "7a4880b4a3b3143f1abe8203694bd831061484c39d18427a6e17b15aa7885afb",
+    "default vs default, full games": "df8cb80daf90eb1110152afd341855fca8aca40c4de2cf08b5188e9bdffb5028",
     "random vs random, short games": "88cf8260004ec037c9a88fce8ab753d7b600c3937e32c665e8d8b539b5ef0a1d",
-    "default vs random, short games": "e6320f7c7579cce23bca34cc36cc33d5fc157821256e98ba1309d44f6521b20b",
+    "default vs random, short games": "5eb8b7e60edaad561ea133be9b4382413e220f57fad87c9007fe8ac053d1044e",
     "random vs random, full games": "c5da994e81a86b53fc2e8091f1796777eba1da6988fc8a9e595d9788e84214d0",
-    "default vs random, full games": "c3a17687c9b6f8350908f06406cb0bdd675e2e29a2a1626f851380e9d7b1a0fe",
+    "default vs random, full games": "66f9d94d1048cb488440dfd2c5efdaf8871d04512e576b4b07418d55a53cf97b",
 }
 
 

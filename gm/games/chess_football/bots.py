@@ -8,15 +8,21 @@ seat may submit, see :class:`~.options.PlanSpace`).
 * captains: Deep Threat on offense (a fast receiver with +1 catching), Safety on
   defense (-3 to passes it covers, intercepts at 0 or lower);
 * offense: a quick pass at the snap - the line holds (a wall defenders cannot pass
-  through), receivers run straight downfield, the QB throws to the receiver the fewest
-  defenders can reach; then the ball carrier runs for the end zone, choosing the square
-  with the most gain that no defender can reach, and the blockers engage or push the
-  defenders that threaten it; 4th down: punt unless close to a first down or deep in
-  the opponent's half;
-* defense: at the snap the line rushes the QB's spot and the others cover the
-  receivers; in reaction turns any defender that can reach the ball carrier tackles it
-  (under play action: wraps both candidates if it can), a declared pass is met by a sack
-  or by covering the receiver, everybody else pursues.
+  through), receivers run downfield (each its lane - outside, straight or inside - and
+  depth drawn), the QB throws to a receiver the fewest defenders can reach (drawn among
+  the equally open); one snap in ten is a run instead; then the ball carrier runs for
+  the end zone, choosing the square with the most gain that no defender can reach, and
+  the blockers engage or push the defenders that threaten it; 4th down: punt unless
+  close to a first down or deep in the opponent's half;
+* defense: at the snap the line rushes the QB's spot (a Strong joins the blitz or not,
+  drawn) and the others cover the receivers in an order drawn; in reaction turns any
+  defender that can reach the ball carrier tackles it (under play action: wraps both
+  candidates if it can), a declared pass is met by a sack or by covering the receiver,
+  everybody else pursues toward a square ahead of the carrier, fanned out over the
+  columns, so that the carrier runs out of squares out of reach.
+
+Among equally good choices the bot draws from its seed, so different seeds give different
+games; the same seed the same game.
 
 A bot's choice is a function of its seed and what its seat may see: the generator of each
 decision is seeded from the bot's seed and the position (how many moves were made, and by whom
@@ -115,6 +121,10 @@ def _play(sim: Field, team: str, row: PieceAction) -> None:
     apply(sim, team, row, plan)
 
 
+#: the share of snaps the default offense runs instead of passing
+RUN_SHARE = 0.1
+
+
 class DefaultBot:
     """The stronger heuristic bot (see the module docstring)."""
 
@@ -122,12 +132,14 @@ class DefaultBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        self.rng = random.Random(seed)
 
     # ------------------------------------------------------------------ entry
     def choose(self, state: Any, seat: str) -> Action:
         st = _state(state)
         d = st.decision(seat)
         legal = st.legal_actions(seat)
+        self.rng = decision_rng(self.seed, st, seat)  # (the draws among equally good choices)
         if d == Decision.CAPTAINS:
             want = st.parse_action("captains deep_threat safety")
             return want if want in legal else legal[0]
@@ -176,36 +188,45 @@ class DefaultBot:
         return best if best is not None and self._fits(board, sim.offense, best) else None
 
     def _offense_plan(self, st: ChessFootballState, board: Field, sim: Field, team: str) -> list[PieceAction]:
+        """Receivers run downfield - each its lane (outside, straight or inside) and depth drawn - and the QB
+        throws to one the fewest defenders can reach (drawn among the equally open); one snap in
+        :data:`RUN_SHARE` is a run instead: no pass planned, the carrier runs in the reaction turns."""
+        rng = self.rng
         rows: list[PieceAction] = []
         receivers: list[Piece] = []
         for p in sim.actors(team):
             if p.id == sim.carrier or sim.ineligible(p):
                 continue
-            lane = -1 if p.sq[0] < st.rules.columns // 2 else 1
-            mv = self._forward_move(board, sim, p, 3, lane)
+            outside = -1 if p.sq[0] < st.rules.columns // 2 else 1
+            lane = outside * rng.choice((1, 1, 0, -1))
+            mv = self._forward_move(board, sim, p, rng.choice((2, 3, 3)), lane)
             if mv is not None and len(rows) < st.rules.plan_rows - 1:
                 _play(sim, team, mv)
                 rows.append(mv)
                 receivers.append(p)
+        if rng.random() < RUN_SHARE:
+            return rows
         qb = sim.pieces[sim.carrier]
-        best: Piece | None = None
-        best_key: tuple[int, int] | None = None
         nears = threat_counts(sim, sim.defense, [[(r.sq[0] + dc, r.sq[1] + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)]
                                                  for r in receivers])
-        for r, near in zip(receivers, nears, strict=True):
-            key = (-near, (r.sq[1] - sim.los) * sim.off_dir)
-            if best_key is None or key > best_key:
-                best, best_key = r, key
-        if best is not None:
-            a = Pass(best.id, qb.id)
+        keyed = [((-near, (r.sq[1] - sim.los) * sim.off_dir), r) for r, near in zip(receivers, nears, strict=True)]
+        if keyed:
+            top = max(k for k, _ in keyed)
+            open_ = [r for k, r in keyed if k[0] == top[0]]  # as open as the most open: equally good targets
+            a = Pass(open_[rng.randrange(len(open_))].id, qb.id)
             if legal(sim, team, a):
                 rows.append(a)
         return rows
 
     def _defense_plan(self, st: ChessFootballState, board: Field, sim: Field, team: str) -> list[PieceAction]:
+        """The line rushes the passer (the Heavies, and a Strong drawn or not), the others cover the receivers,
+        taken in an order drawn (equally good assignments)."""
+        rng = self.rng
         rows: list[PieceAction] = []
         qb = sim.pieces[sim.carrier]
         eligible = [p for p in pieces_in_lineup_order(sim, sim.offense) if not sim.ineligible(p) and p.id != qb.id]
+        rng.shuffle(eligible)
+        blitz = rng.random() < 0.5
         covered: set[str] = set()
         for p in sim.actors(team):
             if len(rows) >= st.rules.plan_rows:
@@ -214,7 +235,7 @@ class DefaultBot:
             if not squares:
                 continue
             target: Square
-            if p.heavy or (p.base == "strong" and p.role is None and p.id.endswith("3")):
+            if p.heavy or (blitz and p.base == "strong" and p.role is None and p.id.endswith("3")):
                 target = qb.sq  # rush the passer
                 hit = next((m for m in (Move.trusted(p.id, name, qb.pos, rush, route)
                                         for s, name, spots, rush, route in squares if s == qb.sq and qb.pos in spots)
@@ -334,23 +355,25 @@ class DefaultBot:
             for o in other_options(f, team, p):
                 if isinstance(o, Ability) and o.ability in ("engage", "chop_block") and o.target in ids:
                     return o
-        # 3. pursue
+        # 3. pursue: each defender heads for a square ahead of the carrier (the further it is, the further
+        # ahead), fanned out over the columns, to leave the carrier no square out of reach
         if not cands:
             return Done()
         c0 = cands[0]
-        goal = target_sq or (c0.sq[0], c0.sq[1] + 2 * f.off_dir)
-        for p in actors:
+        fan = (0, -2, 2, -4, 4, -1, 1, -3, 3)
+        for k, p in enumerate(actors):
             if p.id in f.moved:
                 continue
+            ahead = min(max(cheb(p.sq, c0.sq) // 2, 1), 4)
+            goal = target_sq or (c0.sq[0] + fan[k % len(fan)], c0.sq[1] + ahead * f.off_dir)
             here = cheb(p.sq, goal)
-            best_m: Spot5 | None = None
-            best_k: tuple[int, str] | None = None
-            for opt in free_spots(f, team, p):
-                k = (cheb(opt[0], goal), opt[1] + opt[2])
-                if best_k is None or k < best_k:
-                    best_m, best_k = opt, k
-            if best_m is not None and best_k is not None and best_k[0] < here:
-                return Move.trusted(p.id, *best_m[1:])
+            options = [(cheb(opt[0], goal), opt) for opt in free_spots(f, team, p)]
+            if not options:
+                continue
+            near = min(d for d, _ in options)
+            if near < here:
+                best = [opt for d, opt in options if d == near]  # as close as the closest: equally good
+                return Move.trusted(p.id, *best[self.rng.randrange(len(best))][1:])
         return Done()
 
 
