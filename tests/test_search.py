@@ -51,9 +51,9 @@ def test_a_clone_plays_on_exactly_as_the_original(game: Game) -> None:
         assert twin is not s and twin.to_json() == before[0] and twin.snapshot() == before[1]
         rebuilt = s.replay()
         bots = {seat: game.make_bot("random", 99 + i) for i, seat in enumerate(game.seats)}
-        play_out(twin, bots)
+        play_out(twin, bots, max_moves=250)
         assert (s.to_json(), s.snapshot()) == before  # playing on the clone left the original as it was
-        play_out(rebuilt, {seat: game.make_bot("random", 99 + i) for i, seat in enumerate(game.seats)})
+        play_out(rebuilt, {seat: game.make_bot("random", 99 + i) for i, seat in enumerate(game.seats)}, max_moves=250)
         assert twin.to_json() == rebuilt.to_json() and twin.snapshot() == rebuilt.snapshot()
 
 
@@ -114,7 +114,7 @@ def test_the_search_cannot_see_a_locked_pick(game: Game) -> None:
         if second not in one.to_act() or second not in two.to_act():
             continue
         assert one.view(second) == two.view(second)  # the lock looks the same to the seat still choosing
-        bot = "bot:search?iters=12&depth=6"
+        bot = "bot:search?iters=8&depth=4"
         pick_one = game.make_bot(bot, 4).choose(one, second)
         pick_two = game.make_bot(bot, 4).choose(two, second)
         assert pick_one == pick_two, (game.id, str(a), str(b))

@@ -326,11 +326,33 @@ class Game(ABC):
 
     def strategies(self) -> Mapping[str, Callable[..., Bot]]:
         """Every bot a seat of this game may be given: the game's own (:meth:`bots`) and those the core gives
-        every game (``search``: :mod:`gm.core.search`); a game's own bot of the same name comes first (a
-        game tunes its search by naming its own ``search``)."""
+        every game (``search``: :mod:`gm.core.search`, tuned by :meth:`search_hints`); a game's own bot of
+        the same name comes first."""
         from gm.core.bots import core_bots
 
-        return {**core_bots(), **self.bots()}
+        found = dict(core_bots())
+        hints = self.search_hints()
+        if hints:
+            from gm.core.search import search_factory
+
+            found["search"] = search_factory(**hints)
+        return {**found, **self.bots()}
+
+    def search_hints(self) -> Mapping[str, Any]:
+        """How the game tunes the core's search bot (the arguments of :func:`gm.core.search.search_factory`: an
+        evaluation of unfinished games, a rollout policy, a prior, the decisions too wide to list, a model of
+        the other seats, the default iterations and depth): ``SEARCH`` of the game package's ``bots`` module,
+        if any; without it the game gets the plain search."""
+        import importlib
+
+        try:
+            module = importlib.import_module(f"{self.package}.bots")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{self.package}.bots":
+                raise
+            return {}
+        found = getattr(module, "SEARCH", None)
+        return found if isinstance(found, Mapping) else {}
 
     def lines(self) -> Mapping[str, Callable[..., Bot]]:
         """Simple scripted lines a designer checks against the default bot (``gm balance`` flags one that

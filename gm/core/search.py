@@ -16,7 +16,7 @@ it); the child is keyed by the round's picks together.
 
 Large or unlisted action spaces (an :class:`~gm.core.state.ActionSpace`, a long list) are searched by
 progressive widening: a node considers ``ceil(WIDEN * visits ** ALPHA)`` moves, drawn as it grows - the
-game's proposal first (a ``prior``, e.g. its default bot), then uniformly.
+game's proposal first (a ``prior``, e.g. its default bot), then uniformly (or by the game's ``sampler``).
 
 Budget per decision: ``iters`` iterations and/or ``ms`` milliseconds (``bot:search?iters=200``,
 ``bot:search?ms=200``).  With an iteration budget the choice is a function of the bot's seed and what its
@@ -306,6 +306,7 @@ class SearchBot:
         prior: Policy | None = None,
         wide: Callable[[GameState[Any], str], bool] | None = None,
         model: Policy | None = None,
+        sampler: Policy | None = None,
         default_iters: int = 200,
         default_depth: int = 30,
     ) -> None:
@@ -320,6 +321,7 @@ class SearchBot:
         self.prior = prior
         self.wide = wide
         self.model = model
+        self.sampler = sampler
         #: what the last decision did: iterations made, the root's moves with their visits and mean results
         self.last: dict[str, Any] = {}
 
@@ -450,18 +452,18 @@ class SearchBot:
     ) -> list[Hashable]:
         """The moves considered at a node whose seat has too many to list (progressive widening): those drawn
         so far that are legal in this world, and one more while the node's visits allow - the prior's
-        proposal for the first and every other one, else a uniform draw (``legal`` is ``None`` for a
-        decision never listed: then the prior proposes every one)."""
+        proposal first, then draws (the game's sampler, else a uniform draw from the legal moves)."""
         if listed is not None:
             keys = {_key(a) for a in listed}
             available = [k for k in edges if k in keys]
         else:
             available = [k for k in edges if world.is_legal(seat, moves[k])]
         if len(edges) < math.ceil(WIDEN * (node.visits + 1) ** ALPHA) or not available:
-            propose = self.prior is not None and (legal is None or len(edges) % 2 == 0)
-            for attempt in range(8):
-                if self.prior is not None and ((propose and attempt == 0) or legal is None):
+            for attempt in range(4):
+                if self.prior is not None and attempt == 0 and not edges:
                     act = self.prior(world, seat, rng)
+                elif self.sampler is not None:
+                    act = self.sampler(world, seat, rng)
                 else:
                     if legal is None:
                         legal = world.legal_actions(seat)
@@ -525,17 +527,19 @@ def search_factory(
     prior: Policy | None = None,
     wide: Callable[[GameState[Any], str], bool] | None = None,
     model: Policy | None = None,
+    sampler: Policy | None = None,
     iters: int = 200,
     depth: int = 30,
 ) -> Callable[..., SearchBot]:
     """A ``search`` bot factory tuned for one game (its ``bots()`` names it ``search``): an evaluation that
     scores a rollout after ``depth`` moves, a rollout policy, a prior proposing moves where there are too
-    many to list, which decisions are never listed (``wide``: the prior proposes their moves), a model of
-    the other seats drawing their locked picks, and the iterations of a decision when the spec names no
+    many to list, which decisions are never listed (``wide``: their moves are proposed and drawn), a model
+    of the other seats drawing their locked picks, a cheap sampler of a legal move (instead of a uniform
+    draw from a space that is costly to build), and the iterations of a decision when the spec names no
     budget."""
 
     def make(seed: int = 0, **params: Any) -> SearchBot:
-        return SearchBot(seed, evaluate=evaluate, rollout=rollout, prior=prior, wide=wide, model=model,
+        return SearchBot(seed, evaluate=evaluate, rollout=rollout, prior=prior, wide=wide, model=model, sampler=sampler,
                          default_iters=iters, default_depth=depth, **read_params(params))
 
     make.params = tuple(PARAMS)  # type: ignore[attr-defined]

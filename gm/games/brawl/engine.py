@@ -796,6 +796,13 @@ class BrawlState(GameState[BrawlRules]):
         out["pending"] = {s: (str(a) if s == seat else "locked") for s, a in self.pending.items()}
         return out
 
+    def clone(self) -> BrawlState:
+        """An independent copy (the search bot's): a deep copy without the memos of each seat's card options and
+        placement space (made again from the hands when asked)."""
+        from gm.core.search import deep_clone
+
+        return cast(BrawlState, deep_clone(self, {id(self._known): {}, id(self._spaces): {}}))
+
     def determinizer(self, seat: str, model: Callable[[GameState[Any], str, random.Random], Action] | None = None) -> Callable[[random.Random], BrawlState]:
         """Worlds ``seat`` may believe it is in (the search bot's hook): its own hands as they are and its draw
         piles in a new order; each of the other side's players' hand and draw pile pooled and dealt afresh

@@ -35,6 +35,7 @@ themselves.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -42,6 +43,7 @@ from typing import Any
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.errors import IllegalActionError
+from gm.core.state import GameState
 from gm.games.chess_football.actions import Ability, Done, Move, Pass, PieceAction, Plan
 from gm.games.chess_football.checks import check, legal
 from gm.games.chess_football.engine import ChessFootballState, Decision, other
@@ -378,3 +380,39 @@ class DefaultBot:
 
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "default": DefaultBot}
+
+
+def evaluate(state: GameState[Any]) -> dict[str, float]:
+    """How a Chess-Football game stands for each seat, for the search bot's rollouts it stops early: the score
+    and the offense's field position, on a logistic scale (public facts only)."""
+    st = _state(state)
+    home, away = st.seats
+    margin = float(st.score[home] - st.score[away])
+    if st.offense is not None and st.outcome is None:
+        field = max(st.rules.rows - 2 * st.rules.end_zone_rows, 1)
+        edge = 4.0 * (st.yard_square(st.offense, st.los) / field - 0.5)
+        margin += edge if st.offense == home else -edge
+    p = 1.0 / (1.0 + math.exp(-margin / 5.0))
+    return {home: p, away: 1.0 - p}
+
+
+def _default_policy(state: GameState[Any], seat: str, rng: random.Random) -> Action:
+    """The default bot's choice, seeded from ``rng``: the search's prior for the moves too many to list and its
+    model of the other side's locked snap plan."""
+    return DefaultBot(seed=rng.getrandbits(32)).choose(state, seat)
+
+
+def _random_policy(state: GameState[Any], seat: str, rng: random.Random) -> Action:
+    """The random bot's choice, seeded from ``rng``: at the snap a plan drawn piece by piece (drawing from the
+    space of every plan would count it first)."""
+    return RandomBot(seed=rng.getrandbits(32)).choose(state, seat)
+
+
+def _wide(state: GameState[Any], seat: str) -> bool:
+    """The snap: every plan is too many to list (or even to count cheaply): proposed and drawn, never listed."""
+    return _state(state).decision(seat) == Decision.SNAP_PLAN
+
+
+#: the search bot tuned for Chess-Football (:meth:`gm.core.game.Game.search_hints`)
+SEARCH: dict[str, Any] = {"evaluate": evaluate, "prior": _default_policy, "model": _default_policy, "wide": _wide,
+                          "sampler": _random_policy, "iters": 30, "depth": 8}

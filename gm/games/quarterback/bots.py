@@ -26,6 +26,8 @@ reading of ruling QB-R-TACKLE-PAIRS.
 from __future__ import annotations
 
 import hashlib
+import math
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -380,3 +382,34 @@ class TripleWalk:
 BOTS: dict[str, Callable[..., Bot]] = {"random": QuarterbackRandomBot, "default": GreedyBot}
 #: simple scripted lines a designer checks against the default bot (gm balance)
 LINES: dict[str, Callable[..., Bot]] = {"triple-walk": TripleWalk}
+
+
+def evaluate(state: GameState[Any]) -> dict[str, float]:
+    """How a Quarter Back match stands for each seat, for the search bot's rollouts it stops early: game
+    points, this game's points and what the ball is worth to the attacker where it is (row + column), on a
+    logistic scale (from the board: Quarter Back has no secrets)."""
+    assert isinstance(state, QuarterbackState)
+    st = state
+    red, blue = st.seats
+    game = min(st.half // 2, st.games - 1)
+    margin = 10.0 * (st.game_points[red] - st.game_points[blue]) + st.points[game][red] - st.points[game][blue]
+    if st.carrier is not None:
+        worth = float(st.value(st.pos[st.carrier]))
+        margin += worth if st.attacker == red else -worth
+    p = 1.0 / (1.0 + math.exp(-margin / 4.0))
+    return {red: p, blue: 1.0 - p}
+
+
+def _default_policy(state: GameState[Any], seat: str, rng: random.Random) -> Action:
+    """The default bot's choice, seeded from ``rng``: the search's prior (its first candidates)."""
+    return GreedyBot(seed=rng.getrandbits(32)).choose(state, seat)
+
+
+def _wide(state: GameState[Any], seat: str) -> bool:
+    """Every decision: a turn offers every route of every piece (hundreds of walks), so moves are drawn - the
+    default bot's, then uniformly (:meth:`QuarterbackState.sample`, without listing) - never listed."""
+    return True
+
+
+#: the search bot tuned for Quarter Back (:meth:`gm.core.game.Game.search_hints`)
+SEARCH: dict[str, Any] = {"evaluate": evaluate, "prior": _default_policy, "wide": _wide, "iters": 60, "depth": 12}

@@ -26,7 +26,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError, InvalidActionError, bad_input
@@ -1350,6 +1350,17 @@ class QuarterbackState(GameState[QuarterbackRules]):
                           what="game" if self.rules.format == "game" else "match", result=str(outcome), also=also))
 
     # --------------------------------------------------------------- views
+    def clone(self) -> QuarterbackState:
+        """An independent copy (the search bot's): a deep copy without the walks memo of this position
+        (:attr:`_routes`, the last route), which a copy makes again when it needs them - copying them cost
+        more than the rest of the state together."""
+        from gm.core.search import deep_clone
+
+        reset: dict[int, Any] = {id(self._routes): {}}
+        if self._last_route is not None:
+            reset[id(self._last_route)] = None
+        return cast(QuarterbackState, deep_clone(self, reset))
+
     def snapshot(self) -> dict[str, Any]:
         """Everything (Quarter Back has no secrets: every seat sees the same)."""
         pieces: dict[str, dict[str, str]] = {RED: {}, BLUE: {}}
