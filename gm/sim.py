@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +18,8 @@ from gm.core.game import Game
 from gm.core.playout import play_out
 
 if TYPE_CHECKING:
+    import multiprocessing.pool
+
     from gm.core.bots import Bot
 
 
@@ -146,28 +150,66 @@ def run_jobs(jobs: Sequence[Job], *, workers: int = 1, scheduler: str | None = N
             progress(done)
 
     if scheduler:
-        for k, part in _on_dask(jobs, scheduler):
-            note(k, part)
+        with closing(_on_dask(jobs, scheduler)) as parts:  # closed at once on an error: the client too
+            for k, part in parts:
+                note(k, part)
     elif workers <= 1 or len(jobs) < 2:
         for k, job in enumerate(jobs):
             note(k, play_chunk(job))
     else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")  # fork: registered games carry over
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            for k, part in enumerate(pool.map(play_chunk, jobs)):
+        with worker_pool(min(workers, len(jobs))) as pool:
+            for k, part in enumerate(pool.imap(play_chunk, jobs)):
                 note(k, part)
     return [part or [] for part in out]
+
+
+@contextmanager
+def worker_pool(workers: int) -> Iterator[multiprocessing.pool.Pool]:
+    """A pool of ``workers`` processes that never outlives its run: closed and joined when the run ends,
+    terminated (workers killed, then joined) when it ends by an error or Ctrl-C; and each worker dies with
+    the process that started it, even one killed outright (:func:`_worker_start`).  ``multiprocessing.Pool``
+    rather than ``concurrent.futures.ProcessPoolExecutor``: its ``terminate()`` stops workers mid-game, where
+    the executor's shutdown waits for every queued game to be played first."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")  # fork: registered games carry over
+    pool = ctx.Pool(workers, initializer=_worker_start, initargs=(os.getpid(),))
+    try:
+        yield pool
+    except BaseException:
+        pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        pool.join()
+
+
+def _worker_start(parent: int) -> None:
+    """A pool worker's first act: leave Ctrl-C to the parent (which terminates the pool), and on Linux ask
+    the kernel for SIGTERM when the parent dies (``PR_SET_PDEATHSIG``), so a parent killed outright (a test
+    run stopped, an out-of-memory kill) leaves no worker waiting for games forever with parent pid 1."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+            pass
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
 
 
 #: how long to wait for a Dask scheduler to answer
 CONNECT_TIMEOUT = "20s"
 
 
-def _on_dask(jobs: Sequence[Job], scheduler: str) -> Iterator[tuple[int, list[GameResult]]]:
+def _on_dask(jobs: Sequence[Job], scheduler: str) -> Generator[tuple[int, list[GameResult]], None, None]:
     """The jobs played on a Dask cluster, yielded as they finish (with their place in ``jobs``)."""
     try:
         from distributed import Client, as_completed
