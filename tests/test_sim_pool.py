@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -54,7 +54,7 @@ def _alive(procs: dict[int, str]) -> list[int]:
     return alive
 
 
-def _wait(cond, within: float) -> bool:  # type: ignore[no-untyped-def]
+def _wait(cond: Callable[[], object], within: float) -> bool:
     end = time.monotonic() + within
     while time.monotonic() < end:
         if cond():
