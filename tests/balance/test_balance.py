@@ -193,3 +193,17 @@ def test_gm_sim_reports_the_same_flags_and_lines(tmp_path: Path) -> None:
     assert ("draws" in {f["kind"] for f in rep["flags"]}) == (rep["draws"] > 0)
     res = runner.invoke(app, ["sim", "quarterback", "-n", "4", "--seed", "2", "--workers", "1"])
     assert res.exit_code == 0 and "flags" in res.output and "distinct games" in res.output
+
+
+def test_a_downs_whistle_is_play_and_a_tie_after_overtime_is_a_cap() -> None:
+    """Chess-Football's whistle ends a down (CF-R-DOWN-LIMIT), not the game: a game won on points is not
+    'ended by a cap' however many downs were whistled; a game left tied after overtime (CF-R-OT-TIE) is."""
+    from gm.sim import play_one
+
+    cf = find_game("chess-football")
+    rules = cf.load_rules({"possessions_per_half": 1, "overtime_periods": 1})
+    bots = {"home": "bot:default", "away": "bot:default"}
+    won = play_one(cf, rules, bots, 3, 0, 100_000)
+    tied = play_one(cf, rules, bots, 3, 1, 100_000)
+    assert (won.winner, won.reason, won.capped) == ("away", "more points", False) and won.events["whistle"] == 5
+    assert (tied.winner, tied.reason, tied.capped) == (None, "tied after overtime", True)

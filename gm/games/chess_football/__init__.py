@@ -46,7 +46,7 @@ class ChessFootball(Game):
 
     rule_words = RULE_WORDS
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "interception": "interceptions", "turnover": "turnovers", "first_down": "first downs", "tackle": "tackles"}
-    cap_rules: ClassVar[frozenset[str]] = frozenset({"CF-R-DOWN-LIMIT", "CF-R-OT-TIE"})
+    cap_rules: ClassVar[frozenset[str]] = frozenset({"CF-R-OT-TIE"})  # (a down's whistle, CF-R-DOWN-LIMIT, ends a down, not the game)
 
     def new_state(self, rules: Any = None, seed: int = 0) -> ChessFootballState:
         return ChessFootballState(self.load_rules(rules), seed)
