@@ -189,7 +189,9 @@ def worker_pool(workers: int) -> Iterator[multiprocessing.pool.Pool]:
 def _worker_start(parent: int) -> None:
     """A pool worker's first act: leave Ctrl-C to the parent (which terminates the pool), and on Linux ask
     the kernel for SIGTERM when the parent dies (``PR_SET_PDEATHSIG``), so a parent killed outright (a test
-    run stopped, an out-of-memory kill) leaves no worker waiting for games forever with parent pid 1."""
+    run stopped, an out-of-memory kill) leaves no worker waiting for games forever with parent pid 1.  (The
+    kernel sends it when the *thread* that started the worker ends: the pool's caller keeps its thread for
+    the run, as :func:`run_jobs` does.)"""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
