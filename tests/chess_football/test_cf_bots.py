@@ -27,13 +27,17 @@ def test_both_strategies_are_registered() -> None:
 
 
 def test_the_default_bot_beats_random() -> None:
+    """Never loses, wins most.  (With the Scrambler its passing game draws a little more often against random
+    than the Deep Threat's did - 9 of 80 short games against 2, no loss either way - and beats it head to head
+    in 67 of 80.)"""
     wins = 0
     for seed in range(6):
         dflt = "home" if seed % 2 == 0 else "away"
         s = play(SHORT, seed, "default" if dflt == "home" else "random", "default" if dflt == "away" else "random")
         assert s.outcome is not None
+        assert s.outcome.winner in (dflt, None), seed
         wins += s.outcome.winner == dflt
-    assert wins >= 5
+    assert wins >= 4
 
 
 def test_the_default_bot_tackles_and_varies_its_snap_plans() -> None:

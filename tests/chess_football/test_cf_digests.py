@@ -25,12 +25,12 @@ GAMES: dict[str, tuple[dict[str, Any] | None, str, str, range]] = {
     "default vs default, full games": (None, "default", "default", range(6)),
 }
 PINNED = {
-    "default vs default, short games": "7a4880b4a3b3143f1abe8203694bd831061484c39d18427a6e17b15aa7885afb",
-    "default vs default, full games": "df8cb80daf90eb1110152afd341855fca8aca40c4de2cf08b5188e9bdffb5028",
+    "default vs default, short games": "d10dde1a9eb6d9dc79b00240c96bedb4e770a7d089bb21e2e5b622799dea2631",
+    "default vs default, full games": "23c9022d162223381d0486225df98c002818eb603013734b15a7d0d0b50654d4",
     "random vs random, short games": "88cf8260004ec037c9a88fce8ab753d7b600c3937e32c665e8d8b539b5ef0a1d",
-    "default vs random, short games": "5eb8b7e60edaad561ea133be9b4382413e220f57fad87c9007fe8ac053d1044e",
+    "default vs random, short games": "82f7ac56de393423146779719884c74720887feed98354e74295237403c681cb",
     "random vs random, full games": "c5da994e81a86b53fc2e8091f1796777eba1da6988fc8a9e595d9788e84214d0",
-    "default vs random, full games": "66f9d94d1048cb488440dfd2c5efdaf8871d04512e576b4b07418d55a53cf97b",
+    "default vs random, full games": "7ff2fb8f54a1ba95fb612ec315592efe5d614ae56b26f2005bdfeb7b4df994b5",
 }
 
 
