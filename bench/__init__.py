@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 import re
 import time
 import traceback
@@ -75,14 +74,10 @@ def save_recorded(results: list[ModuleResult], meta: dict[str, Any], path: Path 
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval (95% by default) of ``successes`` out of ``n``."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
+    """Wilson score interval (95% by default) of ``successes`` out of ``n`` (:func:`gm.balance.stats.wilson`)."""
+    from gm.balance.stats import wilson as interval
+
+    return interval(successes, n, z)
 
 
 def play_out(state: Any, bots: dict[str, Any]) -> int:

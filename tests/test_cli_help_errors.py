@@ -45,7 +45,7 @@ COMMANDS = [path for path, _ in _commands()]
 
 def test_every_command_is_covered() -> None:
     names = {" ".join(p) for p in COMMANDS}
-    assert {"", "games", "new", "tools", "call", "show", "sim", "export", "import", "mcp", "play", "replay", "record",
+    assert {"", "games", "new", "tools", "call", "show", "sim", "balance", "export", "import", "mcp", "play", "replay", "record",
             "sessions", "sessions show", "sessions delete", "sessions repair", "serve", "admin", "admin games", "admin end",
             "admin repair", "admin new-key", "eval"} == names  # fmt: skip
 

@@ -6,6 +6,7 @@ import typer
 
 from gm import __version__
 from gm.cli import (  # noqa: F401  (register commands)
+    balance_cmds,
     core_cmds,
     eval_cmds,
     export_cmds,

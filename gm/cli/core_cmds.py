@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from gm.cli.balance_cmds import MAX_CAPPED, MAX_DRAWS, MAX_LINE, MAX_WIN, SCHEDULER, print_flags, thresholds
 from gm.cli.base import app, echo, echo_err, errors_to_exit, fail, stdout_is_tty
 
 if TYPE_CHECKING:
@@ -206,10 +207,17 @@ def sim(
     player: Annotated[list[str] | None, typer.Option("--player", metavar="SEAT=BOT", help="the bot of a seat: bot or bot:STRATEGY; repeatable (default: every seat the default bot)")] = None,
     workers: int = typer.Option(0, "--workers", "-w", min=0, metavar="N", help="processes to play in (default 0: every core); the report is the same for any number"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+    lines: int = typer.Option(0, "--lines", min=0, max=100_000, metavar="N", help="also play N games of every simple scripted line of each seat against the default bot, to flag a dominant line (default: 0, none)"),
+    scheduler: str | None = SCHEDULER,
+    max_draws: float = MAX_DRAWS,
+    max_win: float = MAX_WIN,
+    max_capped: float = MAX_CAPPED,
+    max_line_wins: float = MAX_LINE,
 ) -> None:
     """Play bot-vs-bot games and report win and event rates.
 
-    The report: win rates, average length, and the rates of the game's headline events."""
+    The report: win rates, average length, the rates of the game's headline events, and the flags a
+    designer must see (as gm balance flags them)."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -230,15 +238,20 @@ def sim(
         fail(f"gm sim plays bots only: {bad[0]} is {players[bad[0]]!r} (use bot:STRATEGY)")
     ruleset = _rules(g, rules)
     err = Console(stderr=True)
+    from gm.balance.lines import line_names
+
+    total = n + lines * len(g.seats) * len(line_names(g))
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("eta"), TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
-        task = bar.add_task(f"{g.id}", total=n)
+        task = bar.add_task(f"{g.id}", total=total)
         report = simulate(g, games=n, seed=seed, rules=ruleset, players=players, workers=workers or default_workers(),
-                          progress=lambda done: bar.update(task, completed=done))
+                          progress=lambda done: bar.update(task, completed=done), scheduler=scheduler, lines=lines,
+                          thresholds=thresholds(max_draws, max_win, max_capped, max_line_wins))
     if as_json:
         echo(_dump(report))
         return
     _print_report(report)
+    print_flags(report["flags"])
 
 
 def _print_report(r: dict[str, Any]) -> None:
@@ -258,7 +271,8 @@ def _print_report(r: dict[str, Any]) -> None:
     if r["unfinished"]:
         t.add_row("unfinished", str(r["unfinished"]), "")
     out.print(t)
-    out.print(f"average length: {r['avg_length']:.1f} actions (min {r['min_length']}, max {r['max_length']})")
+    out.print(f"average length: {r['avg_length']:.1f} actions (min {r['min_length']}, max {r['max_length']}); "
+              f"{r['distinct_games']} distinct games; {r['capped_rate']:.0%} ended by a cap or a whistle")
     rates = ", ".join(f"{r['headlines'][k]} {v:.2f}/game ({r['games_with'][k]:.0%} of games)" for k, v in r["rates"].items())
     if rates:
         out.print(f"rates: {rates}")

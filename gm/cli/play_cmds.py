@@ -53,7 +53,7 @@ def play(
             fail(f"{g.id} has no seat {me!r}; seats: {', '.join(g.seats)}")
         kind = opponent.strip().lower()
         if kind != "human" and kind != "bot" and not kind.startswith("bot:"):
-            strategies = ", ".join(f"bot:{b}" for b in sorted(g.bots()))
+            strategies = ", ".join(f"bot:{b}" for b in sorted(g.strategies()))
             fail(f"--opponent is human, bot or bot:STRATEGY, not {opponent!r}; the bots of {g.id}: {strategies}")
         players = {s: ("human" if s == me or opponent == "human" else opponent) for s in g.seats}
         session = Session.create(g, seed=seed, rules=str(rules) if rules else None, players=players, referee=ref.kind, model=ref.model)

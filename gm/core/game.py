@@ -37,9 +37,26 @@ _TOOLS: dict[tuple[type, str, str | None], tuple[ToolSpec, ...]] = {}
 _TOOLS_MAX = 64
 
 
+def legacy_values(model: type[BaseModel] | BaseModel) -> Mapping[str, Any]:
+    """The fields a ruleset model gained after rulesets of it were stored, each with the value that plays
+    the game as it was played before the field existed (the model's ``legacy`` class attribute, e.g.
+    ``{"tackle_reading": "pairs"}`` when a ruling's default reading changed; default: none).
+
+    A ruleset stored without such a field was made under that value (:meth:`Game.load_rules` with
+    ``legacy=True`` reads it so), and :func:`ruleset_hash` leaves the field out while it holds that value,
+    so a game stored before the field existed keeps its hash and replays as it was made."""
+    found = getattr(model, "legacy", None)
+    return found if isinstance(found, Mapping) else {}
+
+
 def ruleset_hash(rules: BaseModel) -> str:
-    """SHA-256 (hex) of a ruleset's canonical JSON."""
-    blob = json.dumps(rules.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    """SHA-256 (hex) of a ruleset's canonical JSON (a field at its :func:`legacy_values` value left out:
+    the ruleset is the one hashed before that field existed)."""
+    data = rules.model_dump(mode="json")
+    for name, value in legacy_values(rules).items():
+        if name in data and data[name] == value:
+            del data[name]
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -239,6 +256,9 @@ class Game(ABC):
     #: whether seats ever choose at the same time, each pick secret until all are in (a bot then commits to its
     #: pick first): the banners explain commitments only for such games (a test checks it against the engine)
     simultaneous: ClassVar[bool] = False
+    #: rule ids of ends a cap or a whistle imposes rather than the rules' own end (a half stopped by the
+    #: whistle, a match stopped after a number of rounds): ``gm sim`` and ``gm balance`` flag games ended so
+    cap_rules: ClassVar[frozenset[str]] = frozenset()
     #: whether this is the game gm plays when none is named (``gm play``, ``gm sim``, ``gm export``);
     #: :func:`gm.core.registry.default_game` picks the one installed game that says so
     default: ClassVar[bool] = False
@@ -256,18 +276,23 @@ class Game(ABC):
     def default_rules(self) -> Any:
         return self.rules_model()
 
-    def load_rules(self, data: Mapping[str, Any] | BaseModel | None = None) -> Any:
-        """Validate a ruleset from a mapping (defaults for missing fields)."""
+    def load_rules(self, data: Mapping[str, Any] | BaseModel | None = None, *, legacy: bool = False) -> Any:
+        """Validate a ruleset from a mapping (defaults for missing fields).  ``legacy``: the mapping was
+        stored before some fields existed, so a missing field of :func:`legacy_values` takes the value that
+        plays the game as it was then, not today's default."""
         if isinstance(data, self.rules_model):
             return data
         if isinstance(data, BaseModel):
             data = data.model_dump()
-        found = _boolean_where_a_number_goes(self.rules_model, dict(data or {}))
+        fields = dict(data or {})
+        if legacy:
+            fields = {**legacy_values(self.rules_model), **fields}
+        found = _boolean_where_a_number_goes(self.rules_model, fields)
         if found is not None:
             where, value = found
             raise RulesetError(f"{where}: {json.dumps(value)} is a yes/no value, and a number goes here", rule="CORE-RULES")
         try:
-            return self.rules_model.model_validate(dict(data or {}))
+            return self.rules_model.model_validate(fields)
         except ValidationError as exc:
             raise RulesetError(_format_validation_error(exc, self.rules_model), rule="CORE-RULES") from None
 
@@ -429,13 +454,67 @@ class Game(ABC):
         """Bot strategies by name; ``default`` and ``random`` at least."""
         return {}
 
+    def strategies(self) -> Mapping[str, Callable[..., Bot]]:
+        """Every bot a seat of this game may be given: the game's own (:meth:`bots`) and those the core gives
+        every game (``search``: :mod:`gm.core.search`, tuned by :meth:`search_hints`); a game's own bot of
+        the same name comes first."""
+        from gm.core.bots import core_bots
+
+        found = dict(core_bots())
+        hints = self.search_hints()
+        if hints:
+            from gm.core.search import search_factory
+
+            found["search"] = search_factory(**hints)
+        return {**found, **self.bots()}
+
+    def search_hints(self) -> Mapping[str, Any]:
+        """How the game tunes the core's search bot (the arguments of :func:`gm.core.search.search_factory`: an
+        evaluation of unfinished games, a rollout policy, a prior, the decisions too wide to list, a model of
+        the other seats, the default iterations and depth): ``SEARCH`` of the game package's ``bots`` module,
+        if any; without it the game gets the plain search."""
+        import importlib
+
+        try:
+            module = importlib.import_module(f"{self.package}.bots")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{self.package}.bots":
+                raise
+            return {}
+        found = getattr(module, "SEARCH", None)
+        return found if isinstance(found, Mapping) else {}
+
+    def lines(self) -> Mapping[str, Callable[..., Bot]]:
+        """Simple scripted lines a designer checks against the default bot (``gm balance`` flags one that
+        beats it: a sign of a dominant line), by name, besides the core's "the same kind of move every turn"
+        for every kind: ``LINES`` of the game package's ``bots`` module (factories taking ``seed``), if any."""
+        import importlib
+
+        try:
+            module = importlib.import_module(f"{self.package}.bots")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{self.package}.bots":
+                raise
+            return {}
+        found = getattr(module, "LINES", None)
+        return found if isinstance(found, Mapping) else {}
+
     def make_bot(self, name: str, seed: int = 0) -> Bot:
+        """The bot a spec names (``default``, ``bot:random``, ``bot:search?iters=50``), seeded; a strategy or a
+        parameter it does not know is a :class:`GameError` (``CORE-BOT``) naming what would be right."""
+        from gm.core.bots import split_spec
         from gm.core.errors import GameError
 
-        factories = self.bots()
-        key = name.removeprefix("bot:")
+        factories = self.strategies()
+        key, params = split_spec(name)
+        key = key or ("default" if "default" in factories else "random")
         if key not in factories:
             raise GameError(
                 f"unknown bot strategy for {self.id}", rule="CORE-BOT", input=name, legal=sorted(factories)
             )
-        return factories[key](seed=seed)
+        try:
+            return factories[key](seed=seed, **params)
+        except TypeError:
+            if not params:
+                raise
+            raise GameError(f"bot:{key} takes no parameters", rule="CORE-BOT", input=name, legal=[f"bot:{key}"]) from None

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
 from gm.core.actions import Action, Move
 from gm.core.chance import Chance, ChanceError, ChanceSource, Deal, Die, Draw, DrawRecord, make_generator, take
@@ -495,6 +495,34 @@ class GameState(ABC, Generic[R]):
     def copy(self) -> GameState[R]:
         """An independent copy (rebuilt by replay)."""
         return self.replay()
+
+    # ----------------------------------------------------------------- search
+    def clone(self) -> Self:
+        """An independent copy of the game as it stands, made fast (a search plays on thousands of them).
+        Default: a deep copy sharing what no move changes (:func:`gm.core.search.deep_clone`); a game whose
+        state copies faster by hand overrides it (a test plays every game's clones on against the original)."""
+        from gm.core.search import deep_clone
+
+        return cast(Self, deep_clone(self))
+
+    def reseed(self, seed: int) -> None:
+        """Draw this game's chance to come from ``seed`` (a search's imagined futures must not follow the
+        real dice).  Reseeds the generator in place, so whatever holds it follows."""
+        self.rng.seed(seed)
+
+    def determinizer(self, seat: str, model: Callable[[GameState[Any], str, random.Random], Action] | None = None) -> Callable[[random.Random], GameState[R]]:
+        """A sampler of the worlds ``seat`` may believe it is in: each call (with a generator) returns an
+        independent copy of the game in which everything the seat cannot see is drawn afresh, consistently
+        with everything it has seen, and chance to come is reseeded (optional hook; the search bot's).
+
+        Default (:func:`gm.core.search.log_determinizer`): other seats' picks still locked, and public moves
+        still carrying a secret (:meth:`secret_moves`), are redrawn among the moves that read the same to the
+        seat (a locked pick by ``model``, a policy standing in for its seat, when one is given), and the log is
+        played on from there.  A game with hidden information outside its log - hands dealt from a shuffled
+        deck - overrides this, drawing the unseen cards afresh."""
+        from gm.core.search import log_determinizer
+
+        return log_determinizer(self, seat, model)
 
     def run(self, moves: list[tuple[str, str]], on_event: Callable[[Event], None] | None = None) -> None:
         """Apply several ``(seat, action text)`` moves in order."""

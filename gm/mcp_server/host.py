@@ -204,7 +204,7 @@ class GameHost:
                 "an MCP client plays one side and the built-in bot the others (a game between people: gm new and gm play)",
                 rule=MCP_RULE,
                 input=a.opponent,
-                legal=sorted(g.bots()),
+                legal=sorted(g.strategies()),
             )
         opponent = normalise_player(g, spec if spec.startswith("bot") else f"bot:{spec}")
         players = {s: "human" if s == seat else opponent for s in g.seats}

@@ -359,6 +359,6 @@ def catalog() -> list[dict[str, Any]]:
     """The games a server offers: id, name, seats, bots (what a page needs to offer a new game)."""
     out = []
     for g in all_games():
-        out.append({"game": g.id, "name": g.name, "seats": list(g.seats), "bots": sorted(g.bots()), "rules_hash": ruleset_hash(g.default_rules())})
+        out.append({"game": g.id, "name": g.name, "seats": list(g.seats), "bots": sorted(g.strategies()), "rules_hash": ruleset_hash(g.default_rules())})
     return out
 

@@ -92,13 +92,18 @@ def normalise_player(game: Game, spec: str) -> str:
     if s == "human":
         return s
     if s == "bot" or s.startswith("bot:"):
-        bots = game.bots()
-        name = s.removeprefix("bot").removeprefix(":") or ("default" if "default" in bots else "random")
+        from gm.core.bots import spec_text, split_spec
+
+        bots = game.strategies()
+        name, params = split_spec(s)
+        name = name or ("default" if "default" in bots else "random")
         if name not in bots:
             raise GameError(
                 f"unknown bot strategy for {game.id}", rule="CORE-BOT", input=spec, legal=[f"bot:{b}" for b in sorted(bots)]
             )
-        return f"bot:{name}"
+        if params:
+            game.make_bot(s)  # (its parameters checked: a bad one is a GameError naming the right form)
+        return spec_text(name, params)
     raise GameError("a player is 'human' or 'bot:STRATEGY'", rule=PLAYER_RULE, input=spec, legal=["human", "bot"])
 
 
@@ -435,7 +440,7 @@ class Session:
         where = st.where(sid, 0)
         try:
             game = find_game(str(h["game"]))
-            rules = game.load_rules(h["rules"])
+            rules = game.load_rules(h["rules"], legacy=True)  # (stored in full: a field it lacks came later)
             if ruleset_hash(rules) != h["rules_hash"]:
                 raise TamperError(f"session {sid}: the ruleset does not match its hash (edited or corrupt)", rule=SESSION_RULE)
             players = {str(k): str(v) for k, v in dict(h["players"]).items()}

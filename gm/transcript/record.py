@@ -19,9 +19,12 @@ def record_bot_game(
     bot_seed: int = 0,
     title: str | None = None,
     max_moves: int = 100_000,
+    bots: Mapping[str, Any] | None = None,
 ) -> Transcript:
     """Bots choose for every seat, and every choice is made as a tool call of that seat
-    (the seats are 'human' to the session: the bots sit outside it, like players)."""
+    (the seats are 'human' to the session: the bots sit outside it, like players).  ``bots``: the bots
+    themselves, already seeded (a game of a simulation recorded as it was played); ``strategies`` then
+    only names them in the title."""
     from gm.core.playout import play_out
     from gm.core.registry import find_game
     from gm.referee.offline import tool_call_for
@@ -32,7 +35,8 @@ def record_bot_game(
     session = Session.create(g, seed=seed, rules=rules, persist=False, nonce_seed=0, title=title)
     rec = session.recorder
     assert rec is not None
-    bots = {seat: g.make_bot(strategies[seat], seed=bot_seed * 100 + i) for i, seat in enumerate(g.seats)}
+    if bots is None:
+        bots = {seat: g.make_bot(strategies[seat], seed=bot_seed * 100 + i) for i, seat in enumerate(g.seats)}
 
     def by_tool(seat: str, action: Any) -> list[Any]:
         call = tool_call_for(g, session.state, seat, action)

@@ -162,6 +162,25 @@ def rules_of(result: dict[str, Any]) -> set[str]:
     return out
 
 
+def header_rules(tr: Transcript) -> dict[str, Any] | None:
+    """The ruleset ``tr`` was made with.  The header holds its overrides of the defaults of the day it was
+    made and the hash of the whole ruleset: when a field added since (:func:`gm.core.game.legacy_values`)
+    changed what the overrides mean, the field's value of before is what the hash names, and it is used."""
+    from gm.core.game import ruleset_hash
+    from gm.core.registry import find_game
+
+    h = tr.header
+    if not h.rules_hash:
+        return h.rules or None
+    game = find_game(h.game)
+    if ruleset_hash(game.load_rules(h.rules or {})) == h.rules_hash:
+        return h.rules or None
+    then = game.load_rules(h.rules or {}, legacy=True)
+    if ruleset_hash(then) == h.rules_hash:
+        return dict(then.model_dump(mode="json"))
+    return h.rules or None  # (a ruleset changed otherwise: the replay reports the hash)
+
+
 def session_of(tr: Transcript, *, record: bool = False) -> Session:
     """The game of ``tr`` rebuilt from its header (and the seed revealed at its end), its bots serving
     the recorded bot moves."""
@@ -193,7 +212,7 @@ def session_of(tr: Transcript, *, record: bool = False) -> Session:
         h.game,
         seed=seed,
         secret=secret,
-        rules=h.rules or None,
+        rules=header_rules(tr),
         players=h.players or None,
         persist=False,
         bot_seed=0,

@@ -20,7 +20,12 @@ HEAD = "Audit of a Quarter Back game from a chatbot: 5 move lines read, {r} repl
 
 
 def test_the_engine_writes_the_clean_log() -> None:
-    state = played(GAME, 0, "default", 0, 9)
+    # the game the default bots played when the log was written (before issue #31 gave them a choice among
+    # equally good moves), made move by move: what the engine writes of it does not depend on the bots
+    state = GAME.new_state(None, 0)
+    for line in TRUE_MOVES:
+        seat, _, text = line.partition(": ")
+        state.apply(seat, text)
     assert moves(state) == TRUE_MOVES
     assert exchanges(GAME, state) == CLEAN.splitlines()[2:]
 

@@ -27,13 +27,37 @@ def test_both_strategies_are_registered() -> None:
 
 
 def test_the_default_bot_beats_random() -> None:
+    """Never loses, wins most.  (With the Scrambler its passing game draws a little more often against random
+    than the Deep Threat's did - 9 of 80 short games against 2, no loss either way - and beats it head to head
+    in 67 of 80.)"""
     wins = 0
     for seed in range(6):
         dflt = "home" if seed % 2 == 0 else "away"
         s = play(SHORT, seed, "default" if dflt == "home" else "random", "default" if dflt == "away" else "random")
         assert s.outcome is not None
+        assert s.outcome.winner in (dflt, None), seed
         wins += s.outcome.winner == dflt
-    assert wins >= 5
+    assert wins >= 4
+
+
+def test_the_default_bot_tackles_and_varies_its_snap_plans() -> None:
+    """Issue #31: the default bot never tackled (its pursuers chased from behind, the carrier always found a
+    square out of reach) and ran the same snap plan every down.  Now its pursuers head ahead of the carrier,
+    fanned out, and its plans draw lanes, depths, targets, runs and blitzes from its seed."""
+    tackles = downs = 0
+    plans: dict[str, set[str]] = {"home": set(), "away": set()}
+    for seed in range(4):
+        s = new(SHORT, seed)
+        bots = {"home": BOTS["default"](seed=seed * 3 + 1), "away": BOTS["default"](seed=seed * 3 + 2)}
+        while not s.is_terminal:
+            seat = s.to_act()[0]
+            action = bots[seat].choose(s, seat)
+            if action.type == "plan":
+                plans[seat].add(str(action))
+                downs += seat == s.offense
+            tackles += sum(e.kind in ("tackle", "sack") for e in s.apply(seat, action))
+    assert tackles * 8 >= downs > 40, (tackles, downs)  # (11 tackles in 55 downs of these seeds; there were none)
+    assert all(len(p) >= 10 for p in plans.values()), {k: len(v) for k, v in plans.items()}
 
 
 @pytest.mark.rules("CF-R-DOWN-LIMIT", "CF-POSSESSIONS")

@@ -3,6 +3,8 @@ afresh for every decision plays exactly as one kept for the whole game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from qb_helpers import G
 
@@ -76,3 +78,48 @@ def test_a_decision_draws_uniformly_from_its_key_alone() -> None:
     items = list(range(10))
     d.shuffle(items)
     assert sorted(items) == list(range(10)) and items != list(range(10))
+
+
+def _walk_results(reading: str, seeds: range) -> list[tuple[str, Any]]:
+    """One game per seed: the Triple walk (a scripted seat) against the default bot, the walker red and blue in
+    turn; (the walker's seat, the finished state)."""
+    from gm.games.quarterback.bots import TripleWalk
+
+    out = []
+    for seed in seeds:
+        walker = G.seats[seed % 2]
+        s = G.new_state({"format": "game", "tackle_reading": reading}, seed)
+        play_out(s, {seat: TripleWalk(seed) if seat == walker else G.make_bot("default", seed + 100) for seat in G.seats})
+        assert s.outcome is not None
+        out.append((walker, s))
+    return out
+
+
+def test_the_triple_walk_no_longer_wins_against_the_default_bot() -> None:
+    """Issue #31: a Triple taken over the line, passed the ball and walked up the field.  Under the default
+    reading of QB-R-TACKLE-PAIRS a defending Triple tackles the Triple carrier, and the walk loses every game
+    of a seeded series to the default bot; under the older reading (kept as tackle_reading = "pairs") it
+    wins them all - the reason for the ruling."""
+    now = _walk_results("groups", range(8))
+    assert [s.outcome.winner == walker for walker, s in now] == [False] * 8
+    for walker, s in now:  # answered by a Triple: the walker's half ends with its Triple tackled by one
+        tackles = [r for r in s.results if r["attacker"] == walker]
+        assert tackles and tackles[0]["how"] == "tackle"
+    before = _walk_results("pairs", range(8))
+    assert [s.outcome.winner == walker for walker, s in before] == [True] * 8
+
+
+def test_gm_balance_finds_the_triple_walk_under_the_old_reading_only() -> None:
+    """The balance study plays every simple line of each seat against the default bot: the Triple walk is
+    flagged as a dominant line under tackle_reading = "pairs", and not under the default reading."""
+    from gm.balance.study import Study, parse_vary, run_study
+
+    study = Study(G, base={"format": "game"}, varies=[parse_vary(G, "tackle_reading=groups,pairs")], games=6, seed=1,
+                  line_games=12)
+    summary = run_study(study)
+    walk_flags = {rs["values"]["tackle_reading"]: [f for f in rs["flags"] if f["kind"] == "line" and f["line"] == "triple-walk"]
+                  for rs in summary["rulesets"]}  # fmt: skip
+    assert walk_flags["groups"] == [] and {f["seat"] for f in walk_flags["pairs"]} == set(G.seats)
+    rows = {(rs["values"]["tackle_reading"], row["seat"]): row for rs in summary["rulesets"] for row in rs["lines"]
+            if row["line"] == "triple-walk"}  # fmt: skip
+    assert all(rows[("pairs", seat)]["wins"] == 12 and rows[("groups", seat)]["wins"] == 0 for seat in G.seats)

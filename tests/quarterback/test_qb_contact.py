@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from qb_helpers import at, game, pins, rejected, rules_of, side, texts
 
 
@@ -201,23 +202,46 @@ def test_single_tackles_triple_carrier_by_moving_next_to_it() -> None:
     assert s.results[0]["how"] == "tackle" and s.results[0]["square"] == "E2"
 
 
+#: (tackler, carrier) -> whether it tackles by moving onto the carrier's square: by the default reading
+#: ("groups") and by the old one ("pairs"); "QB*" is a defending Quarterback, which plays as a Triple (a Triple
+#: never reaches a Single: it may not stand next to one, QB-ADJACENT)
+TACKLE_TABLE = {
+    ("T", "Q"): (True, False), ("T", "T"): (True, False), ("T", "D"): (True, True),
+    ("QB*", "Q"): (True, False), ("QB*", "T"): (True, False), ("QB*", "D"): (True, True),
+    ("D", "Q"): (True, True), ("D", "T"): (True, True), ("D", "D"): (True, False), ("D", "S"): (True, True),
+    ("S", "D"): (True, True), ("S", "S"): (True, False),
+}  # fmt: skip
+
+
+def _tackle_attempt(tackler: str, carrier: str, reading: str | None) -> bool:
+    """Whether blue's ``tackler`` may move onto red's ``carrier`` on E1 (the carrier gets the ball by a pass
+    from E-2; the Quarterback carries it on E1 itself); a refusal is QB-R-TACKLE-PAIRS and changes nothing."""
+    extra = {} if reading is None else {"tackle_reading": reading}
+    kinds = {"S": "s", "D": "d", "T": "t"}
+    attack = side("E1") if carrier == "Q" else side("E-2", **{kinds[carrier]: ("E1",)})
+    released = carrier in "QD"
+    start = "D2" if tackler in ("T", "QB*") or released else "D1"  # a Double or Single waits on row 1 until released
+    defense = side(start) if tackler == "QB*" else side(**{kinds[tackler]: (start,)})
+    s = game(attack, defense, **extra)
+    if carrier != "Q":
+        s.apply("red", "pass to E1")
+    s.apply("red", "end")
+    piece = "QB" if tackler == "QB*" else f"{tackler}1"
+    move = f"move {piece} {start}-E1"
+    if not s.is_legal("blue", move):
+        rejected(s, "blue", move, "QB-R-TACKLE-PAIRS")
+        return False
+    s.apply("blue", move)
+    assert s.results[0]["how"] == "tackle" and s.results[0]["square"] == "E1"
+    return True
+
+
+@pytest.mark.parametrize(("tackler", "carrier"), list(TACKLE_TABLE))
 @pins("QB-R-TACKLE-PAIRS")
-def test_tackle_pairs_ruling() -> None:
-    # a Triple can't tackle a Triple or the Quarterback
-    s = game(side("E-2", t=("E2",)), side(t=("E4",)))
-    s.apply("red", "pass to E2")
-    s.apply("red", "end")
-    rejected(s, "blue", "move T1 E4-E2", "QB-R-TACKLE-PAIRS")
-    s = game(side("E1"), side(t=("E3",)))
-    s.apply("red", "end")
-    rejected(s, "blue", "move T1 E3-E1", "QB-R-TACKLE-PAIRS")
-    # a Double can't tackle a Double
-    s = game(side("E-2", d=("E2",)), side(d=("E4",)))
-    s.apply("red", "pass to E2")
-    s.apply("red", "end")
-    rejected(s, "blue", "move D1 E4-E2", "QB-R-TACKLE-PAIRS")
-    # the Quarterback counts as a Triple: a Double tackles it
-    s = game(side("E1"), side(d=("E3",)))
-    s.apply("red", "end")
-    s.apply("blue", "move D1 E3-E1")
-    assert s.results[0]["how"] == "tackle"
+def test_tackle_pairs_ruling(tackler: str, carrier: str) -> None:
+    """The default reading ("groups": any two of the kinds named tackle each other, same kinds included) and
+    the old one kept as an option ("pairs": only different kinds named together)."""
+    groups, pairs = TACKLE_TABLE[(tackler, carrier)]
+    assert _tackle_attempt(tackler, carrier, None) is groups
+    assert _tackle_attempt(tackler, carrier, "groups") is groups
+    assert _tackle_attempt(tackler, carrier, "pairs") is pairs

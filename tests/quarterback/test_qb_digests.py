@@ -1,5 +1,9 @@
 """Pinned digests of seeded games: the engine and the bots play them move for move the same, whatever
-is done to their speed.  A change here must be deliberate (re-pin with the printed values)."""
+is done to their speed.  A change here must be deliberate (re-pin with the printed values).
+
+Re-pinned when QB-R-TACKLE-PAIRS was re-read (issue #31: Triples tackle Triples by default); the random
+games pinned before it still play move for move the same under the older reading, ``tackle_reading =
+"pairs"`` (:data:`PAIRS_PINNED`)."""
 
 from __future__ import annotations
 
@@ -23,11 +27,11 @@ GAMES = {
 #: generators were named: it must still replay byte for byte) and chacha20-v1 (what new games use; on
 #: a third of the seeds where a whole set is slow).
 PINNED = {
-    ("random vs random, full matches", MT19937): "3293df81d38b2672e593deaadc27164663a64e0a7b07ec5c1967655ea3a373ab",
-    ("default vs random, one game", MT19937): "08656b9d38dd6bab393c07c7001b1371d587bed2ecba31317187e76c43848c2c",
+    ("random vs random, full matches", MT19937): "83581e65c7daa726b12cd6856a135575c6f18ab9f0d56e08c4c355ea220f817c",
+    ("default vs random, one game", MT19937): "ac6eb11195960d7fb06d6e0c4c7ca1557a5f5b9c8f84a2f774003a13e13a965d",
     ("core uniform bot, short games", MT19937): "0083b15146237991d7435d372cebdb51e61f893cceceeb27a01a85ed9afed198",
-    ("random vs random, full matches", CHACHA20_V1): "6b977bc8371663812f1a2d7333f9a10c01612598ac06821668e0e407e342983e",
-    ("default vs random, one game", CHACHA20_V1): "08656b9d38dd6bab393c07c7001b1371d587bed2ecba31317187e76c43848c2c",
+    ("random vs random, full matches", CHACHA20_V1): "bba9fba5c19021effa97bdb248f7bcf95a3490c864ff258075b428468be131bc",
+    ("default vs random, one game", CHACHA20_V1): "ac6eb11195960d7fb06d6e0c4c7ca1557a5f5b9c8f84a2f774003a13e13a965d",
     ("core uniform bot, short games", CHACHA20_V1): "0083b15146237991d7435d372cebdb51e61f893cceceeb27a01a85ed9afed198",
 }
 
@@ -63,16 +67,16 @@ FULL_GAMES = {
     "core uniform vs random, 6 games": ({"format": "game", "max_rounds": 4}, "uniform", "random", range(6)),
 }
 FULL_PINNED = {
-    ("random vs random, 24 more matches", MT19937): "f97e40c30b26ea4a02be60046edc77be462b0696ca50b541b1ab73fe28b6dbc8",
-    ("default vs random, 12 more games", MT19937): "ac8eb35d384ad12e44ecd19d44204dc6263be56be1b9a7ea0a57b5e597a9383f",
-    ("random vs default, 12 games", MT19937): "8970e65b356a9f271ab97674935af594dd7e44c436c5938dfe770cad861a1756",
-    ("default vs default, 4 games", MT19937): "d80d2037c74a8d406e6354eab79a728799e49965805351df962ce7c25c0ef13a",
+    ("random vs random, 24 more matches", MT19937): "fe2cd66455bd0062338eb586baf8b3473e6225c9d529a7d7ace4c89442be196e",
+    ("default vs random, 12 more games", MT19937): "2d9360f8350d035564ebcf358662c78435f5b245b773fa08f25c5db256d94aba",
+    ("random vs default, 12 games", MT19937): "4d27e9d7413eb96b3d13d13c6fce64e201d7e4db5154a87258fdb8aeff257893",
+    ("default vs default, 4 games", MT19937): "f90ab4f0bc354f739865c0fe344c7381750b699590e225118f26d603acefdfc8",
     ("core uniform bot, 6 games", MT19937): "17b3ea189d8fa2c425f180caea9aa46e9db6be373dda54465c26e6aafd211f87",
     ("core uniform vs random, 6 games", MT19937): "ef3cd3a534328173906029c48d20a81b356839852c2070b9528b09f648174a86",
-    ("random vs random, 24 more matches", CHACHA20_V1): "8b36a500f54eaf24c720d086a66d27b9f515622b3a836e325d56bed24aee0aac",
-    ("default vs random, 12 more games", CHACHA20_V1): "4f44a6fb45d26226e39ffb3a7b2b1ca4b9a3d607553fd3259d9c39adbaeec607",
-    ("random vs default, 12 games", CHACHA20_V1): "85c95d92c67a710e1505d631136904c3e1f2353d9f78b2e2282006d3a575630f",
-    ("default vs default, 4 games", CHACHA20_V1): "3891b1672c3269267eb89a7e421910a8525c1821c4a13bb3f42f6a67e06d9f78",
+    ("random vs random, 24 more matches", CHACHA20_V1): "a72b24bebe224657aba75e6f23f00e29928bf49c8e8016bc6b1d6b3fef8ff379",
+    ("default vs random, 12 more games", CHACHA20_V1): "85cfe5a262c45ced45c69cf7dc9b6b3334750bb162606ed68b97466377703fdd",
+    ("random vs default, 12 games", CHACHA20_V1): "dae9c9211857f32d6d9ecaf3faea2b84a32d3f8691775ef58907df7ec98bae70",
+    ("default vs default, 4 games", CHACHA20_V1): "6529b2d8a373d4b3885599cb7641ad9776b9c112f32887aa13153817fcdab2a4",
     ("core uniform bot, 6 games", CHACHA20_V1): "594081a1c01594739bc534ad036f7e48f428757f1e6fbb9844f2c39e897255ca",
     ("core uniform vs random, 6 games", CHACHA20_V1): "7c50f477135bbc6240df5275263835bbf689cee1ec1d018efda0332d9636fc42",
 }
@@ -86,7 +90,7 @@ def test_seeded_games_in_full_are_pinned(name: str, chance: str) -> None:
     assert got == FULL_PINNED[name, chance], f"{name}, {chance}: {got}"
 
 
-LEGAL_PINNED = "ea57683c1e877b5bec6641f80745a4b7e280fef9e8847935bab605cbdd00142e"
+LEGAL_PINNED = "eba95e3d39dc74c6a9ec2b2dd9accd3990282ccf25be1820de554ec691a0ab07"
 
 
 def test_legal_lists_are_pinned() -> None:
@@ -125,3 +129,21 @@ def test_drawing_a_legal_action_draws_as_from_the_list() -> None:
             s.apply(seat, bots[seat].choose(s, seat))
             positions += 1
     assert positions == 438
+
+
+#: the random games as pinned before the default reading of QB-R-TACKLE-PAIRS changed: the older reading,
+#: kept as an option, plays them move for move as before
+PAIRS_PINNED = {
+    "random vs random, full matches": "3293df81d38b2672e593deaadc27164663a64e0a7b07ec5c1967655ea3a373ab",
+    "core uniform bot, short games": "0083b15146237991d7435d372cebdb51e61f893cceceeb27a01a85ed9afed198",
+    "random vs random, 24 more matches": "f97e40c30b26ea4a02be60046edc77be462b0696ca50b541b1ab73fe28b6dbc8",
+    "core uniform bot, 6 games": "17b3ea189d8fa2c425f180caea9aa46e9db6be373dda54465c26e6aafd211f87",
+    "core uniform vs random, 6 games": "ef3cd3a534328173906029c48d20a81b356839852c2070b9528b09f648174a86",
+}
+
+
+@pytest.mark.parametrize("name", list(PAIRS_PINNED))
+def test_the_older_tackle_reading_plays_the_games_pinned_before(name: str) -> None:
+    rules, red, blue, seeds = GAMES[name] if name in GAMES else FULL_GAMES[name]
+    pairs = {**(rules or {}), "tackle_reading": "pairs"}
+    assert _digest(pairs, red, blue, seeds, full=name in FULL_GAMES) == PAIRS_PINNED[name]

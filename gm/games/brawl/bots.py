@@ -9,6 +9,7 @@ plays exactly as one kept for the whole game, whichever process serves the game.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -71,3 +72,31 @@ def _default(seed: int = 0) -> Bot:
 
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "default": _default}
+
+
+def evaluate(state: GameState[Any]) -> dict[str, float]:
+    """How a brawl game stands for each seat, for the search bot's rollouts it stops early: the score and the
+    offense's ball position (yards toward the goal), on a logistic scale (public facts only)."""
+    from gm.games.brawl.engine import BrawlState
+
+    assert isinstance(state, BrawlState)
+    st = state
+    home, away = st.seats
+    margin = float(st.score[home] - st.score[away])
+    if st.outcome is None and st.rules.field_length:
+        edge = 4.0 * (st.los / st.rules.field_length - 0.5)
+        margin += edge if st.offense == home else -edge
+    p = 1.0 / (1.0 + math.exp(-margin / 5.0))
+    return {home: p, away: 1.0 - p}
+
+
+def _default_policy(state: GameState[Any], seat: str, rng: random.Random) -> Action:
+    """The default bot's choice, seeded from ``rng``: a placement for the search's prior and its model of the
+    other side's locked placement (far better informed than a uniform draw from thousands)."""
+    bot = _default(seed=rng.getrandbits(32))
+    return bot.choose(state, seat)
+
+
+#: the search bot tuned for brawl (:meth:`gm.core.game.Game.search_hints`): placements are too many to list, so
+#: the default bot proposes them
+SEARCH: dict[str, Any] = {"evaluate": evaluate, "prior": _default_policy, "model": _default_policy, "iters": 60, "depth": 12}

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from gm.core.actions import Action
 from gm.core.chance import Choice, Shuffle
@@ -52,6 +52,10 @@ from gm.games.brawl.rules import (
     parse_card,
 )
 from gm.games.brawl.scoring import SeriesResult, SeriesScore, ZoneTotals, purity, score_series
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Callable
 
 HOME, AWAY = "home", "away"
 SEATS = (HOME, AWAY)
@@ -78,6 +82,10 @@ PLAY, FOURTH_DOWN, GAME_OVER = Phase.PLAY, Phase.FOURTH_DOWN, Phase.GAME_OVER
 
 #: what each phase asks a seat to decide (the tool layer maps these to tools)
 DECISIONS = {PLAY: Decision.PLACEMENT, FOURTH_DOWN: Decision.FOURTH_DOWN}
+
+
+def _code(card: Card) -> str:
+    return card.code
 
 
 def other(seat: str) -> str:
@@ -276,6 +284,13 @@ class BrawlState(GameState[BrawlRules]):
         if seat not in self.to_act():
             return None
         return DECISIONS.get(self.phase)
+
+    def action_kinds(self, seat: str, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+        """A placement or a 4th-down choice, as the decision is (read off the phase, not the placement space)."""
+        d = self.decision(seat)
+        if d is None:
+            return set()
+        return {Placement.type if d == Decision.PLACEMENT else FourthDown.type}
 
     @property
     def plays_in_series(self) -> int:
@@ -779,6 +794,53 @@ class BrawlState(GameState[BrawlRules]):
         out["hand"] = self._hand_json(seat) if seat in SEATS else None
         out["pending"] = {s: (str(a) if s == seat else "locked") for s, a in self.pending.items()}
         return out
+
+    def clone(self) -> BrawlState:
+        """An independent copy (the search bot's): a deep copy without the memos of each seat's card options and
+        placement space (made again from the hands when asked)."""
+        from gm.core.search import deep_clone
+
+        return cast(BrawlState, deep_clone(self, {id(self._known): {}, id(self._spaces): {}}))
+
+    def determinizer(self, seat: str, model: Callable[[GameState[Any], str, random.Random], Action] | None = None) -> Callable[[random.Random], BrawlState]:
+        """Worlds ``seat`` may believe it is in (the search bot's hook): its own hands as they are and its draw
+        piles in a new order; each of the other side's players' hand and draw pile pooled and dealt afresh
+        (the same sizes: the cards it may hold are its deck less the cards seen played); the other side's
+        placement still locked, if any, drawn again from the hands so dealt (``model``, else uniformly); chance
+        to come reseeded."""
+        opp = other(seat)
+        base = self.clone()
+        locked = opp in base.pending
+        if locked:  # the lock was made from the real hands: taken back, and made again from the hands dealt
+            last = max(i for i, m in enumerate(base.log) if m.seat == opp)
+            del base.log[last]
+            del base.pending[opp], base.locked[opp]
+
+        def draw(rng: random.Random) -> BrawlState:
+            world = base.clone()
+            for pile in world.piles[seat].values():  # (put in order first: the draw must not depend on the real one)
+                pile.sort(key=_code)
+                rng.shuffle(pile)
+            hands = world.hands[opp]
+            for name, pile in world.piles[opp].items():
+                hand = hands.get(name)
+                if hand is None:
+                    pile.sort(key=_code)
+                    rng.shuffle(pile)
+                    continue
+                pool = sorted(hand + pile, key=_code)
+                rng.shuffle(pool)
+                hand[:] = pool[: len(hand)]
+                pile[:] = pool[len(hand):]
+            world._known.clear()
+            world._spaces.clear()
+            if locked:
+                act = model(world, opp, rng) if model is not None else world.legal_actions(opp).sample(rng)
+                world.apply(opp, act)
+            world.reseed(rng.getrandbits(63))
+            return world
+
+        return draw
 
     def has_locked_picks(self) -> bool:
         """A placement locked while the other side has not chosen (hands and draw piles are secret too,

@@ -51,6 +51,7 @@ class ChessFootball(Game):
 
     rule_words = RULE_WORDS
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "interception": "interceptions", "turnover": "turnovers", "first_down": "first downs", "tackle": "tackles"}
+    cap_rules: ClassVar[frozenset[str]] = frozenset({"CF-R-OT-TIE"})  # (a down's whistle, CF-R-DOWN-LIMIT, ends a down, not the game)
 
     def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> ChessFootballState:
         return ChessFootballState(self.load_rules(rules), seed, chance)

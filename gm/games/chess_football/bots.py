@@ -5,18 +5,26 @@ seat may submit, see :class:`~.options.PlanSpace`).
 
 ``default`` plays a simple, sound game from public information only:
 
-* captains: Deep Threat on offense (a fast receiver with +1 catching), Safety on
-  defense (-3 to passes it covers, intercepts at 0 or lower);
+* captains: the Scrambler on offense (a QB that may pass after moving), Safety on defense
+  (-3 to passes it covers, intercepts at 0 or lower).  The bot took the Deep Threat before, and
+  ``gm sim --lines`` flagged the scripted line 'always captains' (the first pair, Scrambler and
+  Safety, then this bot's play): it beat that bot in 67 of 80 games (1 loss);
 * offense: a quick pass at the snap - the line holds (a wall defenders cannot pass
-  through), receivers run straight downfield, the QB throws to the receiver the fewest
-  defenders can reach; then the ball carrier runs for the end zone, choosing the square
-  with the most gain that no defender can reach, and the blockers engage or push the
-  defenders that threaten it; 4th down: punt unless close to a first down or deep in
-  the opponent's half;
-* defense: at the snap the line rushes the QB's spot and the others cover the
-  receivers; in reaction turns any defender that can reach the ball carrier tackles it
-  (under play action: wraps both candidates if it can), a declared pass is met by a sack
-  or by covering the receiver, everybody else pursues.
+  through), receivers run downfield (each its lane - outside, straight or inside - and
+  depth drawn), the QB throws to a receiver the fewest defenders can reach (drawn among
+  the equally open); one snap in ten is a run instead; then the ball carrier runs for
+  the end zone, choosing the square with the most gain that no defender can reach, and
+  the blockers engage or push the defenders that threaten it; 4th down: punt unless
+  close to a first down or deep in the opponent's half;
+* defense: at the snap the line rushes the QB's spot (a Strong joins the blitz or not,
+  drawn) and the others cover the receivers in an order drawn; in reaction turns any
+  defender that can reach the ball carrier tackles it (under play action: wraps both
+  candidates if it can), a declared pass is met by a sack or by covering the receiver,
+  everybody else pursues toward a square ahead of the carrier, fanned out over the
+  columns, so that the carrier runs out of squares out of reach.
+
+Among equally good choices the bot draws from its seed, so different seeds give different
+games; the same seed the same game.
 
 A bot's choice is a function of its seed and what its seat may see: the generator of each
 decision is seeded from the bot's seed and the position (how many moves were made, and by whom
@@ -29,6 +37,7 @@ themselves.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -36,6 +45,7 @@ from typing import Any
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.errors import IllegalActionError
+from gm.core.state import GameState
 from gm.games.chess_football.actions import Ability, Done, Move, Pass, PieceAction, Plan
 from gm.games.chess_football.checks import check, legal
 from gm.games.chess_football.engine import ChessFootballState, Decision, other
@@ -115,6 +125,10 @@ def _play(sim: Field, team: str, row: PieceAction) -> None:
     apply(sim, team, row, plan)
 
 
+#: the share of snaps the default offense runs instead of passing
+RUN_SHARE = 0.1
+
+
 class DefaultBot:
     """The stronger heuristic bot (see the module docstring)."""
 
@@ -122,14 +136,16 @@ class DefaultBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        self.rng = random.Random(seed)
 
     # ------------------------------------------------------------------ entry
     def choose(self, state: Any, seat: str) -> Action:
         st = _state(state)
         d = st.decision(seat)
         legal = st.legal_actions(seat)
+        self.rng = decision_rng(self.seed, st, seat)  # (the draws among equally good choices)
         if d == Decision.CAPTAINS:
-            want = st.parse_action("captains deep_threat safety")
+            want = st.parse_action("captains scrambler safety")
             return want if want in legal else legal[0]
         if d == Decision.FOURTH_DOWN:
             return self._fourth(st)
@@ -176,36 +192,45 @@ class DefaultBot:
         return best if best is not None and self._fits(board, sim.offense, best) else None
 
     def _offense_plan(self, st: ChessFootballState, board: Field, sim: Field, team: str) -> list[PieceAction]:
+        """Receivers run downfield - each its lane (outside, straight or inside) and depth drawn - and the QB
+        throws to one the fewest defenders can reach (drawn among the equally open); one snap in
+        :data:`RUN_SHARE` is a run instead: no pass planned, the carrier runs in the reaction turns."""
+        rng = self.rng
         rows: list[PieceAction] = []
         receivers: list[Piece] = []
         for p in sim.actors(team):
             if p.id == sim.carrier or sim.ineligible(p):
                 continue
-            lane = -1 if p.sq[0] < st.rules.columns // 2 else 1
-            mv = self._forward_move(board, sim, p, 3, lane)
+            outside = -1 if p.sq[0] < st.rules.columns // 2 else 1
+            lane = outside * rng.choice((1, 1, 0, -1))
+            mv = self._forward_move(board, sim, p, rng.choice((2, 3, 3)), lane)
             if mv is not None and len(rows) < st.rules.plan_rows - 1:
                 _play(sim, team, mv)
                 rows.append(mv)
                 receivers.append(p)
+        if rng.random() < RUN_SHARE:
+            return rows
         qb = sim.pieces[sim.carrier]
-        best: Piece | None = None
-        best_key: tuple[int, int] | None = None
         nears = threat_counts(sim, sim.defense, [[(r.sq[0] + dc, r.sq[1] + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)]
                                                  for r in receivers])
-        for r, near in zip(receivers, nears, strict=True):
-            key = (-near, (r.sq[1] - sim.los) * sim.off_dir)
-            if best_key is None or key > best_key:
-                best, best_key = r, key
-        if best is not None:
-            a = Pass(best.id, qb.id)
+        keyed = [((-near, (r.sq[1] - sim.los) * sim.off_dir), r) for r, near in zip(receivers, nears, strict=True)]
+        if keyed:
+            top = max(k for k, _ in keyed)
+            open_ = [r for k, r in keyed if k[0] == top[0]]  # as open as the most open: equally good targets
+            a = Pass(open_[rng.randrange(len(open_))].id, qb.id)
             if legal(sim, team, a):
                 rows.append(a)
         return rows
 
     def _defense_plan(self, st: ChessFootballState, board: Field, sim: Field, team: str) -> list[PieceAction]:
+        """The line rushes the passer (the Heavies, and a Strong drawn or not), the others cover the receivers,
+        taken in an order drawn (equally good assignments)."""
+        rng = self.rng
         rows: list[PieceAction] = []
         qb = sim.pieces[sim.carrier]
         eligible = [p for p in pieces_in_lineup_order(sim, sim.offense) if not sim.ineligible(p) and p.id != qb.id]
+        rng.shuffle(eligible)
+        blitz = rng.random() < 0.5
         covered: set[str] = set()
         for p in sim.actors(team):
             if len(rows) >= st.rules.plan_rows:
@@ -214,7 +239,7 @@ class DefaultBot:
             if not squares:
                 continue
             target: Square
-            if p.heavy or (p.base == "strong" and p.role is None and p.id.endswith("3")):
+            if p.heavy or (blitz and p.base == "strong" and p.role is None and p.id.endswith("3")):
                 target = qb.sq  # rush the passer
                 hit = next((m for m in (Move.trusted(p.id, name, qb.pos, rush, route)
                                         for s, name, spots, rush, route in squares if s == qb.sq and qb.pos in spots)
@@ -334,24 +359,62 @@ class DefaultBot:
             for o in other_options(f, team, p):
                 if isinstance(o, Ability) and o.ability in ("engage", "chop_block") and o.target in ids:
                     return o
-        # 3. pursue
+        # 3. pursue: each defender heads for a square ahead of the carrier (the further it is, the further
+        # ahead), fanned out over the columns, to leave the carrier no square out of reach
         if not cands:
             return Done()
         c0 = cands[0]
-        goal = target_sq or (c0.sq[0], c0.sq[1] + 2 * f.off_dir)
-        for p in actors:
+        fan = (0, -2, 2, -4, 4, -1, 1, -3, 3)
+        for k, p in enumerate(actors):
             if p.id in f.moved:
                 continue
+            ahead = min(max(cheb(p.sq, c0.sq) // 2, 1), 4)
+            goal = target_sq or (c0.sq[0] + fan[k % len(fan)], c0.sq[1] + ahead * f.off_dir)
             here = cheb(p.sq, goal)
-            best_m: Spot5 | None = None
-            best_k: tuple[int, str] | None = None
-            for opt in free_spots(f, team, p):
-                k = (cheb(opt[0], goal), opt[1] + opt[2])
-                if best_k is None or k < best_k:
-                    best_m, best_k = opt, k
-            if best_m is not None and best_k is not None and best_k[0] < here:
-                return Move.trusted(p.id, *best_m[1:])
+            options = [(cheb(opt[0], goal), opt) for opt in free_spots(f, team, p)]
+            if not options:
+                continue
+            near = min(d for d, _ in options)
+            if near < here:
+                best = [opt for d, opt in options if d == near]  # as close as the closest: equally good
+                return Move.trusted(p.id, *best[self.rng.randrange(len(best))][1:])
         return Done()
 
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "default": DefaultBot}
+
+
+def evaluate(state: GameState[Any]) -> dict[str, float]:
+    """How a Chess-Football game stands for each seat, for the search bot's rollouts it stops early: the score
+    and the offense's field position, on a logistic scale (public facts only)."""
+    st = _state(state)
+    home, away = st.seats
+    margin = float(st.score[home] - st.score[away])
+    if st.offense is not None and st.outcome is None:
+        field = max(st.rules.rows - 2 * st.rules.end_zone_rows, 1)
+        edge = 4.0 * (st.yard_square(st.offense, st.los) / field - 0.5)
+        margin += edge if st.offense == home else -edge
+    p = 1.0 / (1.0 + math.exp(-margin / 5.0))
+    return {home: p, away: 1.0 - p}
+
+
+def _default_policy(state: GameState[Any], seat: str, rng: random.Random) -> Action:
+    """The default bot's choice, seeded from ``rng``: the search's prior for the moves too many to list and its
+    model of the other side's locked snap plan."""
+    return DefaultBot(seed=rng.getrandbits(32)).choose(state, seat)
+
+
+def _random_policy(state: GameState[Any], seat: str, rng: random.Random) -> Action:
+    """The random bot's choice, seeded from ``rng``: at the snap a plan drawn piece by piece (drawing from the
+    space of every plan would count it first)."""
+    return RandomBot(seed=rng.getrandbits(32)).choose(state, seat)
+
+
+def _wide(state: GameState[Any], seat: str) -> bool:
+    """The snap: every plan is too many to list (or even to count cheaply): proposed and drawn, never listed."""
+    return _state(state).decision(seat) == Decision.SNAP_PLAN
+
+
+#: the search bot tuned for Chess-Football (:meth:`gm.core.game.Game.search_hints`)
+SEARCH: dict[str, Any] = {"evaluate": evaluate, "prior": _default_policy, "model": _default_policy, "wide": _wide,
+                          "sampler": _random_policy, "iters": 30, "depth": 8}

@@ -19,9 +19,10 @@ row 1 (ruling CF-R-ENDS).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from gm.core.actions import Action
 from gm.core.chance import Coin
@@ -243,6 +244,8 @@ class ChessFootballState(GameState[ChessFootballRules]):
         rather than by walking the few thousand actions of the turn."""
         if self.phase in (OFFENSE_TURN, DEFENSE_TURN) and self.field is not None and seat in self.to_act():
             return turn_kinds(self.field, seat, wanted)
+        if self.decision(seat) == Decision.SNAP_PLAN:  # (every plan is a plan: the space is not walked)
+            return {Plan.type}
         return super().action_kinds(seat, wanted)
 
     def action_kinds_seen(self, seat: str, viewer: str | None, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
@@ -711,6 +714,24 @@ class ChessFootballState(GameState[ChessFootballRules]):
             "last": dict(self.last),
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
+
+    def clone(self) -> ChessFootballState:
+        """An independent copy (the search bot's): the down's field copied by :meth:`Field.clone` (its
+        geometry shared), with the copy's own generator and ability clock; the rest deep-copied."""
+        from gm.core.search import deep_clone
+
+        copied: dict[int, Any] = {}
+        f = self.field
+        if f is not None:
+            twin = f.clone(sim=f.sim)
+            twin.events = list(f.events)
+            if f.rng is not None:
+                rng = copied[id(f.rng)] = random.Random()
+                rng.setstate(f.rng.getstate())
+                twin.rng = rng
+            copied[id(f)] = twin
+            copied[id(f.last_used)] = twin.last_used
+        return cast(ChessFootballState, deep_clone(self, copied))
 
     def secret_moves(self) -> set[int]:
         """While the ball is hidden: the log indices of this down's play action and ball choices

@@ -39,6 +39,7 @@ class GridFootball(Game):
     )  # fmt: skip
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "turnover": "turnovers", "first_down": "first downs"}
+    cap_rules: ClassVar[frozenset[str]] = frozenset({"GF-R-SCORELESS"})
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = RULE_WORDS
 
     def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> GridFootballState:

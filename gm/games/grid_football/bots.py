@@ -1042,3 +1042,23 @@ __all__ = [
     "value_model",
 ]
 
+
+def evaluate(state: GameState[Any]) -> dict[str, float]:
+    """How a Grid Football game stands for each seat, for the search bot's rollouts it stops early: the score
+    and how far the offense has the ball toward its goal, on a logistic scale (public facts only)."""
+    assert isinstance(state, GridFootballState)
+    st = state
+    r = st.rules
+    home, away = st.seats
+    margin = float(st.score[home] - st.score[away])
+    if st.offense is not None and st.ball is not None:
+        goal = r.high_goal_line if st.direction(st.offense) > 0 else r.low_goal_line
+        length = max(abs(r.high_goal_line - r.low_goal_line), 1)
+        edge = 0.5 * r.touchdown_points * (1.0 - abs(goal - st.ball[1]) / length)
+        margin += edge if st.offense == home else -edge
+    p = 1.0 / (1.0 + math.exp(-margin / max(r.touchdown_points / 2, 1)))
+    return {home: p, away: 1.0 - p}
+
+
+#: the search bot tuned for Grid Football (:meth:`gm.core.game.Game.search_hints`)
+SEARCH: dict[str, Any] = {"evaluate": evaluate, "iters": 150, "depth": 12}

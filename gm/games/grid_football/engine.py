@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from gm.core.actions import Action
 from gm.core.chance import Coin
@@ -759,6 +759,13 @@ class GridFootballState(GameState[GridFootballRules]):
         events.append(_ev("game_over", outcome.rule, "game over: {result}", result=str(outcome)))
 
     # --------------------------------------------------------------- views
+    def clone(self) -> GridFootballState:
+        """An independent copy (the search bot's): a deep copy without the memo of legal play calls
+        (:attr:`_legal_plays`, made again when asked) - copying it cost more than the rest of the state."""
+        from gm.core.search import deep_clone
+
+        return cast(GridFootballState, deep_clone(self, {id(self._legal_plays): {}}))
+
     def snapshot(self) -> dict[str, Any]:
         """Everything, including secret pending choices (never shown to a seat)."""
         out = self._public()

@@ -43,6 +43,7 @@ class Quarterback(Game):
     rule_words = RULE_WORDS
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"score": "scores", "tackle": "tackles"}
+    cap_rules: ClassVar[frozenset[str]] = frozenset({"QB-R-WHISTLE"})
 
     def rules_text(self, rules: Any = None) -> Mapping[str, str]:
         """Every rule as ``rules`` has it (its numbers, board and set-up); the defaults are :data:`RULES`."""

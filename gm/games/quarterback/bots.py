@@ -12,13 +12,22 @@ plays exactly as one kept for the whole game.
   It never lists every legal action, so thousands of games stay cheap.
 * ``default`` - greedy over one action at a time with a one-ply evaluation.  The
   attacker scores a position by the square the ball is on (row + column) plus a
-  bonus when no defender can reach the carrier next turn; the defender tackles
-  or intercepts at once when it can, else brings its tacklers closest to the ball.
+  bonus when no defender can reach the carrier next turn, and, while the Quarterback
+  holds the ball behind the line, counts a receiver moving into its passing lane as
+  the pass it sets up; the defender tackles or intercepts at once when it can, else
+  brings its tacklers closest to the ball.  Actions valued alike (within
+  :data:`EQUAL`) are equally good: the bot draws one, so its seed decides between them.
+
+Simple scripted lines (:data:`LINES`, checked by ``gm balance`` against the default bot):
+``triple-walk`` (:class:`TripleWalk`), the line issue #31 found unanswered under the older
+reading of ruling QB-R-TACKLE-PAIRS.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -26,9 +35,11 @@ from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.state import GameState
 from gm.games.quarterback.actions import EndTurn, PassBall
-from gm.games.quarterback.engine import TACKLES_ONTO, IllegalStep, Piece, QuarterbackState, Square, Walk, sq
+from gm.games.quarterback.engine import IllegalStep, Piece, QuarterbackState, Square, Walk, sq
 
 SAFE_BONUS = 2.0
+#: the default bot's actions valued within this of the best are equally good: one is drawn (seeded)
+EQUAL = 0.25
 _END, _PASS = "end", "pass"
 
 
@@ -178,7 +189,7 @@ class GreedyBot:
                 continue
             k = st.kind[p]
             d = _cheb(s, at)
-            if carrier_kind in TACKLES_ONTO[k]:
+            if carrier_kind in st.tackles[k]:
                 if st.offside(p, at):
                     continue
                 if d <= st.allowance(p):
@@ -212,8 +223,10 @@ class GreedyBot:
 
     # -------------------------------------------------------------- attack
     def _attack(self, st: QuarterbackState, seat: str) -> Action:
-        best: tuple[float, Action | Walk] = (self._score(st, st.board, st.carrier, st.loose) + 0.01, EndTurn())
-        cands: list[tuple[float, Action | Walk]] = []
+        """The best action by the one-ply evaluation; with the Quarterback carrying behind the line and two
+        actions left, a receiver (a Triple or a Double) moving over the line into its passing lane counts as
+        the pass it sets up.  Actions within :data:`EQUAL` of the best are equally good: one is drawn."""
+        cands: list[tuple[float, Action | Walk]] = [(self._score(st, st.board, st.carrier, st.loose) + 0.01, EndTurn())]
         movers: list[str] = []
         if st.carrier is not None:
             movers.append(st.carrier[1])
@@ -234,11 +247,32 @@ class GreedyBot:
                 receiver = board.get(t)
                 score = self._score(st, board, receiver, None if receiver else t)
                 cands.append((score - 0.5, PassBall(sq(t))))
-        self.rng.shuffle(cands)
-        for c in cands:
-            if c[0] > best[0]:
-                best = c
-        return _action(st, best[1])
+            if st.carrier[1] == "QB" and st.pos[st.carrier][1] <= 0 and st.budget_left() >= 2:
+                cands += self._receivers(st, seat)
+        top = max(c[0] for c in cands)
+        best = [c for c in cands if c[0] >= top - EQUAL]
+        return _action(st, best[self.rng.below(len(best))][1] if len(best) > 1 else best[0][1])
+
+    def _receivers(self, st: QuarterbackState, seat: str) -> list[tuple[float, Action | Walk]]:
+        """Receivers moving over the line onto a square of the Quarterback's passing lanes, valued as the pass
+        they set up (a Double crossing releases the defense: it weighs a little less)."""
+        out: list[tuple[float, Action | Walk]] = []
+        qb = st.carrier
+        assert qb is not None
+        at = st.pos[qb]
+        for pid in st.movable(seat):
+            piece = (seat, pid)
+            kind = st.kind[piece]
+            if kind not in "TD" or pid in st.moved:
+                continue
+            for w in st.move_outcomes(seat, pid):
+                if w.end or w.at[1] < 1:
+                    continue
+                board = w.board()
+                if w.at in set(st.pass_lines(board, at, True)):
+                    value = self._score(st, board, piece, None) - (1.0 if kind == "D" and not st.released else 0.5)
+                    out.append((value + w.at[1] * 0.001, w))
+        return out
 
     # -------------------------------------------------------------- defend
     def _defend(self, st: QuarterbackState, seat: str) -> Action:
@@ -274,11 +308,108 @@ class GreedyBot:
         k = st.kind[piece]
         if carrier_kind is None:
             part = max(d - st.allowance(piece), 0) * 20
-        elif carrier_kind in TACKLES_ONTO[k] or (k == "S" and carrier_kind in "TQ"):
+        elif carrier_kind in st.tackles[k] or (k == "S" and carrier_kind in "TQ"):
             part = max(d - st.allowance(piece), 0) * 30 + d
         else:
             part = d * 5
         return part - 2 if square[1] > ball[1] else part
 
 
+class TripleWalk:
+    """The Triple walk (issue #31), a simple scripted line: attacking, it takes a Triple over the line, has
+    the Quarterback pass it the ball from behind the line, walks it as far up the field as it can and ends
+    every turn until the half is over; defending, it plays the default bot.  Under the older reading of
+    ruling QB-R-TACKLE-PAIRS (``tackle_reading = "pairs"``) nothing answered it: no attacking Double or
+    Quarterback crosses, so the defending Doubles and Singles stay at the line, and no Triple tackled a
+    Triple."""
+
+    name = "triple-walk"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, state: GameState[Any], seat: str) -> Action:
+        assert isinstance(state, QuarterbackState)
+        st = state
+        if seat != st.attacker:
+            return GreedyBot(self.seed).choose(st, seat)
+        carrier = st.carrier
+        if carrier is None or carrier[0] != seat:
+            return EndTurn()
+        if st.kind[carrier] == "T":  # walk it: once a turn, to the square furthest up (then worth most)
+            if carrier[1] in st.movable(seat) and carrier[1] != st.active:
+                here = st.pos[carrier]
+                walks = [w for w in st.move_outcomes(seat, carrier[1]) if not w.end and w.carrier == carrier]
+                best = max(walks, key=lambda w: (w.at[1], st.value(w.at)), default=None)
+                if best is not None and (best.at[1], st.value(best.at)) > (here[1], st.value(here)):
+                    return st.action_of(best)
+            return EndTurn()
+        if carrier[1] != "QB" or st.budget_left() <= 0:
+            return EndTurn()
+        for t in st.pass_targets():  # a Triple of ours over the line, in reach of a pass: pass
+            receiver = st.board.get(t)
+            if receiver is not None and receiver[0] == seat and st.kind[receiver] == "T" and t[1] >= 1:
+                return PassBall(sq(t))
+        move = self._triple_into_a_lane(st, seat)
+        if move is not None:
+            return move
+        if "QB" not in st.moved:  # the Quarterback steps along the back rows to open a lane
+            for w in st.move_outcomes(seat, "QB"):
+                if w.at[1] <= 0 and not w.end:
+                    twin = st.clone()
+                    twin.apply(seat, st.action_of(w))
+                    if self._triple_into_a_lane(twin, seat) is not None:
+                        return st.action_of(w)
+        return EndTurn()
+
+    @staticmethod
+    def _triple_into_a_lane(st: QuarterbackState, seat: str) -> Action | None:
+        """A move of a Triple over the line onto a square the Quarterback may then pass to."""
+        for pid in st.movable(seat):
+            piece = (seat, pid)
+            if st.kind[piece] != "T" or pid in st.moved:
+                continue
+            for w in st.move_outcomes(seat, pid):
+                if w.at[1] < 1 or w.end:
+                    continue
+                twin = st.clone()
+                twin.apply(seat, st.action_of(w))
+                if w.at in set(twin.pass_targets()):
+                    return st.action_of(w)
+        return None
+
+
 BOTS: dict[str, Callable[..., Bot]] = {"random": QuarterbackRandomBot, "default": GreedyBot}
+#: simple scripted lines a designer checks against the default bot (gm balance)
+LINES: dict[str, Callable[..., Bot]] = {"triple-walk": TripleWalk}
+
+
+def evaluate(state: GameState[Any]) -> dict[str, float]:
+    """How a Quarter Back match stands for each seat, for the search bot's rollouts it stops early: game
+    points, this game's points and what the ball is worth to the attacker where it is (row + column), on a
+    logistic scale (from the board: Quarter Back has no secrets)."""
+    assert isinstance(state, QuarterbackState)
+    st = state
+    red, blue = st.seats
+    game = min(st.half // 2, st.games - 1)
+    margin = 10.0 * (st.game_points[red] - st.game_points[blue]) + st.points[game][red] - st.points[game][blue]
+    if st.carrier is not None:
+        worth = float(st.value(st.pos[st.carrier]))
+        margin += worth if st.attacker == red else -worth
+    p = 1.0 / (1.0 + math.exp(-margin / 4.0))
+    return {red: p, blue: 1.0 - p}
+
+
+def _default_policy(state: GameState[Any], seat: str, rng: random.Random) -> Action:
+    """The default bot's choice, seeded from ``rng``: the search's prior (its first candidates)."""
+    return GreedyBot(seed=rng.getrandbits(32)).choose(state, seat)
+
+
+def _wide(state: GameState[Any], seat: str) -> bool:
+    """Every decision: a turn offers every route of every piece (hundreds of walks), so moves are drawn - the
+    default bot's, then uniformly (:meth:`QuarterbackState.sample`, without listing) - never listed."""
+    return True
+
+
+#: the search bot tuned for Quarter Back (:meth:`gm.core.game.Game.search_hints`)
+SEARCH: dict[str, Any] = {"evaluate": evaluate, "prior": _default_policy, "wide": _wide, "iters": 60, "depth": 12}

@@ -26,7 +26,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from gm.core.actions import Action
 from gm.core.chance import Choice
@@ -83,12 +83,23 @@ ATTACK, DEFEND, OVER = Phase.ATTACK, Phase.DEFEND, Phase.OVER
 DECISIONS = {Phase.ATTACK: Decision.ATTACKER_TURN, Phase.DEFEND: Decision.DEFENDER_TURN}
 #: step directions, forward first (also the order of generated moves)
 DIRS: tuple[Square, ...] = ((0, 1), (-1, 1), (1, 1), (-1, 0), (1, 0), (0, -1), (-1, -1), (1, -1))
-#: tackles by moving onto the carrier's square: tackler kind -> carrier kinds (QB-TACKLE, ruling QB-R-TACKLE-PAIRS)
-TACKLES_ONTO: dict[str, frozenset[str]] = {
-    Kind.TRIPLE: frozenset("D"),
-    Kind.DOUBLE: frozenset("TQS"),
-    Kind.SINGLE: frozenset("D"),
-    Kind.QUARTERBACK: frozenset(),
+#: tackles by moving onto the carrier's square, by the ruleset's reading of QB-TACKLE (ruling QB-R-TACKLE-PAIRS):
+#: reading -> tackler kind -> carrier kinds.  "groups" (the default): "Triples and Doubles can tackle each other"
+#: lets any two of those kinds tackle, same kinds included; "pairs": only the named kinds tackle each other.
+#: The Quarterback carrier counts as a Triple (a defending one plays as a Triple: ruling QB-R-DEFENSE-QB).
+TACKLES: dict[str, dict[str, frozenset[str]]] = {
+    "groups": {
+        Kind.TRIPLE: frozenset("TQD"),
+        Kind.DOUBLE: frozenset("TQDS"),
+        Kind.SINGLE: frozenset("DS"),
+        Kind.QUARTERBACK: frozenset(),
+    },
+    "pairs": {
+        Kind.TRIPLE: frozenset("D"),
+        Kind.DOUBLE: frozenset("TQS"),
+        Kind.SINGLE: frozenset("D"),
+        Kind.QUARTERBACK: frozenset(),
+    },
 }
 MOVE_RULE = {"S": "QB-MOVE-SINGLE", "D": "QB-MOVE-DOUBLE", "T": "QB-MOVE-TRIPLE", "Q": "QB-MOVE-QB"}
 
@@ -269,6 +280,8 @@ class QuarterbackState(GameState[QuarterbackRules]):
         # the ruleset's numbers the turn and movement rules read on every action
         self._attack_actions, self._defense_moves, self._qb_extra = r.attack_actions, r.defense_moves, r.quarterback_extra
         self._allow = {"S": r.single_moves, "D": r.double_moves, "T": r.triple_moves, "Q": r.triple_moves}
+        #: tackler kind -> the carrier kinds it tackles by moving onto their square (QB-TACKLE, ruling QB-R-TACKLE-PAIRS)
+        self.tackles: dict[str, frozenset[str]] = TACKLES[r.tackle_reading]
         self._geo = geometry(r.columns, r.min_row, r.field_rows)
         self._names, self._layouts = _prepared(r)
         #: walks made in this position by their canonical action (:meth:`action_of`): a move a bot or the
@@ -518,7 +531,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
                 return IllegalStep("QB-JUMP", lambda w=w, to=to, occ=occ: f"{w.piece[1]} can't pass through {sq(to)}: a piece can't jump over another piece ({occ[1]})")
             if occ == w.carrier:  # a defender meets the ball carrier: tackle or nothing
                 ck = self.kind[occ]
-                if ck not in TACKLES_ONTO[kind]:
+                if ck not in self.tackles[kind]:
                     return IllegalStep(
                         "QB-R-TACKLE-PAIRS",
                         lambda to=to, kind=kind, ck=ck: f"a {KIND_NAMES[kind]} can't tackle a {KIND_NAMES[ck]}: it can't move onto {sq(to)}",
@@ -881,9 +894,14 @@ class QuarterbackState(GameState[QuarterbackRules]):
         """Squares the carrier may pass to now (ignoring the turn budget)."""
         if self.carrier is None:
             return
-        c, r = self.pos[self.carrier]
-        may_forward = self.carrier[1] == "QB" and r <= 0
-        board = self.board
+        yield from self.pass_lines(self.board, self.pos[self.carrier], self.carrier[1] == "QB")
+
+    def pass_lines(self, board: dict[Square, Piece], at: Square, quarterback: bool) -> Iterator[Square]:
+        """Squares a carrier on ``at`` could pass to on ``board`` (a board a walk would leave, say): along a row,
+        a column or a diagonal, the line free up to an attacking receiver or an empty square (QB-PASS,
+        QB-PASS-LINE); forward only for the Quarterback from behind the line (QB-PASS-FORWARD)."""
+        c, r = at
+        may_forward = quarterback and r <= 0
         squares = self._geo.squares
         attacker = self.attacker
         for dc, dr in DIRS:
@@ -1333,6 +1351,17 @@ class QuarterbackState(GameState[QuarterbackRules]):
                           what="game" if self.rules.format == "game" else "match", result=str(outcome), also=also))
 
     # --------------------------------------------------------------- views
+    def clone(self) -> QuarterbackState:
+        """An independent copy (the search bot's): a deep copy without the walks memo of this position
+        (:attr:`_routes`, the last route), which a copy makes again when it needs them - copying them cost
+        more than the rest of the state together."""
+        from gm.core.search import deep_clone
+
+        reset: dict[int, Any] = {id(self._routes): {}}
+        if self._last_route is not None:
+            reset[id(self._last_route)] = None
+        return cast(QuarterbackState, deep_clone(self, reset))
+
     def snapshot(self) -> dict[str, Any]:
         """Everything (Quarter Back has no secrets: every seat sees the same)."""
         pieces: dict[str, dict[str, str]] = {RED: {}, BLUE: {}}

@@ -91,6 +91,13 @@ def rule_texts(r: QuarterbackRules) -> dict[str, str]:
     fmt = 'A gm game of Quarter Back is a full match (two games, four halves); format = "game" plays a single game'
     if r.format == "game":
         fmt += " (as this ruleset does)"
+    tackles = (
+        "Tackles onto the square: Triples and Doubles tackle each other, same kinds included (a Triple tackles a Triple, "
+        "the Quarterback or a Double), and so do Singles and Doubles; the Quarterback counts as a Triple"
+        if r.tackle_reading == "groups"
+        else "Tackles onto the square: Triple on Double, Double on Triple/Quarterback/Single, Single on Double; the "
+        'Quarterback counts as a Triple; pieces of the same kind never (this ruleset\'s tackle_reading = "pairs")'
+    )
     return {
         # --- the document
         "QB-HALVES": "A game is two halves: the pieces are set out afresh, the first half's attacker defends the second, the attacker moves first",
@@ -135,7 +142,7 @@ def rule_texts(r: QuarterbackRules) -> dict[str, str]:
         "QB-R-WHISTLE": f"A half ends after {r.max_rounds} round{'s' if r.max_rounds != 1 else ''}: the carrier scores as if tackled where it stands; a loose ball scores nothing",
         "QB-R-ADJACENT": "Adjacent means the eight surrounding squares; only opposition Singles restrict Triples and Quarterbacks",
         "QB-R-DIAGONAL": "A diagonal step passes the two squares beside it; an opposition piece of equal or greater strength on either blocks it",
-        "QB-R-TACKLE-PAIRS": "Tackles onto the square: Triple on Double, Double on Triple/Quarterback/Single, Single on Double; the Quarterback counts as a Triple",
+        "QB-R-TACKLE-PAIRS": tackles,
         "QB-R-PUSH-STEP": "A push is one step of the pusher's move: it takes the pushed piece's square, the piece goes one square on; the move may go on",
         "QB-R-PUSH-BLOCKED": "No move into a piece that can't be pushed or tackled; a Single may not move next to a Triple or Quarterback it can't push away",
         "QB-R-OFFSIDE": "Offside binds every square a defender moves onto; a push may leave it offside; the release lasts for the rest of the half",

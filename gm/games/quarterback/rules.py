@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -109,6 +109,10 @@ def _default_defense() -> SideSetup:
 class QuarterbackRules(_Strict):
     """Ruleset of Quarter Back (defaults: the rules document plus the recorded rulings)."""
 
+    #: fields added after rulesets were stored, with the value that plays the game as it was before (a ruleset
+    #: stored without the field loads with it, and the ruleset hash leaves the field out at that value)
+    legacy: ClassVar[dict[str, Any]] = {"tackle_reading": "pairs"}
+
     columns: int = Field(
         default=9, ge=3, le=26, description="board width, 3 to 26 columns lettered from A (ruling QB-R-BOARD)"
     )
@@ -142,6 +146,12 @@ class QuarterbackRules(_Strict):
     )
     defense_moves: int = Field(
         default=2, ge=1, le=9, description="pieces the defender may move in a turn (1 to 9; ruling QB-R-DEFENSE-TURN)"
+    )
+    tackle_reading: Literal["groups", "pairs"] = Field(
+        default="groups",
+        description='who tackles whom by moving onto the carrier (ruling QB-R-TACKLE-PAIRS): "groups" - Triples and '
+        'Doubles tackle each other, same kinds included, and so do Singles and Doubles; "pairs" - only a Triple and a '
+        "Double, or a Single and a Double, tackle each other",
     )
     max_rounds: int = Field(
         default=15, ge=1, le=200,

@@ -269,6 +269,7 @@ class RockPaperScissors(Game):
     rules_index = RULES
     move_examples = ("rock", "throw paper", "s")
     sim_headlines: ClassVar[Mapping[str, str]] = {"round": "decided rounds", "tie": "tied rounds"}
+    cap_rules: ClassVar[frozenset[str]] = frozenset({"RPS-LIMIT"})
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {"beats": ("RPS-SHAPES",), "hidden": ("RPS-SECRET",), "tie": ("RPS-ROUND",)}
 
     def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> RpsState:
