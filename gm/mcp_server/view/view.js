@@ -1,0 +1,2 @@
+import { drawBoard } from "../../web/static/board.js";
+export const draw = drawBoard;
