@@ -392,16 +392,37 @@ async def _long_poll(h: McpHost, args: Any, waiter: Waiter, poll: float) -> None
         await waiter(h.session_id, min(poll, left))
 
 
+def _own_stream(ctx: Ctx) -> bool:
+    """Whether notices about a request can ride the request's own stream (stdio, a streamed HTTP
+    response, every 2026 request); ``gm serve`` answers handshake-era requests with plain JSON bodies
+    (a streamed response doubles a call's latency), so its notices go on the client's standalone
+    stream instead, the one channel there is."""
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return True
+    try:
+        return bool(ctx.session.can_send_request)
+    except Exception:
+        return True
+
+
 def _progress_of(ctx: Ctx) -> Callable[[int, str], None] | None:
     """A callback (for the worker thread) sending progress notifications, when the client asked for them."""
     meta: dict[str, Any] = dict(ctx.meta or {})
-    if meta.get("progressToken") is None and meta.get("progress_token") is None:
+    token = meta.get("progressToken", meta.get("progress_token"))
+    if token is None or isinstance(token, bool) or not isinstance(token, str | int):
         return None
     session = ctx.session
+    own = _own_stream(ctx)
+
+    async def send(done: int, message: str) -> None:
+        if own:
+            await session.report_progress(float(done), None, message)
+        else:
+            await session.send_progress_notification(token, float(done), None, message)
 
     def progress(done: int, message: str) -> None:
         try:
-            anyio.from_thread.run(session.report_progress, float(done), None, message)
+            anyio.from_thread.run(send, done, message)
         except Exception:  # a notice never fails the call
             log.debug("could not send progress", exc_info=True)
 
@@ -413,6 +434,7 @@ async def _send_logs(ctx: Ctx, h: McpHost, reply: Reply) -> None:
     at the level its request asked for (2026-07-28: per request, on the request's own stream)."""
     modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
     wanted = allowed_log_levels(ctx.protocol_version, ctx.meta) if modern else {lv for lv in LOG_LEVELS if h.wants_log(lv)}
+    related = ctx.request_id if _own_stream(ctx) else None
     for entry in reply.logs:
         if entry.level not in wanted:
             continue
@@ -420,7 +442,7 @@ async def _send_logs(ctx: Ctx, h: McpHost, reply: Reply) -> None:
             params=types.LoggingMessageNotificationParams(level=cast(types.LoggingLevel, entry.level), data=entry.data, logger=entry.logger)
         )
         try:
-            await ctx.session.send_notification(note, related_request_id=ctx.request_id)
+            await ctx.session.send_notification(note, related_request_id=related)
         except Exception:  # a log line never fails the call
             log.debug("could not send a log message", exc_info=True)
 
