@@ -44,7 +44,7 @@ def build_host() -> str:
     with (JS / ".install.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         p = subprocess.run(
-            [str(ESBUILD), "host/host.js", "--bundle", "--format=esm", "--platform=browser", "--target=chrome120",
+            [str(ESBUILD), "host/host.js", "--bundle", "--format=esm", "--platform=browser", "--target=chrome120", "--minify",
              f"--outfile={out}", "--log-level=warning"],
             cwd=JS, capture_output=True, text=True, timeout=120, check=False,
         )
