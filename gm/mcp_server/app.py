@@ -159,6 +159,7 @@ def view_of(s: Session, seat: str) -> dict[str, Any]:
 _IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"([^"]+)";?\s*$')
 _EXPORT_DECL = re.compile(r"^export\s+((?:async\s+)?function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)")
 _EXPORT_LIST = re.compile(r"^export\s*\{([^}]*)\};?\s*$")
+_DYNAMIC = re.compile(r"(?<![\w$.])import\s*\(")
 
 
 class BundleError(ValueError):
@@ -206,7 +207,7 @@ def bundle(entry: str, read: Any = None) -> str:
                 pairs = ", ".join(f"{a}: {b}" if a != b else a for a, b in _names(m.group(1)))
                 lines.append(f"const {{ {pairs} }} = {_module_var(dep)};")
                 continue
-            if line.startswith("import ") or re.match(r"^import\s*\(", line):
+            if line.startswith("import ") or _DYNAMIC.search(line):
                 raise BundleError(f"{path}: only static named imports can be inlined: {line.strip()[:80]}")
             m = _EXPORT_DECL.match(line)
             if m:
