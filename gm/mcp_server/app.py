@@ -124,6 +124,16 @@ def legal_moves(s: Session, seat: str) -> dict[str, Any]:
     return out
 
 
+def builder_of(s: Session, seat: str) -> dict[str, Any] | None:
+    """How the seat may build its move by pointing (``Game.move_builder``, the page's hook: the view
+    draws it with the page's ``builder.js``), where the game contract has it."""
+    make = getattr(s.game, "move_builder", None)
+    if not callable(make):
+        return None
+    built: dict[str, Any] = make(s.state, seat)
+    return built
+
+
 def view_of(s: Session, seat: str) -> dict[str, Any]:
     """What the board app shows of session ``s`` to ``seat``: only what that seat may see."""
     st = s.state
@@ -149,6 +159,7 @@ def view_of(s: Session, seat: str) -> dict[str, Any]:
         "expected": view["expected"],
         "your_turn": mine,
         "legal": legal_moves(s, seat) if mine else None,
+        "builder": builder_of(s, seat) if mine else None,
         "commitments": view["commitments"],
         "reveals": view["reveals"][-REVEALS:],
         "outcome": view["outcome"],
@@ -157,6 +168,7 @@ def view_of(s: Session, seat: str) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ the HTML
 _IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"([^"]+)";?\s*$')
+_IMPORT_ALL = re.compile(r'^import\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s+from\s*"([^"]+)";?\s*$')
 _EXPORT_DECL = re.compile(r"^export\s+((?:async\s+)?function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)")
 _EXPORT_LIST = re.compile(r"^export\s*\{([^}]*)\};?\s*$")
 _DYNAMIC = re.compile(r"(?<![\w$.])import\s*\(")
@@ -182,11 +194,12 @@ def _names(spec: str) -> list[tuple[str, str]]:
     return out
 
 
-def bundle(entry: str, read: Any = None) -> str:
-    """The ES module ``entry`` (a path inside the ``gm`` package) and the modules it imports, as one
-    script: each module in a function of its own that returns its exports, in import order.  Reads
-    only what gm's own modules use: ``import { a, b as c } from "./x.js"`` and ``export`` before a
-    declaration or of a name list; anything else is a :class:`BundleError` (a test builds the app)."""
+def bundle(*entries: str, read: Any = None) -> str:
+    """The ES modules ``entries`` (paths inside the ``gm`` package) and the modules they import, as one
+    script: each module in a function of its own that returns its exports (``__gm_<path>``), in import
+    order, each once.  Reads only what gm's own modules use: ``import { a, b as c } from "./x.js"``,
+    ``import * as x from "./x.js"`` and ``export`` before a declaration or of a name list; anything
+    else is a :class:`BundleError` (a test builds the app)."""
     read = read or (lambda path: resources.files("gm").joinpath(path).read_text(encoding="utf-8"))
     order: list[str] = []
     exports: dict[str, list[tuple[str, str]]] = {}
@@ -200,12 +213,15 @@ def bundle(entry: str, read: Any = None) -> str:
         lines = []
         names: list[tuple[str, str]] = []
         for line in read(path).splitlines():
-            m = _IMPORT.match(line)
+            m = _IMPORT.match(line) or _IMPORT_ALL.match(line)
             if m:
                 dep = posixpath.normpath(posixpath.join(posixpath.dirname(path), m.group(2)))
                 load(dep, (*stack, path))
-                pairs = ", ".join(f"{a}: {b}" if a != b else a for a, b in _names(m.group(1)))
-                lines.append(f"const {{ {pairs} }} = {_module_var(dep)};")
+                if m.re is _IMPORT_ALL:
+                    lines.append(f"const {m.group(1)} = {_module_var(dep)};")
+                else:
+                    pairs = ", ".join(f"{a}: {b}" if a != b else a for a, b in _names(m.group(1)))
+                    lines.append(f"const {{ {pairs} }} = {_module_var(dep)};")
                 continue
             if line.startswith("import ") or _DYNAMIC.search(line):
                 raise BundleError(f"{path}: only static named imports can be inlined: {line.strip()[:80]}")
@@ -225,7 +241,8 @@ def bundle(entry: str, read: Any = None) -> str:
         exports[path] = names
         order.append(path)
 
-    load(entry, ())
+    for entry in entries:
+        load(entry, ())
     parts = []
     for path in order:
         ret = ", ".join(f"{outer}: {inner}" if outer != inner else inner for inner, outer in exports[path])
@@ -240,13 +257,23 @@ def _module_var(path: str) -> str:
 VIEW_DIR = "mcp_server/view"
 
 
+#: the page's move builder (``Game.move_builder`` drawn step by step) and the board's own style sheet:
+#: the view composes them when the package has them, else it lists the legal moves as buttons
+BUILDER_JS = "web/static/builder.js"
+BOARD_CSS = "web/static/board.css"
+
+
 @lru_cache(maxsize=1)
 def html() -> str:
     """The board app: one self-contained HTML document (made once per process)."""
     files = resources.files("gm")
     page = files.joinpath(f"{VIEW_DIR}/view.html").read_text(encoding="utf-8")
-    style = "\n".join(files.joinpath(p).read_text(encoding="utf-8") for p in ("web/static/style.css", f"{VIEW_DIR}/view.css"))
-    script = bundle(f"{VIEW_DIR}/view.js")
+    board_css = BOARD_CSS if files.joinpath(BOARD_CSS).is_file() else "web/static/style.css"
+    style = "\n".join(files.joinpath(p).read_text(encoding="utf-8") for p in (board_css, f"{VIEW_DIR}/view.css"))
+    has_builder = files.joinpath(BUILDER_JS).is_file()
+    modules = bundle(*([BUILDER_JS] if has_builder else []), f"{VIEW_DIR}/view.js")
+    view_start = f"// {VIEW_DIR}/view.js"  # the view comes last: what it uses is defined before it
+    script = modules.replace(view_start, f"const GM_BUILDER = {_module_var(BUILDER_JS) if has_builder else 'null'};\n{view_start}", 1)
     constants = json.dumps({"viewTool": VIEW_TOOL, "playTool": PLAY_TOOL, "viewMeta": VIEW_META, "maxWait": MAX_WAIT})
     return (
         page.replace("/*STYLE*/", style.replace("</style", "<\\/style"))

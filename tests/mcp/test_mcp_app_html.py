@@ -28,12 +28,17 @@ def test_one_document_with_everything_inline() -> None:
     for reaching in ("fetch(", "XMLHttpRequest", "WebSocket", "EventSource", "import(", "sendBeacon", "http://", "https://"):
         hits = [line for line in script.splitlines() if reaching in line and "http://www.w3.org/2000/svg" not in line]
         assert not hits, (reaching, hits[:3])
-    board = (Path(app.__file__).resolve().parents[1] / "web" / "static" / "board.js").read_text(encoding="utf-8")
-    drawing = board[board.index("function drawBoard"):]
-    assert drawing.rstrip() in script, "the page's board module, as it is"
+    static = Path(app.__file__).resolve().parents[1] / "web" / "static"
+    for module in ("board.js", *(["builder.js"] if (static / "builder.js").is_file() else [])):
+        for line in (static / module).read_text(encoding="utf-8").splitlines():  # the page's modules, as they are
+            if not line.startswith(("import ", "export {")):
+                assert line.removeprefix("export ") in script, (module, line)
+    builder = "__gm_web_static_builder_js" if (static / "builder.js").is_file() else "null"
+    assert f"const GM_BUILDER = {builder};" in script
     assert "const GM = " in script and '"viewTool": "app_view"' in script
     style = re.findall(r"<style>(.*?)</style>", html, flags=re.S)
-    assert len(style) == 1 and "svg.board .field" in style[0] and "--color-background-primary" in style[0]
+    sheet = static / ("board.css" if (static / "board.css").is_file() else "style.css")
+    assert len(style) == 1 and sheet.read_text(encoding="utf-8") in style[0] and "--color-background-primary" in style[0]
 
 
 def test_the_script_is_valid_javascript(tmp_path: Path) -> None:
@@ -50,11 +55,11 @@ def modules(files: dict[str, str]) -> str:
 
 def test_the_bundler_inlines_named_imports_and_exports() -> None:
     out = modules({
-        "a/main.js": 'import { one, two as deux } from "../b/lib.js";\nexport const three = one() + deux;\n',
+        "a/main.js": 'import { one, two as deux } from "../b/lib.js";\nimport * as lib from "../b/lib.js";\nexport const three = one() + deux + lib.two;\n',
         "b/lib.js": 'export function one() { return 1; }\nconst hidden = 2;\nexport { hidden as two };\nexport class Thing {}\n',
     })
-    assert out.index("// b/lib.js") < out.index("// a/main.js")
-    assert "const { one, two: deux } = __gm_b_lib_js;" in out
+    assert out.index("// b/lib.js") < out.index("// a/main.js") and out.count("// b/lib.js") == 1
+    assert "const { one, two: deux } = __gm_b_lib_js;" in out and "const lib = __gm_b_lib_js;" in out
     assert "return { one, two: hidden, Thing };" in out and "return { three };" in out
     assert "export" not in out.replace("// ", "").replace("__gm_", "")  # every export is gone
     assert "function one()" in out and "class Thing {}" in out
@@ -63,7 +68,7 @@ def test_the_bundler_inlines_named_imports_and_exports() -> None:
 @pytest.mark.parametrize("source", [
     'export default function f() {}\n',
     'import thing from "./x.js";\n',
-    'import * as all from "./x.js";\n',
+    'import * as all from "./x.js"; export const y = 1;\n',
     'const m = await import("./x.js");\n',
     'export * from "./x.js";\n',
 ])

@@ -152,13 +152,17 @@ def test_every_games_view_shows_its_board_and_moves(make: HostMaker, gid: str) -
     view = reply.view
     assert view is not None and view["game"] == gid
     assert view["board"] is not None and view["board"]["kind"] == "grid" and view["ascii"].strip()
+    game = find_game(gid)
+    with host.current(fresh=False) as s:
+        assert s is not None and view["board"] == game.board_json(s.state, host.seat)
+        make = getattr(game, "move_builder", None)  # the page's move-builder hook, where the contract has it
+        assert view["builder"] == (make(s.state, host.seat) if callable(make) else None)
     legal = view["legal"]
     assert view["your_turn"] and legal["count"] >= 1 and legal["moves"]
     assert len(legal["moves"]) == min(legal["count"], mcp_app.MAX_MOVES)
     assert ("summary" in legal) == (legal["count"] > len(legal["moves"]))
     # every listed move is a call the client is offered, and makes that very move
     offered = {t["name"] for t in host.mcp_tools(apps=True)}
-    game = find_game(gid)
     for move in legal["moves"][:8]:
         assert move["tool"] in offered
         assert str(game.parse_action(move["text"])) == move["text"]

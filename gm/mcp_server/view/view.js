@@ -3,8 +3,10 @@
 // ui/initialize, then tool results and context changes from the host, and tools/call through the
 // host to gm (the move buttons, the long poll that hears of the other seats' moves).  Everything it
 // draws comes from gm's view of the client's seat (gm.mcp_server.app.view_of): nothing here knows a
-// game.  The board is drawn by the page's own module (gm/web/static/board.js, inlined by gm).
-import { drawBoard } from "../../web/static/board.js";
+// game.  The board is drawn by the page's own module (gm/web/static/board.js, inlined by gm); where the
+// package has the page's move builder (builder.js: GM_BUILDER, set by gm), a move is also built by
+// pointing at the board, from the game's own description of its moves (the view's builder).
+import * as board from "../../web/static/board.js";
 
 const PROTOCOL = "2026-01-26";
 const $ = (id) => document.getElementById(id);
@@ -19,6 +21,14 @@ const S = {
   narration: [],
   verified: new Map(),
   lastSize: [0, 0],
+  svg: null, // the board drawn
+  builder: null, // the move builder's UI (GM_BUILDER.createBuilder), when the package has one
+};
+
+// what the move builder lights on the board (board.js's targets, where it has them)
+const boardAdapter = {
+  mark(targets, onPick, label) { if (S.svg && board.markTargets) board.markTargets(S.svg, targets, onPick, { label }); queueSize(); },
+  clear() { if (S.svg && board.clearTargets) board.clearTargets(S.svg); },
 };
 
 // ------------------------------------------------------------------ the app protocol
@@ -120,8 +130,15 @@ function toolResult(result) {
   poll();
 }
 
-function show(view) {
+function show(view, heard = false) {
   if (!newer(view)) return;
+  const before = S.view;
+  if (heard && before && before.session === view.session) {
+    // moves the view heard of (not from a result it was given): they are what just happened
+    const seen = before.log_from + before.log.length;
+    const fresh = view.log.filter((_, i) => view.log_from + i >= seen).map(([seat, move]) => `${seat}: ${move}`);
+    if (fresh.length) S.narration = fresh.slice(-8);
+  }
   S.view = view;
   render();
 }
@@ -146,8 +163,12 @@ function render() {
   // the board: the engine's geometry, else its text board
   const box = $("board");
   box.replaceChildren();
-  if (v.board) box.appendChild(drawBoard(v.board, { zoom: Number(box.dataset.zoom || 1) }));
-  else box.appendChild(text("pre", v.ascii, { class: "ascii", "aria-label": "board" }));
+  S.svg = v.board ? board.drawBoard(v.board, { zoom: Number(box.dataset.zoom || 1) }) : null;
+  box.appendChild(S.svg || text("pre", v.ascii, { class: "ascii", "aria-label": "board" }));
+  const hand = v.board && board.drawHand ? board.drawHand(v.board) : null;
+  $("hand").replaceChildren(...(hand ? [hand] : []));
+  const legend = v.board && board.drawLegend ? board.drawLegend(v.board) : null;
+  $("legend").replaceChildren(...(legend ? [legend] : []));
   // what happened last
   const events = $("events");
   events.replaceChildren(...S.narration.map((line) => text("li", line)));
@@ -193,6 +214,10 @@ function renderSecrets(v) {
 }
 
 function renderMoves(v) {
+  if (GM_BUILDER) {
+    if (!S.builder) S.builder = GM_BUILDER.createBuilder($("builder"), { board: boardAdapter, onSend: (call) => play(call.tool, call.args, call.text) });
+    S.builder.update(v.your_turn && !v.outcome ? v.builder : null);
+  }
   const box = $("moves");
   box.replaceChildren();
   const form = $("typed");
@@ -227,6 +252,7 @@ function showError(err) {
 function setBusy(on) {
   S.busy = on;
   document.body.dataset.busy = String(on);
+  if (S.builder) S.builder.busy(on);
 }
 
 // ------------------------------------------------------------------ calls through the host
@@ -282,7 +308,7 @@ async function poll() {
         continue;
       }
       const data = result.structuredContent || {};
-      if (data.view && data.changed) show(data.view);
+      if (data.view && data.changed) show(data.view, true);
       if (!data.view) break;
     }
   } finally {
