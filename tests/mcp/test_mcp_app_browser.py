@@ -201,8 +201,8 @@ def test_the_board_app_in_a_real_host(pages: dict[str, HostPage], servers: Serve
         expect(frame.locator("pre.ascii")).to_have_text(shown["ascii"].strip(), timeout=WAIT)
     else:
         expect(frame.locator("#board svg")).to_have_attribute("aria-label", shown["board"]["headline"], timeout=WAIT)
-    if shown["builder"] is not None:  # the page's move builder, where the package has it
-        expect(frame.locator("#builder button").first).to_be_visible(timeout=WAIT)
+    if shown["builder"] is not None:  # the page's move builder, where the package has it: mounted
+        expect(frame.locator("#builder > *").first).to_be_attached(timeout=WAIT)
 
     # the host's theme, and the size notifications
     root = frame.locator("html")
