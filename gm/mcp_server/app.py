@@ -268,8 +268,12 @@ def html() -> str:
     """The board app: one self-contained HTML document (made once per process)."""
     files = resources.files("gm")
     page = files.joinpath(f"{VIEW_DIR}/view.html").read_text(encoding="utf-8")
-    board_css = BOARD_CSS if files.joinpath(BOARD_CSS).is_file() else "web/static/style.css"
-    style = "\n".join(files.joinpath(p).read_text(encoding="utf-8") for p in (board_css, f"{VIEW_DIR}/view.css"))
+    if files.joinpath(BOARD_CSS).is_file():
+        board_css = files.joinpath(BOARD_CSS).read_text(encoding="utf-8")
+    else:  # the page's one style sheet: only its board rules (the rest is the page's layout, by id)
+        page_css = files.joinpath("web/static/style.css").read_text(encoding="utf-8")
+        board_css = "\n".join(line for line in page_css.splitlines() if line.startswith("svg.board"))
+    style = board_css + "\n" + files.joinpath(f"{VIEW_DIR}/view.css").read_text(encoding="utf-8")
     has_builder = files.joinpath(BUILDER_JS).is_file()
     modules = bundle(*([BUILDER_JS] if has_builder else []), f"{VIEW_DIR}/view.js")
     view_start = f"// {VIEW_DIR}/view.js"  # the view comes last: what it uses is defined before it

@@ -169,9 +169,13 @@ function render() {
   $("hand").replaceChildren(...(hand ? [hand] : []));
   const legend = v.board && board.drawLegend ? board.drawLegend(v.board) : null;
   $("legend").replaceChildren(...(legend ? [legend] : []));
+  $("board-text").replaceChildren(...((v.board && v.board.text) || []).map((line) => text("li", line)));
+  $("board-words").hidden = !(v.board && v.board.text && v.board.text.length);
+  focus(v, box);
   // what happened last
   const events = $("events");
   events.replaceChildren(...S.narration.map((line) => text("li", line)));
+  $("just-now").hidden = !S.narration.length;
   const log = $("log");
   log.replaceChildren(...v.log.map(([seat, move], i) => text("li", `${seat}: ${move}`, { value: String(v.log_from + i + 1) })));
   renderSecrets(v);
@@ -238,9 +242,31 @@ function renderMoves(v) {
   }
   box.appendChild(list);
   if (legal.summary || legal.count > legal.moves.length) {
-    box.appendChild(text("p", legal.summary || `… and ${legal.count - legal.moves.length} more`, { class: "summary" }));
+    const lines = Array.isArray(legal.summary) ? legal.summary : legal.summary ? [legal.summary] : [];
+    box.appendChild(text("p", `… ${legal.count - legal.moves.length} more moves. In short:`, { class: "summary" }));
+    box.appendChild(text("ul", null, { class: "summary" })).replaceChildren(...lines.map((line) => text("li", line)));
     form.hidden = false;
   }
+}
+
+// the part of the board where the action is, in view (board.js's focus box where it has one, else the
+// first piece on the board); the player's own scrolling is kept while the action stays in view
+function focus(v, box) {
+  if (!S.svg || !v.board) return;
+  let fb = board.focusBox ? board.focusBox(v.board, S.svg) : null;
+  if (!fb) {
+    const piece = S.svg.querySelector("circle[data-kind]");
+    if (!piece) return;
+    const r = piece.getBBox();
+    fb = { x0: r.x, y0: r.y, x1: r.x + r.width, y1: r.y + r.height };
+  }
+  const vb = S.svg.viewBox.baseVal;
+  const scale = vb && vb.width ? S.svg.width.baseVal.value / vb.width : 1;
+  const inView = fb.y0 * scale >= box.scrollTop && fb.y1 * scale <= box.scrollTop + box.clientHeight;
+  if (inView && S.focused) return;
+  S.focused = true;
+  box.scrollTop = Math.max(0, ((fb.y0 + fb.y1) / 2) * scale - box.clientHeight / 2);
+  box.scrollLeft = Math.max(0, ((fb.x0 + fb.x1) / 2) * scale - box.clientWidth / 2);
 }
 
 function showError(err) {
