@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -90,7 +91,8 @@ class LogEntry:
 class Reply:
     """One tool answer: the result dict (structured content), its text, whether the tool list changed,
     whether the tool was one the client was never offered, the board app's view of the game after
-    the call (for a client that renders the app, after a tool linked to it) and what to log."""
+    the call (for a client that renders the app, after a tool linked to it), and what to log (made
+    when first read: a client that hears no log of it never pays for it)."""
 
     result: dict[str, Any]
     text: str
@@ -98,7 +100,32 @@ class Reply:
     tools_changed: bool = False
     unknown: bool = False
     view: dict[str, Any] | None = None
-    logs: tuple[LogEntry, ...] = ()
+    #: the tool called, the session and seat it was called in, and the seconds it took (for the log)
+    tool: str = ""
+    session: str | None = None
+    seat: str | None = None
+    took: float = 0.0
+
+    @cached_property
+    def logs(self) -> tuple[LogEntry, ...]:
+        """What the call tells the client's log: the call (info), a refusal (notice), a bot that
+        failed (warning), an internal error (error) and the time it took (debug).  Only the client's
+        own move is named; the other seats' moves are counted, never shown."""
+        result, tool = self.result, self.tool
+        base = {"tool": tool, "session": self.session, "seat": self.seat}
+        out: list[LogEntry] = []
+        if result.get("ok"):
+            did = result.get("action") or (f"game {result.get('session')}" if result.get("kind") == "session" else "answered")
+            events = len(result.get("events") or ())
+            out.append(LogEntry("info", {**base, "message": f"{tool}: {did}" + (f" ({events} events)" if events else "")}))
+        else:
+            err = result.get("error") or {}
+            level = "error" if err.get("rule") == "CORE-INTERNAL" else "notice"
+            out.append(LogEntry(level, {**base, "message": f"{tool} refused [{err.get('rule')}]: {err.get('reason')}", "rule": err.get("rule")}))
+        if result.get("bot_error"):
+            out.append(LogEntry("warning", {**base, "message": str(result["bot_error"])}))
+        out.append(LogEntry("debug", {**base, "message": f"{tool} took {self.took * 1000:.1f} ms", "ms": round(self.took * 1000, 2)}))
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -134,6 +161,7 @@ class McpHost(ABC):
         self.used = time.monotonic()
         self._specs: dict[str, ToolSpec] = {s.name: s for s in self._session_tools()}
         self._app: dict[str, ToolSpec] = {s.name: s for s in app.app_tools(self)}
+        self._names: dict[tuple[str, bool], frozenset[str]] = {}
 
     # ---------------------------------------------------------- the subclass
     @property
@@ -190,6 +218,14 @@ class McpHost(ABC):
         taken = {t.name for t in own} | set(self._app)
         return [*own, *(t for t in self.game.tools() if t.name not in taken)]
 
+    def _offered(self, apps: bool) -> frozenset[str]:
+        """The names :meth:`tools` lists (kept per game: a game's tool names do not depend on its rules)."""
+        key = (self.game.id, apps)
+        names = self._names.get(key)
+        if names is None:
+            names = self._names[key] = frozenset(t.name for t in self.tools(apps))
+        return names
+
     def mcp_tools(self, apps: bool = False) -> list[dict[str, Any]]:
         """``tools/list`` entries (wire form, :func:`gm.core.schemas.to_mcp`) with read-only hints; for
         a client that renders MCP Apps, the tools that show the game link the board app
@@ -239,8 +275,8 @@ class McpHost(ABC):
             text = summary(result)
         except Exception:  # a summary must never cost the answer
             text = json.dumps(result, default=str)
-        logs = self._logs(name, result, time.perf_counter() - started)
-        return Reply(result, text, not result.get("ok"), changed, unknown, view, logs)
+        tool = name if isinstance(name, str) else repr(name)[:100]
+        return Reply(result, text, not result.get("ok"), changed, unknown, view, tool, self.session_id, self.seat, time.perf_counter() - started)
 
     def _call(self, name: Any, args: Mapping[str, Any] | str | None, apps: bool, progress: Progress | None) -> dict[str, Any]:
         spec = self._specs.get(name) if isinstance(name, str) else None
@@ -249,9 +285,8 @@ class McpHost(ABC):
         if spec is not None:
             handler: Callable[[Any], dict[str, Any]] = spec.handler
             return dict(handler(parse_args(spec, args)))
-        offered = self.tools(apps)
-        if not isinstance(name, str) or name not in {t.name for t in offered}:
-            raise _Unknown(unknown_tool(name, offered))
+        if not isinstance(name, str) or name not in self._offered(apps):
+            raise _Unknown(unknown_tool(name, self.tools(apps)))
         if self.session_id is None:
             raise GameError(self.NO_GAME, rule=MCP_RULE, input=name, legal=list(self._specs))
         return self._play(name, args, progress)
@@ -273,26 +308,6 @@ class McpHost(ABC):
         except Exception:  # the refusal is the answer: what surrounds it is a courtesy
             pass
         return out
-
-    def _logs(self, name: Any, result: Mapping[str, Any], took: float) -> tuple[LogEntry, ...]:
-        """What a call tells the client's log: the call (info), a refusal (notice), a bot that failed
-        (warning), an internal error (error) and the time it took (debug).  Only the client's own
-        move is named; the other seats' moves are counted, never shown."""
-        tool = name if isinstance(name, str) else repr(name)[:100]
-        base = {"tool": tool, "session": self.session_id, "seat": self.seat}
-        out: list[LogEntry] = []
-        if result.get("ok"):
-            did = result.get("action") or (f"game {result.get('session')}" if result.get("kind") == "session" else "answered")
-            events = len(result.get("events") or ())
-            out.append(LogEntry("info", {**base, "message": f"{tool}: {did}" + (f" ({events} events)" if events else "")}))
-        else:
-            err = result.get("error") or {}
-            level = "error" if err.get("rule") == "CORE-INTERNAL" else "notice"
-            out.append(LogEntry(level, {**base, "message": f"{tool} refused [{err.get('rule')}]: {err.get('reason')}", "rule": err.get("rule")}))
-        if result.get("bot_error"):
-            out.append(LogEntry("warning", {**base, "message": str(result["bot_error"])}))
-        out.append(LogEntry("debug", {**base, "message": f"{tool} took {took * 1000:.1f} ms", "ms": round(took * 1000, 2)}))
-        return tuple(out)
 
     def set_log_level(self, level: str) -> None:
         """The least severe level the client wants to hear (``logging/setLevel``)."""

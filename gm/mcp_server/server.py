@@ -434,6 +434,8 @@ async def _send_logs(ctx: Ctx, h: McpHost, reply: Reply) -> None:
     at the level its request asked for (2026-07-28: per request, on the request's own stream)."""
     modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
     wanted = allowed_log_levels(ctx.protocol_version, ctx.meta) if modern else {lv for lv in LOG_LEVELS if h.wants_log(lv)}
+    if not (reply.is_error or reply.result.get("bot_error") or wanted & {"info", "debug"}):
+        return  # a call that went well says nothing at this client's level (its log is not even made)
     related = ctx.request_id if _own_stream(ctx) else None
     for entry in reply.logs:
         if entry.level not in wanted:
