@@ -269,7 +269,8 @@ class McpHost(ABC):
             changed = self.game.id != before
             result = dict(result)  # made now, and plain: the MCP SDK's pydantic reads a dict's own storage
             view = None
-            if apps and not unknown and isinstance(name, str) and (name in self._app or app.shows_game(name, self.tools())):
+            # (app_view answers with the view itself; every other tool that shows the game carries it)
+            if apps and not unknown and isinstance(name, str) and (name == app.PLAY_TOOL or app.shows_game(name, self.tools())):
                 view = self._view_quietly()
         try:
             text = summary(result)

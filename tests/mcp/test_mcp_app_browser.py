@@ -31,6 +31,8 @@ from mcp_helpers import HttpServer
 CHROMIUM = "/usr/bin/chromium"
 KEY = "33" * 32
 GAMES = ["grid-football", "gridmaster4", "quarterback", "brawl", "chess-football", "rock-paper-scissors"]
+#: the games whose bot locks a pick (a SHA-256 commitment) before the client's first move, at these seeds
+LOCKED = {"grid-football", "brawl", "chess-football", "rock-paper-scissors"}
 SEEDS = {"grid-football": 3, "gridmaster4": 2, "quarterback": 5, "brawl": 4, "chess-football": 6, "rock-paper-scissors": 1}
 WAIT = 30_000  # ms: a generous bound for a loaded 2-core machine (never a synchronisation)
 #: what the host puts around the view: no network at all (a real host applies the resource's declared CSP)
@@ -232,6 +234,7 @@ def test_the_board_app_in_a_real_host(pages: dict[str, HostPage], servers: Serve
     # a secret pick: its commitment was shown; at the reveal the browser checks it, and nothing the
     # view was sent before the reveal held the pick's nonce
     messages = page.evaluate("gmHost.H.toView")
+    assert bool(locked) == (game in LOCKED), f"{game}: a bot locked its pick before the client's move: {bool(locked)}"
     if locked:
         answer = next(m for m in messages[sent_before_click:] if "result" in m and isinstance(m["result"], dict)
                       and (m["result"].get("structuredContent") or {}).get("reveal"))
@@ -244,15 +247,21 @@ def test_the_board_app_in_a_real_host(pages: dict[str, HostPage], servers: Serve
 
     # a move by the model (a plain tools/call the view is not told of) reaches the view
     current = page.evaluate("gmHost.call('app_view', {})")["structuredContent"]["view"]
-    if current["your_turn"]:
-        move = current["legal"]["moves"][-1]
-        r = page.evaluate("([n, a]) => gmHost.call(n, a)", [move["tool"], move["args"]])
-        assert not r.get("isError"), r
-        after = page.evaluate("gmHost.call('app_view', {})")["structuredContent"]["view"]
-        assert after["version"] != current["version"]
-        expect(body).to_have_attribute("data-version", after["version"], timeout=WAIT)
-        expect(frame.locator("#status")).to_have_text(after["status"], timeout=WAIT)
-        assert page.evaluate("gmHost.H.mounts") == 1, "the same view, updated: no new frame"
+    assert current["your_turn"], "the bots answered the clicked move: the client acts again"
+    move = current["legal"]["moves"][-1]
+    r = page.evaluate("([n, a]) => gmHost.call(n, a)", [move["tool"], move["args"]])
+    assert not r.get("isError"), r
+    after = page.evaluate("gmHost.call('app_view', {})")["structuredContent"]["view"]
+    assert after["version"] != current["version"]
+    expect(body).to_have_attribute("data-version", after["version"], timeout=WAIT)
+    expect(frame.locator("#status")).to_have_text(after["status"], timeout=WAIT)
+    expect(frame.locator("#log")).to_contain_text(f"{seat}: {move['text']}")
+    assert page.evaluate("gmHost.H.mounts") == 1, "the same view, updated: no new frame"
+    # and when the host gives the view that tool's result, it says what just happened
+    page.evaluate("r => gmHost.sendResult(r)", r)
+    narration = r["structuredContent"]["narration"]
+    assert narration
+    expect(frame.locator("#events")).to_contain_text(narration[-1], timeout=WAIT)
 
     # no other seat's hidden hand in anything the view received
     messages = page.evaluate("gmHost.H.toView")

@@ -112,7 +112,7 @@ def test_the_view_rides_with_the_tools_that_show_the_game(make: HostMaker) -> No
     ]
     for name, args in [("get_status", {}), ("get_board", {}), ("call_coin_toss", {"call": "heads"})]:
         assert host.call(name, args, apps=True).view is not None, name
-    for name, args in [("legal_actions", {}), ("get_rules", {}), ("list_sessions", {})]:
+    for name, args in [("legal_actions", {}), ("get_rules", {}), ("list_sessions", {}), (mcp_app.VIEW_TOOL, {})]:
         assert host.call(name, args, apps=True).view is None, name
     refused = host.call("call_play", {"play": 99}, apps=True)
     assert refused.is_error and refused.view is not None  # the view shows where the game stands
