@@ -22,6 +22,7 @@ const S = {
   verified: new Map(),
   lastSize: [0, 0],
   svg: null, // the board drawn
+  focused: false, // the board was scrolled to the action once (then the player's scrolling is kept)
   builder: null, // the move builder's UI (GM_BUILDER.createBuilder), when the package has one
 };
 
@@ -139,6 +140,7 @@ function show(view, heard = false) {
     const fresh = view.log.filter((_, i) => view.log_from + i >= seen).map(([seat, move]) => `${seat}: ${move}`);
     if (fresh.length) S.narration = fresh.slice(-8);
   }
+  if (!before || before.session !== view.session) S.focused = false; // another game: open on its action
   S.view = view;
   render();
 }
