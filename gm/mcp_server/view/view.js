@@ -126,7 +126,8 @@ function toolResult(result) {
   if (data.ok === false && data.error) showError(data.error);
   else showError(null);
   const view = meta[GM.viewMeta] || (data.tool === GM.viewTool ? data.view : null);
-  if (view) show(view);
+  if (view && newer(view)) show(view);
+  else if (view) render(); // the view already shows this position (or a later one): only what was said is new
   else refresh(); // a host that kept the result's _meta to itself: ask for the view
   poll();
 }
@@ -299,7 +300,8 @@ async function play(tool, args, label) {
     if (result.isError) showError(data.error || { rule: "CORE", reason: (result.content || []).map((c) => c.text).join(" ") });
     if (Array.isArray(data.narration) && data.narration.length) S.narration = data.narration.slice(-8);
     const view = (result._meta || {})[GM.viewMeta];
-    if (view) show(view);
+    if (view && newer(view)) show(view);
+    else if (view) render();
     else await refresh();
   } catch (e) {
     showError({ rule: "host", reason: `${label}: ${e.message}` });
