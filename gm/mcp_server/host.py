@@ -276,6 +276,9 @@ class McpHost(ABC):
             text = summary(result)
         except Exception:  # a summary must never cost the answer
             text = json.dumps(result, default=str)
+        note = result.get("practice_note")
+        if note and note not in text:  # (a refusal's text lists no extra fields)
+            text = f"{note}\n{text}"
         tool = name if isinstance(name, str) else repr(name)[:100]
         return Reply(result, text, not result.get("ok"), changed, unknown, view, tool, self.session_id, self.seat, time.perf_counter() - started)
 
@@ -304,7 +307,7 @@ class McpHost(ABC):
             with self.current(fresh=False) as s:
                 if s is not None and self.seat is not None:
                     out["status"] = s.game.status(s.state, self.seat)
-                    out["expected"] = s.expected()
+                    out["expected"] = s.expected(self.seat)
                     out["commitments"] = s.commitments()
         except Exception:  # the refusal is the answer: what surrounds it is a courtesy
             pass
@@ -390,7 +393,7 @@ class McpHost(ABC):
             return self._board_text(), "text/plain"
         if uri == "gm://session/state":
             with self.current() as s:
-                view = s.view(self.seat) if s is not None else {"session": None, "note": self.NO_GAME}
+                view = self._seat_view(s) if s is not None else {"session": None, "note": self.NO_GAME}
             return json.dumps(view, indent=1, ensure_ascii=False), "application/json"
         if uri in ("gm://rules", "gm://quickstart"):
             with self.current(fresh=False) as s:
@@ -410,13 +413,20 @@ class McpHost(ABC):
             return "\n".join(f"{rid}: {text}" for rid, text in found.items()) + "\n", "text/markdown"
         raise GameError("no such resource", rule=MCP_RULE, input=uri[:200], legal=[r.uri for r in self.resources()])
 
+    def _seat_view(self, s: Session) -> dict[str, Any]:
+        """The client's seat's view of ``s`` (what ``gm://session/state`` and the board resource say)."""
+        assert self.seat is not None
+        return s.view(self.seat)
+
     def _board_text(self) -> str:
         with self.current() as s:
             seat = self.seat
             if s is None or seat is None:
                 return self.NO_GAME
-            view = s.view(seat)
+            view = self._seat_view(s)
             lines = [f"session {s.id} ({s.game.name}); you play {seat}", "", s.game.render(s.state, seat, full=True).rstrip("\n"), ""]
+            if view.get("practice_note"):
+                lines.insert(0, str(view["practice_note"]))
             lines.append(view["status"])
             lines.extend(f"{other} has locked a secret pick: commitment sha256 {d}" for other, d in view["commitments"].items())
             lines.append(next_line(view["expected"], seat))
@@ -512,6 +522,7 @@ class McpHost(ABC):
             "players": view["players"],
             "seed": view["seed"],
             "practice": view["practice"],
+            **({"practice_note": view["practice_note"]} if view.get("practice_note") else {}),
             "seed_commitment": view["seed_commitment"],
             "rules_hash": view["rules_hash"],
             "moves": len(view["log"]),
@@ -529,7 +540,7 @@ class McpHost(ABC):
             **extra,
         })
         notes = []
-        if view["practice"]:
+        if view["practice"] and not view.get("practice_note"):  # (a practice note says it already)
             notes.append("practice game: the seed is known, so the bot's picks are predictable")
         if extra.get("token"):
             notes.append("keep your seat token: resume_session with it continues this game from any connection")

@@ -33,10 +33,10 @@ from gm.core.registry import default_game, find_game
 from gm.core.tools import ToolArgs, ToolSpec
 from gm.mcp_server.host import MCP_RULE, McpHost, NewGameArgs, Progress, _reporting
 from gm.server.access import SEAT_PREFIX, digest
-from gm.server.hub import Denied, GameHub, Grant
+from gm.server.hub import PRACTICE_RULE, Denied, GameHub, Grant, practice_fields
 from gm.session import Session
 
-SERVED_TOOLS = ("new_game", "join_game", "list_sessions", "resume_session")
+SERVED_TOOLS = ("new_game", "join_game", "rotate_token", "list_sessions", "resume_session")
 
 
 class ServedNewGameArgs(NewGameArgs):
@@ -49,6 +49,14 @@ class ServedNewGameArgs(NewGameArgs):
 
 class JoinArgs(ToolArgs):
     code: str = Field(min_length=4, max_length=40, description="the join code the other player gave you (e.g. ABCD-EFGH-JKLM)")
+    accept_practice: bool = Field(
+        default=False,
+        description="true to join a practice game (its seed was chosen by the player who made it, so picks and cards are predictable); ask the player first",
+    )
+
+
+class RotateArgs(ToolArgs):
+    pass
 
 
 class ServedListArgs(ToolArgs):
@@ -77,7 +85,8 @@ class ServedHost(McpHost):
     def _session_tools(self) -> list[ToolSpec]:
         return [
             ToolSpec("new_game", "Start a new game: you play one side; the other sides are the built-in bot, or another person (opponent: human - the result gives the join code to hand them). Returns the game id, your seat token (keep it to continue later), the board and what you decide first.", ServedNewGameArgs, "action", self._new_game),
-            ToolSpec("join_game", "Join a game another person started, with the join code they gave you: you take the seat it was made for.", JoinArgs, "action", self._join),
+            ToolSpec("join_game", "Join a game another person started, with the join code they gave you: you take the seat it was made for, with a seat token made for you alone. A practice game (picks and cards predictable) needs accept_practice: true.", JoinArgs, "action", self._join),
+            ToolSpec("rotate_token", "Replace your seat token for the active game with a new one (the old token stops working at once); keep the new one to continue later.", RotateArgs, "action", self._rotate),
             ToolSpec("list_sessions", "List the games this connection holds (started or joined here), with whose turn it is.", ServedListArgs, "query", self._list),
             ToolSpec("resume_session", "Continue a game: give your seat token (after a reconnect), or the id of a game this connection holds.", ServedResumeArgs, "action", self._resume),
         ]
@@ -173,9 +182,25 @@ class ServedHost(McpHost):
         return self._session_result("new_game", created["view"], token=created["token"], join_codes=joins)
 
     def _join(self, a: JoinArgs) -> dict[str, Any]:
-        joined = self.hub.join(a.code)
+        try:
+            joined = self.hub.join(a.code, accept_practice=a.accept_practice)
+        except Denied as exc:
+            if exc.status == 409:
+                raise GameError(exc.message, rule=PRACTICE_RULE, legal=["accept_practice: true"]) from None
+            raise
         self.adopt(joined["token"])
         return self._session_result("join_game", joined["view"], token=joined["token"])
+
+    def _rotate(self, a: RotateArgs) -> dict[str, Any]:
+        if self.active is None:
+            raise GameError(self.NO_GAME, rule=MCP_RULE, input="rotate_token", legal=list(SERVED_TOOLS))
+        seat, token = self.held[self.active.session]
+        rotated = self.hub.rotate(token)
+        self.held[self.active.session] = (seat, rotated["token"])
+        return {
+            "ok": True, "tool": "rotate_token", "kind": "session", "seat": seat, "session": rotated["session"], "token": rotated["token"],
+            "note": "your old seat token no longer works: keep this one (resume_session with it continues this game from any connection)",
+        }
 
     def _resume(self, a: ServedResumeArgs) -> dict[str, Any]:
         if a.token:
@@ -194,6 +219,11 @@ class ServedHost(McpHost):
         result = self._session_result("resume_session", view)
         result["log"] = view["log"][-12:]
         return result
+
+    def _seat_view(self, s: Session) -> dict[str, Any]:
+        view = super()._seat_view(s)
+        view.update(practice_fields(s.practice))  # every seat of a practice game is told, on every surface
+        return view
 
     def _list(self, a: ServedListArgs) -> dict[str, Any]:
         rows = self.hub.mine([token for _, token in self.held.values()])

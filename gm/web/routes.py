@@ -5,7 +5,9 @@
   with the ASCII board (what an LLM referee sees) and the board as text lines;
 - ``POST /api/games/{id}/say`` — ``{"text": "...", "referee": "offline" | "llm"}``: the player's
   words to a referee, which turns them into the game's tool calls (the same tools as ``/call``) and
-  narrates the result; ``GET /api/referees`` says whether the server has an LLM referee;
+  narrates the result; with ``Accept: text/event-stream`` the narration streams as it is written
+  (``delta`` events, then one ``result`` event with the same JSON; docs/llm_referee.md);
+  ``GET /api/referees`` says whether the server has an LLM referee;
 - ``GET /api/rules/{game}`` — the ruleset's simple fields, for the house-rules form (the server
   validates a new game's rules itself, with the CLI's errors);
 - ``GET /api/transcripts`` and ``GET /api/transcripts/{game}/{name}`` — the recorded games of the
@@ -16,14 +18,16 @@ Every game route takes the seat token (``Authorization: Bearer``), as the rest o
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -32,7 +36,7 @@ from gm.server.hub import Denied, GameHub, Grant
 from gm.web import STATIC
 
 if TYPE_CHECKING:
-    from gm.referee.base import Referee
+    from gm.referee.base import Referee, TextSink
     from gm.server.app import ServerState
 
 #: the longest message the page may send the referee
@@ -71,9 +75,10 @@ def board_payload(hub: GameHub, grant: Grant) -> dict[str, Any]:
 
 class LLMReferees:
     """The LLM referee of the page, when the server has one: ``$GM_WEB_REFEREE`` (``openai`` or
-    ``anthropic``; model ``$GM_WEB_REFEREE_MODEL``, else the provider's default; keys and
-    ``OPENAI_BASE_URL`` as for ``gm play --referee``).  One referee per game and seat (a referee
-    keeps the conversation it had), the most recent ``size`` kept."""
+    ``anthropic``; model ``$GM_WEB_REFEREE_MODEL``, else the provider's default; the output cap of
+    each reply ``$GM_WEB_REFEREE_MAX_TOKENS``; keys and ``OPENAI_BASE_URL`` / ``ANTHROPIC_BASE_URL``
+    as for ``gm play --referee``).  One referee per game and seat (a referee keeps the conversation
+    it had), the most recent ``size`` kept."""
 
     def __init__(self, factory: Callable[[], Referee] | None = None, size: int = 256) -> None:
         self.factory = factory
@@ -88,11 +93,13 @@ class LLMReferees:
         if not provider or provider == "offline":
             return cls()
         model = os.environ.get("GM_WEB_REFEREE_MODEL") or None
+        cap = os.environ.get("GM_WEB_REFEREE_MAX_TOKENS", "").strip()
+        max_tokens = int(cap) if cap.isdigit() and int(cap) > 0 else None
 
         def make() -> Referee:
             from gm.referee.llm import build_referee
 
-            return build_referee(provider, model=model)
+            return build_referee(provider, model=model, max_tokens=max_tokens)
 
         return cls(make)
 
@@ -119,14 +126,17 @@ class LLMReferees:
         return ref
 
 
-def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None) -> dict[str, Any]:
+def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None, on_text: TextSink | None = None) -> dict[str, Any]:
     """The player's words to a referee (default the offline one), which calls the game's tools for
-    the seat and narrates what the engine decided."""
+    the seat and narrates what the engine decided; ``on_text`` receives the narration as it is
+    written (pieces adding up to the result's ``narration``: :func:`gm.referee.base.handle_streaming`)."""
+    from gm.referee.base import handle_streaming
     from gm.referee.offline import OfflineReferee
 
     with hub.game(grant.session) as s:  # fresh: the referee reads the words in the current position
         before = len(s.state.log), s.stored_count
-        turn = (referee or OfflineReferee()).handle(s, grant.seat, text)
+        ref = referee or OfflineReferee()
+        turn = handle_streaming(ref, s, grant.seat, text, on_text) if on_text is not None else ref.handle(s, grant.seat, text)
         moved = (len(s.state.log), s.stored_count) != before
         calls = [{"tool": c.tool, "args": c.args, "ok": c.ok, "result": c.result} for c in turn.calls]
         out = {
@@ -140,12 +150,48 @@ def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None) -
             "board": turn.board,
             "calls": calls,
             "status": s.game.status(s.state, grant.seat),
-            "expected": s.expected(),
+            "expected": s.expected(grant.seat),
             "commitments": s.commitments(),
         }
     if moved:
         hub._moved(grant.session)
     return out
+
+
+def _event(name: str, data: Any) -> str:
+    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'), ensure_ascii=False)}\n\n"
+
+
+async def say_events(hub: GameHub, grant: Grant, text: str, referee: Referee | None) -> AsyncIterator[str]:
+    """:func:`say` as server-sent events: ``delta`` (``{"text": piece}``) as the narration is written,
+    then one ``result`` with :func:`say`'s JSON (its ``narration`` is the deltas' text, joined); a
+    failure after the stream began is one ``error`` event (``{"status", "message"}``)."""
+    from gm.server.app import _run
+
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
+
+    def put(item: tuple[str, Any] | None) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    def work() -> None:
+        try:
+            put(("result", say(hub, grant, text, referee, on_text=lambda piece: put(("delta", {"text": piece})))))
+        except Denied as exc:
+            put(("error", {"status": exc.status, "message": exc.message}))
+        except GameError as exc:
+            put(("error", {"status": 400, "message": exc.message, "rule": exc.to_json().get("rule")}))
+        except Exception as exc:  # never a traceback on the wire: one line, the stream ends
+            put(("error", {"status": 500, "message": f"the referee failed: {type(exc).__name__}"}))
+        finally:
+            put(None)
+
+    task = asyncio.ensure_future(_run(work))
+    try:
+        while (item := await queue.get()) is not None:
+            yield _event(*item)
+    finally:
+        await task
 
 
 def rules_form(game_id: str) -> dict[str, Any]:
@@ -174,13 +220,17 @@ def rules_form(game_id: str) -> dict[str, Any]:
 
 def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list[Route | Mount]:
     """The page and its routes (the API's conventions: JSON errors, bearer seat tokens)."""
-    from gm.server.app import _run, bearer, read_json
+    from gm.server.app import _run, read_json
+    from gm.server.guard import bearer, credential_key, verified
 
     hub = state.hub
     llm = referees if referees is not None else LLMReferees.from_env()
 
     async def authorize(request: Request) -> Grant:
-        grant: Grant = await _run(hub.authorize, bearer(request.scope), request.path_params.get("session"))
+        token = bearer(request.scope)
+        grant: Grant = await _run(hub.authorize, token, request.path_params.get("session"))
+        if token:
+            verified(request.scope, credential_key(token))  # (its requests count against its own rate bucket)
         meta = request.scope.get("gm")
         if meta is not None:
             meta["game"], meta["seat"] = grant.session, grant.seat
@@ -233,6 +283,9 @@ def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list
                 referee = llm.get(grant)
             except Exception as exc:  # no API key, a bad provider: say so, the offline referee still works
                 raise Denied(503, f"the LLM referee is not available: {exc}") from None
+        if "text/event-stream" in request.headers.get("accept", ""):
+            return StreamingResponse(say_events(hub, grant, text, referee), media_type="text/event-stream",
+                                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         return JSONResponse(await _run(say, hub, grant, text, referee))
 
     async def referees_info(request: Request) -> Response:

@@ -37,7 +37,7 @@ def test_grid_football_whole_game_against_the_bot(browser: Any, server: ServerPr
     # house rules are validated by the server, with the CLI's own words
     error = me.new_game("grid-football", seed=11, rules={"downs_per_quarter": 0}, expect_error=True)
     assert error == "[CORE-RULES] downs_per_quarter: 0 is out of range; allowed 1 to 100"
-    me.new_game("grid-football", seed=11, rules=SHORT_GF)
+    me.new_game("grid-football", seed=10, rules=SHORT_GF)  # (seed 10: home wins the toss; the game opens on its choice)
     board = me.board()
     assert (board["columns"], board["rows"]) == (20, 64)
     assert [b["kind"] for b in board["bands"]] == ["endzone", "endzone"]
@@ -109,8 +109,12 @@ def test_two_people_through_two_links(browser: Any, server: ServerProcess, artif
     link = home.page.input_value("#invite-link")
     assert "#join=" in link
     away = Player(b_ctx.new_page(), server.url)
+    asked: list[str] = []  # a practice game (seed 21): the friend is asked before joining, and says yes
+    away.page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     away.page.goto(link)
     away.page.wait_for_selector("#game:not([hidden]) svg.board")
+    assert len(asked) == 1 and "practice game: picks and cards are predictable" in asked[0], asked
+    assert away.page.text_content("#practice") == home.page.text_content("#practice") == "practice game: picks and cards are predictable"
     assert "#join=" not in away.page.url  # a used code leaves the address bar
     assert away.session() == home.session()
     players = {"home": home, "away": away}
@@ -172,7 +176,7 @@ def test_a_dropped_connection_comes_back(browser: Any, tmp_path: Path) -> None:
         home.page.wait_for_selector("#conn[data-state=reconnecting]", timeout=15_000)
         srv = ServerProcess(store, tmp_path, "--rate", "0", "--quiet", "--port", port)
         # the other player joins and calls the toss while this page is (re)connecting
-        away_token = _post(srv.url + "/api/join", {"code": code})["token"]
+        away_token = _post(srv.url + "/api/join", {"code": code, "accept_practice": True})["token"]  # (a practice game: seed 8)
         r = _post(f"{srv.url}/api/games/{sid}/call", {"tool": "call_coin_toss", "args": {"call": "heads"}}, away_token)
         assert r["ok"]
         home.page.wait_for_selector("#conn[data-state=live]", timeout=15_000)

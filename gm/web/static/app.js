@@ -148,9 +148,12 @@ async function startGame(ev) {
   keep({ session: res.session, game: res.game, seat: res.seat, token: res.token, mode });
   let invite = null;
   for (const [name, entry] of Object.entries(res.seats)) {
-    if (name === res.seat || !entry.token) continue;
-    if (mode === "hotseat") keep({ session: res.session, game: res.game, seat: name, token: entry.token, mode });
-    else if (entry.join_url) invite = entry.join_url;
+    if (name === res.seat || !entry.join_code) continue;
+    if (mode === "hotseat") {
+      // both sides at this screen: the page joins the other side itself (its token is made for this page)
+      const joined = await api("/api/join", { method: "POST", body: { code: entry.join_code, accept_practice: Boolean(res.practice) } });
+      if (joined.ok) keep({ session: res.session, game: res.game, seat: name, token: joined.token, mode });
+    } else if (entry.join_url) invite = entry.join_url;
   }
   if (invite) sessionStorage.setItem(`gm.invite.${res.session}`, invite);
   location.hash = `#game=${encodeURIComponent(res.session)}`;
@@ -270,6 +273,8 @@ async function refresh(first = false) {
 }
 
 function renderStatus(view) {
+  $("practice").hidden = !view.practice_note;
+  $("practice").textContent = view.practice_note || "";
   $("status").textContent = view.status;
   const seats = $("seats");
   seats.replaceChildren();
@@ -460,7 +465,13 @@ async function route() {
   if (params.get("join")) {
     const code = params.get("join");
     history.replaceState(null, "", location.pathname); // the code is used once: drop it from the address
-    const res = await api("/api/join", { method: "POST", body: { code } });
+    let res = await api("/api/join", { method: "POST", body: { code } });
+    if (!res.ok && res.error?.status === 409 && res.error.practice) {
+      // a practice game: join only if the player says yes (the code is still good if they do not)
+      if (window.confirm(`${res.error.message}\n\nJoin this practice game anyway?`)) {
+        res = await api("/api/join", { method: "POST", body: { code, accept_practice: true } });
+      } else { await home(); $("ng-error").textContent = "not joined: the game is a practice game"; return; }
+    }
     if (!res.ok) { await home(); $("ng-error").textContent = res.error?.message || "cannot join"; return; }
     keep({ session: res.session, game: res.view.game, seat: res.seat, token: res.token, mode: "friend" });
     location.hash = `#game=${encodeURIComponent(res.session)}`;
