@@ -153,6 +153,8 @@ class McpHost(ABC):
     PROMPT = "referee"
     #: what a game tool or a session resource answers while no game is active
     NO_GAME: ClassVar[str] = "No game in progress: start one with the new_game tool."
+    #: action tools whose answer shows no game (the board app is not linked to them)
+    NO_BOARD: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, pinned: Game | None = None) -> None:
         self.pinned = pinned
@@ -234,7 +236,7 @@ class McpHost(ABC):
         out = []
         for spec, entry in zip(specs, to_mcp(specs), strict=True):
             entry["annotations"] = {"readOnlyHint": spec.kind == "query", "destructiveHint": False, "openWorldHint": False}
-            if apps:
+            if apps and spec.name not in self.NO_BOARD:
                 meta = app.tool_meta(spec, app_only=spec.name in self._app)
                 if meta is not None:
                     entry["_meta"] = meta
@@ -270,7 +272,7 @@ class McpHost(ABC):
             result = dict(result)  # made now, and plain: the MCP SDK's pydantic reads a dict's own storage
             view = None
             # (app_view answers with the view itself; every other tool that shows the game carries it)
-            if apps and not unknown and isinstance(name, str) and (name == app.PLAY_TOOL or app.shows_game(name, self.tools())):
+            if apps and not unknown and isinstance(name, str) and (name == app.PLAY_TOOL or (name not in self.NO_BOARD and app.shows_game(name, self.tools()))):
                 view = self._view_quietly()
         try:
             text = summary(result)

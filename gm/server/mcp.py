@@ -72,6 +72,7 @@ class ServedHost(McpHost):
     """One MCP client of ``gm serve``: the seats it holds and its active game."""
 
     NO_GAME = "No game in progress: start one with new_game, join one with join_game, or continue one with resume_session."
+    NO_BOARD = frozenset({"rotate_token"})
 
     def __init__(self, hub: GameHub, *, pinned: Game | None = None) -> None:
         self.hub = hub

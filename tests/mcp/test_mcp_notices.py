@@ -216,7 +216,7 @@ async def test_serve_subscribers_hear_the_other_player_in_this_process_and_anoth
             for url in (one.url, two.url):  # the other player joins through this process, then another one
                 async with connect(url) as b:
                     if url == one.url:
-                        joined = structured(await b.call_tool("join_game", {"code": code}))
+                        joined = structured(await b.call_tool("join_game", {"code": code, "accept_practice": True}))  # (seed 3: a practice game)
                         token = joined["token"]
                     else:
                         assert not (await b.call_tool("resume_session", {"token": token})).is_error
