@@ -73,6 +73,9 @@ async def main(gm, games_json):
             out.append(f"gm://rules is not the rules document: {rules[:80]!r}")
         if [p.name for p in (await c.list_prompts()).prompts] != ["referee"]:
             out.append("prompts/list is not [referee]")
+        app = (await c.read_resource("ui://gm/board")).contents[0]  # the board app, built from the package's files
+        if app.mime_type != "text/html;profile=mcp-app" or "function drawBoard" not in app.text or "ui/initialize" not in app.text:
+            out.append(f"ui://gm/board is not the board app: {app.mime_type} {app.text[:80]!r}")
     print("\n".join(out))
 
 anyio.run(main, sys.argv[1], sys.argv[2])

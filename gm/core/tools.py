@@ -29,6 +29,7 @@ from gm.core.actions import Action
 from gm.core.errors import InvalidActionError
 
 if TYPE_CHECKING:
+    from gm.core.game import Game
     from gm.core.state import GameState
 
 
@@ -460,19 +461,24 @@ def _legal(state: GameState[Any], seat: str | None, args: NoArgs) -> dict[str, A
     }
 
 
-def _rules(state: GameState[Any], seat: str | None, args: RulesArgs) -> dict[str, Any]:
-    index = state.game.rules_text(state.rules)
-    if not args.topic or not args.topic.strip():
-        return {"rules": dict(index)}
-    key = args.topic.strip()
+def rules_about(game: Game, rules: Any, topic: str | None) -> dict[str, str]:
+    """The rules of ``game`` under ``rules`` (rule id -> text) a topic names: a rule id, or words of its
+    text or the words players use for it (``Game.rule_words``); every rule when ``topic`` is empty."""
+    index = game.rules_text(rules)
+    if not topic or not topic.strip():
+        return dict(index)
+    key = topic.strip()
     if key.upper() in index:
-        return {"rules": {key.upper(): index[key.upper()]}}
+        return {key.upper(): index[key.upper()]}
     words = key.lower().split()
-    named = state.game.rule_words  # the words players use for a rule, beside the words of its text
+    named = game.rule_words  # the words players use for a rule, beside the words of its text
     phrase = named.get(" ".join(words), ())  # a player's phrase ("hand off") names its rules whole
-    hits = {rid: text for rid, text in index.items()
+    return {rid: text for rid, text in index.items()
             if rid in phrase or all(w in f"{rid} {text}".lower() or rid in named.get(w, ()) for w in words)}
-    return {"rules": hits}
+
+
+def _rules(state: GameState[Any], seat: str | None, args: RulesArgs) -> dict[str, Any]:
+    return {"rules": rules_about(state.game, state.rules, args.topic)}
 
 
 def generic_queries() -> list[ToolSpec]:

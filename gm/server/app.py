@@ -476,7 +476,14 @@ def build_app(hub: GameHub, config: ServeConfig) -> tuple[ASGIApp, ServerState]:
             meta["game"], meta["seat"] = host.active.session, host.active.seat
         return host
 
-    mcp_server = build_server(resolve=resolve, handshake_only=True)
+    async def moved_or(session_id: str | None, timeout: float) -> None:
+        """An MCP client's wait for its game to move (in this process, or told by PostgreSQL)."""
+        if session_id is None:
+            await asyncio.sleep(timeout)
+        else:
+            await state.wait(session_id, timeout)
+
+    mcp_server = build_server(resolve=resolve, handshake_only=True, wait=moved_or, poll=config.poll)
     origins = config.origins()
     hosts, allowed_origins = origins.mcp_settings()
     security = (  # (the guard checks Host and Origin for every path already; the SDK checks them again)

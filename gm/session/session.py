@@ -33,7 +33,7 @@ game (a bot that owes a move makes it at the next action, or when a front end ca
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -185,6 +185,9 @@ class Session:
         #: stop the bots once every human seat is out of the game (``GameState.is_out``), so that a
         #: terminal can offer to watch or skip the rest; :meth:`advance` with a limit plays on
         self.pause_when_out = False
+        #: called with the seat after each bot move while it is set (an MCP server's progress
+        #: notifications for a call that lets bots think)
+        self.on_bot_move: Callable[[str], None] | None = None
 
     # ------------------------------------------------------------- properties
     @property
@@ -827,6 +830,8 @@ class Session:
                 self.bot_error = f"could not save the move of {self.players[seat]} ({seat}): {exc}"
                 break
             out.extend(e.to_json() for e in events)
+            if self.on_bot_move is not None:
+                self.on_bot_move(seat)
         return out
 
     # ------------------------------------------------------------------- call

@@ -58,3 +58,56 @@ def pick_call(game_id: str, legal: list[str], rng: random.Random) -> tuple[str, 
     game = find_game(game_id)
     action = game.parse_action(rng.choice(legal))
     return call_for_action(game.tools(), action)
+
+
+class HttpServer:
+    """A real ``gm serve ARGS`` or ``gm mcp --transport http ARGS`` child process on a free loopback
+    port (``with``: stopped at the end); :attr:`url` is its MCP endpoint, :attr:`lines` its stderr."""
+
+    def __init__(self, home: Path, *args: str, serve: bool = True, env: dict[str, str] | None = None, key: str = "22" * 32) -> None:
+        import subprocess
+        import threading
+
+        self.home = home
+        self.key = key
+        full = {**server_env(home), "GM_SECRET_KEY": key, **(env or {})}
+        cmd = [python(), "-m", "gm", *(["serve", "--quiet"] if serve else ["mcp", "--transport", "http"]), "--port", "0", *args]
+        self.proc = subprocess.Popen(cmd, env=full, cwd=str(home), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True)
+        self.lines: list[str] = []
+        self.url = ""
+        found = threading.Event()
+
+        def read() -> None:
+            assert self.proc.stderr is not None
+            for line in self.proc.stderr:
+                self.lines.append(line)
+                if " MCP at http://" in line and not self.url:
+                    self.url = line.split(" MCP at ", 1)[1].split(";", 1)[0].strip()
+                    found.set()
+            found.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        found.wait(60)
+        if not self.url:
+            self.stop()
+            raise AssertionError("the server did not start: " + "".join(self.lines))
+
+    @property
+    def base(self) -> str:
+        return self.url.removesuffix("/mcp")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except Exception:
+                self.proc.kill()
+                self.proc.wait(30)
+
+    def __enter__(self) -> HttpServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -24,8 +24,8 @@ async def read_url(stream: anyio.abc.ByteReceiveStream, seen: list[str]) -> str:
         buf += chunk
         seen.append(chunk)
         for line in buf.splitlines():
-            if " at http://" in line:
-                return line.split(" at ", 1)[1].split(";", 1)[0].strip()
+            if " MCP at http://" in line:
+                return line.split(" MCP at ", 1)[1].split(";", 1)[0].strip()
     raise AssertionError("the server exited without serving: " + "".join(seen))
 
 

@@ -85,7 +85,7 @@ async def test_resources_and_prompt(tmp_path: Path) -> None:
         uris = [r.uri for r in (await c.list_resources()).resources]
         assert uris[:4] == ["gm://session/board", "gm://session/state", "gm://rules", "gm://quickstart"]
         templates = [t.uri_template for t in (await c.list_resource_templates()).resource_templates]
-        assert templates == ["gm://games/{game}/rules", "gm://games/{game}/quickstart"]
+        assert templates == ["gm://games/{game}/rules", "gm://games/{game}/quickstart", "gm://games/{game}/rules/{topic}"]
         rules = await c.read_resource("gm://rules")
         assert "GF-" in rules.contents[0].text  # type: ignore[union-attr]
         await c.call_tool("new_game", {"seed": 3})
@@ -96,7 +96,7 @@ async def test_resources_and_prompt(tmp_path: Path) -> None:
 
         prompts = (await c.list_prompts()).prompts
         assert [p.name for p in prompts] == ["referee"]
-        assert {a.name for a in prompts[0].arguments or []} == {"game", "seat"}
+        assert {a.name for a in prompts[0].arguments or []} == {"game", "seat", "session"}
         got = await c.get_prompt("referee", {})
         body = got.messages[0].content.text  # type: ignore[union-attr]
         assert host.session is not None and host.session.id in body and "referee" in body

@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp import Client, StdioServerParameters
+from mcp import Client, MCPError, StdioServerParameters
 from mcp_helpers import (
     CALL_TIMEOUT,
     TEST_TIMEOUT,
@@ -74,11 +74,14 @@ async def full_game(c: Client, home: Path) -> None:
     assert "referee" in [p.name for p in (await c.list_prompts()).prompts]
     assert "gm://session/board" in [str(r.uri) for r in (await c.list_resources()).resources]
 
-    # bad arguments and unknown tools: tool errors the model can read; the server lives on
+    # bad arguments: tool errors the model can read; an unknown tool: a protocol error (-32602) naming
+    # the tools there are; the server lives on
     r = await call(c, "new_game", {"game": "tiddlywinks"})
     assert r.is_error and "[CORE-GAME]" in text(r) and "grid-football" in text(r)
-    r = await call(c, "launch_missiles", {"now": True})
-    assert r.is_error and "[CORE-TOOL]" in text(r)
+    with pytest.raises(MCPError) as caught:
+        await call(c, "launch_missiles", {"now": True})
+    assert caught.value.error.code == -32602 and "unknown tool 'launch_missiles'" in caught.value.error.message
+    assert "new_game" in caught.value.error.message and "call_play" in caught.value.error.message
 
     r = await call(c, "new_game", {"seed": 12})
     assert not r.is_error, text(r)
