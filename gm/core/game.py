@@ -228,6 +228,28 @@ class Game(ABC):
         result: dict[str, Any] = module.board_json(state, seat)
         return result
 
+    def move_builder(self, state: GameState[Any], seat: str | None = None) -> dict[str, Any]:
+        """How ``seat`` may build its move now by pointing (the web page and the MCP App read it): every
+        kind of move as a form of parts to choose (a choice, a piece or a square on the board) with
+        the legal moves as rows, and how the parts become the game's tool call
+        (:mod:`gm.core.movebuilder`; JSON Schema ``gm/core/move_builder.schema.json``).  Default: the
+        game package's ``move_builder`` module (``move_builder(state, seat)``), else one form per
+        action tool from the listed legal actions (:func:`gm.core.movebuilder.default_builder`)."""
+        import importlib
+
+        from gm.core.movebuilder import default_builder
+
+        name = type(self).__module__
+        package = name if hasattr(sys.modules.get(name), "__path__") else name.rpartition(".")[0]
+        try:
+            module = importlib.import_module(f"{package}.move_builder")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.move_builder":
+                raise
+            return default_builder(self, state, seat)
+        result: dict[str, Any] = module.move_builder(state, seat)
+        return result
+
     # ---------------------------------------------------------------- export
     def export_context(self, rules: Any) -> dict[str, Any]:
         """Extra context for the game's export templates (``templates/`` of its :attr:`package`):

@@ -38,6 +38,7 @@ def board_json(state: BrawlState, seat: str | None = None) -> dict[str, Any]:
     return {
         "game": "brawl",
         "kind": "grid",
+        "surface": "plain",
         "cell": 124,
         "columns": len(COLUMNS),
         "rows": len(REGIONS),
@@ -48,9 +49,36 @@ def board_json(state: BrawlState, seat: str | None = None) -> dict[str, Any]:
         "lines": [],
         "cells": cells,
         "pieces": [],
+        "hand": _hand(state, seat),
+        "legend": [
+            {"shape": "cell", "kind": "zone", "text": "a zone (region and column; the region's yard multiplier at the left)"},
+            {"shape": "cell", "kind": "zone card", "text": "a zone with cards played: O offense, D defense, then the totals"},
+            {"shape": "cell", "kind": "x", "text": "the X (BM): the play starts here, no cards"},
+        ],
         "headline": f"brawl - {_situation(state)}",
         "text": text,
     }
+
+
+#: each kind of card's tint on the page (0-5: the page's tints)
+TONES = {"S": 0, "A": 1, "F": 2}
+
+
+def _hand(state: BrawlState, seat: str | None) -> dict[str, Any] | None:
+    """The seat's own hand as cards, player by player (nobody else's: a hand is secret)."""
+    from gm.games.brawl.engine import SEATS
+    from gm.games.brawl.move_builder import card_label, player_label
+
+    if seat not in SEATS or state.outcome is not None:
+        return None
+    hand = state.hands[seat]
+    groups = []
+    for player in state.roster(seat):
+        cards = [{"text": c.code, "tone": TONES[c.kind], "label": card_label(c.code)} for c in hand.get(player, [])]
+        groups.append({"label": player_label(state, player), "name": player, "cards": cards})
+    locked = state.pending.get(seat)
+    title = f"Your hand ({state.unit(seat)})" + (" - your cards for this play are locked" if locked is not None else "")
+    return {"title": title, "groups": groups}
 
 
 def _rows(side: str, cards: list[str], per_line: int = 2) -> list[str]:
