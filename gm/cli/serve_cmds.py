@@ -115,7 +115,8 @@ def run_server(
     hub = GameHub(st)  # type: ignore[arg-type]
 
     def ready(url: str) -> None:
-        print(f"{what}: serving MCP at {url}/mcp; API at {url}/api; games in {hub.store.description}", file=sys.stderr, flush=True)
+        print(f"{what}: play in a browser at {url}/ ; MCP at {url}/mcp; API at {url}/api; games in {hub.store.description}",
+              file=sys.stderr, flush=True)
 
     try:
         serve(hub, config, sock, ready)

@@ -118,6 +118,8 @@ class Game(ABC):
     rules_model: ClassVar[type[BaseModel]]
     #: rule id -> one-line title; every rule id the engine can name is here.
     rules_index: ClassVar[Mapping[str, str]] = {}
+    #: one sentence a player reads when choosing the game (the page's start page)
+    tagline: ClassVar[str] = ""
     #: a few ways a player may state a move, in the game's words (shown in every referee's help)
     move_examples: ClassVar[tuple[str, ...]] = ()
     #: event kinds ``gm sim`` reports as headline rates, with their labels (``{"touchdown": "touchdowns"}``)

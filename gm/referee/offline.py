@@ -50,6 +50,8 @@ _LEGAL = {
     "what are my choices",
 }
 _UNDO = {"undo", "take back", "take it back", "takeback", "oops"}
+#: the flag of a turn whose words were not read as a move nor as table talk (a front end shows it as an error)
+NOT_UNDERSTOOD = "not-understood"
 
 
 def _clean(text: str) -> str:
@@ -143,10 +145,12 @@ class OfflineReferee:
         if action is None:
             because = f": {why.reason}" if why is not None and why.reason else ""
             turn.narration = f"I couldn't read {text.strip()!r} as a move{because}. " + self._forms(session, seat)
+            turn.flags.append(NOT_UNDERSTOOD)
             return
         call = tool_call_for(game, state, seat, action)
         if call is None:
             turn.narration = f"{action} is not something you can do with the tools of {game.name}. " + self._forms(session, seat)
+            turn.flags.append(NOT_UNDERSTOOD)
             return
         tool, args = call
         res = self._call(session, turn, tool, args, seat)

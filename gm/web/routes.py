@@ -1,11 +1,16 @@
 """The page's routes, added to ``gm serve``'s app by :func:`page_routes`.
 
 - ``GET /`` — the page (``static/index.html``); ``/static/...`` — its modules and style;
-- ``GET /api/games/{id}/board`` — the board for your seat as geometry to draw (``Game.board_json``),
-  with the ASCII board (what an LLM referee sees) and the board as text lines;
-- ``POST /api/games/{id}/say`` — ``{"text": "...", "referee": "offline" | "llm"}``: the player's
-  words to a referee, which turns them into the game's tool calls (the same tools as ``/call``) and
-  narrates the result; ``GET /api/referees`` says whether the server has an LLM referee;
+- ``GET /api/games/{id}/table?since=N`` — everything the page draws for your seat, in one answer
+  (:mod:`gm.web.table`): board geometry (``Game.board_json``), status, the move builder
+  (``Game.move_builder``), the text board, and the story since move ``N``;
+- ``POST /api/games/{id}/move`` — ``{"tool": ..., "args": {...}, "since": N}``: a move built by
+  pointing (the game's tool call), answered with the table;
+- ``POST /api/games/{id}/say`` — ``{"text": "...", "referee": "offline" | "llm", "since": N}``: the
+  player's words to a referee, which turns them into the game's tool calls (the same tools as
+  ``/call``); answered with its reply and the table; ``GET /api/referees`` says whether the server
+  has an LLM referee;
+- ``GET /api/games/{id}/board`` — the board for your seat as geometry, with the ASCII boards;
 - ``GET /api/rules/{game}`` — the ruleset's simple fields, for the house-rules form (the server
   validates a new game's rules itself, with the CLI's errors);
 - ``GET /api/transcripts`` and ``GET /api/transcripts/{game}/{name}`` — the recorded games of the
@@ -16,12 +21,16 @@ Every game route takes the seat token (``Authorization: Bearer``), as the rest o
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -30,6 +39,8 @@ from starlette.staticfiles import StaticFiles
 from gm.core.errors import GameError
 from gm.server.hub import Denied, GameHub, Grant
 from gm.web import STATIC
+from gm.web.table import Stories, move, read_table
+from gm.web.table import say as table_say
 
 if TYPE_CHECKING:
     from gm.referee.base import Referee
@@ -37,6 +48,8 @@ if TYPE_CHECKING:
 
 #: the longest message the page may send the referee
 MAX_SAY = 500
+#: answers longer than this go gzipped to a client that takes it (a move builder's rows compress ~8x)
+GZIP_OVER = 2048
 #: what the page's responses may load: itself only (no CDN, no inline script)
 CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
 
@@ -119,33 +132,38 @@ class LLMReferees:
         return ref
 
 
-def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None) -> dict[str, Any]:
+def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None, since: int | None = None,
+        stories: Stories | None = None) -> dict[str, Any]:
     """The player's words to a referee (default the offline one), which calls the game's tools for
-    the seat and narrates what the engine decided."""
-    from gm.referee.offline import OfflineReferee
+    the seat; the answer carries its reply and the table (:func:`gm.web.table.say`)."""
+    return table_say(hub, grant, text, referee, since, stories)
 
-    with hub.game(grant.session) as s:  # fresh: the referee reads the words in the current position
-        before = len(s.state.log), s.stored_count
-        turn = (referee or OfflineReferee()).handle(s, grant.seat, text)
-        moved = (len(s.state.log), s.stored_count) != before
-        calls = [{"tool": c.tool, "args": c.args, "ok": c.ok, "result": c.result} for c in turn.calls]
-        out = {
-            "ok": True,
-            "seat": grant.seat,
-            "text": text,
-            "referee": (referee.kind if referee is not None else "offline"),
-            "narration": turn.narration,
-            "accepted": turn.accepted,
-            "control": turn.control,
-            "board": turn.board,
-            "calls": calls,
-            "status": s.game.status(s.state, grant.seat),
-            "expected": s.expected(),
-            "commitments": s.commitments(),
-        }
-    if moved:
-        hub._moved(grant.session)
-    return out
+
+async def run(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``func`` in a worker thread (the engine thinks, the store answers): the event loop stays free."""
+    return await anyio.to_thread.run_sync(partial(func, *args, **kwargs))
+
+
+def json_answer(request: Request, data: Any, status: int = 200) -> Response:
+    """JSON, gzipped when it is long and the client takes gzip (the page always does)."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+    headers = {"Cache-Control": "no-store"}
+    if len(body) > GZIP_OVER and "gzip" in request.headers.get("accept-encoding", ""):
+        body = gzip.compress(body, 5)
+        headers["Content-Encoding"] = "gzip"
+        headers["Vary"] = "Accept-Encoding"
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+
+def since_of(value: Any) -> int | None:
+    """The page's ``since`` (moves it has told): a whole number from 0, else ``None`` (none told)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and value >= 0:
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) < 10:
+        return int(value)
+    return None
 
 
 def rules_form(game_id: str) -> dict[str, Any]:
@@ -174,13 +192,14 @@ def rules_form(game_id: str) -> dict[str, Any]:
 
 def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list[Route | Mount]:
     """The page and its routes (the API's conventions: JSON errors, bearer seat tokens)."""
-    from gm.server.app import _run, bearer, read_json
+    from gm.server.app import bearer, read_json
 
     hub = state.hub
     llm = referees if referees is not None else LLMReferees.from_env()
+    stories = Stories()
 
     async def authorize(request: Request) -> Grant:
-        grant: Grant = await _run(hub.authorize, bearer(request.scope), request.path_params.get("session"))
+        grant: Grant = await run(hub.authorize, bearer(request.scope), request.path_params.get("session"))
         meta = request.scope.get("gm")
         if meta is not None:
             meta["game"], meta["seat"] = grant.session, grant.seat
@@ -209,7 +228,24 @@ def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list
 
     async def board(request: Request) -> Response:
         grant = await authorize(request)
-        return JSONResponse(await _run(board_payload, hub, grant))
+        return JSONResponse(await run(board_payload, hub, grant))
+
+    async def table(request: Request) -> Response:
+        grant = await authorize(request)
+        return json_answer(request, await run(read_table, hub, grant, since_of(request.query_params.get("since")), stories))
+
+    async def make_move(request: Request) -> Response:
+        grant = await authorize(request)
+        body = await read_json(request)
+        tool, args = body.get("tool"), body.get("args")
+        if not isinstance(tool, str) or not tool or len(tool) > 80:
+            raise Denied(400, 'give the move\'s tool call: {"tool": NAME, "args": {...}}')
+        if args is not None and not isinstance(args, dict):
+            raise Denied(400, "args must be an object")
+        meta = request.scope.get("gm")
+        if meta is not None:
+            meta["tool"] = tool
+        return json_answer(request, await run(move, hub, grant, tool, args or {}, since_of(body.get("since")), stories))
 
     async def talk(request: Request) -> Response:
         grant = await authorize(request)
@@ -233,28 +269,30 @@ def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list
                 referee = llm.get(grant)
             except Exception as exc:  # no API key, a bad provider: say so, the offline referee still works
                 raise Denied(503, f"the LLM referee is not available: {exc}") from None
-        return JSONResponse(await _run(say, hub, grant, text, referee))
+        return json_answer(request, await run(say, hub, grant, text, referee, since_of(body.get("since")), stories))
 
     async def referees_info(request: Request) -> Response:
         return JSONResponse({"ok": True, **llm.describe()})
 
     async def rules(request: Request) -> Response:
-        return JSONResponse(await _run(rules_form, request.path_params["game"]))
+        return JSONResponse(await run(rules_form, request.path_params["game"]))
 
     async def transcripts(request: Request) -> Response:
         from gm.web.replay import corpus
 
-        return JSONResponse({"ok": True, "transcripts": await _run(corpus)})
+        return JSONResponse({"ok": True, "transcripts": await run(corpus)})
 
     async def transcript(request: Request) -> Response:
         from gm.web.replay import steps
 
-        return JSONResponse(await _run(steps, request.path_params["game"], request.path_params["name"]))
+        return JSONResponse(await run(steps, request.path_params["game"], request.path_params["name"]))
 
     return [
         Route("/", index, methods=["GET"]),
         Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),
         Route("/api/games/{session}/board", handle(board), methods=["GET"]),
+        Route("/api/games/{session}/table", handle(table), methods=["GET"]),
+        Route("/api/games/{session}/move", handle(make_move), methods=["POST"]),
         Route("/api/games/{session}/say", handle(talk), methods=["POST"]),
         Route("/api/rules/{game}", handle(rules), methods=["GET"]),
         Route("/api/referees", handle(referees_info), methods=["GET"]),
@@ -264,4 +302,4 @@ def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list
     ]
 
 
-__all__ = ["page_routes"]
+__all__ = ["LLMReferees", "board_payload", "json_answer", "page_routes", "rules_form", "run", "say", "since_of"]

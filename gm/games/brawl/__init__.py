@@ -32,6 +32,7 @@ class Brawl(Game):
     rules_model = BrawlRules
     rules_index = RULES
     rule_words = RULE_WORDS
+    tagline = "Each side plays one card from every player into the zones of a 4 x 3 field; totals decide the yards."
     move_examples = (
         "QB F3 MM, RB S2 SM, WR1 A1-4 DL, ... (one card and zone per player)",
         "QB plays focus 3 in the middle of the midfield; RB strength 2 to the line middle; ...",

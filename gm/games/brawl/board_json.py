@@ -21,14 +21,14 @@ def board_json(state: BrawlState, seat: str | None = None) -> dict[str, Any]:
             zone = region + column
             where = f"{REGION_NAMES[region]} {COLUMN_NAMES[column]}"
             if zone == X_ZONE:
-                cells.append({"col": c, "row": rows[region], "kind": "x", "text": "X", "label": f"{where}: no play"})
+                cells.append({"col": c, "row": rows[region], "kind": "x", "fill": "#a29f96", "text": "X", "label": f"{where}: no play"})
                 continue
             off = " ".join(_card(p) for p in state.zones[zone]["offense"])
             de = " ".join(_card(p) for p in state.zones[zone]["defense"])
             line = zone_line(state, zone)
             drawn = [*_rows("O", off.split()), *_rows("D", de.split()), line]
             cells.append({
-                "col": c, "row": rows[region], "kind": "zone card" if off or de else "zone",
+                "col": c, "row": rows[region], "kind": "zone card" if off or de else "zone", "fill": "#ffffff" if off or de else "#f1eee3",
                 "text": "\n".join(drawn),
                 "label": f"{where} ({zone}): offense {off or 'none'}; defense {de or 'none'}; {line}",
             })
@@ -51,9 +51,9 @@ def board_json(state: BrawlState, seat: str | None = None) -> dict[str, Any]:
         "pieces": [],
         "hand": _hand(state, seat),
         "legend": [
-            {"shape": "cell", "kind": "zone", "text": "a zone (region and column; the region's yard multiplier at the left)"},
-            {"shape": "cell", "kind": "zone card", "text": "a zone with cards played: O offense, D defense, then the totals"},
-            {"shape": "cell", "kind": "x", "text": "the X (BM): the play starts here, no cards"},
+            {"shape": "cell", "kind": "zone", "fill": "#f1eee3", "text": "a zone (region and column; the region's yard multiplier at the left)"},
+            {"shape": "cell", "kind": "zone card", "fill": "#ffffff", "text": "a zone with cards played: O offense, D defense, then the totals"},
+            {"shape": "cell", "kind": "x", "fill": "#a29f96", "text": "the X (BM): the play starts here, no cards"},
         ],
         "headline": f"brawl - {_situation(state)}",
         "text": text,

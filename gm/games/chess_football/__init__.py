@@ -34,6 +34,7 @@ class ChessFootball(Game):
     seats = ("home", "away")
     rules_model = ChessFootballRules
     rules_index = RULES
+    tagline = "Chess-like pieces with abilities, secret snap plans and reaction turns on a 48-row field."
     move_examples = (
         "captains deep_threat safety",
         "plan: HV1 push HV3; FA1 to C15 NW; QB pass to FA1",

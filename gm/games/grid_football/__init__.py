@@ -28,6 +28,7 @@ class GridFootball(Game):
     seats = ("home", "away")
     rules_model = GridFootballRules
     rules_index = RULES
+    tagline = "Two sides call plays in secret and move the ball down a 20 x 64 field of blocked squares."
     move_examples = (
         "Play 1, Red, 2 right before", "1 red 2R before", "p3 black", "play 4 pass 1 left after", "left yellow",
         "kick", "receive", "heads", "tails", "7", "punt",

@@ -39,7 +39,7 @@ def move_builder(state: GridFootballState, seat: str | None = None) -> dict[str,
         forms.append(form("call_coin_toss", "Call the toss", [Part("call", "Call")], [[a.call, str(a)] for a in coins]))
     choices = [a for a in legal if isinstance(a, KickChoice)]
     if choices:
-        forms.append(form("choose_kick_or_receive", "Kick or receive", [Part("choice", "Choose")], [[a.choice, str(a)] for a in choices]))
+        forms.append(form("choose_kick_or_receive", "Kick or receive", [Part("choice", "Kick off or receive")], [[a.choice, str(a)] for a in choices]))
     kicks = [a for a in legal if isinstance(a, KickPick)]
     if kicks:
         parts = [Part("position", "Position"), Part("colour", "Colour")]

@@ -26,6 +26,7 @@ class GridMaster4(Game):
     seats = SEATS
     rules_model = GridMaster4Rules
     rules_index = RULES
+    tagline = "Two to four players place numbered tiles, each 3 cells straight or 2 diagonally from one of their active tiles."
     move_examples = ("place 37 at K12", "place K12", "K12", "tile on k12", "row 12 column K")
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"blocked": "players blocked", "deactivated": "tiles deactivated", "free_round": "free rounds"}

@@ -32,6 +32,7 @@ class Quarterback(Game):
     seats = ("red", "blue")
     rules_model = QuarterbackRules
     rules_index = RULES
+    tagline = "A quarterback and his pieces run, push and pass against a defence on a 9-column field."
     move_examples = (
         "move T1 C3-C5", "T1 from C3 to C5", "move the quarterback to E1", "D1 to D2 via C1", "S2 forward",
         "T1 2 forward 1 left", "pass to E7", "throw to E7", "end", "I'm done",
