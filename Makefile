@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck pytest bench setup clean
+.PHONY: play test lint typecheck pytest bench setup clean js
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -28,8 +28,18 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
+# the npm tools of the tests (tests/js: Node 22 for the MCP conformance suite, the MCP Apps host bridge
+# and client, esbuild), exactly as the lock file pins them, installed inside the checkout by the npm
+# registry's own client; the tests call this target when tests/js/node_modules is missing or stale
+JS := tests/js
+$(JS)/node_modules/.installed: $(JS)/package.json $(JS)/package-lock.json
+	cd $(JS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+js: $(JS)/node_modules/.installed
+
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(JS)/node_modules $(JS)/build

@@ -77,13 +77,13 @@ class Stories:
 def story(s: Session, seat: str, since: int, stories: Stories) -> list[dict[str, Any]]:
     """What happened from move ``since`` on, as ``seat`` may read it: the opening events (from the
     start), then each move (its seat, its text - another seat's unrevealed pick reads ``locked`` -, its
-    events and the picks it revealed, with their nonces and commitments to verify)."""
+    events and the other seats' picks it revealed, with their nonces and commitments to verify)."""
     opening, events = stories.of(s)
     log = s.log(seat)
     revealed: dict[int, list[dict[str, Any]]] = {}
     for rev in s.reveals():
         at = rev.get("revealed_at")
-        if at is not None and at >= since:
+        if at is not None and at >= since and rev.get("seat") != seat:  # (a seat knew its own pick)
             revealed.setdefault(int(at), []).append(rev)
     out: list[dict[str, Any]] = []
     start = since
@@ -117,6 +117,7 @@ def table(s: Session, seat: str, since: int | None, stories: Stories) -> dict[st
         "seed": s.public_seed,
         "seed_commitment": None if s.practice else s.seed_commitment,
         "moves": n,
+        "records": s.stored_count,
         "since": start,
         "status": game.status(st, seat),
         "expected": s.expected(),

@@ -60,7 +60,7 @@ async function verifyReveal(rev, shownBefore) {
 
 // ------------------------------------------------------------------ views
 function show(which) {
-  for (const id of ["home", "game", "replay"]) $(id).hidden = id !== which;
+  for (const id of ["start", "game", "replay"]) $(id).hidden = id !== which;
 }
 function setConn(text, kind = "") {
   const c = $("conn");
@@ -70,9 +70,9 @@ function setConn(text, kind = "") {
 
 // ------------------------------------------------------------------ the start page
 let catalog = [];
-async function home() {
+async function start() {
   closeGame();
-  show("home");
+  show("start");
   document.title = "gm: play";
   if (!catalog.length) {
     const cat = await api("/api/catalog");
@@ -175,7 +175,7 @@ async function startGame(ev) {
     if (mode === "hotseat") {
       if (entry.token) keep({ session: res.session, game: res.game, seat: name, token: entry.token, mode });
       else if (entry.join_code) { // every seat at this screen: take the other seats now
-        const joined = await api("/api/join", { method: "POST", body: { code: entry.join_code, ...(body.seed !== undefined ? { practice: true } : {}) } });
+        const joined = await api("/api/join", { method: "POST", body: { code: entry.join_code, ...(res.practice || body.seed !== undefined ? { accept_practice: true } : {}) } });
         if (joined.ok) keep({ session: res.session, game: res.game, seat: joined.seat, token: joined.token, mode });
       }
     } else if (entry.join_url) invite = entry.join_url;
@@ -218,7 +218,7 @@ async function listTranscripts() {
 const G = {
   session: null, entries: [], active: null, table: null, told: 0, shown: new Map(), commitSeen: new Map(),
   source: null, retry: 0, timer: null, closed: true, zoom: null, chain: Promise.resolve(), inflight: 0, stale: false,
-  svg: null, builder: null, lastFocus: null, announced: new Set(),
+  svg: null, builder: null, lastFocus: null, announced: new Set(), heard: null, pointing: false,
 };
 
 function closeGame() {
@@ -256,12 +256,13 @@ async function openGame(session) {
   G.shown = new Map();
   G.commitSeen = new Map();
   G.announced = new Set();
+  G.heard = null;
   G.zoom = null;
   G.pointing = false;
   G.lastFocus = null;
   $("chat").replaceChildren();
   $("board-svg").replaceChildren();
-  if (!G.entries.length) { await home(); $("ng-error").textContent = "you hold no seat of that game in this browser"; return; }
+  if (!G.entries.length) { await start(); $("ng-error").textContent = "you hold no seat of that game in this browser"; return; }
   G.active = G.entries[0];
   show("game");
   const invite = sessionStorage.getItem(`gm.invite.${session}`);
@@ -298,16 +299,24 @@ async function refresh() {
   });
 }
 
+/** Whether the event stream heard of a position after the table's (the store's records only grow). */
+function newer(heard, table) {
+  if (heard.records !== undefined && table.records !== undefined) return heard.records > table.records;
+  return heard.moves !== table.moves || heard.status !== table.status;
+}
+
 /** Requests of one page go one after another (a move, then the words typed meanwhile). */
 function work(fn) {
   G.inflight += 1;
   $("game").setAttribute("aria-busy", "true");
-  const run = G.chain.then(fn).catch((exc) => say("error", `Something went wrong on this page: ${exc.message || exc}`));
+  // what the event stream says from now on is this request's move or newer: compared when it is done
+  const run = G.chain.then(() => { G.heard = null; return fn(); }).catch((exc) => say("error", `Something went wrong on this page: ${exc.message || exc}`));
   G.chain = run.finally(() => {
     G.inflight -= 1;
     if (!G.inflight) {
       $("game").setAttribute("aria-busy", "false");
-      if (G.stale && !G.closed) refresh();
+      const behind = G.heard && G.table && newer(G.heard, G.table);
+      if ((G.stale || behind) && !G.closed) refresh();
     }
   });
   return run;
@@ -386,7 +395,8 @@ async function tellReveal(rev, li) {
 function renderStatus(t) {
   $("status").textContent = t.status;
   document.title = `${t.name}: ${t.status}`.slice(0, 120);
-  $("game-title").textContent = `${t.name}, you play ${G.entries.map((e) => e.seat).join(" and ")}`;
+  const mine = (t.seats || []).filter((seat) => G.entries.some((e) => e.seat === seat));
+  $("game-title").textContent = `${t.name}, you play ${mine.join(" and ")}` + (mine.length > 1 ? ` (now: ${G.active.seat})` : "");
   const banner = $("banner");
   banner.hidden = !t.practice;
   banner.textContent = t.practice ? `Practice game: picks and cards are predictable (the seed, ${t.seed}, is known).` : "";
@@ -508,6 +518,7 @@ function sendWords(text) {
   li.classList.add("pending");
   return work(async () => {
     li.classList.remove("pending");
+    $("chat").appendChild(li); // said now: after what happened while it waited
     const session = G.session;
     const body = { text, since: G.told };
     if (!$("referee").hidden) body.referee = $("referee").value;
@@ -543,15 +554,19 @@ function connect() {
   G.source = src;
   setConn("connecting…", "connecting");
   src.onopen = () => { G.retry = 0; setConn("live", "live"); };
-  const changed = (moves) => {
-    if (G.table && moves === G.table.moves && !G.inflight) return; // the page shows this position already
-    if (G.inflight) G.stale = true; else refresh();
-  };
+  // another seat moved: fetch the table, unless the page already shows that position (its own move's
+  // answer) or is waiting for an answer that will (then it looks again once the answer is in)
   src.addEventListener("state", (ev) => {
-    const st = JSON.parse(ev.data);
-    if (!G.table || st.moves !== G.table.moves || st.status !== G.table.status) changed(-1);
+    G.heard = JSON.parse(ev.data);
+    if (G.inflight) return;
+    if (!G.table || newer(G.heard, G.table)) refresh();
   });
-  src.addEventListener("end", () => { src.close(); changed(-1); setConn("game over", "over"); });
+  src.addEventListener("end", (ev) => {
+    src.close();
+    G.heard = { ...JSON.parse(ev.data), status: null };
+    if (!G.inflight && (!G.table || !G.table.outcome || newer(G.heard, G.table))) refresh();
+    setConn("game over", "over");
+  });
   src.onerror = () => {
     if (G.source !== src) return;
     setConn("reconnecting…", "reconnecting");
@@ -605,18 +620,18 @@ async function route() {
     return openGame(params.get("game"));
   }
   if (h.startsWith("replay=")) return openReplay(h.slice(7));
-  return home();
+  return start();
 }
 
 async function join(code, practice) {
   history.replaceState(null, "", location.pathname); // a code is used once: not in the address bar
-  const res = await api("/api/join", { method: "POST", body: practice ? { code, practice: true } : { code } });
+  const res = await api("/api/join", { method: "POST", body: practice ? { code, accept_practice: true } : { code } });
   if (res.ok) {
     keep({ session: res.session, game: res.view?.game || res.game, seat: res.seat, token: res.token, mode: "friend" });
     location.hash = `#game=${encodeURIComponent(res.session)}`;
     return;
   }
-  await home();
+  await start();
   const e = $("ng-error");
   e.textContent = res.error?.message || "cannot join";
   if (res.error?.status === 409) { // a practice game: join only if you accept that its picks are predictable

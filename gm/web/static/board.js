@@ -217,6 +217,7 @@ export function markTargets(svg, targets, onPick, opts = {}) {
     node.setAttribute("data-col", t.col);
     node.setAttribute("data-row", t.row);
     if (t.ref !== undefined) node.setAttribute("data-ref", t.ref);
+    node.setAttribute("data-now", String(t.now !== false));
     if (t.chosen) { node.classList.add("chosen"); node.setAttribute("aria-pressed", "true"); }
     if (t.text) notes.push(noteText(doc, g, t, y)); // what the choice holds so far (an assignment's item)
     const pick = (ev) => { ev.preventDefault(); ev.stopPropagation(); onPick(t); };

@@ -474,7 +474,7 @@ export function createBuilder(root, opts = {}) {
   return {
     update(spec) {
       const sig = signature(spec);
-      const same = sig === state.sig;
+      const same = sig === state.sig && !state.busy; // a move was sent: what was built is done with
       state.spec = spec;
       state.busy = false;
       if (!same) {
