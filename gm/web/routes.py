@@ -8,8 +8,9 @@
   pointing (the game's tool call), answered with the table;
 - ``POST /api/games/{id}/say`` — ``{"text": "...", "referee": "offline" | "llm", "since": N}``: the
   player's words to a referee, which turns them into the game's tool calls (the same tools as
-  ``/call``); answered with its reply and the table; ``GET /api/referees`` says whether the server
-  has an LLM referee;
+  ``/call``); answered with its reply and the table; with ``Accept: text/event-stream`` the narration
+  streams as it is written (``delta`` events, then one ``result`` event with the same JSON);
+  ``GET /api/referees`` says whether the server has an LLM referee;
 - ``GET /api/games/{id}/board`` — the board for your seat as geometry, with the ASCII boards;
 - ``GET /api/rules/{game}`` — the ruleset's simple fields, for the house-rules form (the server
   validates a new game's rules itself, with the CLI's errors);
@@ -21,18 +22,19 @@ Every game route takes the seat token (``Authorization: Bearer``), as the rest o
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import json
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -133,10 +135,45 @@ class LLMReferees:
 
 
 def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None, since: int | None = None,
-        stories: Stories | None = None) -> dict[str, Any]:
+        stories: Stories | None = None, on_text: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The player's words to a referee (default the offline one), which calls the game's tools for
     the seat; the answer carries its reply and the table (:func:`gm.web.table.say`)."""
-    return table_say(hub, grant, text, referee, since, stories)
+    return table_say(hub, grant, text, referee, since, stories, on_text)
+
+
+def _event(name: str, data: Any) -> str:
+    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'), ensure_ascii=False)}\n\n"
+
+
+async def say_events(hub: GameHub, grant: Grant, text: str, referee: Referee | None, since: int | None,
+                     stories: Stories) -> AsyncIterator[str]:
+    """:func:`say` as server-sent events: ``delta`` (``{"text": piece}``) as the narration is written,
+    then one ``result`` with :func:`say`'s JSON (its ``narration`` is the deltas' text, joined); a
+    failure after the stream began is one ``error`` event (``{"status", "message"}``)."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
+
+    def put(item: tuple[str, Any] | None) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    def work() -> None:
+        try:
+            put(("result", say(hub, grant, text, referee, since, stories, on_text=lambda piece: put(("delta", {"text": piece})))))
+        except Denied as exc:
+            put(("error", {"status": exc.status, "message": exc.message}))
+        except GameError as exc:
+            put(("error", {"status": 400, "message": exc.message, "rule": exc.to_json().get("rule")}))
+        except Exception as exc:  # never a traceback on the wire: one line, the stream ends
+            put(("error", {"status": 500, "message": f"the referee failed: {type(exc).__name__}"}))
+        finally:
+            put(None)
+
+    task = asyncio.ensure_future(run(work))
+    try:
+        while (item := await queue.get()) is not None:
+            yield _event(*item)
+    finally:
+        await task
 
 
 async def run(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -269,7 +306,11 @@ def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list
                 referee = llm.get(grant)
             except Exception as exc:  # no API key, a bad provider: say so, the offline referee still works
                 raise Denied(503, f"the LLM referee is not available: {exc}") from None
-        return json_answer(request, await run(say, hub, grant, text, referee, since_of(body.get("since")), stories))
+        since = since_of(body.get("since"))
+        if "text/event-stream" in request.headers.get("accept", ""):  # the narration as it is written
+            return StreamingResponse(say_events(hub, grant, text, referee, since, stories), media_type="text/event-stream",
+                                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return json_answer(request, await run(say, hub, grant, text, referee, since, stories))
 
     async def referees_info(request: Request) -> Response:
         return JSONResponse({"ok": True, **llm.describe()})

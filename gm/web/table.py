@@ -158,21 +158,29 @@ def error_reply(result: dict[str, Any]) -> dict[str, Any]:
 
 def say(
     hub: GameHub, grant: Grant, text: str, referee: Referee | None = None, since: int | None = None, stories: Stories | None = None,
-    on_turn: Callable[[RefereeTurn], None] | None = None,
+    on_text: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """The player's words to a referee (default the offline one), which calls the game's tools for the
     seat; the answer carries the referee's ``reply`` (``answer``, ``error`` or ``narration``; none when
     the story tells it all) and the table.  ``undo`` takes back the seat's own locked pick if nobody
-    has seen it, and says why not otherwise."""
+    has seen it, and says why not otherwise.  ``on_text`` receives the narration as it is written: in
+    pieces from a referee that streams (``gm.referee.base.handle_streaming``, where the referees have
+    it), else whole once the referee is done."""
+    import gm.referee.base as base
     from gm.referee.offline import NOT_UNDERSTOOD, OfflineReferee
 
     stories = stories if stories is not None else Stories(1)
     kind = referee.kind if referee is not None else "offline"
     with hub.game(grant.session) as s:  # fresh: the referee reads the words in the current position
         before = len(s.state.log), s.stored_count
-        turn = (referee or OfflineReferee()).handle(s, grant.seat, text)
-        if on_turn is not None:
-            on_turn(turn)
+        ref = referee or OfflineReferee()
+        stream: Callable[..., RefereeTurn] | None = getattr(base, "handle_streaming", None)
+        if on_text is not None and stream is not None:
+            turn = stream(ref, s, grant.seat, text, on_text)
+        else:
+            turn = ref.handle(s, grant.seat, text)
+            if on_text is not None and turn.narration:
+                on_text(turn.narration)
         reply: dict[str, Any] | None
         if turn.control == "undo":
             why = s.can_retract(grant.seat)

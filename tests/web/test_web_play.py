@@ -5,6 +5,7 @@ words typed during a move kept, two people through two links, the keyboard alone
 
 from __future__ import annotations
 
+import json
 import random
 import time
 import urllib.request
@@ -355,5 +356,44 @@ def test_keyboard_alone(browser: Any, server: ServerProcess) -> None:
     assert unnamed == 0
     for role, name in (("button", "Zoom in"), ("button", "Zoom out"), ("button", "Text board"), ("combobox", "Type a move or a question")):
         assert p.get_by_role(role, name=name).count() == 1, (role, name)  # type: ignore[arg-type]
+    assert not me.errors
+    ctx.close()
+
+
+def test_a_language_models_narration_is_shown_as_it_streams(browser: Any, server: ServerProcess) -> None:
+    """With an LLM referee the page asks for the narration as it is written: each ``delta`` shows at
+    once in one message, which the ``result`` turns into the reply (here a narration) - and a server
+    that answers in plain JSON is read as before.  (The referee here is the test's: the server's
+    answer is made by the offline referee, then sent in pieces as a streaming referee sends them.)"""
+    ctx = browser.new_context()
+    p = ctx.new_page()
+    p.route("**/api/referees", lambda route: route.fulfill(json={"ok": True, "llm": True, "kind": "openai"}))
+    pieces: list[str] = []
+
+    def streamed(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        assert route.request.headers.get("accept") == "text/event-stream" and body["referee"] == "llm"
+        answer = route.fetch(post_data=json.dumps({**body, "referee": "offline"}), headers={**route.request.headers, "accept": "application/json"}).json()
+        text = "Heads it is. " + answer["narration"]
+        answer["reply"] = {"kind": "narration", "text": text}
+        pieces[:] = [text[:6], text[6:20], text[20:]]
+        events = "".join(f"event: delta\ndata: {json.dumps({'text': x})}\n\n" for x in pieces) + f"event: result\ndata: {json.dumps(answer)}\n\n"
+        route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=events)
+
+    p.route("**/say", streamed)
+    me = Player(p, server.url).open()
+    me.new_game("grid-football", seed=3, mode="bot", bot="random", seat="away")
+    assert p.is_visible("#referee")
+    p.fill("#say-input", "heads")
+    p.press("#say-input", "Enter")
+    me.idle()
+    assert me.chat("referee") == ["".join(pieces)] and len(pieces) == 3  # one message, the pieces joined, styled as the referee's
+    assert p.locator("#chat li.move .events li", has_text="away calls heads").count() == 1  # and the story told it once
+    p.unroute("**/say")
+    p.select_option("#referee", "offline")
+    p.fill("#say-input", "score")
+    p.press("#say-input", "Enter")
+    me.idle()
+    assert me.chat("answer")[-1].startswith("Q1 |")
     assert not me.errors
     ctx.close()

@@ -3,8 +3,11 @@ SDK client over a mock transport, never a real API) when the server has one - on
 
 from __future__ import annotations
 
+import json
 import sys
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "llm"))
 
@@ -53,3 +56,29 @@ def test_an_llm_referee_per_game_and_seat(tmp_path: Path) -> None:
     assert refs.get(ga) is refs.get(ga) and refs.get(gb) is not refs.get(ga) and len(made) == 2
     view = hub.view(ga)
     assert view["log"][0] == ["away", "heads"]
+
+
+def test_the_narration_streams_as_server_sent_events(server: Any) -> None:
+    """``Accept: text/event-stream`` on /say: ``delta`` events that add up to the narration, then one
+    ``result`` with the plain answer's JSON (the reply and the table)."""
+    made = _post(server.url + "/api/games", {"game": "grid-football", "seat": "away", "opponent": "bot:random", "seed": 3})
+    req = urllib.request.Request(f"{server.url}/api/games/{made['session']}/say", data=json.dumps({"text": "what can I do?", "since": 0}).encode(),
+                                 headers={"Content-Type": "application/json", "Accept": "text/event-stream",
+                                          "Authorization": f"Bearer {made['token']}"}, method="POST")
+    with urllib.request.urlopen(req) as r:
+        assert r.headers["Content-Type"].startswith("text/event-stream")
+        body = r.read().decode()
+    events = []
+    for block in body.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        events.append((lines["event"], json.loads(lines["data"])))
+    assert [name for name, _ in events][-1] == "result" and {name for name, _ in events[:-1]} == {"delta"}
+    result = events[-1][1]
+    assert "".join(d["text"] for _, d in events[:-1]) == result["narration"] == "You can (2): heads, tails"
+    assert result["reply"] == {"kind": "answer", "text": "You can (2): heads, tails"} and result["table"]["builder"]["decision"] == "coin_call"
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req) as r:
+        return dict(json.loads(r.read()))

@@ -512,7 +512,8 @@ function sendMove(call) {
   });
 }
 
-/** Words for the referee: a move in the game's words, or a question. */
+/** Words for the referee: a move in the game's words, or a question.  A language model's narration is
+ * shown as it is written (the answer streams), the rest when the answer is in. */
 function sendWords(text) {
   const li = say("player", [el("span", { class: "who" }, who(G.active.seat)), `: ${text}`]);
   li.classList.add("pending");
@@ -521,13 +522,64 @@ function sendWords(text) {
     $("chat").appendChild(li); // said now: after what happened while it waited
     const session = G.session;
     const body = { text, since: G.told };
+    const llm = !$("referee").hidden && $("referee").value === "llm";
     if (!$("referee").hidden) body.referee = $("referee").value;
-    const res = await api(`/api/games/${encodeURIComponent(session)}/say`, { method: "POST", token: G.active.token, body });
+    const path = `/api/games/${encodeURIComponent(session)}/say`;
+    let live = null;
+    const res = llm
+      ? await streamSay(path, G.active.token, body, (piece) => {
+        if (!live) { live = say("referee", ""); live.setAttribute("aria-busy", "true"); }
+        live.textContent += piece;
+      })
+      : await api(path, { method: "POST", token: G.active.token, body });
+    if (live) live.setAttribute("aria-busy", "false");
     if (session !== G.session) return;
     if (!res.ok) { say("error", res.error?.message || "not sent"); return; }
-    if (res.reply) tellReply(res.reply);
+    if (res.reply && live) { // the streamed narration is the reply: styled as what it turned out to be
+      live.replaceWith(replyItem(res.reply));
+    } else if (res.reply) tellReply(res.reply);
+    else if (live) live.remove(); // (the story tells it)
     await afterAnswer(res.table);
   });
+}
+
+/** POST words asking for the narration as it is written (server-sent delta events, then the result);
+ * a server that answers with plain JSON is read as such. */
+async function streamSay(path, token, body, onDelta) {
+  let res;
+  try {
+    res = await fetch(path, { method: "POST", body: JSON.stringify(body),
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "text/event-stream" } });
+  } catch (exc) {
+    return { ok: false, error: { status: 0, message: `the server did not answer (${exc.message || exc})` } };
+  }
+  if (!(res.headers.get("content-type") || "").includes("text/event-stream") || !res.body) {
+    try { return await res.json(); } catch { return { ok: false, error: { status: res.status, message: res.statusText || "no answer" } }; }
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let result = null;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let name = "message", data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) name = line.slice(6).trim();
+        else if (line.startsWith("data:")) data += line.slice(5).trimStart();
+      }
+      if (!data) continue;
+      if (name === "delta") onDelta(JSON.parse(data).text || "");
+      else if (name === "result") result = JSON.parse(data);
+      else if (name === "error") result = { ok: false, error: JSON.parse(data) };
+    }
+  }
+  return result || { ok: false, error: { message: "the answer ended before its result" } };
 }
 
 async function afterAnswer(t) {
@@ -537,11 +589,18 @@ async function afterAnswer(t) {
   if (switched) G.stale = true; // hot seat: show the seat to act its own table next
 }
 
+function replyItem(reply) {
+  const kind = reply.kind === "error" ? "error" : reply.kind === "narration" ? "referee" : "answer";
+  const li = el("li", { class: `msg ${kind}`, "data-kind": kind, "data-rule": reply.rule }, reply.text);
+  if (reply.legal && reply.legal.length) li.append(el("span", { class: "legal" }, ` You can: ${reply.legal.join(", ")}${reply.more ? ` … and ${reply.more} more` : ""}.`));
+  if (reply.board) li.append(el("pre", { class: "board-text" }, reply.board));
+  return li;
+}
+
 function tellReply(reply) {
-  const parts = [reply.text];
-  if (reply.legal && reply.legal.length) parts.push(el("span", { class: "legal" }, ` You can: ${reply.legal.join(", ")}${reply.more ? ` … and ${reply.more} more` : ""}.`));
-  if (reply.board) parts.push(el("pre", { class: "board-text" }, reply.board));
-  say(reply.kind === "error" ? "error" : reply.kind === "narration" ? "referee" : "answer", parts, reply.rule ? { rule: reply.rule } : {});
+  const chat = $("chat");
+  chat.appendChild(replyItem(reply));
+  chat.scrollTop = chat.scrollHeight;
 }
 
 // live updates: the server's event stream (another seat moved) -> the table since what the page told
