@@ -21,6 +21,11 @@ SHORT_GF = {"downs_per_quarter": 2}
 STATIC = ("app.js", "board.js", "builder.js", "board.css", "style.css")
 
 
+def test_gm_serve_says_where_to_play_first(server: ServerProcess) -> None:
+    first = server.lines[0]
+    assert first.startswith(f"gm serve: play in a browser at {server.url}/ ; MCP at {server.url}/mcp; API at {server.url}/api;"), first
+
+
 def test_page_is_self_contained(server: ServerProcess) -> None:
     """The page and its modules come from the package, with a policy that loads nothing from elsewhere."""
     with urllib.request.urlopen(server.url + "/") as r:
@@ -296,10 +301,18 @@ def test_hot_seat_switches_to_the_side_to_act(browser: Any, server: ServerProces
     p = me.page
     rng = random.Random(1)
     seats = []
-    for _ in range(6):
+    hidden = 0
+    for _ in range(8):
         me.wait_my_turn()
         seats.append(str(p.text_content("#game-title")))
-        me.point_a_move(rng)
+        both = len(me.table()["expected"]) == 2
+        told = me.point_a_move(rng)
+        if both:  # the first pick of a secret round: the other side, at this screen, must not read it
+            assert told == "a secret pick, locked", told
+            pick = p.locator("#chat li.move .what").last.get_attribute("data-move")
+            assert pick == "locked"
+            hidden += 1
+    assert hidden >= 1
     assert all("you play home and away (now: " in s for s in seats)
     assert {s.rsplit("now: ", 1)[1] for s in seats} == {"home)", "away)"}  # the page switched to the side to act
     held = me.held()

@@ -264,6 +264,7 @@ async function openGame(session) {
   $("board-svg").replaceChildren();
   if (!G.entries.length) { await start(); $("ng-error").textContent = "you hold no seat of that game in this browser"; return; }
   G.active = G.entries[0];
+  $("legend-box").open = !window.matchMedia("(max-width: 820px)").matches; // a phone: the board first, its legend a tap away
   show("game");
   const invite = sessionStorage.getItem(`gm.invite.${session}`);
   $("invite").hidden = !invite;
@@ -326,7 +327,7 @@ async function renderTable(t) {
   const before = G.table;
   G.table = t;
   if (t.moves < G.told) takeBack(t.moves);
-  await tell(t.story || []);
+  await tell(t.story || [], t);
   renderStatus(t);
   renderBoard(t, before);
   renderSecrets(t);
@@ -354,7 +355,12 @@ function who(seat) {
   return G.entries.some((e) => e.seat === seat) ? (G.entries.length > 1 ? `${seat} (you)` : `You (${seat})`) : seat;
 }
 
-async function tell(entries) {
+async function tell(entries, t) {
+  // hot seat: a pick of one of this screen's seats stays hidden while another of them has yet to pick
+  // (its commitment is open): the screen is shared
+  const latest = new Map(entries.filter((e) => e.index >= 0).map((e) => [e.seat, e.index]));
+  const hidden = (e) => G.entries.length > 1 && G.entries.some((x) => x.seat === e.seat) && (t.commitments || {})[e.seat] !== undefined
+    && latest.get(e.seat) === e.index && (t.expected || []).some((x) => x.seat !== e.seat && G.entries.some((y) => y.seat === x.seat));
   for (const e of entries) {
     if (e.index === -1) {
       if (e.earlier) say("system", `${e.earlier} earlier moves are not shown.`);
@@ -364,8 +370,9 @@ async function tell(entries) {
       continue;
     }
     if (G.shown.has(e.index)) continue;
-    const what = e.move === "locked" ? "a secret pick, locked" : e.move;
-    const li = say("move", [el("span", { class: "who" }, who(e.seat)), ": ", el("span", { class: "what", "data-move": e.move }, what), eventList(e.events)],
+    const move = hidden(e) ? "locked" : e.move;
+    const what = move === "locked" ? "a secret pick, locked" : move;
+    const li = say("move", [el("span", { class: "who" }, who(e.seat)), ": ", el("span", { class: "what", "data-move": move }, what), eventList(e.events)],
       { index: String(e.index), seat: e.seat });
     G.shown.set(e.index, li);
     G.told = Math.max(G.told, e.index + 1);
@@ -472,7 +479,7 @@ function renderSecrets(t) {
     // the commitment stands for the seat's latest locked pick on the table: remember it for the reveal
     const locked = [...G.shown].filter(([, li]) => li.dataset.seat === seat && li.querySelector(".what")?.dataset.move === "locked").map(([i]) => i);
     if (locked.length) G.commitSeen.set(Math.max(...locked), digest);
-    if (G.entries.some((e) => e.seat === seat)) continue;
+    if (seat === G.active.seat || (G.entries.length === 1 && G.entries[0].seat === seat)) continue;
     box.appendChild(el("p", { class: "commitment", "data-seat": seat, "data-commitment": digest },
       `${seat} has locked a secret pick. Its commitment (SHA-256 of a nonce and the pick): `, el("code", {}, digest)));
   }
