@@ -52,7 +52,8 @@ def _told(page: Any) -> int:
 def _point(page: Any, rng: random.Random) -> float:
     """Click through the builder until a move is on its way (a seeded choice at each step); returns when
     the last click, the one that sent the move, was made (``time.perf_counter``)."""
-    for _ in range(12):
+    for _ in range(30):
+        page.wait_for_selector(READY)
         send = page.locator("#builder .gm-form .gm-send")
         choices = page.locator("#builder .gm-form .gm-choice")
         direct = page.locator("#builder .gm-direct-btn")

@@ -59,6 +59,8 @@ def test_grid_football_whole_game_by_pointing(browser: Any, server: ServerProces
     assert me.check_svg(t["board"])["lines"] == 2  # the goal lines; no scrimmage before the kickoff
     assert p.locator("#say-input").get_attribute("placeholder") == f"e.g. {t['examples'][0]}"
     assert p.locator("#banner").is_visible() and "predictable" in str(p.text_content("#banner"))
+    pane, svg = p.locator("#board-pane").bounding_box(), p.locator("#board-svg svg").bounding_box()
+    assert pane and svg and svg["height"] <= pane["height"]  # the whole field in view: both end zones, rows 1-3 too
     me.screenshot(artifacts, "grid-football-desktop-start")
     rng = random.Random(5)
     made = 0

@@ -46,7 +46,8 @@ def board_json(state: QuarterbackState, seat: str | None = None) -> dict[str, An
         "legend": [
             {"shape": "piece", "kind": "side", "side": state.attacker, "text": f"{state.attacker}: attacking pieces"},
             {"shape": "piece", "kind": "side", "side": state.defender, "text": f"{state.defender}: defending pieces"},
-            *({"shape": "piece", "kind": f"qb-{k.lower()}", "text": f"{k}: {name}"} for k, name in KIND_NAMES.items()),
+            {"shape": "piece", "kind": "kinds", "text": "on a piece: " + "; ".join(
+                "QB: the Quarterback" if k == "Q" else f"{k}1, {k}2 ...: {name}s" for k, name in KIND_NAMES.items())},
             {"shape": "piece", "kind": "ball", "text": "the ball (with its carrier, or loose)"},
             {"shape": "band", "kind": "zone", "text": "the unnumbered rows behind the line"},
             {"shape": "line", "kind": "scrimmage", "text": "line of scrimmage"},

@@ -264,7 +264,7 @@ async function openGame(session) {
   $("board-svg").replaceChildren();
   if (!G.entries.length) { await start(); $("ng-error").textContent = "you hold no seat of that game in this browser"; return; }
   G.active = G.entries[0];
-  $("legend-box").open = !window.matchMedia("(max-width: 820px)").matches; // a phone: the board first, its legend a tap away
+  $("legend-box").open = !window.matchMedia("(max-width: 820px)").matches; // a phone: the board first, its legend on a tap
   show("game");
   const invite = sessionStorage.getItem(`gm.invite.${session}`);
   $("invite").hidden = !invite;
@@ -432,9 +432,14 @@ function autoZoom(t, natural) {
   const h = window.innerHeight * (phone ? 0.58 : 0.74) - 8;
   const sub = (board.pieces || []).some((p) => p.dx !== undefined);
   G.pointing = G.pointing || pointing(t);
-  const need = (sub ? 34 : G.pointing ? 26 : 10) / natural.cs; // px a square needs, as a scale
+  // px a square needs, as a scale: to see it (10), to click it (26), to click one of five pieces in it
+  // (34; down to 24 if that shows the whole action)
+  const need = (sub ? 34 : G.pointing ? 26 : 10) / natural.cs;
+  const least = (sub ? 24 : G.pointing ? 26 : 10) / natural.cs;
+  const rows = board.focus && board.focus.rows;
+  const action = rows ? h / ((rows[1] - rows[0] + 1) * natural.cs) : need;
   const most = Math.max(1, 48 / natural.cs);
-  return Math.max(0.3, Math.min(w / natural.width, most, Math.max(h / natural.height, need)));
+  return Math.max(0.3, Math.min(w / natural.width, most, Math.max(h / natural.height, Math.min(need, Math.max(action, least)))));
 }
 
 function renderBoard(t, before) {

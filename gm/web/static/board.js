@@ -26,12 +26,16 @@ export function geometry(board, opts = {}) {
   const cs = opts.cell || board.cell || 12;
   const order = board.row_order || [...Array(board.rows).keys()].map((i) => i + 1);
   const yOf = new Map(order.map((row, i) => [row, MARGIN.top + i * cs]));
+  // the row labels' margin: room for the longest (7-unit type, about 4.2 units a character)
+  const longest = Math.max(0, ...order.map((row) => String((board.row_labels || {})[row] ?? row).length));
+  const left = Math.max(MARGIN.left, Math.ceil(6 + 4.2 * longest));
   return {
     cs,
     order,
-    x: (col) => MARGIN.left + col * cs,
+    left,
+    x: (col) => left + col * cs,
     y: (row) => yOf.get(row),
-    width: MARGIN.left + board.columns * cs + MARGIN.right,
+    width: left + board.columns * cs + MARGIN.right,
     height: MARGIN.top + order.length * cs + MARGIN.bottom,
   };
 }
@@ -59,23 +63,24 @@ export function drawBoard(board, opts = {}) {
   });
   svg.gmGeometry = g;
   const fieldH = order.length * cs;
-  svg.appendChild(svgEl(doc, "rect", { x: MARGIN.left, y: MARGIN.top, width: board.columns * cs, height: fieldH, class: "field", "data-kind": "field" }));
+  const left = g.left;
+  svg.appendChild(svgEl(doc, "rect", { x: left, y: MARGIN.top, width: board.columns * cs, height: fieldH, class: "field", "data-kind": "field" }));
   const span = (from, to) => {
     const ys = order.filter((r) => r >= from && r <= to).map((r) => g.y(r));
     return ys.length ? [Math.min(...ys), Math.max(...ys) + cs] : null;
   };
   for (const b of board.bands || []) {
     const s = span(b.from, b.to);
-    if (s) svg.appendChild(svgEl(doc, "rect", { x: MARGIN.left, y: s[0], width: board.columns * cs, height: s[1] - s[0], class: "band", "data-kind": b.kind }, b.label));
+    if (s) svg.appendChild(svgEl(doc, "rect", { x: left, y: s[0], width: board.columns * cs, height: s[1] - s[0], class: "band", "data-kind": b.kind }, b.label));
   }
   const grid = svgEl(doc, "g", { class: "grid", "aria-hidden": "true" });
   for (let c = 0; c <= board.columns; c++) grid.appendChild(svgEl(doc, "line", { x1: g.x(c), y1: MARGIN.top, x2: g.x(c), y2: MARGIN.top + fieldH }));
-  for (let i = 0; i <= order.length; i++) grid.appendChild(svgEl(doc, "line", { x1: MARGIN.left, y1: MARGIN.top + i * cs, x2: g.x(board.columns), y2: MARGIN.top + i * cs }));
+  for (let i = 0; i <= order.length; i++) grid.appendChild(svgEl(doc, "line", { x1: left, y1: MARGIN.top + i * cs, x2: g.x(board.columns), y2: MARGIN.top + i * cs }));
   svg.appendChild(grid);
   for (const ln of board.lines || []) {
     const y = g.y(ln.row);
     if (y === undefined) continue;
-    svg.appendChild(svgEl(doc, "rect", { x: MARGIN.left, y, width: board.columns * cs, height: cs, class: "line", "data-kind": ln.kind, "data-row": ln.row }, ln.label));
+    svg.appendChild(svgEl(doc, "rect", { x: left, y, width: board.columns * cs, height: cs, class: "line", "data-kind": ln.kind, "data-row": ln.row }, ln.label));
   }
   for (const c of board.cells || []) {
     const y = g.y(c.row);
@@ -86,7 +91,9 @@ export function drawBoard(board, opts = {}) {
     }, c.label));
     if (c.text) {
       const parts = String(c.text).split("\n");
-      const size = parts.length > 1 ? Math.min(11, cs / (parts.length + 2)) : Math.min(cs * 0.42, 12);
+      const widest = Math.max(...parts.map((line) => line.length));
+      // as large as the square allows, the widest line inside it (monospace: ~0.6 of the size a character)
+      const size = Math.min(parts.length > 1 ? Math.min(11, cs / (parts.length + 2)) : Math.min(cs * 0.42, 12), (cs * 0.9) / (0.6 * widest));
       const t = svgEl(doc, "text", {
         x: g.x(c.col) + cs / 2, y: y + cs / 2 - (parts.length - 1) * size * 0.6 + size * 0.35, class: "cell-text",
         "text-anchor": "middle", "font-size": size.toFixed(1), "aria-hidden": "true",
@@ -140,7 +147,7 @@ export function drawBoard(board, opts = {}) {
     }
   });
   order.forEach((row, i) => {
-    const t = svgEl(doc, "text", { x: MARGIN.left - 3, y: MARGIN.top + i * cs + cs * 0.72, "text-anchor": "end" });
+    const t = svgEl(doc, "text", { x: left - 3, y: MARGIN.top + i * cs + cs * 0.72, "text-anchor": "end" });
     t.textContent = (board.row_labels || {})[row] ?? String(row);
     labels.appendChild(t);
   });
