@@ -14,6 +14,7 @@ import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
@@ -212,20 +213,26 @@ class Game(ABC):
     def status(self, state: GameState[Any], seat: str | None = None) -> str:
         """One status line (clock, score, whose move)."""
 
+    def hook(self, name: str) -> ModuleType | None:
+        """The module ``name`` of the game's package (``board_json``, ``move_builder``), or ``None``
+        when the package has none (an error inside the module is raised, never hidden)."""
+        import importlib
+
+        module = type(self).__module__
+        package = module if hasattr(sys.modules.get(module), "__path__") else module.rpartition(".")[0]
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.{name}":
+                raise
+            return None
+
     def board_json(self, state: GameState[Any], seat: str | None = None) -> dict[str, Any] | None:
         """The board as drawable geometry for ``seat``'s eyes (the web page draws it as SVG), from
         what that seat may see only.  Default: the game package's ``board_json`` module, if it has
         one (``board_json(state, seat)``); ``None`` when it has none (the page shows the text board)."""
-        import importlib
-        import sys
-
-        name = type(self).__module__
-        package = name if hasattr(sys.modules.get(name), "__path__") else name.rpartition(".")[0]
-        try:
-            module = importlib.import_module(f"{package}.board_json")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{package}.board_json":
-                raise
+        module = self.hook("board_json")
+        if module is None:
             return None
         result: dict[str, Any] = module.board_json(state, seat)
         return result
@@ -237,17 +244,10 @@ class Game(ABC):
         (:mod:`gm.core.movebuilder`; JSON Schema ``gm/core/move_builder.schema.json``).  Default: the
         game package's ``move_builder`` module (``move_builder(state, seat)``), else one form per
         action tool from the listed legal actions (:func:`gm.core.movebuilder.default_builder`)."""
-        import importlib
+        module = self.hook("move_builder")
+        if module is None:
+            from gm.core.movebuilder import default_builder
 
-        from gm.core.movebuilder import default_builder
-
-        name = type(self).__module__
-        package = name if hasattr(sys.modules.get(name), "__path__") else name.rpartition(".")[0]
-        try:
-            module = importlib.import_module(f"{package}.move_builder")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{package}.move_builder":
-                raise
             return default_builder(self, state, seat)
         result: dict[str, Any] = module.move_builder(state, seat)
         return result

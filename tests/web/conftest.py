@@ -17,6 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "serve"))
 
+from plugin_helpers import install_plugin
 from serve_helpers import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +26,6 @@ ARTIFACTS = Path(os.environ.get("GM_WEB_ARTIFACTS", ROOT / "build" / "web-artifa
 JS = ROOT / "tests" / "js"
 #: axe-core's browser build (npm package axe-core, pinned in tests/js/package-lock.json)
 AXE = JS / "node_modules" / "axe-core" / "axe.min.js"
-PLUGIN = ROOT / "tests" / "plugin_game"
 
 
 def chromium_path() -> str | None:
@@ -83,15 +83,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 @pytest.fixture(scope="session")
 def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The test-only plugin game (tests/plugin_game), installed by pip into a folder of its own."""
-    tmp = tmp_path_factory.mktemp("plugin")
-    src = tmp / "src"
-    shutil.copytree(PLUGIN, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    target = tmp / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target", str(target), str(src)],
-        check=True, capture_output=True, text=True, timeout=120,
-    )
-    return target
+    return install_plugin(tmp_path_factory.mktemp("plugin"))
 
 
 @pytest.fixture

@@ -3,22 +3,12 @@
 // updates) and the recorded-game viewer.  Plain ES modules, no build step; talks to gm serve's /api.
 // Nothing here knows a game: the board and the move builder come from the game's own hooks.
 import { drawBoard, markTargets, clearTargets, focusBox, drawLegend, drawHand } from "./board.js";
-import { createBuilder, listMoves } from "./builder.js";
+import { createBuilder, element, listMoves } from "./builder.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "gm.games";
 
-function el(tag, attrs = {}, ...kids) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const kid of kids) if (kid !== null && kid !== undefined && kid !== false) node.append(kid);
-  return node;
-}
+const el = (tag, attrs = {}, ...kids) => element(document, tag, attrs, ...kids);
 
 // ------------------------------------------------------------------ seat tokens, kept in this browser
 function held() {

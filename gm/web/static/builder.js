@@ -27,6 +27,20 @@ export function callOf(form, row) {
   return { tool: form.tool, args: fill(form.args, values), text: String(row[row.length - 1]) };
 }
 
+/** A DOM element: attributes ("class", "onclick"-style listeners, true for a bare attribute; null,
+ * undefined and false left out) and children (nodes or text). */
+export function element(doc, tag, attrs = {}, ...kids) {
+  const node = doc.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined && kid !== false) node.append(kid);
+  return node;
+}
+
 function labelOf(part, k) {
   return (part.labels && part.labels[k]) || (k === "null" ? "none" : k);
 }
@@ -120,17 +134,7 @@ export function createBuilder(root, opts = {}) {
   const state = { spec: null, formIndex: 0, work: null, busy: false, sig: "" };
   const uid = `gmb${Math.random().toString(36).slice(2, 8)}`;
 
-  const h = (tag, attrs = {}, ...kids) => {
-    const node = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === "class") node.className = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else node.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined && kid !== false) node.append(kid);
-    return node;
-  };
+  const h = (tag, attrs = {}, ...kids) => element(doc, tag, attrs, ...kids);
 
   const forms = () => (state.spec ? state.spec.forms : []);
   const send = (call, form) => {
