@@ -67,7 +67,6 @@ TONES = {"S": 0, "A": 1, "F": 2}
 def _hand(state: BrawlState, seat: str | None) -> dict[str, Any] | None:
     """The seat's own hand as cards, player by player (nobody else's: a hand is secret)."""
     from gm.games.brawl.engine import SEATS
-    from gm.games.brawl.move_builder import card_label, player_label
 
     if seat not in SEATS or state.outcome is not None:
         return None
@@ -79,6 +78,32 @@ def _hand(state: BrawlState, seat: str | None) -> dict[str, Any] | None:
     locked = state.pending.get(seat)
     title = f"Your hand ({state.unit(seat)})" + (" - your cards for this play are locked" if locked is not None else "")
     return {"title": title, "groups": groups}
+
+
+EFFECT_WORDS = {"S": "strong", "W": "weak"}
+
+
+def card_label(code: str) -> str:
+    """``S3`` -> ``Strength 3``, ``A1-4`` -> ``Agility 1-4 (rolled)``."""
+    from gm.games.brawl.rules import KINDS, parse_card
+
+    card = parse_card(code)
+    value = f"{card.lo}-{card.hi} (rolled)" if card.rolled else str(card.lo)
+    return f"{KINDS[card.kind]} {value}"
+
+
+def player_label(state: BrawlState, player: str) -> str:
+    """``WR1 (WR): strong in Downfield, Midfield; weak in Scrimmage, Backfield``."""
+    from gm.games.brawl.rules import REGION_NAMES, REGIONS
+
+    pos = state.positions[player]
+    effects = state.rules.positions[pos].effects
+    said = []
+    for effect, word in EFFECT_WORDS.items():
+        regions = [REGION_NAMES[g] for g in REGIONS if effects[g] == effect]
+        if regions:
+            said.append(f"{word} in {', '.join(regions)}")
+    return f"{player} ({pos})" + (f": {'; '.join(said)}" if said else "")
 
 
 def _rows(side: str, cards: list[str], per_line: int = 2) -> list[str]:

@@ -11,32 +11,6 @@ from gm.core.movebuilder import Part, assign_form, builder, form, idle, where
 if TYPE_CHECKING:
     from gm.games.brawl.engine import BrawlState
 
-EFFECT_WORDS = {"S": "strong", "W": "weak"}
-
-
-def card_label(code: str) -> str:
-    """``S3`` -> ``Strength 3``, ``A1-4`` -> ``Agility 1-4 (rolled)``."""
-    from gm.games.brawl.rules import KINDS, parse_card
-
-    card = parse_card(code)
-    value = f"{card.lo}-{card.hi} (rolled)" if card.rolled else str(card.lo)
-    return f"{KINDS[card.kind]} {value}"
-
-
-def player_label(state: BrawlState, player: str) -> str:
-    """``WR1 (WR): strong in Downfield, Midfield; weak in Scrimmage, Backfield``."""
-    from gm.games.brawl.rules import REGION_NAMES, REGIONS
-
-    pos = state.positions[player]
-    effects = state.rules.positions[pos].effects
-    said = []
-    for effect, word in EFFECT_WORDS.items():
-        regions = [REGION_NAMES[g] for g in REGIONS if effects[g] == effect]
-        if regions:
-            said.append(f"{word} in {', '.join(regions)}")
-    return f"{player} ({pos})" + (f": {'; '.join(said)}" if said else "")
-
-
 def zone_where(zone: str) -> dict[str, Any]:
     """Where a zone is drawn (``board_json``: Downfield on top, columns left to right)."""
     from gm.games.brawl.rules import COLUMNS, REGIONS
@@ -47,7 +21,7 @@ def zone_where(zone: str) -> dict[str, Any]:
 def move_builder(state: BrawlState, seat: str | None = None) -> dict[str, Any]:
     """A placement as an ``assign`` form (player -> card, zone), or the 4th-down options."""
     from gm.games.brawl.actions import FourthDown
-    from gm.games.brawl.board_json import TONES
+    from gm.games.brawl.board_json import TONES, card_label, player_label
     from gm.games.brawl.rules import COLUMN_NAMES, PLAYABLE, REGION_NAMES
 
     done = idle(state, seat)
