@@ -28,7 +28,7 @@ from bench import row
 from bench.serve_load import Served
 
 #: a short Grid Football (house rules), so a game gives enough moves quickly
-SHORT = {"downs_per_quarter": 3}
+SHORT = {"downs_per_quarter": 8}
 READY = "#game[aria-busy=false] #builder .gm-form, #game[aria-busy=false] #builder .gm-direct"
 
 

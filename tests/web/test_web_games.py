@@ -143,6 +143,19 @@ def test_quarterback_move_by_clicking_piece_and_destination(browser: Any, server
     mine = p.locator("#chat li.move").filter(has=p.locator(".who", has_text="You")).last
     assert re.fullmatch(rf"move {pid} [A-Z0-9-]*{to}", str(mine.locator(".what").text_content()))
     me.screenshot(artifacts, "quarterback-desktop-play")
+    # every legal move one click away, grouped (by piece) and readable: the list is the builder's rows
+    me.wait_my_turn()
+    b = me.table()["builder"]
+    rows = [r[-1] for f in b["forms"] for r in f["moves"]]
+    p.click("#all-moves > summary")
+    assert p.locator("#moves button.move").all_text_contents() == rows
+    groups = p.locator("#moves details > summary").all_text_contents()
+    pieces = [g for g in groups if g.startswith("Move a piece: ")]
+    assert pieces and all(re.fullmatch(r"Move a piece: \S+ \(\w+\) \(\d+\)", g) for g in pieces), groups
+    last = rows[-1]
+    p.locator(f"#moves button.move[data-move='{last}']").click()
+    me.idle()
+    assert p.locator("#chat li.move").filter(has=p.locator(".who", has_text="You")).last.locator(".what").text_content() == last
     assert not me.errors
     ctx.close()
 

@@ -2,7 +2,7 @@
 // built by pointing, the table's story and the chat with the referee, secret picks verified, live
 // updates) and the recorded-game viewer.  Plain ES modules, no build step; talks to gm serve's /api.
 // Nothing here knows a game: the board and the move builder come from the game's own hooks.
-import { drawBoard, markTargets, clearTargets, focusBox, drawLegend, drawHand } from "./board.js";
+import { drawBoard, markTargets, clearTargets, focusBox, drawLegend, drawHand, geometry } from "./board.js";
 import { createBuilder, element, listMoves } from "./builder.js";
 
 const $ = (id) => document.getElementById(id);
@@ -208,7 +208,7 @@ async function listTranscripts() {
 const G = {
   session: null, entries: [], active: null, table: null, told: 0, shown: new Map(), commitSeen: new Map(),
   source: null, retry: 0, timer: null, closed: true, zoom: null, chain: Promise.resolve(), inflight: 0, stale: false,
-  svg: null, builder: null, lastFocus: null, announced: new Set(), heard: null, pointing: false,
+  svg: null, builder: null, lastFocus: null, announced: new Set(), heard: null, pointing: false, streamNext: 0,
 };
 
 function closeGame() {
@@ -243,6 +243,7 @@ async function openGame(session) {
   G.entries = tokensOf(session);
   G.table = null;
   G.told = 0;
+  G.streamNext = 0;
   G.shown = new Map();
   G.commitSeen = new Map();
   G.announced = new Set();
@@ -339,6 +340,7 @@ function takeBack(moves) {
     }
   }
   G.told = moves;
+  G.streamNext = moves;
 }
 
 function who(seat) {
@@ -359,7 +361,17 @@ async function tell(entries, t) {
       }
       continue;
     }
-    if (G.shown.has(e.index)) continue;
+    const known = G.shown.get(e.index);
+    if (known) {
+      if (known.dataset.pending === "true") { // told by the event stream as it happened: its events now
+        delete known.dataset.pending;
+        G.told = Math.max(G.told, e.index + 1);
+        const list = eventList(e.events);
+        if (list) known.appendChild(list);
+        for (const rev of e.reveals || []) await tellReveal(rev, known);
+      }
+      continue;
+    }
     const move = hidden(e) ? "locked" : e.move;
     const what = move === "locked" ? "a secret pick, locked" : move;
     const li = say("move", [el("span", { class: "who" }, who(e.seat)), ": ", el("span", { class: "what", "data-move": move }, what), eventList(e.events)],
@@ -440,7 +452,7 @@ function renderBoard(t, before) {
   text.replaceChildren();
   if (!board) { box.replaceChildren(); G.svg = null; $("board-ascii").hidden = false; return; }
   const pane = $("board-pane");
-  const natural = drawBoard(board, { zoom: 1 }).gmGeometry;
+  const natural = geometry(board);
   const zoom = G.zoom === null ? autoZoom(t, natural) : G.zoom;
   const svg = drawBoard(board, { zoom });
   box.replaceChildren(svg);
@@ -481,24 +493,31 @@ function renderSecrets(t) {
 }
 
 function renderMoves(t) {
-  const box = $("moves");
-  box.replaceChildren();
   const list = $("legal-list");
   list.replaceChildren(...(t.examples || []).map((x) => new Option(x, x)));
   const groups = listMoves(t.builder);
-  let count = 0;
-  for (const g of groups) {
-    count += g.rows.length;
+  const count = groups.reduce((n, g) => n + g.rows.length, 0);
+  const typed = (t.builder?.forms || []).filter((f) => !f.parts);
+  const box = $("all-moves");
+  box.querySelector("summary").textContent = count ? `All legal moves (${count})` : typed.length ? "Your options in short" : "All legal moves";
+  box.hidden = !count && !(t.builder?.summary || []).length;
+  G.moves = { groups, summary: t.builder?.summary || [] };
+  $("moves").replaceChildren();
+  if (box.open) fillMoves();
+}
+
+/** The list of every legal move, made when it is opened (a reaction turn has hundreds). */
+function fillMoves() {
+  const box = $("moves");
+  if (box.childElementCount || !G.moves) return;
+  for (const g of G.moves.groups) {
     const ul = el("ul", { class: "move-list" });
     for (const r of g.rows) {
       ul.appendChild(el("li", {}, el("button", { type: "button", class: "move", "data-move": r.text, onclick: () => sendMove(r.call) }, r.text)));
     }
     box.appendChild(g.rows.length > 12 ? el("details", {}, el("summary", {}, `${g.label} (${g.rows.length})`), ul) : el("div", {}, el("h3", {}, g.label), ul));
   }
-  for (const line of t.builder?.summary || []) box.appendChild(el("p", { class: "summary-line" }, line));
-  const typed = (t.builder?.forms || []).filter((f) => !f.parts);
-  $("all-moves").querySelector("summary").textContent = count ? `All legal moves (${count})` : typed.length ? "Your options in short" : "All legal moves";
-  $("all-moves").hidden = !count && !(t.builder?.summary || []).length;
+  for (const line of G.moves.summary) box.appendChild(el("p", { class: "summary-line" }, line));
 }
 
 /** A move built by pointing: the game's tool call, answered with the table. */
@@ -615,6 +634,17 @@ function connect() {
   G.source = src;
   setConn("connecting…", "connecting");
   src.onopen = () => { G.retry = 0; setConn("live", "live"); };
+  // another seat moved: told at once (its events follow with the table), as the stream says it
+  src.addEventListener("move", (ev) => {
+    const m = JSON.parse(ev.data);
+    // (only the next move after those told: the table tells any gap; G.told stays the story's count)
+    if (G.shown.has(m.index) || m.index !== Math.max(G.told, G.streamNext)) return;
+    const what = m.move === "locked" ? "a secret pick, locked" : m.move;
+    const li = say("move", [el("span", { class: "who" }, who(m.seat)), ": ", el("span", { class: "what", "data-move": m.move }, what)],
+      { index: String(m.index), seat: m.seat, pending: "true" });
+    G.shown.set(m.index, li);
+    G.streamNext = m.index + 1;
+  });
   // another seat moved: fetch the table, unless the page already shows that position (its own move's
   // answer) or is waiting for an answer that will (then it looks again once the answer is in)
   src.addEventListener("state", (ev) => {
@@ -736,6 +766,7 @@ function wire() {
     if (ev.key === "ArrowLeft") stepTo(R.at - 1);
   });
   G.builder = createBuilder($("builder"), { board: boardAdapter, onSend: (call) => sendMove(call) });
+  $("all-moves").addEventListener("toggle", () => { if ($("all-moves").open) fillMoves(); });
   window.addEventListener("hashchange", route);
 }
 
