@@ -148,6 +148,7 @@ def test_quarterback_move_by_clicking_piece_and_destination(browser: Any, server
     b = me.table()["builder"]
     rows = [r[-1] for f in b["forms"] for r in f["moves"]]
     p.click("#all-moves > summary")
+    p.wait_for_selector("#moves button.move")  # (made when opened)
     assert p.locator("#moves button.move").all_text_contents() == rows
     groups = p.locator("#moves details > summary").all_text_contents()
     pieces = [g for g in groups if g.startswith("Move a piece: ")]
