@@ -58,7 +58,7 @@ def test_grid_football_whole_game_by_pointing(browser: Any, server: ServerProces
     assert (t["board"]["columns"], t["board"]["rows"]) == (20, 64)
     assert me.check_svg(t["board"])["lines"] == 2  # the goal lines; no scrimmage before the kickoff
     assert p.locator("#say-input").get_attribute("placeholder") == f"e.g. {t['examples'][0]}"
-    assert p.locator("#banner").is_visible() and "predictable" in str(p.text_content("#banner"))
+    assert p.locator("#practice").is_visible() and p.text_content("#practice") == "practice game: picks and cards are predictable"
     pane, svg = p.locator("#board-pane").bounding_box(), p.locator("#board-svg svg").bounding_box()
     assert pane and svg and svg["height"] <= pane["height"]  # the whole field in view: both end zones, rows 1-3 too
     me.screenshot(artifacts, "grid-football-desktop-start")
@@ -412,3 +412,34 @@ def test_a_language_models_narration_is_shown_as_it_streams(browser: Any, server
     assert me.chat("answer")[-1].startswith("Q1 |")
     assert not me.errors
     ctx.close()
+
+
+def test_joining_a_practice_game_asks_first(browser: Any, server: ServerProcess) -> None:
+    """A server that refuses to let a friend into a practice game without their yes (409, the
+    w8-serve-sec contract): the page asks, and joins with ``accept_practice`` only on yes."""
+    a_ctx, b_ctx = browser.new_context(), browser.new_context()
+    home = Player(a_ctx.new_page(), server.url).open()
+    home.new_game("grid-football", mode="friend", seed=21)
+    link = home.page.input_value("#invite-link")
+    sent: list[dict[str, Any]] = []
+
+    def practice(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        sent.append(body)
+        if not body.get("accept_practice"):
+            route.fulfill(status=409, json={"ok": False, "error": {"status": 409, "practice": True, "game": "grid-football", "seat": "away",
+                                                                  "message": "this is a practice game: picks and cards are predictable"}})
+        else:
+            route.continue_()
+
+    away = Player(b_ctx.new_page(), server.url)
+    away.page.route("**/api/join", practice)
+    asked: list[str] = []
+    away.page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    away.page.goto(link)
+    away.wait_game()
+    assert len(asked) == 1 and asked[0].startswith("this is a practice game: picks and cards are predictable")
+    assert [b.get("accept_practice") for b in sent] == [None, True]
+    assert away.session() == home.session() and away.page.text_content("#practice") == "practice game: picks and cards are predictable"
+    a_ctx.close()
+    b_ctx.close()

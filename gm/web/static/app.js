@@ -406,9 +406,10 @@ function renderStatus(t) {
   document.title = `${t.name}: ${t.status}`.slice(0, 120);
   const mine = (t.seats || []).filter((seat) => G.entries.some((e) => e.seat === seat));
   $("game-title").textContent = `${t.name}, you play ${mine.join(" and ")}` + (mine.length > 1 ? ` (now: ${G.active.seat})` : "");
-  const banner = $("banner");
+  // a practice game, to every seat (the server's own words when it says them: practice_note)
+  const banner = $("practice");
   banner.hidden = !t.practice;
-  banner.textContent = t.practice ? `Practice game: picks and cards are predictable (the seed, ${t.seed}, is known).` : "";
+  banner.textContent = t.practice ? (t.practice_note || "practice game: picks and cards are predictable") : "";
   const input = $("say-input");
   const ex = t.examples || [];
   input.placeholder = ex.length ? `e.g. ${ex[0]}` : "a move, or a question";
@@ -705,7 +706,7 @@ function stepTo(i) {
 async function route() {
   const h = location.hash.slice(1);
   const params = new URLSearchParams(h);
-  if (params.get("join")) return join(params.get("join"), false);
+  if (params.get("join")) return join(params.get("join"));
   if (params.get("game")) {
     if (params.get("game") === G.session && !G.closed) return; // already open
     return openGame(params.get("game"));
@@ -714,20 +715,26 @@ async function route() {
   return start();
 }
 
-async function join(code, practice) {
+async function join(code) {
   history.replaceState(null, "", location.pathname); // a code is used once: not in the address bar
-  const res = await api("/api/join", { method: "POST", body: practice ? { code, accept_practice: true } : { code } });
+  let res = await api("/api/join", { method: "POST", body: { code } });
+  if (!res.ok && res.error?.status === 409 && res.error.practice) {
+    // a practice game: join only if the player says yes (the code is still good if they do not)
+    if (window.confirm(`${res.error.message}\n\nJoin this practice game anyway?`)) {
+      res = await api("/api/join", { method: "POST", body: { code, accept_practice: true } });
+    } else {
+      await start();
+      $("ng-error").textContent = "not joined: the game is a practice game";
+      return;
+    }
+  }
   if (res.ok) {
     keep({ session: res.session, game: res.view?.game || res.game, seat: res.seat, token: res.token, mode: "friend" });
     location.hash = `#game=${encodeURIComponent(res.session)}`;
     return;
   }
   await start();
-  const e = $("ng-error");
-  e.textContent = res.error?.message || "cannot join";
-  if (res.error?.status === 409) { // a practice game: join only if you accept that its picks are predictable
-    e.append(" ", el("button", { type: "button", onclick: () => join(code, true) }, "Accept and join"));
-  }
+  $("ng-error").textContent = res.error?.message || "cannot join";
 }
 
 function wire() {
