@@ -43,8 +43,11 @@ def _missing(why: str) -> None:
     pytest.skip(why)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module. Not the session: Playwright's sync API keeps its event loop
+    running while it is open, so a later test of the same worker that calls ``asyncio.run`` /
+    ``anyio.run`` (the MCP client tests) would fail with "another loop is running"."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
