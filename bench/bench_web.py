@@ -133,6 +133,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
             pa.evaluate("(e) => localStorage.setItem('gm.games', JSON.stringify([e]))", entry)
             pa.goto(f"{base}/#game={made['session']}")
             pa.wait_for_selector("#conn[data-state=live]")
+            pb.once("dialog", lambda d: d.accept())  # a practice game (seed 2): the friend says yes to it
             pb.goto(made["seats"]["away"]["join_url"])
             pb.wait_for_selector("#conn[data-state=live]")
             lags = []

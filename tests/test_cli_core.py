@@ -49,12 +49,12 @@ def test_help_version_games() -> None:
 
 
 def test_new_prints_id_and_path(_gm_home: Path) -> None:
-    code, out, _ = gm("new", "grid-football", "--seed", "3")
+    code, out, err = gm("new", "grid-football", "--seed", "3")  # captured, as SID=$(gm new ...) is: the id alone
     assert code == 0, out
-    sid = out.splitlines()[0]
-    assert (_gm_home / "sessions" / f"{sid}.jsonl").is_file()
-    assert f"path: {_gm_home / 'sessions' / sid}.jsonl" in out
-    assert "players: home human, away bot:" in out and "next: home (human) must" in out
+    sid = out.strip()
+    assert out == f"{sid}\n" and (_gm_home / "sessions" / f"{sid}.jsonl").is_file()
+    assert f"path: {_gm_home / 'sessions' / sid}.jsonl" in err
+    assert "players: home human, away bot:" in err and "next: home (human) must" in err
     code, out, _ = gm("new", "gf", "--player", "away=human", "--json")
     data = json.loads(out)
     assert code == 0 and data["players"] == {"home": "human", "away": "human"} and Path(data["path"]).is_file()

@@ -27,6 +27,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     assert live.commitments().get("away")  # (seed 3: the toss is said as the match opens; the bot kicks)
     Session.create("gridmaster4", seed=2, id="gm4-hot")
     (home / "sessions" / "broken.jsonl").write_text('{"format": "gm-session", "version": 2}\n')
+    (home / "sessions" / "broken.jsonl").chmod(0o600)  # (owner-only, as gm makes them: else it is refused for that)
     now = time.time()
     for sid, ago in (("gf-live", 90), ("gm4-hot", 3 * 3600), ("broken", 5 * 86400)):
         for folder in ("sessions", "transcripts"):

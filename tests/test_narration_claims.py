@@ -67,7 +67,8 @@ def test_quarterback_tackle() -> None:
     f = turn_with("quarterback", "tackle")
     square = re.search(r"tackled on ([A-I]-?[0-9]+)", " ".join(f.quotes)).group(1)  # type: ignore[union-attr]
     assert check(f"What a hit - the carrier is tackled on {square}!", f) == []
-    assert check("The carrier is tackled on A9!", f) == ["square A9: not in the engine's account of this turn"]
+    assert check("The carrier is tackled on A9!", f) == ["square A9: not in the engine's account of this turn",
+                                                         "square A9: no event of this turn puts it there"]
     assert check("Intercepted! Great read.", f) == ["an interception: the engine reports none this turn"]
 
 
@@ -94,7 +95,8 @@ def test_gridmaster4_placements_blocks_and_inactive_tiles() -> None:
     assert check(f"Tile {number} goes down on {cell}, and a rival tile turns inactive.", f) == []
     assert check(f"Tile {int(number) + 40} goes down on {cell}.", f) == [f"tile {int(number) + 40}: not in the engine's account of this turn"]
     quiet = turn_with("gridmaster4", "placed")
-    assert check("Orange is blocked now.", quiet) == ["a blocked player: the engine reports none this turn"]
+    assert check("Orange is blocked now.", quiet) == ["a blocked player: the engine reports none this turn",
+                                                      "orange blocked: the engine has not blocked orange"]
     assert check("Two tiles are now inactive.", quiet) == ["an inactive tile: the engine reports none this turn"]
     assert check("That opens a free round.", quiet) == ["a free placement: the engine reports none this turn"]
 

@@ -172,3 +172,35 @@ async def _mcp_session(env: dict[str, str]) -> None:
 
 def test_gm_mcp_serves_it_to_the_real_mcp_client(env: dict[str, str]) -> None:
     anyio.run(_mcp_session, env)
+
+
+REFEREE_SCRIPT = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from llm_fakes import Call, FakeLLM, Say
+from llm_game import make_referee
+from gm.referee.llm.referee import NO_MOVE
+from gm.session import Session
+
+s = Session.create("rock-paper-scissors", seed=1, players={"bob": "bot:random"}, persist=False, record=False)
+status = s.game.status(s.state, "alice")
+fake = FakeLLM([Say("Done! I threw rock for you."), Say("All set, your throw is in."),
+                Call([("throw", {"shape": "rock"})]), Call([("throw", {"shape": "rock"})]), Say("Rock it is.")])
+ref = make_referee("openai", fake)
+claimed = ref.handle(s, "alice", "rock")
+made = ref.handle(s, "alice", "rock")
+print(json.dumps({"claimed": claimed.narration, "expected": f"{NO_MOVE} {status}", "calls": [c.ok for c in made.calls],
+                  "moves": [m.action.to_json() for m in s.state.log if m.seat == "alice"], "said": made.narration, "flags": made.flags}))
+"""
+
+
+def test_the_llm_referee_knows_its_move_claims_from_the_core_words_alone(env: dict[str, str]) -> None:
+    """The plugin declares no narration claims: gm's own words ("Done!", "your throw is in") still
+    mark a move claimed without a call, and a repeated call is still made once."""
+    p = subprocess.run([sys.executable, "-c", REFEREE_SCRIPT, str(ROOT / "tests" / "llm")], env=env, capture_output=True,
+                       text=True, timeout=TIMEOUT, check=False)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["claimed"] == out["expected"]
+    assert out["calls"] == [True] and out["moves"] == [{"type": "throw", "shape": "rock"}] and out["said"] == "Rock it is."
+    assert out["flags"] == ['repeat-call: throw {"shape": "rock"} was already made for this message; not made again']

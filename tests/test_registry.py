@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GM = Path(gm.__file__).resolve().parent
 DECLARED = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["entry-points"][ENTRY_POINT_GROUP]
 #: the layers that serve every game and so may name none
-GENERIC = ["cli", "core", "export", "mcp_server", "play", "referee", "transcript", "sim.py", "session", "templating.py", "web"]
+GENERIC = ["chatlog", "cli", "core", "export", "mcp_server", "play", "referee", "transcript", "sim.py", "session", "templating.py", "web"]
 
 
 def test_gm_declares_its_games_as_entry_points() -> None:

@@ -91,7 +91,7 @@ def test_rejected_calls_change_nothing_and_say_why(tmp_path: Path) -> None:
     before = (s.state.to_json(), s.state.snapshot(), s.path.read_bytes() if s.path else b"")
     cases = [
         ("no_such_tool", {}, "home", "CORE-TOOL"),
-        ("call_play", {"play": 1, "colour": "red"}, "home", "GF-TOSS"),  # wrong phase
+        ("call_play", {"play": 1, "colour": "red"}, "home", "GF-R-DECISION"),  # wrong phase
         ("call_play", {"play": 1}, "home", "CORE-ARGS"),  # missing
         ("call_play", {"play": 1, "colour": "red", "speed": 3}, "home", "CORE-ARGS"),  # extra
         ("call_play", {"play": "1", "colour": "red"}, "home", "CORE-ARGS"),  # wrong type

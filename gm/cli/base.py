@@ -28,6 +28,33 @@ from gm.core.errors import GameError
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _typed(path: str) -> str:
+    """``path`` as a shell here takes it: its name when the shell finds this very file by that name,
+    else relative to the working folder when it lies below it (``.venv/bin/gm``), else absolute."""
+    import shutil
+
+    name = os.path.basename(path)
+    found = shutil.which(name)
+    if found and os.path.realpath(found) == os.path.realpath(path):
+        return name
+    full = os.path.abspath(path)
+    rel = os.path.relpath(full)
+    return rel if not rel.startswith("..") and os.sep in rel else full
+
+
+def gm_command() -> str:
+    """``gm`` as the user can type it where they are, for the hints gm prints ("Resume with: ... play
+    --resume ID"): ``gm`` when the shell's ``gm`` is this one; the script as it was run when it is not
+    on the PATH (``.venv/bin/gm`` after ``make play``); ``python -m gm`` with this interpreter when run
+    that way.  Run from inside another program (a test runner), the command's own name, ``gm``."""
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if os.path.basename(argv0) == "__main__.py" and os.path.basename(os.path.dirname(os.path.abspath(argv0))) == "gm":
+        return f"{_typed(sys.executable)} -m gm"
+    if os.path.basename(argv0) != "gm":
+        return "gm"
+    return _typed(argv0)
+
+
 def reader_gone() -> NoReturn:
     """The reader of our output went away (``| head``): write nothing more, exit 0.  Standard
     output and error are pointed at the null device so the interpreter's last flush is quiet."""
@@ -149,8 +176,8 @@ def check_llm_options(name: str, model: str | None, base_url: str | None, api: s
     error line (``gm play`` and ``gm eval`` take the same ones)."""
     if api not in ("chat", "responses"):
         fail(f"--api is chat or responses, not {api!r}")
-    if name == "anthropic" and (base_url or api != "chat"):
-        fail("--base-url and --api are for --referee openai")
+    if name == "anthropic" and api != "chat":
+        fail("--api is for --referee openai")
     if base_url and not model:
         fail("--base-url needs --model: the model name the server knows (e.g. llama3.1 for Ollama)")
 
@@ -185,5 +212,13 @@ def echo(text: str = "") -> None:
     typer.echo(text)
 
 
+def echo_err(text: str = "") -> None:
+    typer.echo(text, err=True)
+
+
 def stdout_is_tty() -> bool:
-    return sys.stdout.isatty()
+    """Whether standard output is a terminal (``gm new`` prints only the id when it is not)."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed, or a test runner's buffer
+        return False

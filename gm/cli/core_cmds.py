@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from gm.cli.base import app, echo, errors_to_exit, fail
+from gm.cli.base import app, echo, echo_err, errors_to_exit, fail, stdout_is_tty
 
 if TYPE_CHECKING:
     from gm.session import Session
@@ -104,8 +104,9 @@ def new(
 ) -> None:
     """Create a saved game (a session) and print its id.
 
-    The id is the first line of the output (gm new GAME | head -1), then the session file,
-    the players and what happens first."""
+    Standard output is the id alone when it is piped or captured (SID=$(gm new GAME)); the
+    session file, the players and what happens first go to standard error then, and follow
+    the id on a terminal."""
     from gm.core.registry import find_game
     from gm.session import Session
 
@@ -118,16 +119,18 @@ def new(
                     "events": s.opening_events, **{k: v for k, v in s.view(_query_seat(s, None)).items() if k in ("status", "expected", "commitments")}}))
         return
     echo(s.id)
-    echo(f"path: {s.path}")
-    echo("players: " + ", ".join(f"{seat} {p}" for seat, p in s.players.items()))
+    # on a terminal the details follow the id; piped (SID=$(gm new ...)), standard output is the id alone
+    detail = echo if stdout_is_tty() else echo_err
+    detail(f"path: {s.path}")
+    detail("players: " + ", ".join(f"{seat} {p}" for seat, p in s.players.items()))
     if s.practice:
-        echo(f"practice game: the seed ({s.secret.seed}) is known, so the bot's picks are predictable")
+        detail(f"practice game: the seed ({s.secret.seed}) is known, so the bot's picks are predictable")
     else:
-        echo(f"seed hidden until the game ends; commitment sha256 {s.seed_commitment}")
+        detail(f"seed hidden until the game ends; commitment sha256 {s.seed_commitment}")
     for ev in s.opening_events:
-        echo(f"  {ev['text']}")
-    echo(g.status(s.state, _query_seat(s, None)))
-    echo(_expected_line(s.expected()))
+        detail(f"  {ev['text']}")
+    detail(g.status(s.state, _query_seat(s, None)))
+    detail(_expected_line(s.expected(_query_seat(s, None))))
 
 
 @app.command()

@@ -30,8 +30,10 @@ def _load(spec: str, home: Path | None = None) -> tuple[GameState[Any], Any]:
 
     path = Path(spec).expanduser()
     if path.suffix.lower() == ".json":
+        from gm.core.files import JSON_LIMIT, read_text
+
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_text(path, JSON_LIMIT, "state file"))
         except ValueError as exc:
             raise StateError(f"{path} is not JSON: {exc}", rule="CORE-SESSION") from None
         if not isinstance(data, dict):
@@ -62,6 +64,7 @@ def export(
     from gm.core.registry import default_game, find_game
     from gm.core.token import encode_state
     from gm.export import ExportError, render_doc, write_bundle
+    from gm.export.render import blank_token
 
     kind = what.strip().lower()
     if kind not in WHAT:
@@ -91,7 +94,7 @@ def export(
         echo(f"wrote {len(names)} files to {dest}: {', '.join(names)}")
         return
     if kind == "token":
-        text = (token or encode_state(state if state is not None else g.new_state(ruleset, 0))) + "\n"
+        text = (token or (encode_state(state) if state is not None else blank_token(g, ruleset))) + "\n"
     elif kind == "prompt":
         from gm.referee.llm.prompts import system_prompt
 

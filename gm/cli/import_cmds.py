@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from gm.cli.base import app, echo, errors_to_exit, fail
 
 if TYPE_CHECKING:
     from gm.chatlog.audit import Audit
+    from gm.core.chance import Chance
     from gm.core.game import Game
     from gm.session import Session
     from gm.session.commit import SeedSecret
@@ -34,8 +36,17 @@ def _players(items: list[str] | None) -> dict[str, str]:
 
 
 def _read(source: str) -> str:
+    """The text of ``source``: stdin (``-``), a file, or the argument itself (a token), read with a size
+    limit.  Bytes are decoded the way chats are saved (UTF-8 with or without a byte-order mark, UTF-16,
+    Latin-1)."""
+    from gm.chatlog.text import decode
+    from gm.core.files import IMPORT_LIMIT, read_bytes, read_stream
+
     if source == "-":
-        return sys.stdin.read()
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            return sys.stdin.read()
+        return decode(read_stream(stream, IMPORT_LIMIT, "the document on", "stdin"), "stdin")
     path = Path(source).expanduser()
     try:
         is_file = "\n" not in source and path.is_file()
@@ -43,7 +54,7 @@ def _read(source: str) -> str:
         is_file = False
     if not is_file and path.suffix.lower() in (".md", ".txt", ".log", ".html") and not any(c.isspace() for c in source):
         fail(f"no such file: {source}")
-    return path.read_text(encoding="utf-8") if is_file else source
+    return decode(read_bytes(path, IMPORT_LIMIT, "document"), source) if is_file else source
 
 
 def is_token(text: str) -> bool:
@@ -91,52 +102,85 @@ def import_(
             _import_token(text, output, home, session_id, players)  # says why it is not a token
             return
         raise
-    hint_rules, secret = token_hint(text, g, home)
-    ruleset = g.load_rules_file(rules) if rules is not None else hint_rules
+    hint = token_hint(text, g, home)
+    secret, chance = hint.secret, hint.chance
+    if seed is not None:  # a seed of the user's: a practice game, whatever the token's was
+        secret, chance = None, None
+    ruleset = g.load_rules_file(rules) if rules is not None else hint.rules
+    prefer = None
     if seed is None and secret is not None:
-        seed = secret.seed
-    result = audit(g, text, ruleset, seed)
+        if hint.moves:  # a game played in gm up to its token: its seed is the game's (a running one's copy's)
+            seed = secret.seed
+        else:  # a blank template's token: its seed is tried first, the chat's own chance decides
+            prefer = secret.seed
+    result = audit(g, text, ruleset, seed, chance, prefer=prefer)
     if secret is not None and secret.seed != result.seed:
         secret = None
+    if secret is not None and not secret.practice and not result.state.is_terminal:
+        # a running game's seed stays hidden: this one is a copy's fresh seed (token_hint), never shown
+        result.seed_hidden = True
+        if output is not None:
+            fail("the game is still running and its seed is hidden: --output would write it; import it as a session "
+                 "(without --output), or once the game is over")
     if output is not None:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(json.dumps(result.state.to_json(), indent=1) + "\n", encoding="utf-8")
         _report(result, None, as_json, export, note=f"wrote {output} ({g.id}, {len(result.state.log)} moves)")
         return
     s = save(result, home=home, session_id=session_id, players=players, secret=secret)
-    _report(result, s, as_json, export)
+    _report(result, s, as_json, export, copied=result.seed_hidden)
 
 
-def token_hint(text: str, game: Game, home: Path | None) -> tuple[Any, SeedSecret | None]:
-    """The ruleset and seed of a gm token of ``game`` inside ``text`` (a session document exported by
-    gm carries one): a chatbot's log of that game replays with the game's own ruleset and chance.
-    A hidden seed is read only where its key is (the same gm home); ``(None, None)`` without a token."""
+#: what an import of a running hidden-seed game says of its copy
+_COPY_NOTE = ("the game is still running and its seed is hidden: the copy has a new hidden seed (what every side has "
+              "seen so far is kept; chance from here on is new) and fresh bots")
+
+
+@dataclass(frozen=True)
+class TokenHint:
+    """What a gm token inside a chatbot's text says about the game its log replays: the ruleset, the
+    seed (a hidden one only where its key is; a running game's never: its copy's fresh one), the
+    chance setup and how many moves the token's game had."""
+
+    rules: Any = None
+    secret: SeedSecret | None = None
+    moves: int = 0
+    chance: Chance | None = None
+
+
+def token_hint(text: str, game: Game, home: Path | None) -> TokenHint:
+    """The ruleset, seed and chance of a gm token of ``game`` inside ``text`` (a session document
+    exported by gm carries one): a chatbot's log of that game replays with the game's own ruleset and
+    chance.  A hidden seed is read only where its key is (the same gm home), and a running game's is
+    never used: its copy gets a fresh hidden seed, with the chance outcomes every side has seen
+    (:func:`gm.session.token.fresh_copy`); nothing without a token."""
     from gm.core.errors import GameError
     from gm.core.token import decode_token
     from gm.session import FileStore
     from gm.session.commit import SeedSecret
     from gm.session.keys import SealError
-    from gm.session.session import store_keys
-    from gm.session.token import decode
+    from gm.session.token import decode, fresh_copy, opened
 
     found = _TOKEN_INSIDE.search(text)
     if found is None:
-        return None, None
+        return TokenHint()
     token = found.group(0)
     try:
         data = decode_token(token) if token.startswith("gm1.") else decode(token)
         if data.get("game") != game.id:
-            return None, None
+            return TokenHint()
         rules = game.load_rules(data.get("rules") or {})
-        if "seed" in data:
-            return rules, SeedSecret.draw(int(data["seed"]))
-        keys = store_keys(FileStore(home))
-        if data.get("key_id") != keys.id:
-            return rules, None
-        opened = keys.open("token", str(data["sealed"]), game.id)
-        return rules, SeedSecret.from_sealed(opened["secret"], practice=False)
+        if "seed" in data and "sealed" not in data:
+            from gm.core.chance import Chance
+
+            return TokenHint(rules, SeedSecret.draw(int(data["seed"])), len(data.get("log") or ()), Chance.from_record(data))
+        secret, chance, moves = opened(data, FileStore(home))
     except (GameError, SealError, KeyError, TypeError, ValueError):
-        return None, None
+        return TokenHint()
+    if secret.practice:
+        return TokenHint(rules, secret, len(moves), chance)
+    copy = fresh_copy(game, rules, secret, chance, moves)  # (a StateError: the moves need the old seed)
+    return TokenHint(rules, secret, len(moves), chance) if copy is None else TokenHint(rules, copy[0], len(moves), copy[1])
 
 
 def save(
@@ -149,7 +193,8 @@ def save(
 ) -> Session:
     """The engine's true game of an audit, saved as a new session: a practice game (its seed is the
     one the audit replayed with) unless ``secret`` (the hidden seed of the game's token) says
-    otherwise; every seat is human unless ``players`` says otherwise."""
+    otherwise, with the audit's chance (its generator, and the outcomes supplied to it); every seat is
+    human unless ``players`` says otherwise."""
     from gm.session import FileStore, Session
     from gm.session.commit import SeedSecret
 
@@ -164,10 +209,11 @@ def save(
         moves=result.moves,
         store=FileStore(home),
         id=session_id,
+        chance=result.state.chance_setup(),
     )
 
 
-def _report(result: Audit, s: Session | None, as_json: bool, export: Path | None, note: str = "") -> None:
+def _report(result: Audit, s: Session | None, as_json: bool, export: Path | None, note: str = "", copied: bool = False) -> None:
     doc_note = ""
     if export is not None and s is not None:
         from gm.export import render_doc
@@ -179,11 +225,15 @@ def _report(result: Audit, s: Session | None, as_json: bool, export: Path | None
     if as_json:
         data: dict[str, Any] = result.to_json()
         data["session"] = s.id if s is not None else None
+        if copied:
+            data["note"] = _COPY_NOTE
         typer.echo(json.dumps(data, indent=1))
         return
     echo(result.text())
     if note:
         echo(note)
+    if copied:
+        echo(_COPY_NOTE)
     if s is None:
         return
     who = ", ".join(f"{name} {p}" for name, p in s.players.items())
@@ -209,6 +259,8 @@ def _import_token(text: str, output: Path | None, home: Path | None, session_id:
     s = import_token(text, store=FileStore(home), session_id=session_id, players=players)
     who = ", ".join(f"{name} {p}" for name, p in s.players.items())
     echo(f"imported {s.game.id} session {s.id} ({len(s.state.log)} moves; {who})")
+    if not s.practice and not s.state.is_terminal:
+        echo(_COPY_NOTE)
     viewer = s.human_seats[0] if len(s.human_seats) == 1 else None
     echo(s.game.render(s.state, viewer))
     echo(s.game.status(s.state, viewer))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from gm.cli.base import app, check_llm_options, errors_to_exit, fail
+from gm.cli.base import app, check_llm_options, errors_to_exit, fail, gm_command
 
 if TYPE_CHECKING:
     from gm.referee.base import Referee
@@ -27,10 +27,11 @@ def play(
     record: Path | None = typer.Option(None, "--record", metavar="FILE", help="also write the transcript to this file (it is always kept with the session)"),
     referee: str = typer.Option("offline", "--referee", metavar="KIND", help="offline (the default: no API key needed), openai or anthropic"),
     model: str | None = typer.Option(None, "--model", metavar="NAME", help="model name for an LLM referee (default: GM_OPENAI_MODEL / GM_ANTHROPIC_MODEL or a small model)"),
-    base_url: str | None = typer.Option(None, "--base-url", metavar="URL", help="OpenAI-compatible server for --referee openai, e.g. http://localhost:11434/v1 (Ollama)"),
+    base_url: str | None = typer.Option(None, "--base-url", metavar="URL", help="the model server: OpenAI-compatible for --referee openai (e.g. http://localhost:11434/v1, Ollama), Anthropic-compatible for --referee anthropic"),
     api: str = typer.Option("chat", "--api", metavar="API", help="openai only: chat (the default: Chat Completions, any compatible server) or responses"),
     timeout: float = typer.Option(60.0, "--timeout", min=1, max=3600, metavar="SECONDS", help="LLM referee: how long to wait for each model answer (default: 60)"),
     retries: int = typer.Option(2, "--retries", min=0, max=10, metavar="N", help="LLM referee: retries of a model request that timed out or failed (default: 2)"),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", min=16, max=200_000, metavar="N", help="LLM referee: the most output tokens of each reply, sent to the server (a local server's own default may cut replies short)"),
 ) -> None:
     """Play a game in the terminal against the bot, or hot seat.
 
@@ -42,7 +43,7 @@ def play(
     from gm.play.terminal import Terminal, play_game, transcript_path
     from gm.session import Session
 
-    ref = _make_referee(referee, model, base_url, api, timeout=timeout, retries=retries)
+    ref = _make_referee(referee, model, base_url, api, timeout=timeout, retries=retries, max_tokens=max_tokens)
     if resume:
         session = Session.open(resume)
     else:
@@ -56,7 +57,7 @@ def play(
             fail(f"--opponent is human, bot or bot:STRATEGY, not {opponent!r}; the bots of {g.id}: {strategies}")
         players = {s: ("human" if s == me or opponent == "human" else opponent) for s in g.seats}
         session = Session.create(g, seed=seed, rules=str(rules) if rules else None, players=players, referee=ref.kind, model=ref.model)
-    summary = play_game(session, ref, Terminal())
+    summary = play_game(session, ref, Terminal(command=gm_command()))
     path = transcript_path(session)
     if record is not None and session.recorder is not None:
         lines = session.store.transcript_read(session.id)
@@ -77,12 +78,14 @@ def _interactive() -> bool:
 
 
 def _make_referee(referee: str, model: str | None, base_url: str | None, api: str, *, timeout: float = 60.0,
-                  retries: int = 2) -> Referee:
+                  retries: int = 2, max_tokens: int | None = None) -> Referee:
     """The referee for ``--referee``; without an API key, say how to set one and offer the offline referee."""
     from gm.referee.offline import OfflineReferee
 
     name = referee.strip().lower()
     if name == "offline":
+        if model or base_url or max_tokens is not None:
+            fail("--model, --base-url and --max-tokens are for --referee openai or anthropic")
         return OfflineReferee()
     if name not in ("openai", "anthropic"):
         fail(f"unknown referee {referee!r}; choose: offline, openai, anthropic")
@@ -90,7 +93,8 @@ def _make_referee(referee: str, model: str | None, base_url: str | None, api: st
     from gm.referee.llm import MissingKeyError, build_referee
 
     try:
-        return build_referee(name, model=model, base_url=base_url, api=api, timeout=timeout, max_retries=retries)
+        return build_referee(name, model=model, base_url=base_url, api=api, timeout=timeout, max_retries=retries,
+                             max_tokens=max_tokens)
     except MissingKeyError as exc:
         if _interactive() and typer.confirm(f"{exc.help}.\nPlay with the offline referee instead?", default=True):
             return OfflineReferee()

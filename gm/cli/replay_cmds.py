@@ -115,8 +115,14 @@ def record(
         return out
 
     if script is not None:
+        from gm.core.files import TRANSCRIPT_LIMIT, read_text
+
         lines = []
-        for n, raw in enumerate(script.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            script_text = read_text(script, TRANSCRIPT_LIMIT, "script")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"cannot read the script {script}: {getattr(exc, 'strerror', None) or exc}")
+        for n, raw in enumerate(script_text.splitlines(), start=1):
             if not raw.strip() or raw.lstrip().startswith("#"):
                 continue
             seat, sep, text = raw.partition(":")

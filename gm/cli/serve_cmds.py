@@ -35,15 +35,13 @@ def open_served_store(spec: str, key_file: Path | None) -> object:
     """The store ``spec`` names, sealed with the server's key: ``--key-file``, ``$GM_SECRET_KEY`` or
     ``$GM_KEY_FILE`` (required for PostgreSQL: many processes must share it), else for SQLite the gm
     home's key file.  Never a key kept in the database."""
-    from gm.session import KeyRing, MemoryStore, load_keyring
+    from gm.session import KeyRing, MemoryStore
+    from gm.session.keys import read_key_file
     from gm.session.sql import open_sql_store
 
     keys: KeyRing | None = None
     if key_file is not None:
-        try:
-            keys = KeyRing(bytes.fromhex(key_file.expanduser().read_text(encoding="ascii").strip()), source=str(key_file))
-        except (OSError, ValueError, UnicodeDecodeError) as exc:
-            fail(f"cannot read the key file {key_file}: {exc}")
+        keys = read_key_file(key_file.expanduser(), "the server key")
     text = spec.strip()
     if text in ("memory", "memory:"):
         mem = MemoryStore()
@@ -53,7 +51,7 @@ def open_served_store(spec: str, key_file: Path | None) -> object:
         fail("a PostgreSQL store needs the server key given explicitly, the same for every process: --key-file FILE or $GM_SECRET_KEY (64 hex digits; gm admin new-key makes one)")
     if not text.startswith(("sqlite:", "postgresql:", "postgres:")):
         fail(f"gm serve keeps its games in a database: --store sqlite:PATH, postgresql://... or memory: (not {spec!r})")
-    return open_sql_store(text, keys if keys is not None else load_keyring())
+    return open_sql_store(text, keys)  # (no key given: $GM_SECRET_KEY, $GM_KEY_FILE, or for SQLite the gm home's)
 
 
 def run_server(
@@ -70,6 +68,10 @@ def run_server(
     quiet: bool,
     what: str = "gm serve",
     full_gc_every: float = 600.0,
+    header_timeout: float = 10.0,
+    body_timeout: float = 20.0,
+    allowed_hosts: tuple[str, ...] = (),
+    allowed_origins: tuple[str, ...] = (),
 ) -> None:
     try:
         from gm.server.access import Keys
@@ -91,8 +93,11 @@ def run_server(
     if os.environ.get("GM_ADMIN_TOKEN"):
         admin_lines.append(os.environ["GM_ADMIN_TOKEN"])
     if admin_token_file is not None:
+        from gm.core.files import KEY_LIMIT, read_text, refuse_shared
+
         try:
-            admin_lines.extend(admin_token_file.expanduser().read_text(encoding="utf-8").splitlines())
+            refuse_shared(admin_token_file.expanduser(), "the admin token file")
+            admin_lines.extend(read_text(admin_token_file.expanduser(), KEY_LIMIT, "the admin token file").splitlines())
         except OSError as exc:
             fail(f"cannot read the admin token file {admin_token_file}: {exc.strerror or exc}")
     if game is not None:
@@ -101,7 +106,8 @@ def run_server(
         game = find_game(game).id
     st = open_served_store(store, key_file)
     config = ServeConfig(host=host, port=port, player_keys=player_keys, admin=Keys(admin_lines), rate=rate, burst=max(3 * rate, 10), max_body=max_body, pinned_game=game, log_requests=not quiet,
-                         full_gc_every=full_gc_every)
+                         full_gc_every=full_gc_every, header_timeout=header_timeout, body_timeout=body_timeout,
+                         allowed_hosts=tuple(allowed_hosts), allowed_origins=tuple(allowed_origins))
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(message)s"))
     access = logging.getLogger("gm.access")
@@ -146,6 +152,14 @@ def serve_cmd(
     home: Path | None = typer.Option(None, "--home", help="gm home (default $GM_HOME or ~/.gm) for the default SQLite store and key"),
     full_gc_every: float = typer.Option(600.0, "--full-gc-every", min=0, metavar="SECONDS",
                                         help="seconds between the garbage collector's complete passes, the only full passes it makes (0: Python's own collector)"),
+    header_timeout: float = typer.Option(10.0, "--header-timeout", min=0.1, max=600, metavar="SECONDS",
+                                         help="seconds a request's line and headers may take to arrive (a slower client is dropped)"),
+    body_timeout: float = typer.Option(20.0, "--body-timeout", min=0.1, max=600, metavar="SECONDS",
+                                       help="seconds a request's body may take to arrive after its headers (408)"),
+    allowed_host: list[str] = typer.Option([], "--allowed-host", metavar="NAME",
+                                           help="a Host name to answer besides loopback ones, e.g. the public name a TLS proxy passes on (repeatable)"),
+    allow_origin: list[str] = typer.Option([], "--allow-origin", metavar="ORIGIN",
+                                           help="another site whose pages may call the API, e.g. https://gm.example.org (repeatable)"),
 ) -> None:
     """Serve many players at once, each in their own games.
 
@@ -155,7 +169,8 @@ def serve_cmd(
     run_server(
         store=store or default_store(home), host=host, port=port, key_file=key_file, keys_file=keys_file,
         admin_token_file=admin_token_file, game=game, rate=rate, max_body=max_body, quiet=quiet,
-        full_gc_every=full_gc_every,
+        full_gc_every=full_gc_every, header_timeout=header_timeout, body_timeout=body_timeout,
+        allowed_hosts=tuple(allowed_host), allowed_origins=tuple(allow_origin),
     )
 
 
@@ -163,7 +178,17 @@ def serve_cmd(
 def _admin_hub(store: str | None, key_file: Path | None) -> object:
     from gm.server.hub import GameHub
 
-    return GameHub(open_served_store(store or default_store(), key_file))  # type: ignore[arg-type]
+    return GameHub(_existing_store(store, key_file))  # type: ignore[arg-type]
+
+
+def _existing_store(store: str | None, key_file: Path | None) -> object:
+    """The server's store, which must exist already (gm admin reads or mends one; it makes none)."""
+    spec = store or default_store()
+    if spec.startswith("sqlite:"):
+        path = Path(spec.removeprefix("sqlite:").removeprefix("//")).expanduser()
+        if not path.is_file():
+            fail(f"no database at {path} (give the server's --store)")
+    return open_served_store(spec, key_file)
 
 
 @admin_app.command("games")
@@ -197,6 +222,37 @@ def admin_end(
     hub = _admin_hub(store, key_file)
     done = hub.end(session, reason)  # type: ignore[attr-defined]
     echo(f"{session}: {'ended' if done else 'was already ended'}")
+
+
+@admin_app.command("repair")
+@errors_to_exit
+def admin_repair(
+    session: str = typer.Argument(..., help="the game id"),
+    store: str | None = typer.Option(None, "--store", help="the server's store"),
+    key_file: Path | None = typer.Option(None, "--key-file", help="the server key"),
+    yes: bool = typer.Option(False, "--yes", "-y", help="do not ask before accepting a loss"),
+) -> None:
+    """Accept a game as the database holds it now, saying what is lost.
+
+    A game whose last moves were deleted from the database (or whose rows were put back from an
+    older copy) is refused; this accepts it as it is: the moves past that are lost for good."""
+    import sys
+
+    from gm.session.repair import inspect, repair
+
+    st = _existing_store(store, key_file)
+    found = inspect(st, session)  # type: ignore[arg-type]
+    if found.problem is None:
+        echo(found.describe())
+        return
+    echo(f"{session}: refused: {found.problem}")
+    if not yes:
+        if not sys.stdin.isatty():
+            fail("accepting a game as it is needs --yes when gm cannot ask at a terminal")
+        if not typer.confirm(f"Accept {session} as it is now?", default=False):
+            echo("Nothing repaired.")
+            raise typer.Exit(1)
+    echo(repair(st, session).describe())  # type: ignore[arg-type]
 
 
 @admin_app.command("new-key")

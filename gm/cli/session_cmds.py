@@ -1,4 +1,4 @@
-"""``gm sessions``: list, show and delete saved games.
+"""``gm sessions``: list, show, delete and repair saved games.
 
 Reading writes nothing: a session is opened with ``record=False`` (no transcript line, no bot
 move), so listing or showing a game leaves its files as they were.
@@ -101,11 +101,14 @@ def sessions(
     if ctx.invoked_subcommand is not None:
         return
     from gm.core.registry import find_game
+    from gm.session.session import store_keys
     from gm.session.store import iter_infos
 
     store = _store(home)
     wanted = find_game(game).id if game else None
     infos = sorted((i for i in iter_infos(store) if wanted is None or i.game == wanted), key=lambda i: i.updated, reverse=True)
+    if infos:
+        store_keys(store, create=False)  # (a missing or shared key: one line, not one per game)
     total = len(infos)
     shown = infos[:limit] if limit else infos
     now = time.time()
@@ -195,3 +198,60 @@ def delete_sessions(
     for info in infos:
         store.delete(info.id)
         echo(f"deleted {info.id} ({info.game}, saved {age(now - info.updated)})")
+
+
+@sessions_app.command("repair")
+@errors_to_exit
+def repair_sessions(
+    session: list[str] = typer.Argument(None, metavar="[SESSION]...", help="session ids or id prefixes"),
+    every: bool = typer.Option(False, "--all", help="every session of the gm home (rebuilds the home's anchor index)"),
+    yes: bool = typer.Option(False, "--yes", "-y", help="do not ask before accepting a loss"),
+    home: Path | None = typer.Option(None, "--gm-home", metavar="DIR", help=HOME_HELP),
+) -> None:
+    """Accept saved games as they are now, saying what is lost.
+
+    A game whose last moves were cut off (a file put back from a backup, a copy from an older day)
+    is refused on every load, because a player could otherwise take back moves already seen
+    answered. This accepts each named game as its file now holds it: the moves past that are lost
+    for good. An edited game stays refused: nothing makes an edit check out."""
+    from gm.session import FileStore
+    from gm.session.repair import inspect, repair, repair_all
+    from gm.session.store import resolve
+
+    store = FileStore(home)
+    if every == bool(session):
+        fail("name the sessions to repair, or give --all (not both)")
+    ids = store.ids() if every else list(dict.fromkeys(resolve(store, ref) for ref in session))
+    if every:
+        if not yes:
+            if not can_ask():
+                fail("rebuilding the anchor index of every session needs --yes when gm cannot ask at a terminal")
+            if not typer.confirm(f"Accept all {plural(len(ids), 'saved game')} in {store.dir} as they are now?", default=False):
+                echo("Nothing repaired.")
+                raise typer.Exit(1)
+        done, skipped = repair_all(store, ids)
+        for one in done:
+            echo(one.describe())
+        for sid, why in skipped:
+            echo(f"{sid}: left out: {why}")
+        echo(f"anchor index rebuilt: {plural(len(done), 'saved game')}" + (f", {len(skipped)} left out" if skipped else ""))
+        return
+    found = [inspect(store, sid) for sid in ids]  # every session checked before any is repaired
+    todo = [f for f in found if f.problem is not None]
+    for f in found:
+        if f.problem is None:
+            echo(f.describe())
+    if not todo:
+        return
+    for f in todo:
+        echo(f"{f.session}: refused: {f.problem}")
+    if not yes:
+        if not can_ask():
+            fail(f"accepting {plural(len(todo), 'saved game')} as they are needs --yes when gm cannot ask at a terminal")
+        lost = sum(f.lost for f in todo)
+        loss = f" ({plural(lost, 'record')} lost for good)" if lost else ""
+        if not typer.confirm(f"Accept {plural(len(todo), 'saved game')} as they are now{loss}?", default=False):
+            echo("Nothing repaired.")
+            raise typer.Exit(1)
+    for f in todo:
+        echo(repair(store, f.session).describe())

@@ -15,6 +15,16 @@ _EXPORTS = {
     "Move": "actions",
     "Bot": "bots",
     "RandomBot": "bots",
+    "Chance": "chance",
+    "ChanceError": "chance",
+    "ChanceSource": "chance",
+    "Choice": "chance",
+    "Coin": "chance",
+    "Deal": "chance",
+    "Die": "chance",
+    "Draw": "chance",
+    "Scripted": "chance",
+    "Shuffle": "chance",
     "ActionError": "errors",
     "GameError": "errors",
     "IllegalActionError": "errors",
@@ -45,6 +55,14 @@ __all__ = [
     "ActionError",
     "ActionSpace",
     "Bot",
+    "Chance",
+    "ChanceError",
+    "ChanceSource",
+    "Choice",
+    "Coin",
+    "Deal",
+    "Die",
+    "Draw",
     "Event",
     "Game",
     "GameError",
@@ -56,6 +74,8 @@ __all__ = [
     "Outcome",
     "RandomBot",
     "RulesetError",
+    "Scripted",
+    "Shuffle",
     "StateError",
     "ToolArgs",
     "ToolSpec",
@@ -83,6 +103,7 @@ def __getattr__(name: str) -> Any:
 if TYPE_CHECKING:
     from gm.core.actions import Action, Move
     from gm.core.bots import Bot, RandomBot
+    from gm.core.chance import Chance, ChanceError, ChanceSource, Choice, Coin, Deal, Die, Draw, Scripted, Shuffle
     from gm.core.errors import (
         ActionError,
         GameError,

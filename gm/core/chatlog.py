@@ -41,10 +41,21 @@ class Claim:
 @dataclass(frozen=True, slots=True)
 class Fact:
     """What the engine holds for a claim's key, in the same canonical words, and the rule id
-    that decided it."""
+    that decided it; ``also``: other words that state the same truth (a 4th-down choice's spot is
+    the series' line or where the ball now stands), a claim saying any of them is true."""
 
     value: str
     rule: str
+    also: tuple[str, ...] = ()
+
+    def agrees(self, said: str) -> bool:
+        """Whether a claim that says ``said`` states this fact."""
+        return said == self.value or said in self.also
+
+    @property
+    def shown(self) -> str:
+        """The value as an audit names it (``own 25 (or own 28)``)."""
+        return self.value if not self.also else f"{self.value} (or {', '.join(self.also)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +76,12 @@ class ChatLog(ABC):
     #: what the honour-system note says about the game's secret picks (shown once by the audit
     #: when the log holds simultaneous picks); empty: the game has none
     secret_picks: str = ""
-    #: claim keys that state an outcome of chance (a coin toss): the importer picks the seed
+    #: claim keys that state an outcome of chance (a coin toss, a die): the importer picks the seed
     #: under which the engine agrees with them
     chance_keys: frozenset[str] = frozenset()
+    #: the claim keys of :attr:`chance_keys` that state dice: an audit says "the chatbot rolled 5;
+    #: gm's roll is 2"
+    roll_keys: frozenset[str] = frozenset()
 
     #: a short opening in moves (seat, action text): the documents show its log lines as the example
     example_moves: tuple[tuple[str, str], ...] = ()
@@ -87,12 +101,23 @@ class ChatLog(ABC):
         """The engine's value for claim ``key`` after an exchange that produced ``events``
         (``None``: the key means nothing here, the claim is not checked)."""
 
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        """:meth:`fact` of each of ``keys`` after one exchange; a game whose facts read one costly view of the
+        state computes it once here."""
+        return [self.fact(k, state, events) for k in keys]
+
     def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
         """Claims about the game as it stands that a session document states outside the log (its
         status table, its list of blocked squares), with their line numbers, from the cleaned
         ``(number, text)`` lines of the whole text (the last statement of each counts).  The audit
         checks them against the end of the replay.  Default: none."""
         return []
+
+    def ends_turn(self, state: GameState[Any], seat: str) -> str | None:
+        """The action text with which ``seat`` ends its turn early (Quarter Back's ``end``): the
+        importer plays it for a log whose next line is another seat's while ``seat`` still has the
+        move (chatbots leave it out).  Default: ``None``, a turn never ends unsaid."""
+        return None
 
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
         """Whether the exchange ends with these events (no secret pick waits for its pair).
@@ -104,6 +129,11 @@ class ChatLog(ABC):
         return " ".join(self.format_line(state, moves, events, number).split())
 
 
+#: the chance generator a chat log's :attr:`ChatLog.example_moves` are played under: the examples were
+#: written for seed 0 of the mt19937 generator (a seed and its generator name one game)
+EXAMPLES_CHANCE = "mt19937"
+
+
 def example_lines(game: Game, rules: Any = None, seed: int = 0) -> list[str]:
     """The log lines of the chat log's :attr:`ChatLog.example_moves` played under ``rules`` (as far
     as that ruleset allows them)."""
@@ -112,7 +142,7 @@ def example_lines(game: Game, rules: Any = None, seed: int = 0) -> list[str]:
         return []
     from gm.core.errors import GameError
 
-    state = game.new_state(rules, seed)
+    state = game.new_state(rules, seed, EXAMPLES_CHANCE)
     for seat, text in chatlog.example_moves:
         try:
             state.apply(seat, text)
@@ -133,7 +163,7 @@ def exchanges(game: Game, state: GameState[Any]) -> list[str]:
     chatlog = game.chatlog()
     if chatlog is None:
         return []
-    fresh = game.new_state(state.rules, state.seed)
+    fresh = state.fresh()
     lines: list[str] = []
     group: list[tuple[str, Action]] = []
     events: list[Event] = []

@@ -7,6 +7,7 @@ specific to any one game: each game's sub-package subclasses it.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import sys
@@ -25,8 +26,10 @@ from gm.core.tools import ToolSpec, generic_queries
 
 if TYPE_CHECKING:
     from gm.core.bots import Bot
+    from gm.core.chance import Chance
     from gm.core.chatlog import ChatLog
     from gm.core.narration import Claims
+    from gm.core.phrasing import Phrasing
     from gm.core.state import GameState
 
 
@@ -109,6 +112,110 @@ def _bound(model: type[BaseModel], loc: tuple[Any, ...], names: tuple[str, ...])
     return None
 
 
+def _wants_a_number(annotation: Any) -> bool:
+    """Whether a field of this type holds a number and not ``true``/``false`` (``int``, ``float``, a
+    literal of numbers, a union of them; seen through ``Annotated`` and ``Optional``)."""
+    import types
+    import typing
+
+    if annotation is int or annotation is float:
+        return True
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _wants_a_number(args[0])
+    if origin is typing.Literal:
+        return bool(args) and all(isinstance(a, int | float) and not isinstance(a, bool) for a in args)
+    if origin is typing.Union or origin is types.UnionType:
+        members = [a for a in args if a is not type(None)]
+        return any(_wants_a_number(a) for a in members) and not any(a is bool or a is Any for a in members)
+    return False
+
+
+def _any_boolean(value: Any) -> bool:
+    """Whether ``value`` holds ``true`` or ``false`` anywhere (nested mappings and lists)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        for x in v.values() if isinstance(v, dict | Mapping) else v:
+            if x is True or x is False:
+                return True
+            if x is None or isinstance(x, str | int | float):  # (the leaves, told apart first: cheap)
+                continue
+            if isinstance(x, dict | list | tuple | Mapping):
+                todo.append(x)
+    return False
+
+
+def _booleans(value: Any) -> list[tuple[tuple[Any, ...], bool]]:
+    """Every ``true``/``false`` in ``value`` (nested mappings and lists), with where it is: rulesets
+    hold few, so finding them first is what keeps :func:`_boolean_where_a_number_goes` cheap."""
+    found: list[tuple[tuple[Any, ...], bool]] = []
+    todo: list[tuple[tuple[Any, ...], Any]] = [((), value)]
+    while todo:
+        loc, v = todo.pop()
+        if v is True or v is False:
+            found.append((loc, v))
+        elif isinstance(v, Mapping):
+            todo.extend(((*loc, k), x) for k, x in v.items())
+        elif isinstance(v, list | tuple):
+            todo.extend(((*loc, i), x) for i, x in enumerate(v))
+    return found
+
+
+def _annotation_at(annotation: Any, loc: tuple[Any, ...]) -> Any:
+    """The type a ruleset model gives the value at ``loc`` (through nested models, lists, tuples
+    and mappings; ``None`` where it cannot tell)."""
+    import types
+    import typing
+
+    for part in loc:
+        while True:
+            origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+            if origin is typing.Annotated:
+                annotation = args[0]
+            elif origin is typing.Union or origin is types.UnionType:
+                members = [a for a in args if a is not type(None) and _annotation_at(a, (part,)) is not None]
+                if len(members) != 1:
+                    return None
+                annotation = members[0]
+            else:
+                break
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            field = annotation.model_fields.get(str(part))
+            if field is None:
+                return None
+            annotation = field.annotation
+        elif origin in (list, set, frozenset) and args:
+            annotation = args[0]
+        elif origin is tuple and args:
+            annotation = args[0] if args[-1] is Ellipsis or not isinstance(part, int) or part >= len(args) else args[part]
+        elif origin in (dict, Mapping) and len(args) == 2:
+            annotation = args[1]
+        else:
+            return None
+    return annotation
+
+
+def _boolean_where_a_number_goes(model: type[BaseModel], data: Mapping[str, Any]) -> tuple[str, bool] | None:
+    """Where ``data`` (a ruleset as given) holds ``true`` or ``false`` where a number goes (pydantic
+    would read ``true`` as 1): ``(field, value)``, or ``None``.  Checked once here, for every game's
+    ruleset, rather than per field.  (A yes/no where a table or a word goes is the game's model's to
+    accept or refuse: Grid Football's ``plays.4 = false`` removes play 4.)"""
+    if not _any_boolean(data):  # (the common case, found without working out where anything is)
+        return None
+    for loc, value in sorted(_booleans(data), key=lambda x: [str(p) for p in x[0]]):
+        if _number_at(model, loc):
+            return ".".join(str(p) for p in loc), value
+    return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _number_at(model: type[BaseModel], loc: tuple[Any, ...]) -> bool:
+    """Whether the ruleset ``model`` wants a number at ``loc`` (worked out once per place: the
+    yes/no fields of a ruleset are the same places every time it is loaded)."""
+    return _wants_a_number(_annotation_at(model, loc))
+
+
 class Game(ABC):
     """Describes one game; subclasses fill in the class attributes and hooks."""
 
@@ -128,6 +235,13 @@ class Game(ABC):
     #: words players use for the rules, with the rule ids they mean (``{"jump": ("GM4-MOVE",)}``): the
     #: rules lookup finds a rule by these as well as by the words of its own text
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: the rule ids a referee's rules summary must hold, whatever its budget: the rules that decide scoring,
+    #: the end of a down or half, passing and tackling (a game's own summary template cites them; the
+    #: default summary lists them first, worded from the session's ruleset, then the rest in order as room allows)
+    summary_rules: ClassVar[tuple[str, ...]] = ()
+    #: whether seats ever choose at the same time, each pick secret until all are in (a bot then commits to its
+    #: pick first): the banners explain commitments only for such games (a test checks it against the engine)
+    simultaneous: ClassVar[bool] = False
     #: whether this is the game gm plays when none is named (``gm play``, ``gm sim``, ``gm export``);
     #: :func:`gm.core.registry.default_game` picks the one installed game that says so
     default: ClassVar[bool] = False
@@ -151,6 +265,10 @@ class Game(ABC):
             return data
         if isinstance(data, BaseModel):
             data = data.model_dump()
+        found = _boolean_where_a_number_goes(self.rules_model, dict(data or {}))
+        if found is not None:
+            where, value = found
+            raise RulesetError(f"{where}: {json.dumps(value)} is a yes/no value, and a number goes here", rule="CORE-RULES")
         try:
             return self.rules_model.model_validate(dict(data or {}))
         except ValidationError as exc:
@@ -158,9 +276,11 @@ class Game(ABC):
 
     def load_rules_file(self, path: str | Path) -> Any:
         """Load a TOML rules file; any problem is one :class:`RulesetError` naming the field."""
+        from gm.core.files import RULES_LIMIT, read_text
+
         p = Path(path)
         try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_text(p, RULES_LIMIT, "rules file"))
         except FileNotFoundError:
             raise RulesetError(f"rules file not found: {p}", rule="CORE-RULES") from None
         except (OSError, UnicodeDecodeError) as exc:
@@ -179,8 +299,10 @@ class Game(ABC):
 
     # ----------------------------------------------------------------- state
     @abstractmethod
-    def new_state(self, rules: Any = None, seed: int = 0) -> GameState[Any]:
-        """A fresh game with ``rules`` (defaults when ``None``) and ``seed``."""
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> GameState[Any]:
+        """A fresh game with ``rules`` (defaults when ``None``), ``seed`` and ``chance`` (the chance
+        generator's id or a :class:`~gm.core.chance.Chance` setup; ``None``: what new games use),
+        passed on to the state's constructor."""
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:
@@ -290,6 +412,14 @@ class Game(ABC):
             return _Claims()
         found = getattr(module, "CLAIMS", None)
         return found if isinstance(found, _Claims) else _Claims()
+
+    def phrasing(self) -> Phrasing:
+        """How the offline referee reads what players type beyond the game's notation
+        (:class:`gm.core.phrasing.Phrasing`: the game's words for typos and slang, and its hook for
+        partial and relative moves).  Default: the parser alone, with numbers in words."""
+        from gm.core.phrasing import PLAIN
+
+        return PLAIN
 
     # ----------------------------------------------------------------- tools
     def action_tools(self, rules: Any = None) -> list[ToolSpec]:

@@ -20,9 +20,11 @@ A game subclasses :class:`GameState` and implements the declared hooks:
 The base class validates, keeps the action log and guarantees that a rejected action
 leaves the state unchanged.
 
-State = setup (ruleset) + seed + action log: :meth:`to_json` stores exactly
-that and :meth:`from_json` replays it.  The only source of chance is
-``self.rng``, a :class:`random.Random` seeded from ``seed``.
+State = setup (ruleset) + seed + chance generator + action log: :meth:`to_json` stores
+exactly that (and any chance outcomes a source supplied) and :meth:`from_json` replays it.
+Every chance result is a named draw, ``self.draw(Die("pass roll", 1, 6))``
+(:mod:`gm.core.chance`): drawn from ``self.rng``, the generator the setup names seeded from
+``seed``, unless a :class:`~gm.core.chance.ChanceSource` supplies it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gm.core.actions import Action, Move
+from gm.core.chance import Chance, ChanceError, ChanceSource, Deal, Die, Draw, DrawRecord, make_generator, take
 from gm.core.errors import GameError, IllegalActionError, InvalidActionError, StateError
 from gm.core.events import Event
 from gm.core.outcome import Outcome
@@ -41,6 +44,7 @@ if TYPE_CHECKING:
     from gm.core.game import Game
 
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 class ActionSpace(ABC):
@@ -157,10 +161,23 @@ class GameState(ABC, Generic[R]):
     #: so a plan is only ever carried out in the position it was made for.
     _checked: tuple[str, Action, Any] | None = None
 
-    def __init__(self, rules: R, seed: int = 0) -> None:
+    def __init__(self, rules: R, seed: int = 0, chance: Chance | str | None = None) -> None:
         self.rules = rules
         self.seed = seed
-        self.rng = random.Random(seed)
+        setup = Chance.of(chance)
+        #: the id of the chance generator (:data:`gm.core.chance.GENERATORS`)
+        self.generator = setup.generator
+        #: the seeded generator every draw comes from (a game draws through :meth:`draw`, not from it)
+        self.rng: random.Random = make_generator(setup.generator, seed)
+        #: how many draws the game has made
+        self.draws = 0
+        #: draw number -> the outcome (JSON form) a source supplied for it: part of the game's record
+        self.supplied: dict[int, Any] = {}
+        #: every draw made, when the setup asked for a log (``Chance(record=True)``)
+        self.draw_log: list[DrawRecord] | None = [] if setup.record else None
+        self._replaying = dict(setup.supplied)  # outcomes of an earlier record, supplied again by number
+        self._source: ChanceSource | None = setup.source
+        self._watched = bool(self._replaying) or self._source is not None or self.draw_log is not None
         self.log: list[Move] = []
         self.outcome: Outcome | None = None
         self._setup()
@@ -215,6 +232,15 @@ class GameState(ABC, Generic[R]):
                 break
         return found
 
+    def action_kinds_seen(self, seat: str, viewer: str | None, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+        """The kinds of action ``viewer`` (another seat; ``None``: a spectator) is told ``seat`` may
+        take now, as the tools of who-acts-next (``expected``) list them: what ``viewer`` may know,
+        never more.  Default: the kinds ``seat`` has (:meth:`action_kinds`), right for a game whose
+        options follow from what every seat sees; a game in which something hidden changes a seat's
+        options answers from what ``viewer`` sees (the Chess-Football offense's options under either
+        possible holder of a hidden ball), and its answer must not depend on the hidden thing."""
+        return self.action_kinds(seat, wanted)
+
     def legal_summary(self, seat: str) -> list[str]:
         """The seat's options in short, for help texts and error messages: the whole list when it is
         short, else a structured summary (a game with many options overrides this)."""
@@ -253,6 +279,93 @@ class GameState(ABC, Generic[R]):
         hidden ball): until it is out, the other seats read them as ``Action.public_text()`` and a
         transcript does not record them for a bot.  Default: none."""
         return set()
+
+    # ----------------------------------------------------------------- chance
+    def draw(self, draw: Draw[T]) -> T:
+        """The outcome of a chance result the rules call for (:mod:`gm.core.chance`): drawn from the
+        generator, unless the chance source supplies another (checked: an impossible one raises
+        :class:`~gm.core.chance.ChanceError`, and :meth:`apply` undoes the move that drew it)."""
+        out = draw.generate(self.rng)
+        n = self.draws
+        self.draws = n + 1
+        if self._watched:  # (a source, outcomes to supply again or a log: the plain game pays nothing)
+            return self._watched_draw(draw, n, out)
+        return out
+
+    def roll(self, label: str, lo: int, hi: int, *, about: str = "") -> int:
+        """A :class:`~gm.core.chance.Die` from ``lo`` to ``hi``: ``draw(Die(label, lo, hi, about=about))``."""
+        if not self._watched:
+            # the speed seam of dice: nobody supplies or watches, so the draw need not be made - the
+            # generator rolls as Die.generate does (brawl rolls a few dice an action: making each
+            # draw cost it about 4% of its random-play speed)
+            self.draws += 1
+            return Die.roll(self.rng, lo, hi)
+        return self.draw(Die(label, lo, hi, about=about))
+
+    def deal(self, pile: list[T], n: int, *, about: str = "", seen_by: tuple[str, ...] = (), label: str = "deal") -> list[T]:
+        """Deal ``n`` items off ``pile`` (its top is its end), top first, and take them off it: a
+        :class:`~gm.core.chance.Deal` draw, so a chance source may deal others of the pile."""
+        if not self._watched:
+            # the speed seam of deals: nobody supplies or watches, so the outcome is the pile's top
+            # (Deal.top, what the draw gives, consuming no generator): the draw is counted, not made -
+            # brawl deals about five times an action, and making each draw cost it a fifth of its
+            # random-play speed
+            self.draws += 1
+            out = Deal.top(pile, n)
+            if n > 0:
+                del pile[-n:]
+            return out
+        dealt = self.draw(Deal(label, tuple(pile), n, about=about, seen_by=seen_by))
+        take(pile, dealt)
+        return list(dealt)
+
+    def _watched_draw(self, draw: Draw[T], n: int, drawn: T) -> T:
+        value, supplied = drawn, False
+        given = self._replaying.pop(n, None) if self._replaying else None
+        if given is None and self._source is not None:
+            given = self._source.outcome(draw, n, drawn)
+        if given is not None:
+            value, supplied = draw.check(given), True
+            self.supplied[n] = draw.to_json(value)
+        if self.draw_log is not None:  # (a shuffle's outcome becomes the pile the game deals from: kept as it came out)
+            self.draw_log.append(DrawRecord(n, draw, tuple(drawn) if isinstance(drawn, list) else drawn,
+                                            tuple(value) if isinstance(value, list) else value, supplied))
+        return value
+
+    @property
+    def chance_source(self) -> ChanceSource | None:
+        """Where outcomes may come from instead of the generator (``None``: the generator alone)."""
+        return self._source
+
+    @chance_source.setter
+    def chance_source(self, source: ChanceSource | None) -> None:
+        self._source = source
+        self._watched = bool(self._replaying) or source is not None or self.draw_log is not None
+
+    def chance_setup(self) -> Chance:
+        """The chance setup that makes this game again: its generator and the outcomes supplied so far."""
+        return Chance(self.generator, dict(self.supplied)) if self.supplied else Chance.of(self.generator)
+
+    def fresh(self) -> GameState[R]:
+        """A new game with this one's setup: ruleset, seed, generator (and the outcomes supplied so
+        far, supplied again)."""
+        state: GameState[R] = self.game.new_state(self.rules, self.seed, self.chance_setup())
+        return state
+
+    def rebuilt(self, moves: int | None = None) -> GameState[R]:
+        """This game as it was after its first ``moves`` moves (``None``: all of them), rebuilt by
+        replaying them on :meth:`fresh` (outcomes supplied for later draws are not kept)."""
+        state = self.fresh()
+        for m in self.log if moves is None else self.log[:moves]:
+            state.apply(m.seat, m.action)
+        state._forget_replay()
+        return state
+
+    def _forget_replay(self) -> None:
+        """The replay of a record is over: outcomes it supplied for draws not made are dropped."""
+        if self._replaying:
+            self._replaying.clear()
+            self._watched = self._source is not None or self.draw_log is not None
 
     # ------------------------------------------------------------- public API
     @property
@@ -320,9 +433,24 @@ class GameState(ABC, Generic[R]):
                 checked, plan = action, last[2]  # checked in this very position a moment ago: the plan stands
             else:
                 checked, plan = self._validate(seat, action)
-        events = self._apply(seat, checked, plan)
+        try:
+            events = self._apply(seat, checked, plan)
+        except ChanceError:  # a supplied outcome the draw cannot have: the game is as it was before the move
+            self._undo_partial()
+            raise
         self.log.append(Move(seat, checked))
         return events
+
+    def _undo_partial(self) -> None:
+        """Back to the state after the last logged move (a move refused half-way by its chance)."""
+        source, log = self._source, self.draw_log
+        back = self.rebuilt()
+        self.__dict__.clear()
+        self.__dict__.update(back.__dict__)
+        self.chance_source = source
+        if log is not None:
+            self.draw_log = log[: self.draws]
+            self._watched = True
 
     # ---------------------------------------------------------- serialization
     def to_json(self) -> dict[str, Any]:
@@ -332,6 +460,7 @@ class GameState(ABC, Generic[R]):
             "game": self.game.id,
             "rules": rules,
             "seed": self.seed,
+            **self.chance_setup().record_fields(),
             "log": [m.to_json() for m in self.log],
         }
 
@@ -343,7 +472,7 @@ class GameState(ABC, Generic[R]):
         try:
             game = find_game(str(data["game"]))
             rules = game.load_rules(data.get("rules") or {})
-            state = game.new_state(rules, int(data["seed"]))
+            state = game.new_state(rules, int(data["seed"]), Chance.from_record(data))
             for i, entry in enumerate(data["log"]):
                 seat, text = entry
                 try:
@@ -352,8 +481,11 @@ class GameState(ABC, Generic[R]):
                     raise StateError(f"log entry {i} ({seat}: {text!r}) does not replay: {exc.message}") from exc
         except StateError:
             raise
+        except ChanceError as exc:
+            raise StateError(f"the state's chance does not replay: {exc.message}") from exc
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"not a gm state: {exc!r}") from exc
+        state._forget_replay()
         return state
 
     def replay(self) -> GameState[Any]:

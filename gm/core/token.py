@@ -74,7 +74,7 @@ def settled(state: GameState[Any]) -> tuple[GameState[Any], int]:
         earlier = GameState.from_json({**data, "log": log[:-k]})
         if not earlier.has_locked_picks():
             return earlier, k
-    return state.game.new_state(state.rules, state.seed), len(log)
+    return state.rebuilt(0), len(log)
 
 
 def encode_state(state: GameState[Any]) -> str:

@@ -352,8 +352,27 @@ def call_for_action(tools: Iterable[ToolSpec], action: Action) -> tuple[str, dic
     raise KeyError(action.type)
 
 
-def expected(state: GameState[Any], tools: Sequence[ToolSpec], players: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
-    """Who must act now, the decision they face and the tools that answer it."""
+class _Everything:
+    """The engine's own vantage (:func:`expected` as the state knows it, secrets included)."""
+
+    def __repr__(self) -> str:
+        return "EVERYTHING"
+
+
+#: :func:`expected`'s viewer for the engine's own vantage (tests, bots): nothing left out
+EVERYTHING = _Everything()
+
+
+def expected(
+    state: GameState[Any],
+    tools: Sequence[ToolSpec],
+    players: Mapping[str, str] | None = None,
+    viewer: str | _Everything | None = EVERYTHING,
+) -> list[dict[str, Any]]:
+    """Who must act now, the decision they face and the tools that answer it.  ``viewer``: as that
+    seat may be told it (``None``: a spectator): another seat's tools are those its kinds of action
+    *as the viewer may know them* give (``GameState.action_kinds_seen``), so the list never tells
+    what the viewer may not see; a seat's own tools are its own."""
     out = []
     index = _decision_index(tools)
     for seat in state.to_act():
@@ -363,7 +382,10 @@ def expected(state: GameState[Any], tools: Sequence[ToolSpec], players: Mapping[
             answer = index[decision] = _answering(tools, decision)
         names, wanted = answer
         if wanted is not None:  # several tools answer: keep those whose kind of action the seat has now
-            kinds = state.action_kinds(seat, wanted)
+            if viewer is EVERYTHING or viewer == seat:
+                kinds = state.action_kinds(seat, wanted)
+            else:
+                kinds = state.action_kinds_seen(seat, viewer if isinstance(viewer, str) else None, wanted)
             names = [n for n, produces in names if produces is None or produces in kinds]
         entry: dict[str, Any] = {"seat": seat, "decision": decision, "tools": list(names)}
         if players is not None:

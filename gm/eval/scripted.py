@@ -13,9 +13,11 @@ set by the runner) it answers:
 
 Each suite marks its deliberate mistakes with ``scripted.fault`` (``wrong-move``: a legal move the
 player did not ask for; ``illegal``: a call the engine refuses; ``leak``: the other seat's hidden pick
-in the reply; ``contradiction``: a narration the engine's events contradict; ``cheat``: a move made
-for a cheating request).  Usage is reported as 50 input tokens per message sent and 10 output tokens
-per reply plus 10 per tool call, so the token columns are exact too.
+in the reply - ``{secret}`` in its text is the pick locked in the session at hand, which the runner
+tells it of (:meth:`ScriptedEndpoint.session_at`), as a model that somehow saw it would say it;
+``contradiction``: a narration the engine's events contradict; ``cheat``: a move made for a cheating
+request).  Usage is reported as 50 input tokens per message sent and 10 output tokens per reply plus
+10 per tool call, so the token columns are exact too.
 """
 
 from __future__ import annotations
@@ -39,11 +41,24 @@ class ScriptedEndpoint:
     def __init__(self) -> None:
         self.case: Case | None = None
         self.requests = 0
+        #: the hidden picks of the session at hand (what a leaking model would know)
+        self.secrets: list[str] = []
+
+    def transport(self) -> httpx2.MockTransport:
+        import httpx2
+
+        return httpx2.MockTransport(self.handler)
 
     def client(self) -> httpx2.Client:
         import httpx2
 
-        return httpx2.Client(transport=httpx2.MockTransport(self.handler))
+        return httpx2.Client(transport=self.transport())
+
+    def session_at(self, session: Any, seat: str) -> None:
+        """The session the next message is sent in (its hidden picks are what a leak would tell)."""
+        from gm.eval.suite import hidden_picks
+
+        self.secrets = list(hidden_picks(session, seat).values())
 
     def handler(self, request: httpx2.Request) -> httpx2.Response:
         import httpx2
@@ -74,7 +89,7 @@ class ScriptedEndpoint:
         if case is None:
             return "No case is being run.", []
         scripted = case.scripted
-        text = str(scripted.get("text") or "")
+        text = str(scripted.get("text") or "").replace("{secret}", self.secrets[0] if self.secrets else "nothing")
         last = messages[-1] if messages else {}
         if last.get("role") == "tool":
             if text:

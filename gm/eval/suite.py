@@ -7,7 +7,9 @@ Each game ships its suite as data, ``<game package>/eval/suite.toml`` (loaded wi
   ``message`` (what the player types);
 - the set-up: ``seed``, ``seat`` (default: the game's first seat), ``moves`` (the seat's moves in
   the game's words, played through the tools to reach the position; every other seat is
-  ``opponent``, default ``bot:random``, whose moves the session makes), optional ``rules``;
+  ``opponent``, default ``bot:random``, whose moves the session makes), optional ``rules``, and
+  ``chance``, the chance generator the seed keys (a suite-level ``chance`` applies to every case;
+  without one, ``mt19937``: what every suite written before generators were named used);
 - ``expect``: ``action`` (the engine must receive ``tool`` with ``args``, and nothing else), ``ask``
   (a clarifying question: no move, a question mark in the reply), ``answer`` (a question or table
   talk answered: no move) or ``refuse`` (a cheating attempt: nothing in the game may change;
@@ -59,6 +61,7 @@ class Case:
     reply: str = ""
     forbidden: str | None = None
     scripted: Mapping[str, Any] = field(default_factory=dict)
+    chance: str = "mt19937"
 
     @property
     def fault(self) -> str | None:
@@ -67,8 +70,9 @@ class Case:
         return str(f) if f else None
 
 
-def _case(game: str, raw: Mapping[str, Any], where: str) -> Case:
-    known = {"id", "category", "message", "expect", "seed", "seat", "moves", "opponent", "rules", "tool", "args", "reply", "forbidden", "scripted"}
+def _case(game: str, raw: Mapping[str, Any], where: str, chance: str = "mt19937") -> Case:
+    known = {"id", "category", "message", "expect", "seed", "seat", "moves", "opponent", "rules", "tool", "args", "reply", "forbidden",
+             "scripted", "chance"}
     extra = sorted(set(raw) - known)
     if extra:
         raise SuiteError(f"{where}: unknown field {extra[0]!r}", rule="GM-EVAL-SUITE", input=extra[0], legal=sorted(known))
@@ -95,20 +99,32 @@ def _case(game: str, raw: Mapping[str, Any], where: str) -> Case:
         reply=str(raw.get("reply", "")),
         forbidden=raw.get("forbidden"),
         scripted=dict(raw.get("scripted", {})),
+        chance=str(raw.get("chance", chance)),
     )
+
+
+def package_toml(game: Game, parts: tuple[str, ...], error: type[GameError], rule: str) -> tuple[dict[str, Any], str] | None:
+    """A TOML file in the game's package (``parts``: its path there) and where it is, read with
+    :mod:`importlib.resources` (so a wheel carries it); ``None`` when the game has none; ``error``
+    (with ``rule``) when it does not parse."""
+    node = resources.files(game.package).joinpath(*parts)
+    if not node.is_file():
+        return None
+    where = f"{game.package}/{'/'.join(parts)}"
+    try:
+        return tomllib.loads(node.read_text(encoding="utf-8")), where
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{where}: {exc}", rule=rule, input=where) from None
 
 
 def load_suite(game: Game) -> list[Case]:
     """The game's suite (``eval/suite.toml`` in its package); a game without one has none."""
-    node = resources.files(game.package).joinpath(*SUITE_FILE)
-    if not node.is_file():
+    found = package_toml(game, SUITE_FILE, SuiteError, "GM-EVAL-SUITE")
+    if found is None:
         return []
-    where = f"{game.package}/{'/'.join(SUITE_FILE)}"
-    try:
-        data = tomllib.loads(node.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise SuiteError(f"{where}: {exc}", rule="GM-EVAL-SUITE", input=where) from None
-    cases = [_case(game.id, raw, f"{where} case {i + 1}") for i, raw in enumerate(data.get("case", []))]
+    data, where = found
+    chance = str(data.get("chance", "mt19937"))
+    cases = [_case(game.id, raw, f"{where} case {i + 1}", chance) for i, raw in enumerate(data.get("case", []))]
     ids = [c.id for c in cases]
     dup = next((i for i in ids if ids.count(i) > 1), None)
     if dup:
@@ -116,16 +132,16 @@ def load_suite(game: Game) -> list[Case]:
     return cases
 
 
-def start_session(game: Game, case: Case) -> Session:
+def start_session(game: Game, case: Case, *, bots: Mapping[str, Any] | None = None) -> Session:
     """A fresh in-memory session at the case's position: the case's seat plays its ``moves``
-    through the tools (every other seat is the case's opponent bot)."""
+    through the tools (every other seat is the case's opponent bot; ``bots`` puts others in their place)."""
     from gm.referee.offline import tool_call_for
     from gm.session import Session
 
     seat = case.seat or game.seats[0]
     players = {s: case.opponent for s in game.seats if s != seat}
     session = Session.create(game, seed=case.seed, rules=dict(case.rules), players=players, persist=False,
-                             bot_seed=case.seed, nonce_seed=0, record=False)
+                             bot_seed=case.seed, nonce_seed=0, record=False, chance=case.chance, bots=bots)
     for text in case.moves:
         action = game.parse_action(text)
         call = tool_call_for(game, session.state, seat, action)

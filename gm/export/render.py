@@ -79,6 +79,7 @@ def _tidy(text: str) -> str:
 
 def _context(game: Game, rules: Any) -> dict[str, Any]:
     from gm import __version__
+    from gm.session.token import PREFIX as TOKEN_PREFIX
 
     defaults = game.default_rules()
     index = dict(game.rules_index)
@@ -103,12 +104,23 @@ def _context(game: Game, rules: Any) -> dict[str, Any]:
         "rules_index": index,
         "rulings": {k: v for k, v in index.items() if "-R-" in k},
         "gm_version": __version__,
+        "token_prefix": TOKEN_PREFIX,
         "chatlog": game.chatlog(),
         "chatlog_example": example_lines(game, rules),
     }
 
 
-def _session_context(game: Game, state: GameState[Any]) -> dict[str, Any]:
+def blank_token(game: Game, rules: Any = None) -> str:
+    """The token of a game not yet begun (no session behind it): a practice game with seed 0 and the
+    ruleset, in the current token format (``gm2``, :func:`gm.session.token.session_token`), so
+    ``gm import`` starts it."""
+    from gm.session import Session
+    from gm.session.token import session_token
+
+    return session_token(Session.create(game, seed=0, rules=rules, persist=False, record=False))
+
+
+def _session_context(game: Game, state: GameState[Any], *, blank: bool = False) -> dict[str, Any]:
     from gm.core.token import encode_state, settled
 
     public, dropped = settled(state)
@@ -118,7 +130,8 @@ def _session_context(game: Game, state: GameState[Any]) -> dict[str, Any]:
         "board": game.render(public, None, full=True),
         "status": game.status(public, None),
         "log": [f"{m.seat}: {m.action}" for m in public.log],
-        "token": encode_state(public),
+        # the blank template (no game behind it) carries a current token; a bare state has only the state format
+        "token": blank_token(game, public.rules) if blank else encode_state(public),
         "dropped": dropped,
         "move_log": exchanges(game, public),
     }
@@ -144,7 +157,7 @@ def render_doc(
     ctx = _context(game, rules)
     ctx.update(game.export_context(rules))
     if doc == "session":
-        ctx.update(_session_context(game, state if state is not None else game.new_state(rules, 0)))
+        ctx.update(_session_context(game, state if state is not None else game.new_state(rules, 0), blank=state is None))
     ctx.update(extra or {})
     try:
         text = templating.render(templating.game_name(game, f"{doc}.md.j2"), ctx)

@@ -185,7 +185,7 @@ class GameHost:
         if self.session is not None:
             try:
                 out["status"] = self.session.game.status(self.session.state, self.seat)
-                out["expected"] = self.session.expected()
+                out["expected"] = self.session.expected(self.seat)
                 out["commitments"] = self.session.commitments()
             except Exception:
                 pass

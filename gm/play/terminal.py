@@ -15,9 +15,11 @@ import sys
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console
+
+from gm.referee.base import handle_streaming
 
 if TYPE_CHECKING:
     from gm.referee.base import Referee
@@ -31,6 +33,8 @@ class Terminal:
 
     stdin: IO[str] = field(default_factory=lambda: sys.stdin)
     stdout: IO[str] = field(default_factory=lambda: sys.stdout)
+    #: how the player runs gm where they are (``gm``, ``.venv/bin/gm``): the hints print it
+    command: str = "gm"
     console: Console = field(init=False)
 
     def __post_init__(self) -> None:
@@ -53,6 +57,11 @@ class Terminal:
         if not _isatty(self.stdout):
             return nullcontext()
         return self.console.status(what, spinner="dots")
+
+    def streaming(self, what: str) -> _Streaming:
+        """Where a referee's narration is written as it comes: a spinner with ``what`` (on a terminal)
+        until the first piece, then the pieces as they arrive (:meth:`_Streaming.write`)."""
+        return _Streaming(self, what)
 
     def board(self, text: str | None) -> None:
         if text:
@@ -80,6 +89,37 @@ class Terminal:
         except KeyboardInterrupt:
             self.console.print("")  # the prompt's line stays as it was; the summary starts on its own
             raise
+
+
+class _Streaming:
+    """The narration of one message written as it arrives (see :meth:`Terminal.streaming`)."""
+
+    def __init__(self, term: Terminal, what: str) -> None:
+        self.term = term
+        self.what = what
+        self.written = ""
+        self._status: Any = None
+
+    def __enter__(self) -> _Streaming:
+        if _isatty(self.term.stdout):
+            self._status = self.term.console.status(self.what, spinner="dots")
+            self._status.start()
+        return self
+
+    def write(self, piece: str) -> None:
+        """One more piece of the narration (the first one stops the spinner)."""
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+        self.term.console.print(piece, end="", markup=False, highlight=False, emoji=False)
+        self.term.console.file.flush()
+        self.written += piece
+
+    def __exit__(self, *exc: object) -> None:
+        if self._status is not None:
+            self._status.stop()
+        if self.written:
+            self.term.console.print("")  # the narration's line ends
 
 
 def _line_editing() -> None:
@@ -173,13 +213,19 @@ def _play(session: Session, referee: Referee, term: Terminal) -> str:
         if line is None:
             ended = "input ended"
             break
-        if getattr(referee, "model", None):  # a language model answers: say we are waiting on it
+        streamed = ""  # the narration already written as it streamed
+        if getattr(referee, "streams", False) and not secret:  # a language model writes: its narration shows as it comes
+            with term.streaming(f"waiting for {referee.kind} ({referee.model})...") as out:
+                turn = handle_streaming(referee, session, seat, line, out.write)
+            streamed = out.written
+        elif getattr(referee, "model", None):  # a language model answers: say we are waiting on it
             with term.waiting(f"waiting for {referee.kind} ({referee.model})..."):
                 turn = referee.handle(session, seat, line)
         else:
             turn = referee.handle(session, seat, line)
         if turn.control == "quit":
-            term.say(turn.narration)
+            if not streamed:
+                term.say(turn.narration)
             ended = "quit"
             break
         if turn.control == "undo":
@@ -188,7 +234,8 @@ def _play(session: Session, referee: Referee, term: Terminal) -> str:
         if secret and turn.accepted and _still_secret(session):
             term.say(f"{seat} is locked in. Pass the keyboard.")  # never echo a hot-seat secret
             continue
-        term.say(turn.narration)
+        if not streamed:
+            term.say(turn.narration)
         if hot_seat and turn.accepted and _next_human(session, humans) not in (None, seat):
             continue  # the next seat at the keyboard is shown its own view, not this seat's
         if turn.board and (turn.board != shown or not turn.accepted):
@@ -266,12 +313,12 @@ def seed_line(session: Session) -> str:
             f"Practice game: the seed ({session.secret.seed}) is known, so the bot's picks and every roll are "
             "predictable. Leave out --seed for a game with a hidden seed."
         )
-    return (
-        f"Seed hidden until the game ends; its SHA-256 commitment is {session.seed_commitment}. "
-        "When a bot chooses at the same time as you, it locks its pick first and shows you a SHA-256 "
-        "commitment (a fingerprint of its pick and a random nonce); the reveal after your pick gives both, "
-        "so you can check the pick was not changed."
-    )
+    line = f"Seed hidden until the game ends; its SHA-256 commitment is {session.seed_commitment}."
+    if session.game.simultaneous:  # only where seats choose at the same time do bots lock picks first
+        line += (" When a bot chooses at the same time as you, it locks its pick first and shows you a SHA-256 "
+                 "commitment (a fingerprint of its pick and a random nonce); the reveal after your pick gives both, "
+                 "so you can check the pick was not changed.")
+    return line
 
 
 def _show_position(session: Session, term: Terminal, seat: str | None) -> str:
@@ -297,7 +344,7 @@ def _summary(session: Session, term: Terminal, ended: str) -> GameSummary:
     else:
         where = session.path or session.id
         why = "you pressed Ctrl-C" if ended == "Ctrl-C" else ended
-        term.say(f"Game paused ({why}); saved as {where}. Resume with: gm play --resume {session.id}", "yellow")
+        term.say(f"Game paused ({why}); saved as {where}. Resume with: {term.command} play --resume {session.id}", "yellow")
     term.say(status)
     term.say(f"{len(st.log)} moves played.")
     return GameSummary(outcome, status, len(st.log), ended)

@@ -5,6 +5,6 @@ and talks to the game only through ``session.call`` â€“ the one tool registry â€
 so all of them produce the same kind of transcript.
 """
 
-from gm.referee.base import Referee, RefereeTurn, ToolCallRecord
+from gm.referee.base import Referee, RefereeTurn, TextSink, ToolCallRecord, handle_streaming
 
-__all__ = ["Referee", "RefereeTurn", "ToolCallRecord"]
+__all__ = ["Referee", "RefereeTurn", "TextSink", "ToolCallRecord", "handle_streaming"]

@@ -1,23 +1,32 @@
 """The offline referee: deterministic, no LLM, no network.
 
-It reads what a player types – moves in the game's own words (Grid Football's
+It reads what a player types - moves in the game's own words (Grid Football's
 "Play 1, Red, 2 right before", "p3 black", "kick"; GridMaster4's "tile on K12";
 each game lists a few as ``Game.move_examples``) and table talk ("board", "full
-board", "score", "what can I do?",
-"rules blocked squares", "help", "undo", "quit") – turns it into calls of the
-game's tools through ``session.call`` (never into engine calls), and narrates the
-results in short sentences.  Move phrasing is understood by the game's own
-``parse_action``; only generic table talk is handled here.
+board", "score", "what can I do?", "rules blocked squares", "help", "undo", "quit")
+- turns it into calls of the game's tools through ``session.call`` (never into
+engine calls), and narrates the results in short sentences.
+
+The game's parser is asked first: a text it reads as a move is that move, even one
+that is also a table-talk word (a game whose ``s`` is scissors plays scissors).  Then
+table talk; then the game's :class:`~gm.core.phrasing.Phrasing` reads looser words
+(typos, numbers in words, slang, partial and relative moves): one legal move is made
+(and said back: "Read as 'left yellow'."), several are asked about, listing them; the
+answer may be one of them, "yes" for a single one, or its place in the list ("the
+second").  Nothing game-specific lives here.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gm.core.actions import Action
 from gm.core.errors import GameError, InvalidActionError
+from gm.core.phrasing import COMMON, FILLER, Reading, is_question
 from gm.referee.base import RefereeTurn, ToolCallRecord
 
 if TYPE_CHECKING:
@@ -25,18 +34,11 @@ if TYPE_CHECKING:
     from gm.core.state import GameState
     from gm.session import Session
 
-#: words people wrap around a move ("I'll call heads please") that carry no meaning for it
-FILLER = frozenset(
-    "i we i'll ill we'll well will would like choose chose call calling pick picking go going with want wanna to "
-    "let's lets please the a an my our it is as for take do try select ok okay um uh so and then now "
-    "gonna me us".split()
-)
-
 _QUIT = {"quit", "exit", "q", "bye", "stop", "resign", "leave"}
 _HELP = {"help", "?", "commands", "how", "how do i play", "instructions"}
-_BOARD = {"board", "show board", "show the board", "map", "field", "b", "where is the ball", "wheres the ball"}
+_BOARD = {"board", "show board", "show the board", "map", "b"}
 _FULL = {"full board", "full", "whole board", "show full board", "show the full board", "entire board", "full map"}
-_STATUS = {"score", "status", "clock", "time", "down", "what down is it", "s", "situation"}
+_STATUS = {"score", "status", "clock", "time", "s", "situation"}
 _LEGAL = {
     "what can i do",
     "what can i do now",
@@ -52,6 +54,10 @@ _LEGAL = {
 _UNDO = {"undo", "take back", "take it back", "takeback", "oops"}
 #: the flag of a turn whose words were not read as a move nor as table talk (a front end shows it as an error)
 NOT_UNDERSTOOD = "not-understood"
+#: answers to a clarifying question: yes to a single candidate, or a candidate's place in the list
+_YES = {"yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "that one", "do it", "yes please", "please"}
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4, "5th": 4,
+             "sixth": 5, "6th": 5, "seventh": 6, "7th": 6, "eighth": 7, "8th": 7, "last": -1}
 
 
 def _clean(text: str) -> str:
@@ -69,23 +75,62 @@ def _json_value(value: Any) -> Any:
     return value
 
 
+def reads_as_move(session: Session, text: str) -> bool:
+    """Whether the game's parser (in the context of the state) reads ``text`` as a move: such a text is a
+    move, never table talk, whatever else it could mean (the shared rule of every referee: a game whose
+    ``s`` is scissors plays scissors, and ``status`` is still there)."""
+    if is_question(text):  # "what happens if I go for it?" holds a move's words, but asks
+        return False
+    try:
+        session.state.parse_action(text)
+    except InvalidActionError:
+        return False
+    except Exception:  # a parser that fails on odd text reads no move in it
+        return False
+    return True
+
+
 def tool_call_for(game: Game, state: GameState[Any], seat: str, action: Action) -> tuple[str, dict[str, Any]] | None:
-    """The action tool call that makes ``action`` for ``seat`` (checked through the tool's own handler);
-    its arguments are JSON values, as a recording reads them back."""
+    """The action tool call that makes ``action`` for ``seat`` (checked through the tool's own handler,
+    with the tools of the state's ruleset); its arguments are JSON values, as a recording reads them
+    back.  A move whose arguments lie outside the tool's bounds (a number above the ruleset's) is still
+    the call of the tool that makes its kind of move: the session answers it, saying what is allowed."""
+    from pydantic import ValidationError
+
     data = {k: _json_value(v) for k, v in action.to_json().items() if k != "type"}
-    for tool in game.action_tools():
+    out_of_bounds: tuple[str, dict[str, Any]] | None = None
+    for tool in game.tools(state.rules):
+        if tool.kind != "action":
+            continue
         fields = tool.args.model_fields
         if any(f.is_required() and name not in data for name, f in fields.items()):
             continue
         args = {k: v for k, v in data.items() if k in fields}
         try:
             parsed = tool.args.model_validate(args)
+        except ValidationError:
+            if out_of_bounds is None and tool.produces == action.type and set(data) <= set(fields):
+                out_of_bounds = (tool.name, args)
+            continue
+        try:
             made = tool.handler(state, seat, parsed)
         except Exception:  # a tool that does not fit this action: try the next one
             continue
         if made == action:
             return tool.name, args
-    return None
+    return out_of_bounds
+
+
+#: the questions asked and not yet answered: (session id, seat) -> (log length, candidates), newest last
+_QUESTIONS: OrderedDict[tuple[str, str], tuple[int, tuple[Action, ...]]] = OrderedDict()
+_QUESTIONS_MAX = 256
+
+
+def _remember(session: Session, seat: str, candidates: tuple[Action, ...]) -> None:
+    _QUESTIONS[(session.id, seat)] = (len(session.state.log), candidates)
+    _QUESTIONS.move_to_end((session.id, seat))
+    while len(_QUESTIONS) > _QUESTIONS_MAX:
+        _QUESTIONS.popitem(last=False)
 
 
 class OfflineReferee:
@@ -94,6 +139,12 @@ class OfflineReferee:
     kind = "offline"
     model: str | None = None
 
+    def __init__(self) -> None:
+        #: the candidates last asked about, per (session, seat), with the log length they were asked at;
+        #: shared by every offline referee of this process, so the answer may come through another one
+        #: (the web page makes a referee per message), and bounded
+        self._asked = _QUESTIONS
+
     def handle(self, session: Session, seat: str, text: str) -> RefereeTurn:
         """Handle one message; every effect goes through ``session.call`` (which records it)."""
         turn = RefereeTurn(seat=seat, text=text)
@@ -101,13 +152,26 @@ class OfflineReferee:
         if recorder:
             recorder.player(seat, text)
         words = _clean(text)
-        if words in _QUIT:
+        asked = self._asked.pop((session.id, seat), None)
+        answer = self._answer(session, words, asked)
+        if answer is not None:
+            self._make(session, turn, seat, answer, said_back=True)
+        elif words and reads_as_move(session, text):  # the game's parser before table talk
+            self._move(session, turn, text, seat)
+        elif words in _QUIT:
             turn.control = "quit"
             turn.narration = "Game saved. Goodbye!"
         elif words in _UNDO:
             turn.control = "undo"
         elif words in _HELP or not words:
             turn.narration = self.help_text(session, seat)
+        elif (talk := session.game.phrasing().talk.get(words)) in ("board", "status"):  # the game's own words for them
+            if talk == "board":
+                self._call(session, turn, "get_board", {"full": False}, seat)
+                turn.board = turn.calls[-1].result.get("board")
+            else:
+                res = self._call(session, turn, "get_status", {}, seat)
+                turn.narration = str(res.get("status", ""))
         elif words in _FULL:
             self._call(session, turn, "get_board", {"full": True}, seat)
             turn.board = turn.calls[-1].result.get("board")
@@ -130,6 +194,8 @@ class OfflineReferee:
         elif words in ("rules", "rule"):
             res = self._call(session, turn, "get_rules", {}, seat)
             turn.narration = "\n".join(f"[{rid}] {title}" for rid, title in (res.get("rules") or {}).items())
+        elif is_question(text):
+            turn.narration = self._question(session, turn, words, seat)
         else:
             self._move(session, turn, text, seat)
         if recorder:
@@ -140,23 +206,83 @@ class OfflineReferee:
 
     # ----------------------------------------------------------------- moves
     def _move(self, session: Session, turn: RefereeTurn, text: str, seat: str) -> None:
-        game, state = session.game, session.state
-        action, why = self._read(state.parse_action, text)  # read in the context of the state
-        if action is None:
-            because = f": {why.reason}" if why is not None and why.reason else ""
-            turn.narration = f"I couldn't read {text.strip()!r} as a move{because}. " + self._forms(session, seat)
-            turn.flags.append(NOT_UNDERSTOOD)
+        reading = self.understand(session, seat, text)
+        if reading.action is not None:
+            self._make(session, turn, seat, reading.action, said_back=reading.read_as is not None)
+            if reading.candidates and not turn.accepted:  # refused, but the words fit a few legal moves
+                _remember(session, seat, reading.candidates)
+                turn.narration += "\n" + reading.question()
             return
-        call = tool_call_for(game, state, seat, action)
+        if reading.candidates:
+            _remember(session, seat, reading.candidates)
+            turn.narration = reading.question()
+            return
+        why = reading.error
+        because = f": {why.reason}" if why is not None and why.reason else ""
+        turn.narration = f"I couldn't read {text.strip()!r} as a move{because}. " + self._forms(session, seat)
+        turn.flags.append(NOT_UNDERSTOOD)
+
+    def _question(self, session: Session, turn: RefereeTurn, words: str, seat: str) -> str:
+        """A question answered from the rules: the (at most three) rules sharing the most words with it."""
+        res = self._call(session, turn, "get_rules", {}, seat)
+        rules: dict[str, str] = res.get("rules") or {}
+        asked = {w for w in re.findall(r"[a-z0-9][a-z0-9'-]+", words) if w not in COMMON and w not in FILLER and len(w) > 2}
+        toks = re.findall(r"[a-z0-9][a-z0-9'-]*", words)
+        phrases = {" ".join(toks[i : i + 3]) for i in range(len(toks) - 2)}
+        phrases |= {f"{a} {b}" for a, b in itertools.pairwise(toks) if {a, b} - COMMON - FILLER}
+        score = dict.fromkeys(rules, 0)
+        for rid, text in rules.items():
+            low = text.lower()
+            score[rid] += len(asked & set(re.findall(r"[a-z0-9][a-z0-9'-]+", f"{rid} {low}".lower())))
+            score[rid] += 2 * sum(1 for phrase in phrases if phrase in low)  # "go for it", "colour match"
+        for word, ids in session.game.rule_words.items():  # the words players use for a rule
+            if (" " in word and word in words) or word in asked:
+                for rid in ids:
+                    if rid in score:
+                        score[rid] += 1
+        ranked = sorted(((n, rid) for rid, n in score.items()), key=lambda hit: -hit[0])
+        found = [rid for n, rid in ranked[:3] if n]
+        if not found:
+            return ("I can't answer questions in my own words offline; try 'rules' and one word (e.g. 'rules "
+                    f"{min(asked, default='score')}'), 'what can I do?' or 'help'.")
+        return "From the rules:\n" + "\n".join(f"[{rid}] {rules[rid]}" for rid in found)
+
+    @staticmethod
+    def understand(session: Session, seat: str, text: str) -> Reading:
+        """What ``seat`` means by ``text`` now: the game's :class:`~gm.core.phrasing.Phrasing` at the
+        session's state (a move, candidates to ask about, or nothing)."""
+        return session.game.phrasing().read(session.state, seat, text)
+
+    def _make(self, session: Session, turn: RefereeTurn, seat: str, action: Action, *, said_back: bool) -> None:
+        """Make ``action`` through the game's tool for it, and narrate the result (saying the move back
+        first when it was read from other words than its own)."""
+        game = session.game
+        call = tool_call_for(game, session.state, seat, action)
         if call is None:
             turn.narration = f"{action} is not something you can do with the tools of {game.name}. " + self._forms(session, seat)
             turn.flags.append(NOT_UNDERSTOOD)
             return
         tool, args = call
         res = self._call(session, turn, tool, args, seat)
-        turn.narration = self.narrate(res)
+        turn.narration = (f"Read as '{action}'.\n" if said_back and res.get("ok") else "") + self.narrate(res)
         if res.get("ok"):
             turn.board = res.get("board")
+
+    @staticmethod
+    def _answer(session: Session, words: str, asked: tuple[int, tuple[Action, ...]] | None) -> Action | None:
+        """The candidate a reply to the last clarifying question picks, if the game has not moved on
+        since: "yes" to a single one, a place in the list ("the second", "2nd one"), or words only one
+        of them has ("right" when asked left, center or right yellow); ``None`` otherwise."""
+        if asked is None or asked[0] != len(session.state.log) or not words:
+            return None
+        options = asked[1]
+        if len(options) == 1 and words in _YES:
+            return options[0]
+        said = [w for w in words.split() if w not in ("the", "one", "please", "option", "choice", "move")]
+        if len(said) == 1 and said[0] in _ORDINALS and -len(options) <= _ORDINALS[said[0]] < len(options):
+            return options[_ORDINALS[said[0]]]
+        fits = [o for o in options if said and set(said) <= set(str(o).lower().split())]
+        return fits[0] if len(fits) == 1 else None
 
     @staticmethod
     def read_action(game: Game, text: str) -> Action | None:

@@ -1,12 +1,14 @@
 """Who may play what: seat tokens, join codes, player keys and the admin token.
 
-- A **seat token** (``gms_`` + 43 characters, 256 random bits) grants exactly one seat of one game.
-  Creating a game returns one per human seat.  Only its SHA-256 is stored (tokens are random, so a
-  plain hash is enough: there is nothing to guess from it).
-- A **join code** (``XXXX-XXXX-XXXX``, 60 random bits) is the short form to hand to the other player:
-  used once, it returns that seat's token.  The token waits for it sealed with the server's key
-  (:class:`gm.session.keys.KeyRing`), so the database alone cannot give it away; the code itself is
-  stored hashed, and is void once used.
+- A **seat token** (``gms_`` + 43 characters, 256 random bits) grants exactly one seat of one game,
+  to whoever holds the seat.  Creating a game returns the creator's own token only.  Only its SHA-256
+  is stored (tokens are random, so a plain hash is enough: there is nothing to guess from it), so a
+  token, once made, can be given away by nobody but its holder.  The holder may replace it
+  (:meth:`AccessBook.rotate`): the old one is void at once.
+- A **join code** (``XXXX-XXXX-XXXX``, 60 random bits) is what the creator hands to each other
+  player: used once (:meth:`AccessBook.join`), it makes that seat's token then and there, for the
+  joiner alone, and voids any token the seat had before (a game made by an older gm, whose creator
+  was given every seat's token).  Only the code's hash and its seat are stored: a code is no token.
 - **Player keys** (``--keys-file``): who may create and join games on a server that is not on
   loopback.  Kept in a file of the operator's (one key or ``sha256:HEX`` per line), compared by hash.
 - The **admin token** (``$GM_ADMIN_TOKEN`` or ``--admin-token-file``) lists and ends games.
@@ -62,9 +64,27 @@ class AccessBook(Protocol):
 
     def grant(self, digest: str, kind: str, session_id: str, seat: str, sealed: str | None = None) -> None: ...
 
-    def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None: ...
+    def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None:
+        """(session, seat, why the game was ended or ``None``) of a live seat token, else ``None``."""
+        ...
 
-    def redeem(self, digest: str) -> tuple[str, str, str | None] | None: ...
+    def invitation(self, digest: str) -> tuple[str, str] | None:
+        """(session, seat) of an unused join code, without using it, else ``None``."""
+        ...
+
+    def join(self, code_digest: str, token_digest: str) -> tuple[str, str] | None:
+        """Use a join code: in one step mark it used, void every live token of its seat, and grant
+        the seat to ``token_digest``; (session, seat), or ``None`` if the code is unknown or used."""
+        ...
+
+    def rotate(self, old_digest: str, new_digest: str) -> tuple[str, str] | None:
+        """In one step void the live seat token ``old_digest`` and grant its seat to ``new_digest``;
+        (session, seat), or ``None`` if ``old_digest`` is no live seat token."""
+        ...
+
+    def invited(self, session_id: str) -> list[str]:
+        """The seats of ``session_id`` whose join code has not been used yet."""
+        ...
 
     def end(self, session_id: str, reason: str) -> bool: ...
 
@@ -92,9 +112,12 @@ class MemoryAccess:
 
     def grant(self, digest: str, kind: str, session_id: str, seat: str, sealed: str | None = None) -> None:
         with self._lock:
-            if digest in self._grants:
-                raise ValueError("duplicate grant")
-            self._grants[digest] = _Grant(kind, session_id, seat, sealed)
+            self._add(digest, _Grant(kind, session_id, seat, sealed))
+
+    def _add(self, digest: str, g: _Grant) -> None:
+        if digest in self._grants:
+            raise ValueError("duplicate grant")
+        self._grants[digest] = g
 
     def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None:
         g = self._grants.get(digest)
@@ -102,13 +125,36 @@ class MemoryAccess:
             return None
         return g.session, g.seat, self._ended.get(g.session)
 
-    def redeem(self, digest: str) -> tuple[str, str, str | None] | None:
+    def invitation(self, digest: str) -> tuple[str, str] | None:
+        g = self._grants.get(digest)
+        if g is None or g.kind != JOIN or g.used is not None:
+            return None
+        return g.session, g.seat
+
+    def join(self, code_digest: str, token_digest: str) -> tuple[str, str] | None:
         with self._lock:
-            g = self._grants.get(digest)
+            g = self._grants.get(code_digest)
             if g is None or g.kind != JOIN or g.used is not None:
                 return None
-            sealed, g.sealed, g.used = g.sealed, None, time.time()
-            return g.session, g.seat, sealed
+            now = time.time()
+            g.sealed, g.used = None, now
+            for other in self._grants.values():
+                if other.kind == SEAT and other.session == g.session and other.seat == g.seat and other.used is None:
+                    other.used = now
+            self._add(token_digest, _Grant(SEAT, g.session, g.seat, None))
+            return g.session, g.seat
+
+    def rotate(self, old_digest: str, new_digest: str) -> tuple[str, str] | None:
+        with self._lock:
+            g = self._grants.get(old_digest)
+            if g is None or g.kind != SEAT or g.used is not None:
+                return None
+            g.used = time.time()
+            self._add(new_digest, _Grant(SEAT, g.session, g.seat, None))
+            return g.session, g.seat
+
+    def invited(self, session_id: str) -> list[str]:
+        return sorted(g.seat for g in self._grants.values() if g.session == session_id and g.kind == JOIN and g.used is None)
 
     def end(self, session_id: str, reason: str) -> bool:
         with self._lock:
@@ -144,7 +190,9 @@ class Keys:
 
     @classmethod
     def from_file(cls, path: str | Path) -> Keys:
-        return cls(Path(path).expanduser().read_text(encoding="utf-8").splitlines())
+        from gm.core.files import KEYS_LIMIT, read_text
+
+        return cls(read_text(Path(path).expanduser(), KEYS_LIMIT, "keys file").splitlines())
 
     def __bool__(self) -> bool:
         return bool(self._hashes)

@@ -10,9 +10,12 @@ Routes (see ``docs/serving.md`` for requests and responses):
   the other seats' moves) — each with ``Authorization: Bearer <seat token>``;
 - ``/api/admin/games`` and ``/api/admin/games/{id}/end`` — with the admin token.
 
-Around every request (plain ASGI middleware, cheap): a gate that answers 503 while shutting down, a
-body size limit (413), a per-credential rate limit (429), and a structured access log (JSON lines:
-method, path without query, status, time, client, game and seat; never a token or a move).
+Around every request (:mod:`gm.server.guard`, one plain ASGI layer): 503 while shutting down, the
+``Host`` (421) and ``Origin`` (403) checks, a rate limit per verified credential or client address
+(429), the whole body read within a size and a time limit (413, 408), JSON for anything unexpected
+(500), and a structured access log (JSON lines: method, path without query, status, time, client,
+game and seat; never a token or a move).  Below it, the HTTP protocol drops a connection whose
+headers come too slowly or grow too large (:func:`gm.server.guard.timed_protocol`).
 """
 
 from __future__ import annotations
@@ -36,15 +39,25 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gm import __version__
 from gm.core.errors import GameError
-from gm.server.access import SEAT_PREFIX, Keys, digest
+from gm.server.access import SEAT_PREFIX, Keys
+from gm.server.guard import (
+    Guard,
+    Origins,
+    bearer,
+    credential_key,
+    error_response,
+    log_drop,
+    parse_json,
+    timed_protocol,
+    verified,
+)
 from gm.server.hub import Denied, GameHub, Grant, catalog
 
 log = logging.getLogger("gm.serve")
-access_log = logging.getLogger("gm.access")
 MCP_PATH = "/mcp"
 
 
@@ -58,9 +71,20 @@ class ServeConfig:
     player_keys: Keys | None = None
     admin: Keys = field(default_factory=Keys)
     max_body: int = 64 * 1024
-    #: requests per second per credential (token, MCP session or address), and the burst allowed
+    #: requests per second per verified credential (token, key, MCP session) or client address, and
+    #: the burst allowed; at most ``rate_table`` buckets are kept (least recently used dropped)
     rate: float = 20.0
     burst: float = 60.0
+    rate_table: int = 100_000
+    #: seconds the request line and headers may take (from the connection, or from the first byte of
+    #: the next request on a kept-alive one), their most bytes, and seconds the body may take
+    header_timeout: float = 10.0
+    max_header: int = 64 * 1024
+    body_timeout: float = 20.0
+    #: ``Host`` names answered besides loopback ones (a TLS proxy's public name), and other origins
+    #: whose pages may call the API
+    allowed_hosts: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
     #: seconds an event stream waits before it checks the store (moves made by other processes)
     poll: float = 1.0
     #: seconds graceful shutdown waits for requests in flight
@@ -74,6 +98,13 @@ class ServeConfig:
     pinned_game: str | None = None
     log_requests: bool = True
 
+    def origins(self) -> Origins:
+        return Origins(
+            loopback=is_loopback(self.host),
+            hosts=tuple(h.strip().lower() for h in self.allowed_hosts if h.strip()),
+            origins=tuple(o.strip().lower().rstrip("/") for o in self.allowed_origins if o.strip()),
+        )
+
 
 def is_loopback(host: str) -> bool:
     if host == "localhost":
@@ -84,132 +115,8 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def bearer(scope: Scope) -> str | None:
-    for k, v in scope.get("headers", ()):
-        if k == b"authorization":
-            text = v.decode("latin-1").strip()
-            if text[:7].lower() == "bearer ":
-                return text[7:].strip() or None
-            return None
-    return None
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for k, v in scope.get("headers", ()):
-        if k == name:
-            return v.decode("latin-1")
-    return None
-
-
 def _error(status: int, message: str, **extra: Any) -> JSONResponse:
-    headers = {"WWW-Authenticate": 'Bearer realm="gm"'} if status == 401 else None
-    return JSONResponse({"ok": False, "error": {"status": status, "message": message, **extra}}, status_code=status, headers=headers)
-
-
-# --------------------------------------------------------------- middleware
-class Guard:
-    """Shutdown gate, body limit, rate limit and access log, as one ASGI layer."""
-
-    def __init__(self, app: ASGIApp, state: ServerState) -> None:
-        self.app = app
-        self.state = state
-        self._buckets: dict[str, list[float]] = {}
-        self._lock = threading.Lock()
-
-    def _allow(self, key: str) -> float:
-        """0 if allowed, else seconds to wait (a token bucket per credential)."""
-        cfg = self.state.config
-        if cfg.rate <= 0:
-            return 0.0
-        now = time.monotonic()
-        with self._lock:
-            b = self._buckets.get(key)
-            if b is None:
-                if len(self._buckets) > 100_000:
-                    self._buckets.clear()
-                b = self._buckets[key] = [cfg.burst, now]
-            b[0] = min(cfg.burst, b[0] + (now - b[1]) * cfg.rate)
-            b[1] = now
-            if b[0] >= 1.0:
-                b[0] -= 1.0
-                return 0.0
-            return (1.0 - b[0]) / cfg.rate
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        path: str = scope.get("path", "")
-        scope.setdefault("state", {})
-        meta: dict[str, Any] = {"status": 0, "bytes": 0}
-        scope["gm"] = meta
-        cfg = self.state.config
-
-        async def sending(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                meta["status"] = message["status"]
-            elif message["type"] == "http.response.body":
-                meta["bytes"] += len(message.get("body", b""))
-            await send(message)
-
-        try:
-            if self.state.closing and path not in ("/api/health", "/api/ready"):
-                await _error(503, "the server is shutting down", retry=True)(scope, receive, sending)
-                return
-            length = _header(scope, b"content-length")
-            if length is not None and (not length.isdigit() or int(length) > cfg.max_body):
-                await _error(413, f"request body over {cfg.max_body} bytes")(scope, receive, sending)
-                return
-            token = bearer(scope)
-            client = scope.get("client") or ("?", 0)
-            key = "t:" + digest(token)[:24] if token else "m:" + (_header(scope, b"mcp-session-id") or "")[:64] if _header(scope, b"mcp-session-id") else "a:" + str(client[0])
-            wait = self._allow(key)
-            if wait:
-                resp = _error(429, "too many requests: slow down", retry_after=round(wait, 3))
-                resp.headers["Retry-After"] = str(max(1, round(wait)))
-                await resp(scope, receive, sending)
-                return
-            await self.app(scope, _limited(receive, cfg.max_body), sending)
-        except _TooLarge:
-            if meta["status"] == 0:
-                await _error(413, f"request body over {cfg.max_body} bytes")(scope, receive, sending)
-        finally:
-            if cfg.log_requests:
-                client = scope.get("client") or ("?", 0)
-                entry = {
-                    "t": round(time.time(), 3),
-                    "method": scope.get("method"),
-                    "path": path[:200],
-                    "status": meta["status"],
-                    "ms": round((time.perf_counter() - start) * 1000, 2),
-                    "bytes": meta["bytes"],
-                    "client": client[0],
-                }
-                if meta.get("game"):
-                    entry["game"], entry["seat"] = meta["game"], meta.get("seat")
-                if meta.get("tool"):
-                    entry["tool"] = meta["tool"]
-                access_log.info(json.dumps(entry, separators=(",", ":")))
-
-
-class _TooLarge(Exception):
-    pass
-
-
-def _limited(receive: Receive, limit: int) -> Receive:
-    seen = 0
-
-    async def wrapped() -> Message:
-        nonlocal seen
-        message = await receive()
-        if message["type"] == "http.request":
-            seen += len(message.get("body", b""))
-            if seen > limit:
-                raise _TooLarge()
-        return message
-
-    return wrapped
+    return error_response(status, message, **extra)
 
 
 # ------------------------------------------------------------------- state
@@ -262,23 +169,19 @@ async def _run(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 # -------------------------------------------------------------------- API
-def _json_body(max_items: int = 1000) -> Callable[[Request], Awaitable[dict[str, Any]]]:
-    async def read(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if not raw:
-            return {}
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            raise Denied(400, "the body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise Denied(400, "the body must be a JSON object")
-        return data
-
-    return read
-
-
-read_json = _json_body()
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's body as a JSON object ({} for none); :class:`Denied` 400 for anything else
+    (not UTF-8, not JSON, too deep: :func:`gm.server.guard.parse_json`)."""
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        data = parse_json(raw)
+    except ValueError as exc:
+        raise Denied(400, str(exc)) from None
+    if not isinstance(data, dict):
+        raise Denied(400, "the body must be a JSON object")
+    return data
 
 
 def api_routes(state: ServerState) -> list[Route]:
@@ -295,6 +198,8 @@ def api_routes(state: ServerState) -> list[Route]:
         if token is None and query:
             token = request.query_params.get("access_token")
         grant: Grant = await _run(hub.authorize, token, request.path_params.get("session"))
+        if token:
+            verified(request.scope, credential_key(token))
         who(request, grant)
         return grant
 
@@ -307,6 +212,7 @@ def api_routes(state: ServerState) -> list[Route]:
             raise Denied(401, "this server needs a player key to create or join games: send 'Authorization: Bearer <player key>'")
         if not keys.check(token):
             raise Denied(403, "unknown player key")
+        verified(request.scope, credential_key(token))
 
     def need_admin(request: Request) -> None:
         if not cfg.admin:
@@ -316,13 +222,14 @@ def api_routes(state: ServerState) -> list[Route]:
             raise Denied(401, "the admin API needs 'Authorization: Bearer <admin token>'")
         if not cfg.admin.check(token):
             raise Denied(403, "not the admin token")
+        verified(request.scope, credential_key(token))
 
     def handle(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             try:
                 return await fn(request)
             except Denied as exc:
-                return _error(exc.status, exc.message)
+                return _error(exc.status, exc.message, **exc.extra)
             except GameError as exc:
                 raw = exc.to_json()
                 return _error(400, exc.message, rule=raw.get("rule"), reason=raw.get("reason"), legal=raw.get("legal", []))
@@ -378,12 +285,27 @@ def api_routes(state: ServerState) -> list[Route]:
     async def join(request: Request) -> Response:
         need_player(request)
         body = await read_json(request)
+        extra = sorted(set(body) - {"code", "accept_practice"})
+        if extra:
+            raise Denied(400, f"unknown field {extra[0]!r}; fields: accept_practice, code")
         code = body.get("code")
         if not isinstance(code, str):
             raise Denied(400, "give the join code: {\"code\": \"ABCD-EFGH-JKLM\"}")
-        result = await _run(hub.join, code)
+        accept = body.get("accept_practice", False)
+        if not isinstance(accept, bool):
+            raise Denied(400, "accept_practice must be true or false")
+        result = await _run(hub.join, code, accept_practice=accept)
         who(request, Grant(result["session"], result["seat"]))
         return JSONResponse(result)
+
+    async def rotate(request: Request) -> Response:
+        await authorize(request)  # (the token must grant the game in the path)
+        body = await read_json(request)
+        if body:
+            raise Denied(400, "rotate takes no fields: send no body, or {}")
+        token = bearer(request.scope)
+        assert token is not None  # authorize() has checked it
+        return JSONResponse(await _run(hub.rotate, token))
 
     async def mine(request: Request) -> Response:
         body = await read_json(request)
@@ -423,10 +345,11 @@ def api_routes(state: ServerState) -> list[Route]:
 
     async def events(request: Request) -> Response:
         grant = await authorize(request, query=True)
+        token = bearer(request.scope) or request.query_params.get("access_token") or ""
         since_text = request.headers.get("last-event-id") or request.query_params.get("since")
         since = int(since_text) if since_text and since_text.isdigit() else None
         return StreamingResponse(
-            _event_stream(state, grant, since),
+            _event_stream(state, grant, since, token),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
@@ -454,6 +377,7 @@ def api_routes(state: ServerState) -> list[Route]:
         Route("/api/games/{session}", handle(view), methods=["GET"]),
         Route("/api/games/{session}/tools", handle(tools), methods=["GET"]),
         Route("/api/games/{session}/call", handle(call), methods=["POST"]),
+        Route("/api/games/{session}/rotate", handle(rotate), methods=["POST"]),
         Route("/api/games/{session}/events", handle(events), methods=["GET"]),
         Route("/api/admin/games", handle(admin_games), methods=["GET"]),
         Route("/api/admin/games/{session}/end", handle(admin_end), methods=["POST"]),
@@ -476,16 +400,18 @@ def _sse(event: str, data: Any, ident: int | None = None) -> str:
     return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'), ensure_ascii=False)}\n\n"
 
 
-async def _event_stream(state: ServerState, grant: Grant, since: int | None) -> AsyncIterator[str]:
+async def _event_stream(state: ServerState, grant: Grant, since: int | None, token: str) -> AsyncIterator[str]:
     """``move`` for each new move of another seat (as this seat may see it), ``reveal`` when a locked
     pick is revealed, ``state`` after each change (status, who must act, commitments, outcome),
-    ``end`` when the game is over; a comment line every 15 s keeps proxies from closing the stream."""
+    ``end`` when the game is over; a comment line every 15 s keeps proxies from closing the stream.
+    The token is checked again before each change is sent: a rotated or ended one ends the stream."""
     hub = state.hub
     yield f"retry: 2000\n: gm events for {grant.seat}\n\n"
     seen: list[list[str]] | None = None
     quiet = 0.0
     while not state.closing:
         try:
+            await _run(hub.authorize, token, grant.session)
             snap = await _run(hub.snapshot, grant)
         except Denied as exc:
             yield _sse("error", {"status": exc.status, "message": exc.message})
@@ -551,14 +477,11 @@ def build_app(hub: GameHub, config: ServeConfig) -> tuple[ASGIApp, ServerState]:
         return host
 
     mcp_server = build_server(resolve=resolve, handshake_only=True)
-    loop_host = is_loopback(config.host)
-    security = (
-        TransportSecuritySettings(
-            enable_dns_rebinding_protection=True,
-            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
-            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
-        )
-        if loop_host
+    origins = config.origins()
+    hosts, allowed_origins = origins.mcp_settings()
+    security = (  # (the guard checks Host and Origin for every path already; the SDK checks them again)
+        TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=allowed_origins)
+        if origins.loopback or origins.hosts
         else TransportSecuritySettings(enable_dns_rebinding_protection=False)
     )
     mcp_server.streamable_http_app(
@@ -591,12 +514,14 @@ def build_app(hub: GameHub, config: ServeConfig) -> tuple[ASGIApp, ServerState]:
             elif not keys.check(token):
                 await _error(403, "unknown player key")(scope, receive, send)
                 return
+            verified(scope, credential_key(token))
         elif (token := bearer(scope)) and token.startswith(SEAT_PREFIX):
             try:
                 await _run(hub.authorize, token)
             except Denied as exc:
                 await _error(exc.status, exc.message)(scope, receive, send)
                 return
+            verified(scope, credential_key(token))
         await session_manager.handle_request(scope, receive, send)
 
     @contextlib.asynccontextmanager
@@ -629,8 +554,13 @@ def build_app(hub: GameHub, config: ServeConfig) -> tuple[ASGIApp, ServerState]:
         *page_routes(state),  # the browser page at / (gm/web)
         Route(MCP_PATH, McpGate(), methods=["GET", "POST", "DELETE"]),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: _internal_error})
     return Guard(app, state), state
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """Anything a route raised unexpectedly: JSON, never a traceback (the guard logs it)."""
+    return error_response(500, "internal error (the server's log says more)")
 
 
 async def _pace_gc(pacer: Any) -> None:
@@ -690,10 +620,12 @@ def serve(hub: GameHub, config: ServeConfig, sock: socket.socket, ready: Callabl
     """Serve on the bound socket until SIGINT/SIGTERM; then stop taking requests, let the moves in
     flight finish (up to ``config.grace`` seconds), close event streams, and return."""
     import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     app, state = build_app(hub, config)
     uconfig = uvicorn.Config(
         app,
+        http=timed_protocol(AutoHTTPProtocol, config.header_timeout, config.max_header, log_drop if config.log_requests else None),
         log_level="warning",
         lifespan="on",
         access_log=False,

@@ -49,17 +49,32 @@ MAX_MINE = 100
 
 
 class Denied(Exception):
-    """A request without the right to do what it asks: an HTTP status and one message."""
+    """A request without the right to do what it asks: an HTTP status, one message, and what else
+    the answer says (``extra``: JSON fields beside the message)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.extra = extra
 
 
-MISSING = "missing access token: send 'Authorization: Bearer <seat token>' (creating a game returns one per human seat)"
+MISSING = "missing access token: send 'Authorization: Bearer <seat token>' (creating a game returns yours; joining one with its code returns the joiner's)"
 UNKNOWN = "unknown or revoked access token"
 WRONG_GAME = "this access token does not grant that game"
+UNKNOWN_CODE = "unknown or used join code"
+#: what every seat of a practice game is told, wherever it looks
+PRACTICE_NOTE = "practice game: picks and cards are predictable"
+PRACTICE_RULE = "CORE-PRACTICE"
+PRACTICE_REFUSED = (
+    "this is a practice game: picks and cards are predictable (its seed was chosen by the player who "
+    'made the game); join with "accept_practice": true to play it anyway'
+)
+
+
+def practice_fields(practice: bool) -> dict[str, Any]:
+    """``practice`` and, in a practice game, ``practice_note``: what a result tells every seat."""
+    return {"practice": True, "practice_note": PRACTICE_NOTE} if practice else {"practice": False}
 
 
 @dataclass(frozen=True)
@@ -161,8 +176,10 @@ class GameHub:
     ) -> dict[str, Any]:
         """A new game: ``seat`` is the creator's (default the first); other seats are ``players``
         (seat -> ``human`` / ``bot:NAME``), else ``opponent`` for all of them (default the default
-        bot).  Returns the session, the creator's token, and a token and a one-time join code for
-        every other human seat."""
+        bot).  Returns the session, the creator's own token, and for every other human seat a
+        one-time join code only: that seat's token is made when someone joins with it
+        (:meth:`join`), so the creator never holds it.  ``seed``: a practice game (its joiners must
+        accept that)."""
         g = find_game(game) if game else default_game()
         me = (seat or g.seats[0]).strip().lower()
         if me not in g.seats:
@@ -177,17 +194,18 @@ class GameHub:
             raise GameError(f"you play {me}: it must be a human seat", rule=SEAT_RULE, input=me)
         s = Session.create(g, seed=seed, rules=rules, players=spec, store=self.store, referee=referee or self.referee)
         seats: dict[str, dict[str, Any]] = {}
+        token = new_seat_token()
+        self.access.grant(digest(token), SEAT, s.id, me)
         for name in g.seats:
             entry: dict[str, Any] = {"player": spec[name]}
-            if spec[name] == "human":
-                token = new_seat_token()
-                self.access.grant(digest(token), SEAT, s.id, name)
-                entry["token"] = token
-                if name != me:
-                    code = new_join_code()
-                    sealed = self.keys.seal(s.id, token, f"join {name}")
-                    self.access.grant(code_digest(code), JOIN, s.id, name, sealed)
-                    entry["join_code"] = code
+            if name == me:
+                entry["you"] = True
+            elif spec[name] == "human":
+                code = new_join_code()
+                self.access.grant(code_digest(code), JOIN, s.id, name)
+                entry["join_code"] = code
+                if s.practice:
+                    entry["practice_consent"] = True
             seats[name] = entry
         with self._cache_lock:
             self._cache[s.id] = s
@@ -195,19 +213,42 @@ class GameHub:
             view = self._view(live, me)
         self._moved(s.id)
         log.info("created %s (%s) players=%s", s.id, g.id, spec)
-        return {"ok": True, "session": s.id, "game": g.id, "seat": me, "token": seats[me]["token"], "seats": seats, "view": view}
+        return {"ok": True, "session": s.id, "game": g.id, "seat": me, "token": token, **practice_fields(s.practice), "seats": seats, "view": view}
 
-    def join(self, code: str) -> dict[str, Any]:
-        """Use a join code once: the seat's token and view."""
-        if not code or len(code) > 40:
-            raise Denied(404, "unknown or used join code")
-        hit = self.access.redeem(code_digest(code))
-        if hit is None or hit[2] is None:
-            raise Denied(404, "unknown or used join code")
-        session_id, seat, sealed = hit
-        token = str(self.keys.open(session_id, str(sealed), f"join {seat}"))
-        grant = self.authorize(token, session_id)
-        return {"ok": True, "session": session_id, "seat": seat, "token": token, "view": self.view(grant)}
+    def join(self, code: str, *, accept_practice: bool = False) -> dict[str, Any]:
+        """Use a join code once: a token for its seat is made now, for the joiner alone (any token the
+        seat had before is void), with the seat's view.  A practice game is joined only with
+        ``accept_practice`` (:class:`Denied` 409 otherwise, and the code stays good)."""
+        if not isinstance(code, str) or not code or len(code) > 40:
+            raise Denied(404, UNKNOWN_CODE)
+        key = code_digest(code)
+        hit = self.access.invitation(key)
+        if hit is None:
+            raise Denied(404, UNKNOWN_CODE)
+        session_id, seat = hit
+        reason = self.access.ended(session_id)
+        if reason is not None:
+            raise Denied(410, f"game {session_id} was ended: {reason}")
+        with self.game(session_id) as s:
+            practice, game = s.practice, s.game.id
+        if practice and accept_practice is not True:
+            raise Denied(409, PRACTICE_REFUSED, practice=True, game=game, seat=seat)
+        token = new_seat_token()
+        if self.access.join(key, digest(token)) is None:  # another request used the code meanwhile
+            raise Denied(404, UNKNOWN_CODE)
+        self._moved(session_id)  # (the creator's page learns the seat was joined)
+        log.info("joined %s seat %s", session_id, seat)
+        grant = Grant(session_id, seat)
+        return {"ok": True, "session": session_id, "game": game, "seat": seat, "token": token, **practice_fields(practice), "view": self.view(grant)}
+
+    def rotate(self, token: str) -> dict[str, Any]:
+        """A new token for the seat ``token`` grants; ``token`` is void from now on."""
+        grant = self.authorize(token)
+        new = new_seat_token()
+        if self.access.rotate(digest(token), digest(new)) is None:  # rotated meanwhile by another request
+            raise Denied(401, UNKNOWN)
+        log.info("rotated a token of %s seat %s", grant.session, grant.seat)
+        return {"ok": True, "session": grant.session, "seat": grant.seat, "token": new}
 
     # ---------------------------------------------------------------- play
     def call(self, grant: Grant, tool: Any, args: Any) -> dict[str, Any]:
@@ -216,12 +257,17 @@ class GameHub:
             before = len(s.state.log), s.stored_count
             result = s.call(tool, args, grant.seat)
             moved = (len(s.state.log), s.stored_count) != before
+            if s.practice:
+                result["practice_note"] = PRACTICE_NOTE
         if moved:
             self._moved(grant.session)
         return result
 
     def _view(self, s: Session, seat: str) -> dict[str, Any]:
         view = s.view(seat)
+        if s.practice:
+            view["practice_note"] = PRACTICE_NOTE
+        view["awaiting_join"] = self.access.invited(s.id)
         view["board"] = s.game.render(s.state, seat)
         view["tools"] = [t.name for t in s.tools]
         return {"ok": True, **view}
@@ -243,7 +289,7 @@ class GameHub:
                 "records": s.stored_count,
                 "log": s.log(grant.seat),
                 "status": s.game.status(st, grant.seat),
-                "expected": s.expected(),
+                "expected": s.expected(grant.seat),
                 "commitments": s.commitments(),
                 "outcome": st.outcome.to_json() if st.outcome else None,
                 "over": st.is_terminal,
@@ -274,6 +320,8 @@ class GameHub:
                         "status": s.game.status(st, grant.seat),
                         "your_turn": grant.seat in st.to_act() and not st.is_terminal,
                         "over": st.is_terminal,
+                        "practice": s.practice,
+                        "awaiting_join": self.access.invited(s.id),
                     })
             except Denied as exc:
                 rows.append({"index": i, "ok": False, "error": exc.message})

@@ -35,9 +35,9 @@ from gm.core.tools import ToolArgs, ToolSpec, parse_args, unknown_tool
 from gm.mcp_server.host import MCP_RULE, NewGameArgs, Reply, ResourceInfo, document
 from gm.mcp_server.text import next_line, summary
 from gm.server.access import SEAT_PREFIX, digest
-from gm.server.hub import Denied, GameHub, Grant
+from gm.server.hub import PRACTICE_RULE, Denied, GameHub, Grant, practice_fields
 
-SERVED_TOOLS = ("new_game", "join_game", "list_sessions", "resume_session")
+SERVED_TOOLS = ("new_game", "join_game", "rotate_token", "list_sessions", "resume_session")
 _NO_GAME = "No game in progress: start one with new_game, join one with join_game, or continue one with resume_session."
 
 
@@ -51,6 +51,14 @@ class ServedNewGameArgs(NewGameArgs):
 
 class JoinArgs(ToolArgs):
     code: str = Field(min_length=4, max_length=40, description="the join code the other player gave you (e.g. ABCD-EFGH-JKLM)")
+    accept_practice: bool = Field(
+        default=False,
+        description="true to join a practice game (its seed was chosen by the player who made it, so picks and cards are predictable); ask the player first",
+    )
+
+
+class RotateArgs(ToolArgs):
+    pass
 
 
 class ServedListArgs(ToolArgs):
@@ -79,7 +87,8 @@ class ServedHost:
             s.name: s
             for s in (
                 ToolSpec("new_game", "Start a new game: you play one side; the other sides are the built-in bot, or another person (opponent: human - the result gives the join code to hand them). Returns the game id, your seat token (keep it to continue later), the board and what you decide first.", ServedNewGameArgs, "action", self._new_game),
-                ToolSpec("join_game", "Join a game another person started, with the join code they gave you: you take the seat it was made for.", JoinArgs, "action", self._join),
+                ToolSpec("join_game", "Join a game another person started, with the join code they gave you: you take the seat it was made for, with a seat token made for you alone. A practice game (picks and cards predictable) needs accept_practice: true.", JoinArgs, "action", self._join),
+                ToolSpec("rotate_token", "Replace your seat token for the active game with a new one (the old token stops working at once); keep the new one to continue later.", RotateArgs, "action", self._rotate),
                 ToolSpec("list_sessions", "List the games this connection holds (started or joined here), with whose turn it is.", ServedListArgs, "query", self._list),
                 ToolSpec("resume_session", "Continue a game: give your seat token (after a reconnect), or the id of a game this connection holds.", ServedResumeArgs, "action", self._resume),
             )
@@ -147,6 +156,9 @@ class ServedHost:
             text = summary(result)
         except Exception:
             text = json.dumps(result, default=str)
+        note = result.get("practice_note")
+        if note and note not in text:  # (a refusal's text lists no extra fields)
+            text = f"{note}\n{text}"
         return Reply(result, text, not result.get("ok"), changed)
 
     def _call(self, name: Any, args: Mapping[str, Any] | str | None) -> dict[str, Any]:
@@ -176,9 +188,25 @@ class ServedHost:
         return self._session_result("new_game", created["view"], token=created["token"], join_codes=joins)
 
     def _join(self, a: JoinArgs) -> dict[str, Any]:
-        joined = self.hub.join(a.code)
+        try:
+            joined = self.hub.join(a.code, accept_practice=a.accept_practice)
+        except Denied as exc:
+            if exc.status == 409:
+                raise GameError(exc.message, rule=PRACTICE_RULE, legal=["accept_practice: true"]) from None
+            raise
         self.adopt(joined["token"])
         return self._session_result("join_game", joined["view"], token=joined["token"])
+
+    def _rotate(self, a: RotateArgs) -> dict[str, Any]:
+        if self.active is None:
+            raise GameError(_NO_GAME, rule=MCP_RULE, input="rotate_token", legal=list(SERVED_TOOLS))
+        seat, token = self.held[self.active.session]
+        rotated = self.hub.rotate(token)
+        self.held[self.active.session] = (seat, rotated["token"])
+        return {
+            "ok": True, "tool": "rotate_token", "kind": "session", "seat": seat, "session": rotated["session"], "token": rotated["token"],
+            "note": "your old seat token no longer works: keep this one (resume_session with it continues this game from any connection)",
+        }
 
     def _resume(self, a: ServedResumeArgs) -> dict[str, Any]:
         if a.token:
@@ -209,7 +237,7 @@ class ServedHost:
             "game_name": self.game.name,
             "players": view["players"],
             "seed": view["seed"],
-            "practice": view["practice"],
+            **practice_fields(bool(view["practice"])),
             "seed_commitment": view["seed_commitment"],
             "rules_hash": view["rules_hash"],
             "moves": len(view["log"]),
@@ -262,6 +290,8 @@ class ServedHost:
                     return _NO_GAME, "text/plain"
                 view = self.hub.view(grant)
                 lines = [f"session {view['session']} ({self.game.name}); you play {grant.seat}", "", view["board"].rstrip("\n"), "", view["status"]]
+                if view.get("practice_note"):
+                    lines.insert(0, str(view["practice_note"]))
                 lines.extend(f"{seat} has locked a secret pick: commitment sha256 {d}" for seat, d in view["commitments"].items())
                 lines.append(next_line(view["expected"], grant.seat))
                 return "\n".join(lines), "text/plain"

@@ -21,7 +21,7 @@ import hmac
 import json
 import os
 import secrets
-from functools import lru_cache
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +93,14 @@ class KeyRing:
         """HMAC-SHA256 (hex) of ``data`` under the session's MAC key."""
         return hmac.new(self._sub("mac", session_id), data, hashlib.sha256).hexdigest()
 
+    def index_mac(self, data: bytes) -> str:
+        """HMAC-SHA256 (hex) of ``data`` under the key of a gm home's anchor index (no session's)."""
+        return hmac.new(self._sub("anchor-index", ""), data, hashlib.sha256).hexdigest()
+
+    def grant_mac(self, data: bytes) -> str:
+        """HMAC-SHA256 (hex) of ``data`` under the key of a server's access grants (no session's)."""
+        return hmac.new(self._sub("grant", ""), data, hashlib.sha256).hexdigest()
+
     def seal(self, session_id: str, value: Any, context: str) -> str:
         """``value`` (JSON) encrypted and authenticated for ``session_id`` and ``context`` (where it
         is stored); padded so that every value under ``PAD`` bytes seals to the same length."""
@@ -124,22 +132,80 @@ def key_path(home: str | Path | None = None) -> Path:
     return (Path(home).expanduser() if home is not None else default_home()) / KEY_FILE
 
 
-def load_keyring(home: str | Path | None = None) -> KeyRing:
-    """The key ring of this installation (see the module docstring); the key file is created,
-    owner-only, the first time it is needed."""
+def load_keyring(home: str | Path | None = None, *, create: bool = True) -> KeyRing:
+    """The key ring of this installation (see the module docstring).  The key file is made,
+    owner-only, the first time a session is made (``create``), and only then: never by a command
+    that only reads, and never while sessions sealed with a key are there to be read (a new key would
+    make them unreadable for good: the missing key is a one-line error instead).  A key file other
+    users could read is refused (:func:`gm.core.files.refuse_shared`)."""
     env = os.environ.get(KEY_ENV)
     if env:
         try:
             return KeyRing(bytes.fromhex(env.strip()), source=KEY_ENV)
         except ValueError:
             raise StateError(f"${KEY_ENV} must be 64 hex digits", rule=KEY_RULE) from None
-    return _file_keyring(str(key_path(home)))
+    return _file_keyring(key_path(home), create, home)
 
 
-@lru_cache(maxsize=16)
-def _file_keyring(path_text: str) -> KeyRing:
-    path = Path(path_text)
+_RINGS: dict[tuple[str, int, int, int], KeyRing] = {}
+_RINGS_LOCK = threading.Lock()
+
+
+def _sessions_sealed(home: str | Path | None) -> int:
+    """How many saved sessions the gm home holds (each sealed with some key)."""
+    from gm.session.store import sessions_dir
+
+    d = sessions_dir(home)
+    try:
+        return sum(1 for p in d.iterdir() if p.name.endswith(".jsonl"))
+    except OSError:
+        return 0
+
+
+def read_key_file(path: Path, what: str = "the gm key") -> KeyRing:
+    """The key in ``path`` (64 hex digits), refused if other users could read it."""
+    from gm.core.files import KEY_LIMIT, read_stream, refuse_shared
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise StateError(f"cannot read {what} {path}: {exc.strerror or exc}", rule=KEY_RULE) from None
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        st = os.fstat(f.fileno())
+        refuse_shared(path, what, st.st_mode)
+        cached = (str(path), st.st_ino, st.st_mtime_ns, st.st_size)
+        ring = _RINGS.get(cached)
+        if ring is not None:
+            return ring
+        try:
+            ring = KeyRing(bytes.fromhex(read_stream(f, KEY_LIMIT, what, str(path)).decode("ascii").strip()), source=str(path))
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            raise StateError(f"cannot read {what} {path}: {exc}", rule=KEY_RULE) from None
+    with _RINGS_LOCK:
+        if len(_RINGS) > 64:
+            _RINGS.clear()
+        _RINGS[cached] = ring
+    return ring
+
+
+def _file_keyring(path: Path, create: bool, home: str | Path | None) -> KeyRing:
     if not path.exists():
+        if not create:
+            raise StateError(
+                f"the gm key {path} is missing: restore it (or give it: ${KEY_ENV}, ${KEY_FILE_ENV}); "
+                "without it no saved session can be read",
+                rule=KEY_RULE,
+            )
+        sealed = _sessions_sealed(home)
+        if sealed:
+            from gm.session.store import sessions_dir
+
+            raise StateError(
+                f"the gm key {path} is missing, and {sessions_dir(home)} holds {sealed} saved "
+                f"session{'s' if sealed != 1 else ''} sealed with it: restore the key file (or give it: ${KEY_ENV}, "
+                f"${KEY_FILE_ENV}); gm makes no new key while sessions need the old one (to start afresh, move them away)",
+                rule=KEY_RULE,
+            )
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = None
         try:
@@ -150,8 +216,4 @@ def _file_keyring(path_text: str) -> KeyRing:
         finally:
             if fd is not None:
                 os.close(fd)
-    try:
-        text = path.read_text(encoding="ascii").strip()
-        return KeyRing(bytes.fromhex(text), source=str(path))
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
-        raise StateError(f"cannot read the gm secret key {path}: {exc}", rule=KEY_RULE) from None
+    return read_key_file(path)

@@ -67,4 +67,5 @@ def upgrade_v1(store: SessionStore, sid: str, stored: Stored, keys: KeyRing) -> 
     finally:
         os.close(fd)
     os.replace(tmp, path)
+    store.set_anchor(sid, chain.anchor(len(records)))  # (its header says it is anchored: so it is)
     return Stored(header, records, Position(len(records), len(data)))

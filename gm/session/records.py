@@ -21,21 +21,35 @@ and the seed when it is public, else ``seed_commitment`` and ``sealed``: the hid
 the bots and nonces derive from.
 
 A chain shows an edit anywhere, but not a cut at a record boundary: the file, cut back, is a shorter
-game that verifies.  So a file store also keeps, apart from the sessions, each session's *anchor*:
-how many records it had and the MAC of the last, itself MACed (:meth:`Chain.anchor`).  A file that
-holds fewer records than its anchor, or other ones, is refused: a player cannot cut a game back to
-before a move it has made and seen answered (a bot's pick revealed, a roll) and choose again.  The
-anchor is written after the record, so it may lag one record behind after a crash, never run ahead.
+game that verifies.  So every store that others could change also keeps each session's *anchor*: how
+many records it has and the MAC of the last, itself MACed (:meth:`Chain.anchor`), kept apart from
+the records and written with every append (:class:`gm.session.store.AnchorInfo` says where).  A
+session that holds fewer records than its anchor, or other ones, is refused: a player cannot cut a
+game back to before a move it has made and seen answered (a bot's pick revealed, a roll) and choose
+again.  A new session's header says ``anchored``: its anchor missing is refused too (a session made
+before anchors has none, and is checked by its chain alone until its next write anchors it).
+
+- SQL stores write the anchor in the same transaction as the records: a session holds exactly
+  what its anchor says.
+- The file store keeps the anchors of all the sessions of a gm home in one index
+  (``anchors/_index.json``), MACed as a whole under the key and numbered by a per-home counter
+  (:class:`gm.session.store.AnchorIndex`): an old session file put back with its old anchor is caught,
+  since the index holds the newer one; putting back an old copy of the whole index is caught as soon
+  as any other session moved since (each file may run at most one record ahead of its index entry:
+  the record is appended, then the index written, and a crash between leaves exactly that).
+
+The documented way to accept a cut-off session is explicit: ``gm sessions repair SESSION`` (``gm
+admin repair`` for a server's database) says what is lost and anchors the session as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gm.core.errors import StateError
 from gm.session.keys import KeyRing, SealError, canonical
-from gm.session.store import SESSION_RULE
+from gm.session.store import SESSION_RULE, AnchorInfo
 
 FORMAT = "gm-session"
 VERSION = 2
@@ -43,6 +57,13 @@ VERSION = 2
 
 class TamperError(StateError):
     """A stored record that does not verify: the session was edited, reordered or cut."""
+
+
+def make_anchor(keys: KeyRing, session_id: str, n: int, last: str) -> dict[str, Any]:
+    """The anchor of session ``session_id`` holding ``n`` records, the last one's MAC ``last`` (the
+    header's when ``n`` is 0): ``{"n", "last", "mac"}``, the MAC under the session's key."""
+    body = {"n": n, "last": last}
+    return {**body, "mac": keys.mac(session_id, b"anchor|" + canonical(body))}
 
 
 class Chain:
@@ -66,6 +87,8 @@ class Chain:
     # ------------------------------------------------------------ writing
     def header(self, header: Mapping[str, Any]) -> dict[str, Any]:
         out = {**header, "format": FORMAT, "version": VERSION, "key_id": self.keys.id}
+        if not self.plain:
+            out["anchored"] = True  # (sealed in the header: a store must hold this session's anchor)
         self.last = ""
         out["mac"] = self._mac(out)
         self.last = out["mac"]
@@ -92,25 +115,43 @@ class Chain:
     def anchor(self, n: int) -> dict[str, Any]:
         """The anchor of a session of ``n`` records whose last MAC is :attr:`last` (see the module
         docstring)."""
-        body = {"n": n, "last": self.last}
-        return {**body, "mac": self.keys.mac(self.id, b"anchor|" + canonical(body))}
+        return make_anchor(self.keys, self.id, n, self.last)
 
     # ----------------------------------------------------------- reading
-    def check_anchor(self, anchor: Mapping[str, Any], macs: list[str], where: str, source: str) -> None:
-        """Refuse a session whose records (their MACs, header first) do not reach its ``anchor``."""
+    def check_anchor(self, info: AnchorInfo, macs: list[str], where: Callable[[int], str], anchored: bool) -> None:
+        """Refuse a session whose records (their MACs, header first) do not match its anchor (see the
+        module docstring); ``where(n)``: where record ``n`` is, in words; ``anchored``: the session's
+        header says it has an anchor."""
+        if info.error is not None:
+            raise TamperError(f"session {self.id}: {info.error}", rule=SESSION_RULE)
+        anchor = info.record
+        held = len(macs) - 1
+        if anchor is None:
+            if (anchored or info.required) and held > 0:
+                raise TamperError(
+                    f"session {self.id}: its anchor is missing from {info.source} (it was removed, or the session was "
+                    f"copied from another gm home); restore it, or accept the session as it is with: {info.repair}",
+                    rule=SESSION_RULE,
+                )
+            return
         body = {"n": anchor.get("n"), "last": anchor.get("last")}
         n = body["n"]
         if anchor.get("mac") != self.keys.mac(self.id, b"anchor|" + canonical(body)) or not isinstance(n, int) or n < 0:
-            raise TamperError(f"session {self.id}: its anchor {source} was changed", rule=SESSION_RULE)
-        held = len(macs) - 1
+            raise TamperError(f"session {self.id}: its anchor in {info.source} was changed", rule=SESSION_RULE)
         if n > held:
             raise TamperError(
-                f"session {self.id}: records were cut off its end: line {held + 2} of {where} is missing (it had "
-                f"{n} records, the file holds {held}; restore the file, or delete {source} to accept the loss)",
+                f"session {self.id}: records were cut off its end: {where(held + 1)} is missing (it had "
+                f"{n} records, the store holds {held}); restore it, or accept the loss with: {info.repair}",
                 rule=SESSION_RULE,
             )
         if macs[n] != body["last"]:
-            raise TamperError(f"session {self.id}: record {n} is not the one its anchor {source} names", rule=SESSION_RULE)
+            raise TamperError(f"session {self.id}: record {n} is not the one its anchor in {info.source} names", rule=SESSION_RULE)
+        if info.lag is not None and held > n + info.lag:
+            raise TamperError(
+                f"session {self.id}: it holds {held} records and its anchor in {info.source} only {n}: the anchors "
+                f"were put back from an older copy; restore them, or accept the session as it is with: {info.repair}",
+                rule=SESSION_RULE,
+            )
 
     def verify_header(self, header: Mapping[str, Any], where: str) -> None:
         if self.plain:

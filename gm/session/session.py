@@ -20,7 +20,11 @@ The work is split along its jobs:
 
 **Seeds.**  ``Session.create(seed=N)`` is a *practice* game: the seed is public and everything
 (bots, nonces) is derived from it, so the game reproduces byte for byte.  Without a seed the seed is
-drawn at random and hidden: views show only its commitment until the game is over.
+drawn at random and hidden: views show only its commitment until the game is over.  The session's
+header names the chance generator its seed keys (``chance``; a session without one was made with
+``mt19937``, :mod:`gm.core.chance`) and any chance outcomes supplied at its start (a game brought
+back from a chatbot's log, or copied from a running hidden-seed game): in the clear for a practice
+game, sealed with the hidden seed otherwise.
 
 Reading never changes a session: :meth:`open`, :meth:`view` and query tools write nothing to the
 game (a bot that owes a move makes it at the next action, or when a front end calls :meth:`advance`).
@@ -37,6 +41,7 @@ from typing import Any
 from gm import __version__
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.errors import GameError, InvalidActionError, StateError
 from gm.core.events import Event
 from gm.core.game import Game, ruleset_hash
@@ -103,15 +108,16 @@ def check_seed(seed: Any) -> int:
     return seed
 
 
-def store_keys(store: SessionStore) -> KeyRing:
-    """The key ring that seals and chains ``store``'s sessions."""
+def store_keys(store: SessionStore, *, create: bool = True) -> KeyRing:
+    """The key ring that seals and chains ``store``'s sessions; ``create``: a file store may make its
+    home's key (only when it has none and no sessions: :func:`gm.session.keys.load_keyring`)."""
     keys = getattr(store, "keys", None)
     if isinstance(keys, KeyRing):
         return keys
     if isinstance(store, FileStore):
         from gm.session.keys import load_keyring
 
-        keys = load_keyring(store.home)
+        keys = load_keyring(store.home, create=create)
     else:
         keys = KeyRing.generate()
     store.keys = keys  # type: ignore[attr-defined]
@@ -139,6 +145,7 @@ class Session:
         secret: SeedSecret,
         created: str,
         injected: Mapping[str, Bot] | None = None,
+        chance: Chance | None = None,
     ) -> None:
         self.game = game
         self.state = state
@@ -146,13 +153,15 @@ class Session:
         self.store = store
         self.players = dict(players)
         self.secret = secret
+        #: the chance setup the game started with: its generator, and outcomes supplied at the start
+        self.chance = chance if chance is not None else Chance.of(state.generator)
         self.created = created
         self._chain = chain
         self._position = Position(0)
         self._writer: Writer | None = None  # set while a call holds the session's write lock
         #: the last action result, made when first read or before the game changes (gm.session.result)
         self._pending = Pending()
-        self._expected: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
+        self._expected: tuple[tuple[int, int, str | None], list[dict[str, Any]]] | None = None
         self._bots_known: tuple[dict[str, str], bool] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
         self._tools = tool_index(self.tools)
@@ -236,6 +245,7 @@ class Session:
         title: str | None = None,
         secret: SeedSecret | None = None,
         advance: bool = True,
+        chance: Chance | str | None = None,
     ) -> Session:
         """A new session, stored in ``store`` (default: files under ``home``, default ``$GM_HOME``;
         ``persist=False``: in memory).  ``players`` maps seats to ``human`` / ``bot:NAME``; seats not
@@ -244,8 +254,10 @@ class Session:
         ``bot_seed`` / ``nonce_seed`` say otherwise); ``None``: a hidden random seed.  ``bots``
         injects bot instances for some seats (a transcript replay serves recorded moves this way).
         ``record``: keep a transcript of the game in the store.  ``secret``: the whole seed secret
-        (a replay rebuilds a hidden-seed game with the seed its transcript revealed).  Bots that must
-        move first do so before this returns."""
+        (a replay rebuilds a hidden-seed game with the seed its transcript revealed).  ``chance``: the
+        chance generator's id or a :class:`~gm.core.chance.Chance` setup (outcomes supplied at the
+        start); ``None``: the generator new games use.  Bots that must move first do so before this
+        returns."""
         from gm.core.registry import find_game
 
         g = game if isinstance(game, Game) else find_game(game)
@@ -265,15 +277,17 @@ class Session:
         keys = store_keys(st)
         if id is not None:
             check_id(id)
-        state = g.new_state(ruleset, secret.seed)
+        setup = Chance.of(chance)
+        state = g.new_state(ruleset, secret.seed, setup)
         created = datetime.now(UTC).isoformat(timespec="seconds")
         for _ in range(100):
             sid = id or f"{g.id}-{secrets.token_hex(4)}"
             chain = Chain(keys, sid, plain=isinstance(st, MemoryStore))
-            s = cls(g, state, id=sid, store=st, chain=chain, players=norm, secret=secret, created=created, injected=bots)
+            s = cls(g, state, id=sid, store=st, chain=chain, players=norm, secret=secret, created=created, injected=bots,
+                    chance=Chance(setup.generator, dict(setup.supplied)))
             try:
-                s._position = st.create(sid, chain.header(s._header()))
-                s._anchor()
+                header = chain.header(s._header())
+                s._position = st.create(sid, header, None if chain.plain else chain.anchor(0))
                 break
             except SessionExists:
                 if id is not None:
@@ -300,10 +314,13 @@ class Session:
         moves: list[tuple[str, str]],
         store: SessionStore,
         id: str | None = None,
+        chance: Chance | str | None = None,
     ) -> Session:
         """A new stored session holding a game brought back (a token): ``moves`` replayed through the
-        engine, which checks each one; the bots move only when the game goes on."""
-        s = cls.create(game, rules=rules, players=players, secret=secret, store=store, id=id, advance=False, referee="import")
+        engine, which checks each one; the bots move only when the game goes on.  ``chance``: the
+        game's generator and the outcomes supplied to it (see :meth:`create`)."""
+        s = cls.create(game, rules=rules, players=players, secret=secret, store=store, id=id, advance=False, referee="import",
+                       chance=chance)
         for i, (seat, text) in enumerate(moves):
             try:
                 _, record = s._apply(seat, text)
@@ -326,11 +343,16 @@ class Session:
             "gm_version": __version__,
             "practice": self.practice,
         }
+        record = self.chance.record_fields()
+        supplied = record.pop("supplied", None)
+        h.update(record)  # the generator (none: mt19937)
         if self.practice:
             h.update(seed=self.secret.seed, bot_seed=self.secret.bot_seed, nonce_seed=self.secret.nonce_seed)
+            if supplied:
+                h["supplied"] = supplied
         else:
             h["seed_commitment"] = self.secret.commitment
-            h["sealed"] = self._chain.seal(self.secret.sealed_part(), "header")
+            h["sealed"] = self._chain.seal({**self.secret.sealed_part(), **({"supplied": supplied} if supplied else {})}, "header")
         return h
 
     # ------------------------------------------------------------------- open
@@ -363,24 +385,27 @@ class Session:
         home: str | Path | None = None,
         store: SessionStore | None = None,
         record: bool = True,
+        anchor: bool = True,
     ) -> Session:
         """Open a saved session by id, unique id prefix or path; raises :class:`StateError` (one line)
-        on a missing, corrupt, edited or foreign session.  Opening writes nothing."""
+        on a missing, corrupt, edited, cut-back or foreign session.  Opening writes nothing.
+        ``anchor=False``: do not hold the session to its anchor (``gm sessions repair``)."""
         st, sid = cls._locate(ref, home, store)
+        store_keys(st, create=False)  # (never made to read; a file store checks the anchor it reads with it)
         stored = st.read(sid)
         h = stored.header
         version = h.get("version")
         if version == 1:
             from gm.session.legacy import upgrade_v1
 
-            stored = upgrade_v1(st, sid, stored, store_keys(st))
+            stored = upgrade_v1(st, sid, stored, store_keys(st, create=False))
             h = stored.header
         elif not isinstance(version, int) or version > VERSION or h.get("format") != FORMAT:
             raise StateError(
                 f"{st.where(sid, 0)}: session format version {version!r} is not supported by gm {__version__}",
                 rule=SESSION_RULE,
             )
-        keys = store_keys(st)
+        keys = store_keys(st, create=False)
         chain = Chain(keys, sid, plain=isinstance(st, MemoryStore))
         chain.verify_header(h, st.where(sid, 0))
         s = cls._from_header(st, sid, h, chain)
@@ -394,11 +419,9 @@ class Session:
             except (KeyError, TypeError, ValueError, GameError) as exc:
                 why = exc.message if isinstance(exc, GameError) else "not a valid record"
                 raise StateError(f"session {sid}: {where} is corrupt: {why}", rule=SESSION_RULE) from None
-        if isinstance(st, FileStore):
-            anchor = st.read_anchor(sid)
-            if anchor is not None:
-                macs = [str(h.get("mac")), *(str(r.get("mac")) for r in stored.records)]
-                chain.check_anchor(anchor, macs, str(st.path(sid)), str(st.anchor_path(sid)))
+        if stored.anchor is not None and anchor:
+            macs = [str(h.get("mac")), *(str(r.get("mac")) for r in stored.records)]
+            chain.check_anchor(stored.anchor, macs, lambda n: st.where(sid, n), bool(h.get("anchored")))
         s._position = stored.position
         s.opening_events = s._opening()
         if record:
@@ -425,12 +448,17 @@ class Session:
                 secret = SeedSecret(
                     int(h["seed"]), derive(int(h["seed"]), "salt")[:32], int(h["bot_seed"]), int(ns) if ns is not None else None, True
                 )
+                supplied = h.get("supplied")
             else:
-                secret = SeedSecret.from_sealed(chain.open(h["sealed"], "header", where), practice=False)
+                opened = chain.open(h["sealed"], "header", where)
+                secret = SeedSecret.from_sealed(opened, practice=False)
                 if secret.commitment != h.get("seed_commitment"):
                     raise TamperError(f"session {sid}: the seed does not open its commitment", rule=SESSION_RULE)
-            state = game.new_state(rules, secret.seed)
-            return cls(game, state, id=sid, store=st, chain=chain, players=players, secret=secret, created=str(h.get("created", "")))
+                supplied = opened.get("supplied")
+            setup = Chance.from_record({**({"chance": h["chance"]} if "chance" in h else {}), "supplied": supplied})
+            state = game.new_state(rules, secret.seed, setup)
+            return cls(game, state, id=sid, store=st, chain=chain, players=players, secret=secret, created=str(h.get("created", "")),
+                       chance=setup)
         except StateError:
             raise
         except GameError as exc:
@@ -459,6 +487,7 @@ class Session:
             self.recorder.referee(referee or "none", model)
             return self.recorder
         st = self.state
+        record = self.chance.record_fields()
         header = Header(
             game=self.game.id,
             rules=st.rules.model_dump(mode="json"),
@@ -470,6 +499,8 @@ class Session:
             referee=RefereeInfo(kind=referee or "none", model=model),
             title=title,
             session={"id": self.id},
+            chance=record.get("chance"),
+            supplied=record.get("supplied") if self.practice else None,
         )
         existing = self.store.transcript_read(self.id)
         self.recorder = Recorder(
@@ -526,7 +557,7 @@ class Session:
         rec.sync_bot_moves(self, final=over)
         if over and not self.practice and not self._seed_recorded:
             self._seed_recorded = True
-            rec.seed(self.secret.seed, self.secret.salt, self.secret.commitment)
+            rec.seed(self.secret.seed, self.secret.salt, self.secret.commitment, self.chance.record_fields().get("supplied"))
 
     # ------------------------------------------------------------- the log
     def _apply(self, seat: str, text: str | Action, *, nonce: str | None = None, digest: str | None = None) -> tuple[list[Any], dict[str, Any]]:
@@ -559,9 +590,11 @@ class Session:
         return events, record
 
     def _store(self, records: list[dict[str, Any]]) -> None:
-        """Seal, chain and append records; on a conflict or a failed write the session reloads."""
+        """Seal, chain and append records, with the session's anchor after them
+        (:mod:`gm.session.records`); on a conflict or a failed write the session reloads."""
         out = []
         chain = self._chain
+        last = chain.last
         n = self._position.count
         for rec in records:
             n += 1
@@ -569,23 +602,15 @@ class Session:
                 inner = rec.pop("_inner")
                 rec["sealed"] = chain.seal(inner, f"record {n}")
             out.append(chain.record(n, rec))
-        last = chain.last
+        anchor = None if chain.plain else chain.anchor(n)  # (a memory store's chain is plain: nothing to anchor)
         try:
             if self._writer is not None:
-                self._position = self._writer.append(self._position, out)
+                self._position = self._writer.append(self._position, out, anchor)
             else:
-                self._position = self.store.append(self.id, self._position, out)
+                self._position = self.store.append(self.id, self._position, out, anchor)
         except BaseException:
             chain.last = last
             raise
-        if not chain.plain:  # (a memory store's chain is plain, and it keeps no anchor)
-            self._anchor()
-
-    def _anchor(self) -> None:
-        """Record, apart from the session, how many records it has (file stores; see
-        :mod:`gm.session.records`)."""
-        if isinstance(self.store, FileStore):
-            self.store.write_anchor(self.id, self._chain.anchor(self._position.count))
 
     def _catch_up(self, writer: Writer) -> None:
         """Read what another process stored since this copy was read (a server's cached session, a
@@ -619,9 +644,16 @@ class Session:
             pass
 
     def _reload(self) -> None:
-        """Back to what is stored (after a failed write)."""
+        """Back to what is stored (after a failed write); never to fewer records than this copy has
+        seen (a store cut back or put back from an older copy meanwhile: :class:`TamperError`)."""
         self._pending.settle()
         fresh = Session.open(self.id, store=self.store, record=False)
+        if fresh._position.count < self._position.count:
+            raise TamperError(
+                f"session {self.id}: {self.store.description} now holds {fresh._position.count} records, and this "
+                f"process has seen {self._position.count}: it was cut back or put back from an older copy",
+                rule=SESSION_RULE,
+            )
         recorder, writer, injected = self.recorder, self._writer, self.driver.injected
         self.__dict__.update(fresh.__dict__)
         self.recorder, self._writer = recorder, writer
@@ -659,7 +691,7 @@ class Session:
         self._pending.settle()
         moves = self.state.log[:-1]
         taken = str(self.state.log[-1].action)
-        fresh = self.game.new_state(self.state.rules, self.state.seed)
+        fresh = self.game.new_state(self.state.rules, self.state.seed, self.chance)  # (as opening the session does)
         for m in moves:
             fresh.apply(m.seat, m.action)
         self.state = fresh
@@ -883,7 +915,7 @@ class Session:
                 # (a query answering the status line, as get_status and get_board do, has just worked it out)
                 "status": data["status"] if "status" in data else self.game.status(self.state, seat),
                 **data,
-                "expected": self.expected(),
+                "expected": self.expected(seat),
                 "commitments": self.commitments(),
             }
         if seat is None:
@@ -955,7 +987,7 @@ class Session:
                 "narration": [e["text"] for e in evs],
                 **({"board": self.game.render(st, seat)} if board else {}),
                 "status": self.game.status(st, seat),
-                "expected": self.expected(),
+                "expected": self.expected(seat),
                 "commitments": self.commitments(),
                 "reveal": reveal,
                 "outcome": st.outcome.to_json() if st.outcome else None,
@@ -972,8 +1004,9 @@ class Session:
         raw = exc.to_json()
         err = {"kind": raw.pop("error"), **raw}
         try:
-            exp = self.expected()
-            status = self.game.status(self.state, seat if seat in self.game.seats and self.players.get(seat) == "human" else None)
+            viewer = seat if seat in self.game.seats and self.players.get(seat) == "human" else None
+            exp = self.expected(viewer)
+            status = self.game.status(self.state, viewer)
         except Exception:
             exp, status = [], ""
         return {
@@ -987,13 +1020,16 @@ class Session:
         }
 
     # ------------------------------------------------------------------ views
-    def expected(self) -> list[dict[str, Any]]:
-        """Who must act now: seat, decision, the tools that answer it, and the player (worked out
-        once per position)."""
+    def expected(self, seat: str | None = None) -> list[dict[str, Any]]:
+        """Who must act now: seat, decision, the tools that answer it, and the player, as ``seat`` may
+        be told it (``None``: a spectator): another seat's tools never show what ``seat`` may not see
+        (a Chess-Football offense's pass while the ball is hidden: ``GameState.action_kinds_seen``).
+        Worked out once per position and viewer."""
         st = self.state
-        key = (id(st), len(st.log))
+        viewer = seat if isinstance(seat, str) and seat in self.game.seats else None
+        key = (id(st), len(st.log), viewer)
         if self._expected is None or self._expected[0] != key:
-            self._expected = (key, expected(st, self.tools, self.players))
+            self._expected = (key, expected(st, self.tools, self.players, viewer))
         return [dict(e, tools=list(e["tools"])) for e in self._expected[1]]
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
@@ -1016,7 +1052,7 @@ class Session:
             "rules_hash": ruleset_hash(st.rules),
             "status": self.game.status(st, seat),
             "state": st.view(seat),
-            "expected": self.expected(),
+            "expected": self.expected(seat),
             "commitments": self.commitments(),
             "reveals": self.reveals(),
             "log": self.log(seat),

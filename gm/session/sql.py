@@ -7,12 +7,22 @@ Both keep the same tables (created on first use):
   created and last written, and how many records and transcript lines it holds;
 - ``gm_records``: the chained records, keyed by ``(session, n)`` (so no two writers can both store a
   record ``n``);
+- ``gm_anchors``: each session's anchor (how many records it has and the MAC of the last, MACed under
+  the key: :mod:`gm.session.records`), written in the same transaction as the records, so a session
+  whose last records were deleted, or whose rows were put back from an older copy, is refused;
 - ``gm_transcripts``: the transcript lines, keyed by ``(session, i)``;
 - ``gm_grants`` / ``gm_ended``: who may play which seat (hashes of access tokens, see
-  :mod:`gm.server.access`) and which games an admin ended;
+  :mod:`gm.server.access`, each grant MACed under the key, so a row added to the database does not
+  grant a seat) and which games an admin ended;
 - ``gm_meta``: the id of the key that seals the sessions (never the key itself: a server takes its key
   from ``$GM_SECRET_KEY`` or a key file, :mod:`gm.session.keys`).  A server started with another key
-  is refused at once rather than failing on every session.
+  is refused at once rather than failing on every session.  And the mark that every session has an
+  anchor (MACed under the key).
+
+**Upgrading a database made before anchors.**  Opening it, the store anchors every session that has
+no anchor yet at the length it has then, in one transaction, logs how many, and writes the mark
+(:meth:`_SqlStore._migrate_anchors`); from then on a session without an anchor is refused like one
+whose anchor does not match.  What was cut before the upgrade cannot be seen.
 
 **Writes.**  :meth:`writing` is one transaction per call: everything a call stores (its records and
 its transcript lines) is committed together, or nothing is.  A process killed mid-call leaves no trace
@@ -35,7 +45,9 @@ of it: what was acknowledged is committed, what was not is rolled back by the da
 
 from __future__ import annotations
 
+import hmac
 import json
+import logging
 import os
 import re
 import sqlite3
@@ -49,9 +61,12 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from gm.core.errors import StateError
+from gm.core.files import refuse_shared
 from gm.session.keys import KEY_RULE, KeyRing, load_keyring
+from gm.session.records import make_anchor
 from gm.session.store import (
     SESSION_RULE,
+    AnchorInfo,
     Position,
     SessionConflict,
     SessionExists,
@@ -63,6 +78,13 @@ from gm.session.store import (
 )
 
 NOTIFY_CHANNEL = "gm_moves"
+log = logging.getLogger("gm.serve")
+#: what the mark "every session has an anchor" MACs (gm_meta 'anchors')
+_ANCHORS_MARK = b"gm-sql-anchors-v1"
+_UPSERT_ANCHOR = (
+    "INSERT INTO gm_anchors (session, n, last, mac) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (session) DO UPDATE SET n = excluded.n, last = excluded.last, mac = excluded.mac"
+)
 
 _TABLES = (
     """CREATE TABLE IF NOT EXISTS gm_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)""",
@@ -71,11 +93,13 @@ _TABLES = (
         updated {real} NOT NULL, records {int} NOT NULL DEFAULT 0, tlines {int} NOT NULL DEFAULT 0)""",
     """CREATE TABLE IF NOT EXISTS gm_records (
         session TEXT NOT NULL, n {int} NOT NULL, body TEXT NOT NULL, PRIMARY KEY (session, n))""",
+    """CREATE TABLE IF NOT EXISTS gm_anchors (
+        session TEXT PRIMARY KEY, n {int} NOT NULL, last TEXT NOT NULL, mac TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS gm_transcripts (
         session TEXT NOT NULL, i {int} NOT NULL, line TEXT NOT NULL, PRIMARY KEY (session, i))""",
     """CREATE TABLE IF NOT EXISTS gm_grants (
         hash TEXT PRIMARY KEY, kind TEXT NOT NULL, session TEXT NOT NULL, seat TEXT NOT NULL,
-        sealed TEXT, created {real} NOT NULL, used {real})""",
+        sealed TEXT, created {real} NOT NULL, used {real}, mac TEXT)""",
     """CREATE INDEX IF NOT EXISTS gm_grants_session ON gm_grants (session)""",
     """CREATE TABLE IF NOT EXISTS gm_ended (session TEXT PRIMARY KEY, at {real} NOT NULL, reason TEXT NOT NULL)""",
 )
@@ -83,6 +107,14 @@ _TABLES = (
 
 def _dumps(obj: Mapping[str, Any]) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class _Forged(Exception):
+    """A grant row whose MAC does not verify (its transaction is rolled back)."""
+
+
+def _anchor_row(session_id: str, anchor: Mapping[str, Any]) -> tuple[str, int, str, str]:
+    return (session_id, int(anchor["n"]), str(anchor["last"]), str(anchor["mac"]))
 
 
 def _loads(text: str, where: str) -> dict[str, Any]:
@@ -104,16 +136,19 @@ class _Buffer:
         self.tlines = tlines
         self.rows: list[tuple[str, int, str]] = []
         self.lines: list[tuple[str, int, str]] = []
+        self.anchor: tuple[str, int, str, str] | None = None
 
     def stale(self, at: Position) -> bool:
         return self.records != at.count
 
-    def append(self, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
+    def append(self, at: Position, records: Sequence[Mapping[str, Any]], anchor: Mapping[str, Any] | None = None) -> Position:
         if at.count != self.records:
             raise SessionConflict(f"session {self.id} was changed by another writer", rule=SESSION_RULE)
         for rec in records:
             self.records += 1
             self.rows.append((self.id, self.records, _dumps(rec)))
+        if anchor is not None:
+            self.anchor = _anchor_row(self.id, anchor)
         return Position(self.records)
 
     def transcript(self, lines: Sequence[str], header: str) -> None:
@@ -132,6 +167,8 @@ class _SqlStore:
     description: str
     keys: KeyRing
     dialect = "sqlite"
+    #: every session must have an anchor (the database was made, or upgraded, with anchors)
+    anchors_required = False
 
     # --- the connection, per dialect
     def _cursor(self) -> AbstractContextManager[Any]:  # pragma: no cover - per dialect
@@ -162,7 +199,71 @@ class _SqlStore:
                 cur.execute("SELECT pg_advisory_xact_lock(7243215)")
             for ddl in _TABLES:
                 cur.execute(ddl.format(real=real, int=integer))
+            if self.dialect == "postgresql":
+                cur.execute("ALTER TABLE gm_grants ADD COLUMN IF NOT EXISTS mac TEXT")
+            else:
+                cur.execute("PRAGMA table_info(gm_grants)")
+                if "mac" not in {str(r[1]) for r in cur.fetchall()}:
+                    cur.execute("ALTER TABLE gm_grants ADD COLUMN mac TEXT")
         self._check_key()
+        self._migrate_anchors()
+
+    def _grant_mac(self, digest: str, kind: str, session_id: str, seat: str) -> str:
+        return self.keys.grant_mac(b"grant|" + json.dumps([digest, kind, session_id, seat], separators=(",", ":")).encode())
+
+    def _granted(self, row: Any, digest: str, kind: str) -> bool:
+        """Whether a grant row (session, seat, mac) is one this server made (its MAC verifies)."""
+        return row[2] is not None and hmac.compare_digest(str(row[2]), self._grant_mac(digest, kind, str(row[0]), str(row[1])))
+
+    def _migrate_anchors(self) -> None:
+        """Once per database: anchor every session that has no anchor yet (made by a gm before
+        anchors) at the length it has now, MAC every grant that has no MAC yet, then mark the
+        database as anchored (see the module docstring).  A mark that does not verify is refused."""
+        mark = self.keys.index_mac(_ANCHORS_MARK)
+        row = self._one("SELECT v FROM gm_meta WHERE k = 'anchors'")
+        if row is not None:
+            if row[0] != mark:
+                raise StateError(f"{self.description}: the mark that its sessions are anchored (gm_meta) was changed", rule=KEY_RULE)
+            self.anchors_required = True
+            return
+        with self._transaction() as cur:
+            if self.dialect == "postgresql":
+                cur.execute("SELECT pg_advisory_xact_lock(7243216)")
+            cur.execute(self._q("SELECT v FROM gm_meta WHERE k = 'anchors'"))
+            if cur.fetchone() is None:
+                cur.execute(
+                    "SELECT s.id, s.header, s.records, r.body FROM gm_sessions s LEFT JOIN gm_anchors a ON a.session = s.id"
+                    " LEFT JOIN gm_records r ON r.session = s.id AND r.n = s.records WHERE a.session IS NULL"
+                )
+                todo = cur.fetchall()
+                for sid, header, count, last_body in todo:
+                    source = last_body if int(count) else header
+                    last = str(_loads(source, self.where(str(sid), int(count))).get("mac", ""))
+                    cur.execute(self._q(_UPSERT_ANCHOR), _anchor_row(str(sid), make_anchor(self.keys, str(sid), int(count), last)))
+                cur.execute("SELECT hash, kind, session, seat FROM gm_grants WHERE mac IS NULL")
+                for digest, kind, session_id, seat in cur.fetchall():
+                    cur.execute(self._q("UPDATE gm_grants SET mac = ? WHERE hash = ?"), (self._grant_mac(str(digest), str(kind), str(session_id), str(seat)), digest))
+                cur.execute(self._q(self._insert_ignore("gm_meta", "(k, v) VALUES ('anchors', ?)")), (mark,))
+                if todo:
+                    log.warning("%s: anchored %d sessions of an older gm at the length each has now", self.description, len(todo))
+        self.anchors_required = True
+
+    def _snapshot(self) -> AbstractContextManager[Any]:  # pragma: no cover - per dialect
+        """A read-only transaction that sees one moment of the database (a session's anchor and its
+        records as they were committed together)."""
+        raise NotImplementedError
+
+    def anchor_info(self, row: Any, session_id: str) -> AnchorInfo:
+        record = None if row is None else {"n": int(row[0]), "last": str(row[1]), "mac": str(row[2])}
+        return AnchorInfo(
+            record, f"{self.description} (gm_anchors)", 0, f"gm admin repair {session_id} --store {self.description}",
+            required=self.anchors_required,
+        )
+
+    def set_anchor(self, session_id: str, anchor: Mapping[str, Any]) -> None:
+        """Make ``anchor`` the session's anchor (``gm admin repair``)."""
+        with self._transaction() as cur:
+            cur.execute(self._q(_UPSERT_ANCHOR), _anchor_row(check_id(session_id), anchor))
 
     def _check_key(self) -> None:
         row = self._one("SELECT v FROM gm_meta WHERE k = 'key_id'")
@@ -186,19 +287,22 @@ class _SqlStore:
     def where(self, session_id: str, n: int) -> str:
         return f"record {n} of session {session_id} in {self.description}" if n else f"the header of session {session_id} in {self.description}"
 
-    def create(self, session_id: str, header: Mapping[str, Any]) -> Position:
+    def create(self, session_id: str, header: Mapping[str, Any], anchor: Mapping[str, Any] | None = None) -> Position:
         check_id(session_id)
-        n = self._exec(
-            self._insert_ignore("gm_sessions", "(id, game, header, created, updated) VALUES (?, ?, ?, ?, ?)"),
-            (session_id, str(header.get("game", "?")), _dumps(header), str(header.get("created", "")), time.time()),
-        )
-        if n != 1:
-            raise SessionExists(f"session {session_id} already exists in {self.description}", rule=SESSION_RULE)
+        with self._transaction() as cur:
+            cur.execute(
+                self._q(self._insert_ignore("gm_sessions", "(id, game, header, created, updated) VALUES (?, ?, ?, ?, ?)")),
+                (session_id, str(header.get("game", "?")), _dumps(header), str(header.get("created", "")), time.time()),
+            )
+            if cur.rowcount != 1:
+                raise SessionExists(f"session {session_id} already exists in {self.description}", rule=SESSION_RULE)
+            if anchor is not None:
+                cur.execute(self._q(_UPSERT_ANCHOR), _anchor_row(session_id, anchor))
         return Position(0)
 
-    def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
+    def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]], anchor: Mapping[str, Any] | None = None) -> Position:
         with self.writing(session_id) as w:
-            return w.append(at, records)
+            return w.append(at, records, anchor)
 
     def writing(self, session_id: str) -> AbstractContextManager[_Buffer]:  # pragma: no cover - per dialect
         raise NotImplementedError
@@ -207,17 +311,20 @@ class _SqlStore:
         return SessionNotFound(f"no session {session_id!r} in {self.description}", rule=SESSION_RULE, input=session_id)
 
     def read(self, session_id: str) -> Stored:
+        """The session and its anchor, as one moment of the database holds them."""
         check_id(session_id)
-        with self._cursor() as cur:
+        with self._snapshot() as cur:
             cur.execute(self._q("SELECT header, records FROM gm_sessions WHERE id = ?"), (session_id,))
             row = cur.fetchone()
             if row is None:
                 raise self._missing(session_id)
+            cur.execute(self._q("SELECT n, last, mac FROM gm_anchors WHERE session = ?"), (session_id,))
+            anchor = cur.fetchone()
             cur.execute(self._q("SELECT n, body FROM gm_records WHERE session = ? ORDER BY n"), (session_id,))
             rows = cur.fetchall()
         header = _loads(row[0], self.where(session_id, 0))
         records = [_loads(body, self.where(session_id, n)) for n, body in rows]
-        return Stored(header, records, Position(len(records)))
+        return Stored(header, records, Position(len(records)), anchor=self.anchor_info(anchor, session_id))
 
     def ids(self) -> list[str]:
         return [r[0] for r in self._all("SELECT id FROM gm_sessions ORDER BY id")]
@@ -243,7 +350,7 @@ class _SqlStore:
         with self._transaction() as cur:
             cur.execute(self._q("DELETE FROM gm_sessions WHERE id = ?"), (session_id,))
             gone = cur.rowcount
-            for table in ("gm_records", "gm_transcripts", "gm_grants", "gm_ended"):
+            for table in ("gm_records", "gm_anchors", "gm_transcripts", "gm_grants", "gm_ended"):
                 cur.execute(self._q(f"DELETE FROM {table} WHERE session = ?"), (session_id,))
         if gone != 1:
             raise self._missing(session_id)
@@ -261,34 +368,82 @@ class _SqlStore:
     # --- access (gm.server.access)
     def grant(self, digest: str, kind: str, session_id: str, seat: str, sealed: str | None = None) -> None:
         self._exec(
-            "INSERT INTO gm_grants (hash, kind, session, seat, sealed, created) VALUES (?, ?, ?, ?, ?, ?)",
-            (digest, kind, session_id, seat, sealed, time.time()),
+            "INSERT INTO gm_grants (hash, kind, session, seat, sealed, created, mac) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (digest, kind, session_id, seat, sealed, time.time(), self._grant_mac(digest, kind, session_id, seat)),
         )
 
     def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None:
         """(session, seat, why the game was ended or ``None``) of a seat token, else ``None``: one
-        query, since every call of ``gm serve`` asks it."""
+        query, since every call of ``gm serve`` asks it; a grant whose MAC does not verify (a row
+        someone put in the database) grants nothing."""
         row = self._one(
-            "SELECT g.session, g.seat, e.reason FROM gm_grants g LEFT JOIN gm_ended e ON e.session = g.session"
+            "SELECT g.session, g.seat, g.mac, e.reason FROM gm_grants g LEFT JOIN gm_ended e ON e.session = g.session"
             " WHERE g.hash = ? AND g.kind = 'seat' AND g.used IS NULL",
             (digest,),
         )
-        return (str(row[0]), str(row[1]), None if row[2] is None else str(row[2])) if row else None
+        if row is None or not self._granted(row, digest, "seat"):
+            return None
+        return str(row[0]), str(row[1]), None if row[3] is None else str(row[3])
 
-    def redeem(self, digest: str) -> tuple[str, str, str | None] | None:
-        """Use up a one-time grant (a join code): (session, seat, sealed) once, then ``None``."""
-        with self._transaction() as cur:
-            cur.execute(
-                self._q("SELECT session, seat, sealed FROM gm_grants WHERE hash = ? AND kind = 'join' AND used IS NULL"),
-                (digest,),
-            )
-            row = cur.fetchone()
-            if row is None:
-                return None
-            cur.execute(self._q("UPDATE gm_grants SET used = ?, sealed = NULL WHERE hash = ? AND used IS NULL"), (time.time(), digest))
-            if cur.rowcount != 1:  # pragma: no cover - the transaction holds the row
-                return None
-        return (str(row[0]), str(row[1]), row[2])
+    def invitation(self, digest: str) -> tuple[str, str] | None:
+        """(session, seat) of an unused join code, without using it."""
+        row = self._one("SELECT session, seat, mac FROM gm_grants WHERE hash = ? AND kind = 'join' AND used IS NULL", (digest,))
+        return (str(row[0]), str(row[1])) if row and self._granted(row, digest, "join") else None
+
+    def join(self, code_digest: str, token_digest: str) -> tuple[str, str] | None:
+        """Use a join code (one transaction): mark it used, void every live token of its seat (a game
+        made by an older gm handed its creator every seat's token), grant the seat to the new token."""
+        now = time.time()
+        try:
+            with self._transaction() as cur:
+                cur.execute(
+                    self._q("UPDATE gm_grants SET used = ?, sealed = NULL WHERE hash = ? AND kind = 'join' AND used IS NULL"),
+                    (now, code_digest),
+                )
+                if cur.rowcount != 1:
+                    return None
+                cur.execute(self._q("SELECT session, seat, mac FROM gm_grants WHERE hash = ?"), (code_digest,))
+                row = cur.fetchone()
+                if not self._granted(row, code_digest, "join"):
+                    raise _Forged()  # (rolls back: the code stays as it was)
+                session_id, seat = str(row[0]), str(row[1])
+                cur.execute(
+                    self._q("UPDATE gm_grants SET used = ? WHERE session = ? AND seat = ? AND kind = 'seat' AND used IS NULL"),
+                    (now, session_id, seat),
+                )
+                self._seat(cur, token_digest, session_id, seat, now)
+        except _Forged:
+            return None
+        return session_id, seat
+
+    def rotate(self, old_digest: str, new_digest: str) -> tuple[str, str] | None:
+        """Void a live seat token and grant its seat to a new one (one transaction)."""
+        now = time.time()
+        try:
+            with self._transaction() as cur:
+                cur.execute(self._q("UPDATE gm_grants SET used = ? WHERE hash = ? AND kind = 'seat' AND used IS NULL"), (now, old_digest))
+                if cur.rowcount != 1:
+                    return None
+                cur.execute(self._q("SELECT session, seat, mac FROM gm_grants WHERE hash = ?"), (old_digest,))
+                row = cur.fetchone()
+                if not self._granted(row, old_digest, "seat"):
+                    raise _Forged()
+                session_id, seat = str(row[0]), str(row[1])
+                self._seat(cur, new_digest, session_id, seat, now)
+        except _Forged:
+            return None
+        return session_id, seat
+
+    def _seat(self, cur: Any, digest: str, session_id: str, seat: str, now: float) -> None:
+        """Grant ``seat`` to the token ``digest`` (in the caller's transaction), MACed."""
+        cur.execute(
+            self._q("INSERT INTO gm_grants (hash, kind, session, seat, sealed, created, mac) VALUES (?, 'seat', ?, ?, NULL, ?, ?)"),
+            (digest, session_id, seat, now, self._grant_mac(digest, "seat", session_id, seat)),
+        )
+
+    def invited(self, session_id: str) -> list[str]:
+        """The seats whose join code has not been used yet."""
+        return [str(r[0]) for r in self._all("SELECT seat FROM gm_grants WHERE session = ? AND kind = 'join' AND used IS NULL ORDER BY seat", (session_id,))]
 
     def end(self, session_id: str, reason: str) -> bool:
         return self._exec(self._insert_ignore("gm_ended", "(session, at, reason) VALUES (?, ?, ?)"), (session_id, time.time(), reason)) == 1
@@ -362,14 +517,17 @@ class SqliteStore(_SqlStore):
     def __init__(self, path: str | Path, keys: KeyRing | None = None) -> None:
         self.path = Path(path).expanduser()
         self.description = f"sqlite:{self.path}"
-        self.keys = keys if keys is not None else load_keyring()
+        fresh = not self.path.exists()
+        if not fresh:  # (it holds sealed sessions: refused if others could read it)
+            refuse_shared(self.path, "the database")
+        # a new key only for a new database: one that exists needs the key it was sealed with
+        self.keys = keys if keys is not None else load_keyring(create=fresh)
         self._local = threading.local()
         self._commit = threading.Lock()  # SQLite commits one transaction at a time: queue here, not in its busy loop
         self._games: weakref.WeakValueDictionary[str, threading.Lock] = weakref.WeakValueDictionary()
         self._games_lock = threading.Lock()
         if not self.path.parent.is_dir():
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fresh = not self.path.exists()
         conn = self._connect()
         if fresh:
             os.chmod(self.path, 0o600)
@@ -439,6 +597,8 @@ class SqliteStore(_SqlStore):
                     buf.lines = [(s, int(row[1]) + k, line) for k, (s, _, line) in enumerate(buf.lines)]
                 conn.executemany("INSERT INTO gm_records (session, n, body) VALUES (?, ?, ?)", buf.rows)
                 conn.executemany("INSERT INTO gm_transcripts (session, i, line) VALUES (?, ?, ?)", buf.lines)
+                if buf.anchor is not None:
+                    conn.execute(_UPSERT_ANCHOR, buf.anchor)
                 conn.execute(
                     "UPDATE gm_sessions SET records = ?, tlines = tlines + ?, updated = ? WHERE id = ?",
                     (buf.records, len(buf.lines), time.time(), buf.id),
@@ -448,6 +608,20 @@ class SqliteStore(_SqlStore):
                 conn.execute("ROLLBACK")
                 raise
         self.checkpointer.committed()
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[sqlite3.Cursor]:
+        conn = self._connect()
+        if conn.in_transaction:  # (inside this thread's own transaction: it sees one moment already)
+            with self._cursor() as cur:
+                yield cur
+            return
+        conn.execute("BEGIN")  # deferred: the first read fixes what the transaction sees (WAL)
+        try:
+            with self._cursor() as cur:
+                yield cur
+        finally:
+            conn.execute("COMMIT")
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Cursor]:
@@ -497,7 +671,7 @@ class PostgresStore(_SqlStore):
             ) from None
         self.dsn = dsn
         self.description = _safe_dsn(dsn)
-        self.keys = keys if keys is not None else load_keyring()
+        self.keys = keys if keys is not None else load_keyring(create=False)  # (every process must share one key)
         self.pool = ConnectionPool(
             dsn, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=False, name="gm", timeout=30.0
         )
@@ -522,6 +696,12 @@ class PostgresStore(_SqlStore):
             yield cur
 
     @contextmanager
+    def _snapshot(self) -> Iterator[Any]:
+        with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            yield cur
+
+    @contextmanager
     def writing(self, session_id: str) -> Iterator[_Buffer]:
         check_id(session_id)
         with self._transaction() as cur:
@@ -536,6 +716,8 @@ class PostgresStore(_SqlStore):
                     cur.executemany("INSERT INTO gm_records (session, n, body) VALUES (%s, %s, %s)", buf.rows)
                 if buf.lines:
                     cur.executemany("INSERT INTO gm_transcripts (session, i, line) VALUES (%s, %s, %s)", buf.lines)
+                if buf.anchor is not None:
+                    cur.execute(self._q(_UPSERT_ANCHOR), buf.anchor)
                 cur.execute(
                     "UPDATE gm_sessions SET records = %s, tlines = tlines + %s, updated = %s WHERE id = %s",
                     (buf.records, len(buf.lines), time.time(), session_id),

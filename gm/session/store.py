@@ -10,8 +10,9 @@ with :class:`SessionConflict` — nothing is written.
   line, then a line per record), owner-only (0600 in a 0700 folder).  Each append is one ``write`` of
   whole lines under an exclusive ``flock``; a torn last line (a write cut short, never acknowledged)
   is ignored on read and cut off by the next append.  Killing the writer at any moment loses nothing
-  acknowledged.  Transcripts: ``$GM_HOME/transcripts/<id>.jsonl``; each session's anchor (its record
-  count, :mod:`gm.session.records`), kept apart from the sessions: ``$GM_HOME/anchors/<id>.json``.
+  acknowledged.  Transcripts: ``$GM_HOME/transcripts/<id>.jsonl``; the anchors of all its sessions
+  (their record counts, :mod:`gm.session.records`), kept apart from the sessions in one index MACed
+  under the key: ``$GM_HOME/anchors/_index.json`` (:class:`AnchorIndex`).
 - :class:`MemoryStore` — in memory (tests, replays, ``persist=False`` sessions).
 - SQL stores (SQLite, PostgreSQL) for ``gm serve``: :func:`open_store` picks one from a URL.
 
@@ -21,6 +22,7 @@ unambiguous prefix of one, never a pattern.
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
 import re
@@ -34,6 +36,8 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from gm.core.errors import StateError
+from gm.core.files import SESSION_LIMIT, TRANSCRIPT_LIMIT, read_bytes, read_stream, refuse_shared
+from gm.session.keys import KeyRing
 
 if sys.platform != "win32":
     import fcntl
@@ -110,6 +114,24 @@ _COUNTS: list[Position] = []
 _COUNTS_MAX = 8192
 
 
+@dataclass(frozen=True)
+class AnchorInfo:
+    """What a store keeps of one session's anchor (:mod:`gm.session.records`), read with its records."""
+
+    #: the anchor (``n``, ``last``, ``mac``), or ``None`` if the store holds none for the session
+    record: Mapping[str, Any] | None
+    #: where the store keeps it, in words
+    source: str
+    #: how many records the session may hold beyond its anchor (``None``: any, an anchor of an older gm)
+    lag: int | None
+    #: the command that accepts the session as it is (says what is lost and anchors it)
+    repair: str
+    #: every session of the store must have one (not only those whose header says so)
+    required: bool = False
+    #: why the anchor could not be read (an index that does not verify): the session is refused
+    error: str | None = None
+
+
 @dataclass
 class Stored:
     """A session as read from a store: the header, the records, and where it ends."""
@@ -119,6 +141,8 @@ class Stored:
     position: Position
     #: a cut-off last record was dropped (a write that never completed)
     torn: bool = False
+    #: the session's anchor, read with the records (``None``: the store keeps no anchors)
+    anchor: AnchorInfo | None = None
 
 
 @dataclass(frozen=True)
@@ -141,9 +165,10 @@ class Writer(Protocol):
         process moved): a cached session reads the new records before it acts."""
         ...
 
-    def append(self, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
+    def append(self, at: Position, records: Sequence[Mapping[str, Any]], anchor: Mapping[str, Any] | None = None) -> Position:
         """Append ``records`` after the ``at.count`` records the caller knows of, all or nothing;
-        :class:`SessionConflict` if the store holds more (someone else moved first)."""
+        :class:`SessionConflict` if the store holds more (someone else moved first).  ``anchor``: the
+        session's anchor after them, kept with them (in the same transaction where there is one)."""
         ...
 
     def transcript(self, lines: Sequence[str], header: str) -> None:
@@ -158,8 +183,8 @@ class SessionStore(Protocol):
     #: a one-line description (``files in ~/.gm/sessions``, ``sqlite:/path``)
     description: str
 
-    def create(self, session_id: str, header: Mapping[str, Any]) -> Position:
-        """Store a new session's header; :class:`SessionExists` if the id is taken."""
+    def create(self, session_id: str, header: Mapping[str, Any], anchor: Mapping[str, Any] | None = None) -> Position:
+        """Store a new session's header (and its first ``anchor``); :class:`SessionExists` if the id is taken."""
         ...
 
     def writing(self, session_id: str) -> AbstractContextManager[Writer]:
@@ -168,7 +193,7 @@ class SessionStore(Protocol):
         meanwhile.  A database store makes it one transaction."""
         ...
 
-    def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
+    def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]], anchor: Mapping[str, Any] | None = None) -> Position:
         """Append ``records`` in a write of their own (see :meth:`Writer.append`)."""
         ...
 
@@ -238,14 +263,153 @@ def _line(record: Mapping[str, Any]) -> bytes:
     return (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
 
 
+class AnchorIndexError(StateError):
+    """The anchor index of a gm home does not verify (it was edited, or put back from another key)."""
+
+
+class AnchorIndex:
+    """The anchors of every session of a gm home, in one file MACed as a whole under the key, and a
+    per-home counter beside it.
+
+    - ``_index.json``: two lines, the body (JSON: ``seq`` and, per session, ``n``, ``last``, ``mac``
+      and the ``seq`` it was last written at) and the HMAC of the body's bytes
+      (:meth:`KeyRing.index_mac`).  One MAC over all of them: an entry cannot be set back on its own,
+      only the whole index with every other session's.
+    - ``_counter``: the home's counter, ``seq`` and its HMAC, raised by every write.  An index put
+      back from an older copy holds an older ``seq`` than the counter, and is refused even in a home
+      of one session; the index is written before the counter, so after a crash between them the
+      index may be one ahead of it, never behind.
+
+    Writers hold ``_index.lock`` (an exclusive ``flock``) around read-change-replace; each file is
+    replaced in one ``rename``, so a reader never sees half of one.  (Putting back old copies of the
+    index and the counter together, with nothing else in the home written since, is a restore of
+    the whole home: no file of the home can tell it, see ``docs/serving.md``.)"""
+
+    NAME = "_index.json"  # (not session ids: those start with a letter or digit)
+    COUNTER = "_counter"
+    FORMAT = "gm-anchors"
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / self.NAME
+        self.counter_path = folder / self.COUNTER
+
+    def _broken(self, what: str) -> AnchorIndexError:
+        return AnchorIndexError(
+            f"the anchor index {self.path} {what}: restore it (and {self.COUNTER} beside it), or accept every session "
+            "as it is now with: gm sessions repair --all",
+            rule=SESSION_RULE,
+        )
+
+    def _counter(self, keys: KeyRing) -> int:
+        try:
+            raw = read_bytes(self.counter_path, 1024, "anchor counter")
+        except FileNotFoundError:
+            return 0
+        except OSError as exc:
+            raise AnchorIndexError(f"cannot read the anchor counter {self.counter_path}: {exc.strerror or exc}", rule=SESSION_RULE) from None
+        seq, _, mac = raw.strip().partition(b" ")
+        if not seq.isdigit() or not hmac.compare_digest(keys.index_mac(b"counter|" + seq).encode(), mac):
+            raise self._broken(f"has a counter ({self.counter_path}) that was changed or is sealed with another gm key")
+        return int(seq)
+
+    def load(self, keys: KeyRing) -> dict[str, Any]:
+        """The index (``{"seq": N, "sessions": {id: {"n", "last", "mac", "seq"}}}``), checked against
+        its seal and the home's counter; an empty one in a home that has none yet;
+        :class:`AnchorIndexError` if it does not verify."""
+        counter = self._counter(keys)
+        try:
+            raw = read_bytes(self.path, SESSION_LIMIT, "anchor index")
+        except FileNotFoundError:
+            if counter:
+                raise self._broken(f"is missing, and the home's counter says it was written {counter} times") from None
+            return {"format": self.FORMAT, "key_id": keys.id, "seq": 0, "sessions": {}}
+        except OSError as exc:
+            raise AnchorIndexError(f"cannot read the anchor index {self.path}: {exc.strerror or exc}", rule=SESSION_RULE) from None
+        body, sep, mac = raw.rstrip(b"\n").rpartition(b"\n")
+        data: Any = None
+        if sep and hmac.compare_digest(keys.index_mac(body).encode(), mac):
+            try:
+                data = json.loads(body)
+            except ValueError:
+                data = None
+        if not isinstance(data, dict) or data.get("format") != self.FORMAT or not isinstance(data.get("sessions"), dict) \
+                or not isinstance(data.get("seq"), int):
+            raise self._broken("was changed (it does not match its seal) or is sealed with another gm key")
+        if not counter <= data["seq"] <= counter + 1:
+            raise self._broken(f"was put back from an older copy (it was written {data['seq']} times, the home's counter says {counter})")
+        return data
+
+    def entry(self, keys: KeyRing, session_id: str) -> dict[str, Any] | None:
+        got = self.load(keys)["sessions"].get(session_id)
+        return got if isinstance(got, dict) else None
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(self.folder / "_index.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def _replace(self, path: Path, data: bytes) -> None:
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+
+    def update(self, keys: KeyRing, changes: Mapping[str, Mapping[str, Any] | None], *, rebuild: bool = False) -> None:
+        """Set (or, for ``None``, remove) the anchors of some sessions, in one write; ``rebuild``:
+        start from an empty index rather than the one there (``gm sessions repair --all``; the
+        counter goes on from the highest value found)."""
+        with self._locked():
+            if rebuild:
+                data: dict[str, Any] = {"format": self.FORMAT, "key_id": keys.id, "seq": 0, "sessions": {}}
+                try:
+                    counter = self._counter(keys)
+                except AnchorIndexError:
+                    counter = 0
+                try:
+                    old = json.loads(read_bytes(self.path, SESSION_LIMIT, "anchor index").split(b"\n", 1)[0])
+                    counter = max(counter, int(old.get("seq", 0)))
+                except (OSError, ValueError, TypeError, AttributeError):
+                    pass
+            else:
+                data = self.load(keys)
+                counter = self._counter(keys)
+            seq = max(int(data["seq"]), counter) + 1
+            sessions = data["sessions"]
+            for sid, anchor in changes.items():
+                if anchor is None:
+                    sessions.pop(sid, None)
+                else:
+                    sessions[sid] = {"n": anchor["n"], "last": anchor["last"], "mac": anchor["mac"], "seq": seq}
+            data.update(seq=seq, key_id=keys.id)
+            body = json.dumps(data, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode()
+            self._replace(self.path, body + b"\n" + keys.index_mac(body).encode() + b"\n")
+            mark = str(seq).encode()
+            self._replace(self.counter_path, mark + b" " + keys.index_mac(b"counter|" + mark).encode() + b"\n")
+
+
 class FileStore:
     """Sessions as append-only JSON Lines files (see the module docstring)."""
+
+    #: the key ring that seals and chains the sessions (set by :func:`gm.session.session.store_keys`)
+    keys: KeyRing | None = None
 
     def __init__(self, home: str | Path | None = None) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.dir = self.home / "sessions"
         self.transcripts = self.home / "transcripts"
         self.description = f"{self.dir}"
+        self.index = AnchorIndex(self.home / "anchors")
+        self._held = threading.local()  # the sessions this thread holds the write lock of (read() needs no other)
 
     def _private_dir(self, d: Path, *, own: bool = True) -> Path:
         """``d``, made owner-only; a folder of gm's own (not the home, which may be any folder) that an
@@ -261,7 +425,7 @@ class FileStore:
     def where(self, session_id: str, n: int) -> str:
         return f"line {n + 1} of {self.path(session_id)}"
 
-    def create(self, session_id: str, header: Mapping[str, Any]) -> Position:
+    def create(self, session_id: str, header: Mapping[str, Any], anchor: Mapping[str, Any] | None = None) -> Position:
         self._private_dir(self.home, own=False)
         self._private_dir(self.dir)
         path = self.path(session_id)
@@ -271,7 +435,11 @@ class FileStore:
         except FileExistsError:
             raise SessionExists(f"session {session_id} already exists: {path}", rule=SESSION_RULE) from None
         try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # (a reader waits for the header and its anchor)
             _write_all(fd, data)
+            if anchor is not None:
+                self.set_anchor(session_id, anchor)
         finally:
             os.close(fd)
         return Position(0, len(data))
@@ -283,26 +451,44 @@ class FileStore:
             fd = os.open(path, os.O_RDWR | os.O_APPEND)
         except FileNotFoundError:
             raise SessionNotFound(f"session {session_id} is gone: {path}", rule=SESSION_RULE) from None
+        held: set[str] = self._held.__dict__.setdefault("ids", set())
         try:
             if fcntl is not None:
                 fcntl.flock(fd, fcntl.LOCK_EX)
+            held.add(session_id)
             yield _FileWriter(self, session_id, fd)
         finally:
+            held.discard(session_id)
             os.close(fd)  # releases the lock
 
-    def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
+    def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]], anchor: Mapping[str, Any] | None = None) -> Position:
         with self.writing(session_id) as w:
-            return w.append(at, records)
+            return w.append(at, records, anchor)
 
     def read(self, session_id: str) -> Stored:
+        """The session file, and its anchor read under the same (shared) lock: no writer appends or
+        anchors in between."""
         path = self.path(session_id)
         try:
-            raw = path.read_bytes()
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         except FileNotFoundError:
             raise SessionNotFound(f"no session {session_id!r} in {self.dir}", rule=SESSION_RULE, input=session_id) from None
         except OSError as exc:
             raise StateError(f"cannot read session file {path}: {exc.strerror or exc}", rule=SESSION_RULE) from None
-        return parse_lines(raw, str(path))
+        try:
+            refuse_shared(path, "session file", os.fstat(fd).st_mode)
+            if fcntl is not None and session_id not in self._held.__dict__.get("ids", ()):
+                fcntl.flock(fd, fcntl.LOCK_SH)  # (a flock of this thread's own write lock would wait for ever)
+            with os.fdopen(os.dup(fd), "rb", buffering=0) as f:
+                raw = read_stream(f, SESSION_LIMIT, "session file", str(path))
+            stored = parse_lines(raw, str(path))
+            if self.keys is not None:
+                stored.anchor = self.anchor_info(session_id)
+        except OSError as exc:
+            raise StateError(f"cannot read session file {path}: {exc.strerror or exc}", rule=SESSION_RULE) from None
+        finally:
+            os.close(fd)
+        return stored
 
     def ids(self) -> list[str]:
         if not self.dir.is_dir():
@@ -312,9 +498,10 @@ class FileStore:
     def info(self, session_id: str) -> SessionInfo:
         path = self.path(session_id)
         try:
-            with path.open("rb") as f:
-                header = json.loads(f.readline())
-                moves = sum(1 for line in f if line.endswith(b"\n"))
+            raw = read_bytes(path, SESSION_LIMIT, "session file")
+            first, _, rest = raw.partition(b"\n")
+            header = json.loads(first)
+            moves = rest.count(b"\n")
             updated = path.stat().st_mtime
         except FileNotFoundError:
             raise SessionNotFound(f"no session {session_id!r} in {self.dir}", rule=SESSION_RULE, input=session_id) from None
@@ -331,38 +518,50 @@ class FileStore:
         tp = self.transcripts / f"{session_id}{SUFFIX}"
         tp.unlink(missing_ok=True)
         self.anchor_path(session_id).unlink(missing_ok=True)
+        if self.index.path.exists():
+            from gm.session.keys import load_keyring
+
+            try:
+                self.index.update(self.keys or load_keyring(self.home, create=False), {session_id: None})
+            except StateError:  # (no key, or an index that does not verify: its entry stays, and names nothing)
+                pass
 
     # ---------------------------------------------------------------- anchors
     def anchor_path(self, session_id: str) -> Path:
+        """Where an older gm kept one session's anchor (read until the session's next write)."""
         return self.home / "anchors" / f"{check_id(session_id)}.json"
 
-    def write_anchor(self, session_id: str, anchor: Mapping[str, Any]) -> None:
-        """Replace the session's anchor in one step (best effort: the records are already stored, and
-        an anchor that lags behind them is still true)."""
-        path = self.anchor_path(session_id)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        try:
-            self._private_dir(self.home, own=False)
-            self._private_dir(path.parent)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                _write_all(fd, _line(anchor))
-            finally:
-                os.close(fd)
-            os.replace(tmp, path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+    def _keys(self) -> KeyRing:
+        if self.keys is None:
+            raise StateError("the session store has no key yet (gm.session.session.store_keys)", rule=SESSION_RULE)
+        return self.keys
 
-    def read_anchor(self, session_id: str) -> dict[str, Any] | None:
-        """The session's anchor; ``None`` if it has none (a session copied from elsewhere, or made
-        before anchors); ``{}`` if it cannot be read (which no anchor matches)."""
+    def set_anchor(self, session_id: str, anchor: Mapping[str, Any]) -> None:
+        """Make ``anchor`` the session's anchor in the home's index (an older gm's file of it goes)."""
+        self._private_dir(self.home, own=False)
+        self._private_dir(self.index.folder)
+        self.index.update(self._keys(), {check_id(session_id): anchor})
+        self.anchor_path(session_id).unlink(missing_ok=True)
+
+    def anchor_info(self, session_id: str) -> AnchorInfo:
+        """The session's anchor as this home keeps it: its entry in the index (the file may hold one
+        record more: the record is written before the index), else an older gm's file of it (which may
+        lag any number of records behind), else none."""
+        repair = f"gm sessions repair {session_id}"
         try:
-            data = json.loads(self.anchor_path(session_id).read_bytes())
+            entry = self.index.entry(self._keys(), session_id)
+        except AnchorIndexError as exc:  # (said after the header is checked: a wrong key is said as such first)
+            return AnchorInfo(None, f"the anchor index {self.index.path}", 1, repair, error=exc.reason)
+        if entry is not None:
+            return AnchorInfo(entry, f"the anchor index {self.index.path}", 1, repair)
+        legacy = self.anchor_path(session_id)
+        try:
+            data = json.loads(read_bytes(legacy, SESSION_LIMIT, "anchor"))
         except FileNotFoundError:
-            return None
+            return AnchorInfo(None, f"the anchor index {self.index.path}", 1, repair)
         except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+            data = {}
+        return AnchorInfo(data if isinstance(data, dict) else {}, str(legacy), None, repair)
 
     # ------------------------------------------------------------ transcripts
     def transcript_location(self, session_id: str) -> str | None:
@@ -386,7 +585,7 @@ class FileStore:
     def transcript_read(self, session_id: str) -> list[str]:
         path = self.transcripts / f"{check_id(session_id)}{SUFFIX}"
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_bytes(path, TRANSCRIPT_LIMIT, "transcript").decode("utf-8")
         except FileNotFoundError:
             return []
         return [line for line in text.split("\n") if line.strip()]  # only "\n" ends a line
@@ -402,7 +601,7 @@ class _FileWriter:
         size = os.fstat(self.fd).st_size
         return size < at.offset or (size > at.offset and b"\n" in os.pread(self.fd, size - at.offset, at.offset))
 
-    def append(self, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
+    def append(self, at: Position, records: Sequence[Mapping[str, Any]], anchor: Mapping[str, Any] | None = None) -> Position:
         fd = self.fd
         size = os.fstat(fd).st_size
         if size != at.offset:
@@ -412,6 +611,8 @@ class _FileWriter:
             os.ftruncate(fd, at.offset)  # a torn tail: a write that never completed
         data = b"".join(_line(r) for r in records)
         _write_all(fd, data)
+        if anchor is not None:  # after the records (a crash between leaves the file one record ahead of it)
+            self.store.set_anchor(self.id, anchor)
         return Position(at.count + len(records), at.offset + len(data))
 
     def transcript(self, lines: Sequence[str], header: str) -> None:
@@ -468,14 +669,15 @@ class _Mem:
 
 class MemoryStore:
     """Sessions in memory (tests, replays, sessions that are not saved).  Nobody but this process
-    reads them, so sessions here are neither sealed nor chained (:class:`gm.session.records.Chain`)."""
+    reads them, so sessions here are neither sealed, chained nor anchored
+    (:class:`gm.session.records.Chain`)."""
 
     def __init__(self) -> None:
         self._data: dict[str, _Mem] = {}
         self._lock = threading.Lock()
         self.description = "memory"
 
-    def create(self, session_id: str, header: Mapping[str, Any]) -> Position:
+    def create(self, session_id: str, header: Mapping[str, Any], anchor: Mapping[str, Any] | None = None) -> Position:
         with self._lock:
             if session_id in self._data:
                 raise SessionExists(f"session {session_id} already exists", rule=SESSION_RULE)
@@ -492,7 +694,7 @@ class MemoryStore:
             writer = mem.writer = _MemWriter(mem, session_id)
         return writer
 
-    def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
+    def append(self, session_id: str, at: Position, records: Sequence[Mapping[str, Any]], anchor: Mapping[str, Any] | None = None) -> Position:
         with self.writing(session_id) as w:
             return w.append(at, records)
 
@@ -552,7 +754,7 @@ class _MemWriter:
     def stale(self, at: Position) -> bool:
         return len(self.mem.records) != at.count
 
-    def append(self, at: Position, records: Sequence[Mapping[str, Any]]) -> Position:
+    def append(self, at: Position, records: Sequence[Mapping[str, Any]], anchor: Mapping[str, Any] | None = None) -> Position:
         mem = self.mem
         if len(mem.records) != at.count:
             raise SessionConflict(f"session {self.id} was changed by another writer", rule=SESSION_RULE)

@@ -14,10 +14,14 @@ discriminated by its ``type``:
 - ``usage``       – token usage of one LLM request
 - ``referee``     – the referee changed (a game resumed under another referee)
 - ``seed``        – the hidden seed revealed at the end of the game (seed, salt and the
-  commitment the header showed), so the game replays from its transcript
+  commitment the header showed, and the chance outcomes supplied at its start, if any), so the game
+  replays from its transcript
 
 A game played with a hidden seed has ``seed: null`` and a ``seed_commitment`` in its header until
-the ``seed`` entry at its end; a practice game (its seed given) has the seed in the header.
+the ``seed`` entry at its end; a practice game (its seed given) has the seed in the header.  The
+header's ``chance`` names the chance generator the seed keys (absent: ``mt19937``, the generator of
+every transcript made before it was recorded; see :mod:`gm.core.chance`), and a practice game's
+``supplied`` the chance outcomes supplied at its start (a game brought back from a chatbot's log).
 
 The JSON Schema is exported by :func:`json_schema` (``gm transcript-schema``).
 """
@@ -30,7 +34,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+)
 
 from gm.core.errors import StateError
 
@@ -40,6 +52,14 @@ FORMAT_VERSION = 2
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+def _without_unset(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """``data`` without ``keys`` that are null: fields added for chance leave a legacy game's lines as they were."""
+    for key in keys:
+        if data.get(key) is None:
+            data.pop(key, None)
+    return data
 
 
 class RefereeInfo(_Model):
@@ -65,6 +85,16 @@ class Header(_Model):
     title: str | None = None
     #: session-level settings that change results (e.g. the nonce seed of bot commitments)
     session: dict[str, Any] = Field(default_factory=dict)
+    chance: str | None = Field(
+        default=None, description="the chance generator the seed keys: chacha20-v1, or mt19937 (also when absent: every earlier transcript)"
+    )
+    supplied: dict[str, Any] | None = Field(
+        default=None, description="chance outcomes supplied at the start, by draw number (a practice game's; a hidden-seed game's are in its seed entry)"
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _without_unset(handler(self), ("chance", "supplied"))
 
 
 class PlayerEntry(_Model):
@@ -141,6 +171,13 @@ class SeedEntry(_Model):
     seed: int
     salt: str
     commitment: str
+    supplied: dict[str, Any] | None = Field(
+        default=None, description="chance outcomes supplied at the start of the game, by draw number (sealed with its seed until now)"
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _without_unset(handler(self), ("supplied",))
 
 
 Entry = Annotated[
@@ -227,9 +264,11 @@ class Transcript(_Model):
 
     @classmethod
     def load(cls, path: str | Path) -> Transcript:
+        from gm.core.files import TRANSCRIPT_LIMIT, read_text
+
         p = Path(path)
         try:
-            text = p.read_text(encoding="utf-8")
+            text = read_text(p, TRANSCRIPT_LIMIT, "transcript")
         except (OSError, UnicodeDecodeError) as exc:
             raise StateError(f"cannot read transcript {p}: {exc}") from None
         return cls.from_jsonl(text, str(p))

@@ -93,7 +93,9 @@ class Recorder:
         self.path = Path(path) if path else None
         if self.path is not None and sink is None:
             if append and self.path.exists():
-                existing = [ln for ln in self.path.read_text(encoding="utf-8").split("\n") if ln.strip()]
+                from gm.core.files import TRANSCRIPT_LIMIT, read_text
+
+                existing = [ln for ln in read_text(self.path, TRANSCRIPT_LIMIT, "transcript").split("\n") if ln.strip()]
             elif self.path.exists():
                 self.path.unlink()
             sink = file_sink(self.path)
@@ -283,8 +285,8 @@ class Recorder:
     def board(self, text: str, seat: str | None = None) -> None:
         self._add(BoardEntry(seat=seat, text=text))
 
-    def seed(self, seed: int, salt: str, commitment: str) -> None:
-        self._add(SeedEntry(seed=seed, salt=salt, commitment=commitment))
+    def seed(self, seed: int, salt: str, commitment: str, supplied: dict[str, Any] | None = None) -> None:
+        self._add(SeedEntry(seed=seed, salt=salt, commitment=commitment, supplied=supplied or None))
 
     def sync_bot_moves(self, session: Session, *, final: bool = False) -> None:
         """Record the bots' moves that have become public since the last sync.  ``final``: the

@@ -174,14 +174,19 @@ def session_of(tr: Transcript, *, record: bool = False) -> Session:
             "the game's seed is still hidden (the game is not over): finish the game, then replay its transcript",
             rule="CORE-REPLAY",
         )
+    from gm.core.chance import Chance
     from gm.session import SeedSecret, verify_seed
 
     secret = None
+    supplied = h.supplied
     if h.seed is None:  # a hidden-seed game: rebuilt as it was played, with the seed its end revealed
         rev = next(e for e in tr.entries if e.type == "seed")
         if h.seed_commitment is not None and not verify_seed({"seed": rev.seed, "salt": rev.salt, "commitment": h.seed_commitment}):
             raise StateError("the revealed seed does not open the commitment in the header", rule="CORE-REPLAY")
         secret = SeedSecret(rev.seed, rev.salt, 0, 0, practice=False)
+        supplied = rev.supplied
+    # the generator the header names (none: mt19937, what every transcript made before it was named used)
+    chance = Chance.from_record({**({"chance": h.chance} if h.chance else {}), "supplied": supplied})
     moves = _bot_moves(tr)
     bots = {seat: ReplayBot(moves.get(seat, [])) for seat, who in h.players.items() if who.startswith("bot")}
     return Session.create(
@@ -195,6 +200,7 @@ def session_of(tr: Transcript, *, record: bool = False) -> Session:
         nonce_seed=0,
         bots=bots,
         record=record,
+        chance=chance,
     )
 
 
@@ -317,6 +323,11 @@ def referee_replay(tr: Transcript) -> Divergence | None:
     session = session_of(tr, record=True)
     rec = session.recorder
     assert rec is not None
+    for e in tr.entries:  # calls made before anyone spoke (a game set up through the tools) are made again first
+        if e.type == "player":
+            break
+        if e.type == "tool_call":
+            session.call(e.tool, e.args, e.seat)
     turns: list[tuple[int, list[tuple[str | None, str, Any]]]] = []
     current: list[tuple[str | None, str, Any]] | None = None
     for i, e in enumerate(tr.entries):

@@ -1,8 +1,9 @@
 r"""Hand-written scenarios: Markdown files that read like a game and test like one.
 
 A scenario starts with TOML front matter between ``+++`` lines (``game``,
-``seed``, optional ``title``, ``players`` – all human by default – and a
-``[rules]`` table of overrides).  After it, prose is free; these lines are steps:
+``seed``, optional ``title``, ``players`` – all human by default –, ``chance``
+– the chance generator; without it ``mt19937``, what every scenario written
+before generators were named used – and a ``[rules]`` table of overrides).  After it, prose is free; these lines are steps:
 
 ``> SEAT: text``
     the player at SEAT says ``text`` to the offline referee
@@ -108,9 +109,11 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
 
 
 def load_scenario(path: str | Path) -> Scenario:
+    from gm.core.files import TRANSCRIPT_LIMIT, read_text
+
     p = Path(path)
     try:
-        return parse_scenario(p.read_text(encoding="utf-8"), str(p))
+        return parse_scenario(read_text(p, TRANSCRIPT_LIMIT, "scenario"), str(p))
     except (OSError, UnicodeDecodeError) as exc:
         raise StateError(f"cannot read scenario {p}: {exc}") from None
 
@@ -121,9 +124,12 @@ def run_scenario(sc: Scenario) -> ReplayResult:
     from gm.session import Session
 
     res = ReplayResult(source=sc.source, game=sc.game, entries=len(sc.steps))
+    from gm.core.chance import Chance
+
     try:
         session = Session.create(
             sc.game,
+            chance=Chance.from_record(sc.meta),  # (a scenario without `chance` was written with mt19937)
             seed=int(sc.meta.get("seed", 0)),
             rules=sc.meta.get("rules") or None,
             players=sc.meta.get("players") or None,

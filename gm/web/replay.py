@@ -84,7 +84,7 @@ def _steps(path: str, mtime: int) -> dict[str, Any]:
             if actual is None or normalise(actual) != normalise(e.result):
                 divergence = {"line": i + 2, "moves": len(session.state.log), "what": f"the result of call {e.id} differs from the recording"}
     game = session.game
-    st = game.new_state(rules=session.state.rules, seed=session.state.seed)
+    st = session.state.fresh()
     out: list[dict[str, Any]] = [_step(game, st, None, None)]
     for n, move in enumerate(session.state.log[:MAX_STEPS], start=1):
         st.apply(move.seat, move.action)

@@ -86,9 +86,10 @@ def board_payload(hub: GameHub, grant: Grant) -> dict[str, Any]:
 
 class LLMReferees:
     """The LLM referee of the page, when the server has one: ``$GM_WEB_REFEREE`` (``openai`` or
-    ``anthropic``; model ``$GM_WEB_REFEREE_MODEL``, else the provider's default; keys and
-    ``OPENAI_BASE_URL`` as for ``gm play --referee``).  One referee per game and seat (a referee
-    keeps the conversation it had), the most recent ``size`` kept."""
+    ``anthropic``; model ``$GM_WEB_REFEREE_MODEL``, else the provider's default; the output cap of
+    each reply ``$GM_WEB_REFEREE_MAX_TOKENS``; keys and ``OPENAI_BASE_URL`` / ``ANTHROPIC_BASE_URL``
+    as for ``gm play --referee``).  One referee per game and seat (a referee keeps the conversation
+    it had), the most recent ``size`` kept."""
 
     def __init__(self, factory: Callable[[], Referee] | None = None, size: int = 256) -> None:
         self.factory = factory
@@ -103,11 +104,13 @@ class LLMReferees:
         if not provider or provider == "offline":
             return cls()
         model = os.environ.get("GM_WEB_REFEREE_MODEL") or None
+        cap = os.environ.get("GM_WEB_REFEREE_MAX_TOKENS", "").strip()
+        max_tokens = int(cap) if cap.isdigit() and int(cap) > 0 else None
 
         def make() -> Referee:
             from gm.referee.llm import build_referee
 
-            return build_referee(provider, model=model)
+            return build_referee(provider, model=model, max_tokens=max_tokens)
 
         return cls(make)
 
@@ -229,14 +232,18 @@ def rules_form(game_id: str) -> dict[str, Any]:
 
 def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list[Route | Mount]:
     """The page and its routes (the API's conventions: JSON errors, bearer seat tokens)."""
-    from gm.server.app import bearer, read_json
+    from gm.server.app import read_json
+    from gm.server.guard import bearer, credential_key, verified
 
     hub = state.hub
     llm = referees if referees is not None else LLMReferees.from_env()
     stories = Stories()
 
     async def authorize(request: Request) -> Grant:
-        grant: Grant = await run(hub.authorize, bearer(request.scope), request.path_params.get("session"))
+        token = bearer(request.scope)
+        grant: Grant = await run(hub.authorize, token, request.path_params.get("session"))
+        if token:
+            verified(request.scope, credential_key(token))  # (its requests count against its own rate bucket)
         meta = request.scope.get("gm")
         if meta is not None:
             meta["game"], meta["seat"] = grant.session, grant.seat

@@ -61,7 +61,7 @@ class Stories:
         )):
             story = None  # another game under that id, or moves taken back: replay from the start
         if story is None:
-            fresh = s.game.new_state(rules=st.rules, seed=st.seed)
+            fresh = st.fresh()  # (its ruleset, seed and chance generator, supplied outcomes too)
             story = _Story(key, fresh, [e.to_json() for e in fresh.opening_events()])
         for m in log[len(story.moves):]:
             events = story.state.apply(m.seat, m.action)
@@ -102,6 +102,8 @@ def story(s: Session, seat: str, since: int, stories: Stories) -> list[dict[str,
 def table(s: Session, seat: str, since: int | None, stories: Stories) -> dict[str, Any]:
     """The table for ``seat`` (see the module doc); ``since``: the moves the page has told already
     (``None``: none; more than the game has: some were taken back, and ``moves`` says how many stand)."""
+    from gm.server.hub import practice_fields
+
     st, game = s.state, s.game
     n = len(st.log)
     start = 0 if since is None else max(0, min(int(since), n))
@@ -113,14 +115,14 @@ def table(s: Session, seat: str, since: int | None, stories: Stories) -> dict[st
         "seat": seat,
         "seats": list(game.seats),
         "players": dict(s.players),
-        "practice": s.practice,
+        **practice_fields(s.practice),  # (practice_note: the server's words to every seat)
         "seed": s.public_seed,
         "seed_commitment": None if s.practice else s.seed_commitment,
         "moves": n,
         "records": s.stored_count,
         "since": start,
         "status": game.status(st, seat),
-        "expected": s.expected(),
+        "expected": s.expected(seat),
         "commitments": s.commitments(),
         "outcome": st.outcome.to_json() if st.outcome else None,
         "board": game.board_json(st, seat),
@@ -212,7 +214,7 @@ def say(
             "board": turn.board,
             "calls": calls,
             "status": s.game.status(s.state, grant.seat),
-            "expected": s.expected(),
+            "expected": s.expected(grant.seat),
             "commitments": s.commitments(),
             "reply": reply,
             "table": table(s, grant.seat, since, stories),

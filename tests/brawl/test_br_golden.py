@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from br_helpers import G, deal, new, placement, series
 
+from gm.core.chance import MT19937
 from gm.games.brawl.bots import RandomBot
 from gm.games.brawl.engine import BrawlState
 
@@ -63,7 +64,7 @@ def _going_for_it() -> BrawlState:
 
 
 def _final() -> BrawlState:
-    st = G.new_state({"rounds": 3}, 5)
+    st = G.new_state({"rounds": 3}, 5, MT19937)
     assert isinstance(st, BrawlState)
     bots = {"home": G.make_bot("default", seed=1), "away": RandomBot(2)}
     while not st.is_terminal:
@@ -108,5 +109,5 @@ def test_the_boards_explain_their_codes() -> None:
     assert G.render(scored, "home").splitlines()[2].endswith(
         "then the result: won/comp +margin, cut +margin (led, not connected), INT, FUM, lost, tie"
     )
-    full = G.render(G.new_state({"strong_factor": 3, "weak_divisor": 4}, 1), "home", full=True).splitlines()
+    full = G.render(G.new_state({"strong_factor": 3, "weak_divisor": 4}, 1, MT19937), "home", full=True).splitlines()
     assert full[-1].startswith("O offense, D defense; ^ strong (x3), v weak (/4 down); A1-4=n Agility rolled to n;")

@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 from br_helpers import G, deal, new
 
+from gm.core.chance import MT19937
 from gm.core.errors import IllegalActionError, InvalidActionError
 from gm.core.state import ActionSpace
 from gm.core.tools import parse_args, tool_index
@@ -36,7 +37,7 @@ def _positions(rules: dict | None, seeds: range, every: int = 3) -> list[BrawlSt
     """States in every phase, from seeded random play (copies taken along the way)."""
     out = []
     for seed in seeds:
-        st = G.new_state({**(rules or {}), "rounds": 3}, seed)
+        st = G.new_state({**(rules or {}), "rounds": 3}, seed, MT19937)
         assert isinstance(st, BrawlState)
         bots = {s: RandomBot(seed * 7 + i) for i, s in enumerate(G.seats)}
         n = 0

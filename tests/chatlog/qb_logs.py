@@ -29,3 +29,14 @@ Red thinks for a while...
 
 Your move, red!
 """
+
+#: the same game with the sides swapped (the default bots under seed 1): seed 0 has blue attack first, seed 1 red
+RED_FIRST = """\
+## Move log
+
+T1 red: move QB E-2-F-1-G-1-H-2, end | ball H-2 (QB) | red QB H-2 | game 1 half 1, score red 0-0 blue | red won the toss
+T2 blue: move D2 G1-H1-H0, move T2 H4-H1 | ball H-2 (QB) | blue D2 H0, blue T2 H1 | game 1 half 1, score red 0-0 blue
+T3 red: move QB H-2-I-1, end | ball I-1 (QB) | red QB I-1 | game 1 half 1, score red 0-0 blue
+T4 blue: move D2 H0-I-1 | red scores 9 | game 1 half 1, score red 9-0 blue
+T5 blue: move QB E-2-F-1-G-1-H-2, end | ball H-2 (QB) | blue QB H-2 | game 1 half 2, score red 9-0 blue
+"""

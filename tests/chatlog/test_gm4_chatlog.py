@@ -42,8 +42,8 @@ def test_a_wrong_score_and_a_forgotten_deactivation_are_reported() -> None:
         ("M8 aqua: place 2 at G11 | aqua active G11", "M8 aqua: place 2 at G11 | aqua active G11 I9"),
     )
     assert audit(GAME, text).text().splitlines()[1:3] == [
-        "line 9 m7 (lime: place 2 at I7): score lime: the chatbot says 3, the rules give 2 [GM4-SCORE]",
-        "line 10 m8 (aqua: place 2 at G11): active aqua: the chatbot says G11 I9, the rules give G11 [GM4-DEACTIVATE]",
+        "line 9 M7 (lime: place 2 at I7): score lime: the chatbot says 3, the rules give 2 [GM4-SCORE]",
+        "line 10 M8 (aqua: place 2 at G11): active aqua: the chatbot says G11 I9, the rules give G11 [GM4-DEACTIVATE]",
     ]
 
 
@@ -57,7 +57,7 @@ def test_a_player_claimed_blocked_who_is_not_is_reported() -> None:
 def test_a_placement_out_of_reach_stops_the_replay_with_the_legal_cells() -> None:
     a = audit(GAME, edit(CLEAN, ("M7 lime: place 2 at I7", "M7 lime: place 2 at A1")))
     assert a.illegal is not None
-    assert (a.illegal.line, a.illegal.move, a.illegal.rule) == (9, "lime: place 2 at a1", "GM4-MOVE")
+    assert (a.illegal.line, a.illegal.move, a.illegal.rule) == (9, "lime: place 2 at A1", "GM4-MOVE")
     assert "place 2 at I7" in a.illegal.legal
     assert moves(a.state) == moves(played(GAME, 0, "default", 0, 6))
     assert a.honour == ""  # nothing secret in GridMaster4

@@ -45,17 +45,17 @@ def test_a_messy_list_with_fences_bold_minus_signs_and_chatter_reads_the_same() 
 def test_a_wrong_tackle_score_is_reported() -> None:
     a = audit(GAME, edit(CLEAN, ("blue scores 9 | game 1 half 1, score red 0-9", "blue scores 8 | game 1 half 1, score red 0-8")))
     assert a.text().splitlines()[1:3] == [
-        "line 6 t4 (red: move D2 H0-I-1): score: the chatbot says red 0-8 blue, the rules give red 0-9 blue [QB-SCORE]",
-        "line 6 t4 (red: move D2 H0-I-1): scores: the chatbot says blue 8, the rules give blue 9 [QB-SCORE]",
+        "line 6 T4 (red: move D2 H0-I-1): score: the chatbot says red 0-8 blue, the rules give red 0-9 blue [QB-SCORE]",
+        "line 6 T4 (red: move D2 H0-I-1): scores: the chatbot says blue 8, the rules give blue 9 [QB-SCORE]",
     ]
 
 
 def test_pieces_and_ball_that_drift_are_reported() -> None:
     text = edit(CLEAN, ("red D2 H0, red T2 H1", "red D2 H0, red T2 H2"), ("ball I-1 (QB) | blue QB I-1", "ball I0 (QB) | blue QB I0"))
     assert audit(GAME, text).text().splitlines()[1:4] == [
-        "line 4 t2 (red: move D2 G1-H1-H0 | red: move T2 H4-H1): piece red T2: the chatbot says H2, the rules give H1 [QB-MOVE-TRIPLE]",
-        "line 5 t3 (blue: move QB H-2-I-1 | blue: end): ball: the chatbot says I0, the rules give I-1 [QB-MOVE-QB]",
-        "line 5 t3 (blue: move QB H-2-I-1 | blue: end): piece blue QB: the chatbot says I0, the rules give I-1 [QB-MOVE-QB]",
+        "line 4 T2 (red: move D2 G1-H1-H0 | red: move T2 H4-H1): piece red T2: the chatbot says H2, the rules give H1 [QB-MOVE-TRIPLE]",
+        "line 5 T3 (blue: move QB H-2-I-1 | blue: end): ball: the chatbot says I0, the rules give I-1 [QB-MOVE-QB]",
+        "line 5 T3 (blue: move QB H-2-I-1 | blue: end): piece blue QB: the chatbot says I0, the rules give I-1 [QB-MOVE-QB]",
     ]
 
 
@@ -63,7 +63,7 @@ def test_a_move_too_long_for_the_piece_stops_the_replay() -> None:
     a = audit(GAME, edit(CLEAN, ("T3 blue: move QB H-2-I-1, end", "T3 blue: move S1 D0-D1-D2-D3-D4, end")))
     assert a.text().splitlines()[:2] == [
         HEAD.format(r=2, s=0),
-        "line 5 t3: illegal move blue: move s1 d0-d1-d2-d3-d4: S1 may move 1 square now; this path is 4 [QB-MOVE-SINGLE]",
+        "line 5 T3: illegal move blue: move S1 D0-D1-D2-D3-D4: S1 may move 1 square now; this path is 4 [QB-MOVE-SINGLE]",
     ]
     assert a.illegal is not None and a.illegal.legal[0] == "move <piece> <squares> - pieces that may move now: QB, S1, S2, S3, D1, D2, T1, T2"
     assert moves(a.state) == TRUE_MOVES[:4]

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
-from gm.core import Event, GameError, find_game
+from gm.core import Event, GameError, Scripted, find_game
+from gm.core.chance import MT19937
 from gm.games.chess_football.engine import ChessFootballState
 from gm.games.chess_football.field import Field, parse_square, sq
 
@@ -17,7 +17,8 @@ G = find_game("chess-football")
 
 
 def new(rules: dict[str, Any] | None = None, seed: int = 0) -> ChessFootballState:
-    s = G.new_state(rules, seed)
+    """A fresh game (the tests' seeded tosses and dice were chosen under the mt19937 generator)."""
+    s = G.new_state(rules, seed, MT19937)
     assert isinstance(s, ChessFootballState)
     return s
 
@@ -94,26 +95,22 @@ def defense_turn(s: ChessFootballState, **spots: str) -> ChessFootballState:
     return s
 
 
-class Dice(random.Random):
-    """A seeded generator whose ``randint`` returns scripted values first."""
+class Dice(Scripted):
+    """The state's chance source for a test: the dice it scripts, in order (a draw beyond them, or an
+    impossible value, is a ChanceError that fails the test)."""
 
     def __init__(self, values: Iterable[int]) -> None:
-        super().__init__(0)
-        self.values = list(values)
+        super().__init__(every=values, strict=True)
 
-    def randint(self, a: int, b: int) -> int:
-        if not self.values:
-            raise AssertionError("no scripted die left")
-        v = self.values.pop(0)
-        assert a <= v <= b
-        return v
+    @property
+    def values(self) -> list[Any]:
+        """The scripted dice not rolled yet."""
+        return self.every
 
 
 def dice(s: ChessFootballState, *values: int) -> Dice:
     d = Dice(values)
-    s.rng = d
-    if s.field is not None:
-        s.field.rng = d
+    s.chance_source = d
     return d
 
 

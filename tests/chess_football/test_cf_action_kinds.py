@@ -8,6 +8,7 @@ from collections import Counter
 
 from cf_helpers import G
 
+from gm.core.chance import MT19937
 from gm.core.state import GameState
 from gm.games.chess_football.bots import RandomBot
 
@@ -19,7 +20,7 @@ def test_turn_action_kinds_agree_with_the_legal_space() -> None:
     rules = G.load_rules(SHORT)
     seen: Counter[str] = Counter()
     for seed in range(4):
-        st = G.new_state(rules, seed)
+        st = G.new_state(rules, seed, MT19937)
         bots = {seat: RandomBot(seed * 2 + i) for i, seat in enumerate(G.seats)}
         while not st.is_terminal and len(st.log) < 300:
             seat = st.to_act()[0]

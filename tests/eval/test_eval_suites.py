@@ -89,9 +89,8 @@ def test_the_scripted_mistakes_are_what_they_say(game: str) -> None:
                 assert case.expect == "refuse", case.id
         elif case.fault == "illegal":
             assert not session.call(call["tool"], call["args"], seat)["ok"], case.id
-        elif case.fault == "leak":
-            secrets = hidden_picks(session, seat)
-            assert secrets and any(s in case.scripted["text"] for s in secrets.values()), case.id
+        elif case.fault == "leak":  # the scripted model tells the pick locked in the session at hand
+            assert hidden_picks(session, seat) and "{secret}" in case.scripted["text"], case.id
         else:
             assert case.fault == "contradiction" and case.expect == "action" and case.scripted["text"]
 

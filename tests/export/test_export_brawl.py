@@ -17,7 +17,7 @@ from gm.core.token import decode_token, settled, state_from_token
 from gm.export import DOCS, render_doc
 from gm.games.brawl import GAME
 from gm.games.brawl.engine import BrawlState
-from gm.games.brawl.export import EXAMPLE_SEED
+from gm.games.brawl.export import EXAMPLE_CHANCE, EXAMPLE_SEED
 from gm.games.brawl.ruleids import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,7 +97,7 @@ def test_every_rule_id_is_in_the_rules_and_every_ruling_written_up() -> None:
 def test_the_worked_example_is_what_the_engine_does() -> None:
     """The example is the first series of a seeded game, both sides' cards chosen by the default bot."""
     text = render_doc(GAME, "rules")
-    state = GAME.new_state(None, EXAMPLE_SEED)
+    state = GAME.new_state(None, EXAMPLE_SEED, EXAMPLE_CHANCE)
     bots = {seat: GAME.make_bot("default", seed=i) for i, seat in enumerate(GAME.seats)}
     events = []
     while state.round == 1:

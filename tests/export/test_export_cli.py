@@ -111,7 +111,7 @@ def test_import_creates_a_session_that_continues_the_game(tmp_path: Path) -> Non
     assert out.startswith(f"imported grid-football session from-chat ({len(settled(state)[0].log)} moves; home human, away human)")
     again = Session.open("from-chat", home=tmp_path)
     assert again.state.to_json() == settled(state)[0].to_json()
-    assert GAME.status(state) in out
+    assert GAME.status(settled(state)[0]) in out
 
 
 def test_import_reads_a_wrapped_token_from_stdin_and_writes_json(tmp_path: Path) -> None:

@@ -137,7 +137,7 @@ def test_halftime_ends_the_drive_and_the_toss_loser_chooses(toss_winner: str) ->
     assert s.to_act() == (loser,) and s.decision(loser) == "kick_choice"
     assert blocked(s) == ["C10", "K34"]  # blocked squares stay
     rejects(s, toss_winner, "kick", "CORE-TURN")
-    rejects(s, loser, "heads", "GF-TOSS-2H")
+    rejects(s, loser, "heads", "GF-R-DECISION")  # a coin call when the choice is due
     ev = s.apply(loser, "receive")
     assert "GF-TOSS-2H" in rules_of(ev)
     assert s.phase == "kickoff" and s.kicker == toss_winner

@@ -115,7 +115,8 @@ def test_a_rejection_names_its_rule_and_the_options() -> None:
     with pytest.raises(GameError) as info:
         s.apply("away", "left red")
     err = info.value
-    assert err.rule == "GF-TOSS" and err.reason == "now is the time for a coin call" and err.legal == ("heads", "tails")
+    assert err.rule == "GF-R-DECISION" and err.reason == "now is the time for a coin call, not a kick pick"
+    assert err.legal == ("heads", "tails")
 
 
 def test_phases_and_decisions_are_string_enums_with_unchanged_values() -> None:

@@ -72,27 +72,30 @@ PHASES: dict[str, Callable[[], GridFootballState]] = {
     "halftime_choice": _halftime,
 }
 
-# (phase, an action of the wrong kind, the rule that answers)
+# (phase, an action of the wrong kind, the decision due and the kind said): ruling GF-R-DECISION
 WRONG_PHASE = [
-    ("coin_toss", "kick", "GF-TOSS"),
-    ("kick_choice", "heads", "GF-TOSS"),
-    ("kickoff", "play 1 red", "GF-KICK-PICK"),
-    ("return_number", "left red", "GF-KICK-NUMBER"),
-    ("play", "number 3", "GF-LOCK"),
-    ("number_check", "play 1 red", "GF-MATCH-COLOUR"),
-    ("punt", "punt", "GF-R-PUNT"),
-    ("halftime_choice", "tails", "GF-TOSS-2H"),
+    ("coin_toss", "kick", "coin call", "kick choice"),
+    ("kick_choice", "heads", "kick choice", "coin call"),
+    ("kickoff", "play 1 red", "kick pick", "play call"),
+    ("return_number", "left red", "number pick", "kick pick"),
+    ("play", "number 3", "play call", "number pick"),
+    ("number_check", "play 1 red", "number pick", "play call"),
+    ("punt", "punt", "kick pick", "punt"),
+    ("halftime_choice", "tails", "kick choice", "coin call"),
 ]
 
 
-@pytest.mark.rules("GF-TOSS", "GF-TOSS-2H", "GF-KICK-PICK", "GF-KICK-NUMBER", "GF-LOCK", "GF-MATCH-COLOUR", "GF-R-PUNT")
-@pytest.mark.parametrize(("phase", "action", "rule"), WRONG_PHASE, ids=[p for p, _, _ in WRONG_PHASE])
-def test_an_action_of_the_wrong_kind_for_the_phase(phase: str, action: str, rule: str) -> None:
+@pytest.mark.rules("GF-R-DECISION")
+@pytest.mark.parametrize(("phase", "action", "due", "said"), WRONG_PHASE, ids=[w[0] for w in WRONG_PHASE])
+def test_an_action_of_the_wrong_kind_for_the_phase(phase: str, action: str, due: str, said: str) -> None:
+    """A move of another kind than the decision due cites the ruling on that, naming the decision due and
+    the kind said ('now is the time for a play call, not a number pick'), never the rule of the step."""
     s = PHASES[phase]()
     assert s.phase == phase
     seat = s.to_act()[0]
-    err = rejects(s, seat, action, rule, kind=IllegalActionError)
+    err = rejects(s, seat, action, "GF-R-DECISION", kind=IllegalActionError)
     assert err.input == action and repr(action) in err.message
+    assert err.reason == f"now is the time for a {due}, not a {said}"
     assert err.legal, "a rejection lists the legal alternatives"
     legal = [str(a) for a in s.legal_actions(seat)]
     if len(legal) <= 24:
@@ -156,7 +159,7 @@ def test_bad_numbers_are_illegal(number: int) -> None:
     assert err.legal == ("number 1..10",)
 
 
-@pytest.mark.rules("GF-LOCK", "GF-PLAY4-LOCK", "GF-R-LATERAL-CAP", "GF-R-DEFENSE-CALL", "GF-R-PUNT", "GF-DOWNS")
+@pytest.mark.rules("GF-LOCK", "GF-PLAY4-LOCK", "GF-R-LATERAL-CAP", "GF-R-DEFENSE-CALL", "GF-R-PUNT", "GF-DOWNS", "GF-R-DECISION")
 @pytest.mark.parametrize(
     ("seat", "action", "rule"),
     [
@@ -166,7 +169,7 @@ def test_bad_numbers_are_illegal(number: int) -> None:
         ("home", PlayCall(2, "red", 1, "left"), "GF-R-LATERAL-CAP"),
         ("away", PlayCall(1, "red", 1, "left"), "GF-R-DEFENSE-CALL"),
         ("away", Punt(), "GF-DOWNS"),
-        ("home", KickPick("left", "red"), "GF-LOCK"),
+        ("home", KickPick("left", "red"), "GF-R-DECISION"),
     ],
 )
 def test_illegal_play_calls_as_action_objects(seat: str, action: object, rule: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,8 @@ def test_every_legal_action_round_trips_in_many_states() -> None:
         ("play two run", PlayCall(2, "black")),
         ("3 black 1 left after", PlayCall(3, "black", 1, "left", "after")),
         ("play 1 red 2r", PlayCall(1, "red", 2, "right")),
-        ("play 1 red left", PlayCall(1, "red", 1, "left")),
+        ("play 1 red 1 left", PlayCall(1, "red", 1, "left")),
+        ("play 1 red left 2", PlayCall(1, "red", 2, "left")),
         ("play 1 black after", PlayCall(1, "black")),  # a run with no lateral: timing is moot
         ("play 1 red 0 left", PlayCall(1, "red")),
         ("Heads", CoinCall("heads")),
@@ -72,6 +74,13 @@ def test_every_legal_action_round_trips_in_many_states() -> None:
 )
 def test_the_guides_wording_parses(text: str, action: Action) -> None:
     assert G.parse_action(text) == action
+
+
+def test_a_direction_without_a_count_is_not_guessed() -> None:
+    """'play 1 red left' does not say how many columns: the parser asks (the offline referee then lists
+    the counts the play allows) rather than taking one."""
+    with pytest.raises(InvalidActionError, match=re.escape("say how many columns left, e.g. 'play 1 red 2 left'")):
+        G.parse_action("play 1 red left")
 
 
 def test_the_forms_list_parses() -> None:

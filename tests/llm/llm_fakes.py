@@ -144,15 +144,99 @@ def _args_text(args: Any) -> str:
     return args if isinstance(args, str) else json.dumps(args, separators=(",", ":"))
 
 
+# ------------------------------------------------------------------ streaming
+def _pieces(text: str, size: int) -> list[str]:
+    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+
+
+def _sse(events: list[tuple[str | None, dict[str, Any]]], done: bool) -> bytes:
+    out = "".join((f"event: {name}\n" if name else "") + f"data: {json.dumps(data)}\n\n" for name, data in events)
+    return (out + ("data: [DONE]\n\n" if done else "")).encode()
+
+
+def stream_body(api: str, body: dict[str, Any], size: int = 5) -> bytes:
+    """A whole response (``body``, as a plain request returns it) as the server-sent events of a
+    streamed one, its text and its calls' arguments cut into pieces of ``size`` characters."""
+    if api == "openai":
+        choice = body["choices"][0]
+        msg = choice.get("message") or {}
+        head = {k: body[k] for k in ("id", "created", "model") if k in body}
+        chunk = lambda delta, finish=None: {**head, "object": "chat.completion.chunk",  # noqa: E731
+                                            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        events: list[tuple[str | None, dict[str, Any]]] = [(None, chunk({"role": "assistant", "content": ""}))]
+        for key in ("reasoning_content", "reasoning"):
+            if msg.get(key):
+                events += [(None, chunk({key: p})) for p in _pieces(msg[key], size)]
+        if msg.get("content"):
+            events += [(None, chunk({"content": p})) for p in _pieces(msg["content"], size)]
+        for i, tc in enumerate(msg.get("tool_calls") or []):
+            fn = tc["function"]
+            events.append((None, chunk({"tool_calls": [{"index": i, "id": tc["id"], "type": "function",
+                                                        "function": {"name": fn["name"], "arguments": ""}}]})))
+            events += [(None, chunk({"tool_calls": [{"index": i, "function": {"arguments": p}}]})) for p in _pieces(fn["arguments"], size)]
+        events.append((None, chunk({}, choice.get("finish_reason"))))
+        if body.get("usage"):
+            events.append((None, {**head, "object": "chat.completion.chunk", "choices": [], "usage": body["usage"]}))
+        return _sse(events, True)
+    if api == "openai-responses":
+        start = {**body, "status": "in_progress", "output": []}
+        events = [("response.created", {"type": "response.created", "sequence_number": 0, "response": start})]
+        for n, item in enumerate(body.get("output") or []):
+            events.append(("response.output_item.added", {"type": "response.output_item.added", "output_index": n, "item": item,
+                                                          "sequence_number": 0}))
+            if item.get("type") == "message":
+                for c in item.get("content") or []:
+                    events += [("response.output_text.delta", {"type": "response.output_text.delta", "output_index": n, "item_id": item.get("id"),
+                                                               "content_index": 0, "delta": p, "logprobs": [], "sequence_number": 0})
+                               for p in _pieces(c.get("text") or "", size)]
+            elif item.get("type") == "function_call":
+                events += [("response.function_call_arguments.delta", {"type": "response.function_call_arguments.delta", "output_index": n,
+                                                                       "item_id": item.get("id"), "delta": p, "sequence_number": 0})
+                           for p in _pieces(item.get("arguments") or "", size)]
+            events.append(("response.output_item.done", {"type": "response.output_item.done", "output_index": n, "item": item,
+                                                         "sequence_number": 0}))
+        final = "response.incomplete" if body.get("status") == "incomplete" else "response.completed"
+        events.append((final, {"type": final, "sequence_number": 0, "response": body}))
+        return _sse(events, False)
+    start = {**body, "content": [], "stop_reason": None, "usage": {**(body.get("usage") or {}), "output_tokens": 1}}
+    events = [("message_start", {"type": "message_start", "message": start})]
+    for i, block in enumerate(body.get("content") or []):
+        kind = block.get("type")
+        empty = {"type": "text", "text": ""} if kind == "text" else (
+            {"type": "thinking", "thinking": "", "signature": ""} if kind == "thinking" else {**block, "input": {}})
+        events.append(("content_block_start", {"type": "content_block_start", "index": i, "content_block": empty}))
+        if kind == "text":
+            events += [("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": p}})
+                       for p in _pieces(block.get("text") or "", size)]
+        elif kind == "thinking":
+            events += [("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                "delta": {"type": "thinking_delta", "thinking": p}}) for p in _pieces(block["thinking"], size)]
+        elif kind == "tool_use":
+            events += [("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                "delta": {"type": "input_json_delta", "partial_json": p}})
+                       for p in _pieces(json.dumps(block.get("input") or {}), size)]
+        events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
+    events.append(("message_delta", {"type": "message_delta", "delta": {"stop_reason": body.get("stop_reason"), "stop_sequence": None},
+                                     "usage": {"output_tokens": (body.get("usage") or {}).get("output_tokens", 1)}}))
+    events.append(("message_stop", {"type": "message_stop"}))
+    return _sse(events, False)
+
+
 @dataclass
 class FakeLLM:
-    """The mock transport's handler; ``requests`` keeps every request body sent."""
+    """The mock transport's handler; ``requests`` keeps every request body sent.  A request asking to
+    stream is answered with server-sent events (``size``-character pieces), unless ``streams`` is
+    off (the answer is the plain JSON, as a server that cannot stream sends) or ``refuse_stream``
+    (HTTP 400, as a server that rejects the parameter)."""
 
     script: Iterable[Step] = ()
     brain: Callable[[Conv], Step] | None = None
     model: str = "scripted"
     requests: list[dict[str, Any]] = field(default_factory=list)
     attempts: int = 0
+    streams: bool = True
+    refuse_stream: bool = False
+    size: int = 5
 
     def __post_init__(self) -> None:
         self.queue: deque[Step | Callable[[Conv], Step]] = deque(self.script)
@@ -167,6 +251,9 @@ class FakeLLM:
         api = "anthropic" if path.endswith("/messages") else "openai-responses" if path.endswith("/responses") else "openai"
         body = json.loads(request.content)
         self.requests.append({"api": api, "path": path, "body": body, "headers": dict(request.headers)})
+        if body.get("stream") and self.refuse_stream:
+            return httpx2.Response(400, json={"error": {"message": "stream: streaming is not supported by this server",
+                                                        "type": "invalid_request_error"}})
         conv = parse_conv(api, body)
         step: Any = self.queue.popleft() if self.queue else (self.brain(conv) if self.brain else Say("OK."))
         if callable(step):
@@ -174,12 +261,17 @@ class FakeLLM:
         if isinstance(step, Timeout):
             raise httpx2.ReadTimeout("scripted timeout", request=request)
         if isinstance(step, Raw):
+            if body.get("stream") and self.streams and step.status == 200:
+                return httpx2.Response(200, content=stream_body(api, step.body, self.size), headers={"content-type": "text/event-stream"})
             return httpx2.Response(step.status, json=step.body)
         if isinstance(step, Fail):
             err = {"type": "error", "error": {"type": "rate_limit_error" if step.status == 429 else "api_error", "message": step.message}}
             return httpx2.Response(step.status, json=err, headers={"retry-after-ms": "1"})
         self._n += 1
-        return httpx2.Response(200, json=self._format(api, body, step))
+        reply = self._format(api, body, step)
+        if body.get("stream") and self.streams:
+            return httpx2.Response(200, content=stream_body(api, reply, self.size), headers={"content-type": "text/event-stream"})
+        return httpx2.Response(200, json=reply)
 
     def _format(self, api: str, body: dict[str, Any], step: Say | Call) -> dict[str, Any]:
         n = self._n

@@ -33,8 +33,10 @@ class Case:
 
 
 CASES: list[Case] = [
-    Case("json_in_text", "openai", lambda: [Raw(fixture("lmstudio_json_fence")), events(1)], ("play 2 black",),
-         "LM Studio: the tool call written as JSON in a ```json fence in the message text"),
+    Case("json_in_text", "openai", lambda: [Raw(fixture("lmstudio_json_fence")), Raw(fixture("llamacpp_json_bare")), events(1)],
+         ("play 2 black",),
+         "LM Studio: a tool call written as JSON in a ```json fence after a sentence is not run on a server that takes tools; "
+         "reminded, the model sends the call alone"),
     Case("tool_call_tags", "openai", lambda: [Raw(fixture("vllm_hermes_tool_call")), events(1)], ("play 2 black",),
          "vLLM without a tool parser: a Hermes/Qwen <tool_call> tag in the content"),
     Case("several_calls", "openai", lambda: [Raw(fixture("vllm_three_tool_calls")), events(1, 1)], ("play 2 black",),

@@ -47,7 +47,7 @@ def test_true_narrations_pass(text: str) -> None:
     ("First down!", "a first down"),
     ("TOUCHDOWN home!", "a touchdown"),
     ("Intercepted! That's a turnover.", "a turnover"),
-    ("home leads 7-0.", "score 7-0"),
+    ("home leads 7-0.", "score home leads 7-0"),
     ("Score: home 7 - 0 away.", "score home 7 - 0 away"),
     ("Game over, home wins the game!", "the game is not over"),
     ("The ball sits on row 44.", "ball on row 44"),

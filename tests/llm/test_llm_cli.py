@@ -58,6 +58,8 @@ def test_without_a_key_an_interactive_player_is_offered_the_offline_referee(monk
     ["--referee", "openai", "--api", "assistants"],
     ["--referee", "anthropic", "--base-url", "http://localhost:1/v1"],
     ["--referee", "openai", "--base-url", "http://localhost:11434/v1"],
+    ["--max-tokens", "500"],
+    ["--referee", "openai", "--max-tokens", "5"],
 ])
 def test_bad_referee_options_are_one_line_errors(args: list[str]) -> None:
     res = gm("play", *args, input="quit\n")
@@ -119,3 +121,18 @@ def test_resuming_under_another_referee_is_noted_in_the_transcript(monkeypatch: 
     assert {e.type for e in tr.entries} >= {"player", "tool_call", "llm_response", "referee"}
     res = replay_path(path)  # the engine replays it; no one referee can re-run every message
     assert res.ok and res.referee_divergence is None
+
+
+def test_gm_play_streams_each_narration_once(monkeypatch: pytest.MonkeyPatch, gm_home: Path) -> None:
+    """The LLM referee's narration is written as it streams (the model server streams), and once: the
+    piped output reads as it would without streaming."""
+    fake = FakeLLM(brain=RulesBrain())
+    real = llm.make_client
+    monkeypatch.setattr(llm, "make_client", lambda *a, **kw: real(*a, **{**kw, "http_client": fake.client()}))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    res = gm("play", "--referee", "openai", "--model", "scripted", "--seed", "4", input="left red\nplay 2 black\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert fake.requests and all(r["body"].get("stream") for r in fake.requests)
+    tr = Transcript.load(next((gm_home / "transcripts").glob("*.jsonl")))
+    said = [e.text for e in tr.entries if e.type == "narration" and e.text != "Game saved. Goodbye!"]
+    assert said and all(res.output.count(text) == 1 for text in said), res.output

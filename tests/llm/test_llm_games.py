@@ -19,7 +19,7 @@ from gm.transcript.replay import replay
 
 GAMES = {
     "openai": dict(seed=12, faults={1: "malformed", 3: "contradict", 5: "rate_limit", 7: "injection"}),
-    "openai-responses": dict(seed=5, faults={2: "skip_tool", 4: "unknown_tool"}),
+    "openai-responses": dict(seed=6, faults={2: "skip_tool", 4: "unknown_tool"}),
     "anthropic": dict(seed=9, faults={1: "wrong_type", 4: "contradict", 6: "legal_first"}),
 }
 

@@ -15,7 +15,7 @@ from local_models import CASES, events, run_case
 
 from gm.referee.base import RefereeTurn
 from gm.referee.llm.prompts import session_system_prompt, text_tools_prompt
-from gm.referee.llm.referee import CUT_NUDGE, EMPTY_NUDGE, NO_TOOLS_FLAG, for_model, model_tools
+from gm.referee.llm.referee import CUT_NUDGE, EMPTY_NUDGE, NO_TOOLS_FLAG, for_model, model_tools, reminder
 from gm.transcript.format import Transcript
 from gm.transcript.replay import replay
 
@@ -40,7 +40,6 @@ def gave_up(why: str, hint: str = "Type your message again, or say it differentl
 
 # ------------------------------------------------------------ 1, 2: calls written as text
 @pytest.mark.parametrize(("name", "said"), [
-    ("lmstudio_json_fence", f"Calling your play now.\n{PLAY2_TEXT}"),
     ("llamacpp_json_bare", PLAY2_TEXT),
     ("vllm_hermes_tool_call", PLAY2_TEXT),
     ("vllm_mistral_tool_calls_text", PLAY2_TEXT),
@@ -62,7 +61,7 @@ def test_a_call_written_in_the_text_runs_and_its_result_goes_back_as_text(name: 
 
 @pytest.mark.parametrize("kind", ["openai-responses", "anthropic"])
 def test_a_json_call_in_text_through_the_other_apis(kind: str) -> None:
-    t = table(kind, [Say(f"Sure.\n```json\n{PLAY2_TEXT}\n```"), events(1)])
+    t = table(kind, [Say(f"```json\n{PLAY2_TEXT}\n```"), events(1)])
     turn = t.say("play 2 black")
     assert engine_got(turn) == [("call_play", PLAY2, "home", True, None)]
     assert turn.narration == PLAY2_EVENT and turn.flags == []
@@ -70,11 +69,38 @@ def test_a_json_call_in_text_through_the_other_apis(kind: str) -> None:
     body = t.bodies()[1]
     if kind == "anthropic":
         assert body["messages"][-2:] == [
-            {"role": "assistant", "content": [{"type": "text", "text": f"Sure.\n{PLAY2_TEXT}"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": PLAY2_TEXT}]},
             {"role": "user", "content": [{"type": "text", "text": results}]},
         ]
     else:
-        assert body["input"][-2:] == [{"role": "assistant", "content": f"Sure.\n{PLAY2_TEXT}"}, {"role": "user", "content": results}]
+        assert body["input"][-2:] == [{"role": "assistant", "content": PLAY2_TEXT}, {"role": "user", "content": results}]
+
+
+def test_a_call_in_text_beside_words_is_not_run_on_a_server_with_tools_and_the_model_is_reminded() -> None:
+    """LM Studio's "Calling your play now." and a fenced call: on a server that takes tool
+    definitions a call in text runs only when it is the whole reply; the model is told, once."""
+    t = table("openai", [Raw(fixture("lmstudio_json_fence")), Raw(fixture("llamacpp_json_bare")), events(1)])
+    turn = t.say("play 2 black")
+    assert engine_got(turn) == [("call_play", PLAY2, "home", True, None)]  # once, from the reply that is the call alone
+    assert t.bodies()[1]["messages"][-2:] == [
+        {"role": "assistant", "content": fixture("lmstudio_json_fence")["choices"][0]["message"]["content"]},
+        {"role": "user", "content": reminder("play 2 black", text_call=True)},
+    ]
+    assert turn.flags == [
+        "text-call-not-run: call_play was written in the reply's text beside other words (this server takes tools: a call "
+        "in text is run only when it is the whole reply)",
+        "no-tool-call: reminded the model that nothing happened",
+    ]
+    assert turn.narration == PLAY2_EVENT
+
+
+def test_a_call_in_text_beside_words_runs_on_a_server_without_tools() -> None:
+    """Without tool definitions, text is the model's way of calling: "Calling your play now." and the
+    call run (its words beside the call are no narration)."""
+    t = table("openai", [Raw(fixture("ollama_tools_unsupported_400"), 400), Raw(fixture("lmstudio_json_fence")), events(1)])
+    turn = t.say("play 2 black")
+    assert engine_got(turn) == [("call_play", PLAY2, "home", True, None)]
+    assert turn.flags == [NO_TOOLS_FLAG] and turn.narration == PLAY2_EVENT
 
 
 def test_a_truncated_tag_reaches_the_engine_as_broken_arguments_and_changes_nothing() -> None:
@@ -148,7 +174,7 @@ def test_reasoning_is_never_narrated_nor_run() -> None:
 
 
 def test_reasoning_only_is_an_empty_reply_and_its_call_is_not_run() -> None:
-    t = table("openai", [Raw(fixture("deepseek_reasoning_only")), Raw(fixture("lmstudio_json_fence")), events(1)])
+    t = table("openai", [Raw(fixture("deepseek_reasoning_only")), Raw(fixture("llamacpp_json_bare")), events(1)])
     turn = t.say("play 2 black")
     assert engine_got(turn) == [("call_play", PLAY2, "home", True, None)]  # once, from the second reply
     assert t.bodies()[1]["messages"][-1] == {"role": "user", "content": EMPTY_NUDGE}
@@ -180,7 +206,7 @@ def test_no_tools_falls_back_to_json_in_the_prompt_for_the_rest_of_the_session(n
     system = f"{session_system_prompt(t.session, 'home')}\n\n{text_tools_prompt(model_tools(t.session))}"
     assert second["messages"][0] == {"role": "system", "content": system}
     assert second["messages"][1:] == first["messages"][1:]  # the same conversation, asked again
-    assert '- call_play(play* integer 1-9, colour* red|black, lateral integer 0-10|null' in system
+    assert '- call_play(play* integer 1-4, colour* red|black, lateral integer 0-3|null' in system
     assert engine_got(turn) == [("call_play", PLAY2, "home", True, None)]
     assert third["messages"][-1]["content"].startswith("[tool results]\ncall_play: {\"ok\":true")
     assert turn.narration == "Play 2 black: you gain 4 rows to E18. 2nd & 6." and turn.flags == [NO_TOOLS_FLAG]
@@ -232,7 +258,7 @@ def test_an_empty_reply_then_a_call() -> None:
 # ------------------------------------------------------------ 7: cut off at the token limit
 CUT_FLAG = "cut-off: the reply hit the output token limit ({}); nothing in it was run"
 CUT_TEXT = gave_up("its reply was cut off at its output token limit, twice",
-                   "Try a shorter message, or raise the server's output token limit.")
+                   "Try a shorter message, or raise the server's output token limit (--max-tokens).")
 
 
 @pytest.mark.parametrize(("kind", "name", "stop"), [

@@ -9,7 +9,7 @@ import pytest
 from llm_fakes import Call, RulesBrain, Say, strict_args
 from llm_game import table
 
-from gm.referee.llm.referee import HIDDEN_TOOLS, NUDGE
+from gm.referee.llm.referee import HIDDEN_TOOLS, reminder
 
 KINDS = ["openai", "openai-responses", "anthropic"]
 
@@ -105,7 +105,7 @@ def test_a_text_only_reply_that_skips_the_tool_gets_one_reminder() -> None:
     t = table("openai", [Say("Play 2 black, locked in!"), Call([play2()]), Say("Locked.")])
     turn = t.say("play 2 black")
     assert turn.accepted
-    assert t.bodies()[1]["messages"][-1] == {"role": "user", "content": NUDGE}
+    assert t.bodies()[1]["messages"][-1] == {"role": "user", "content": reminder("play 2 black")}
     assert any(f.startswith("no-tool-call") for f in turn.flags)
 
 
@@ -131,7 +131,7 @@ def test_narration_contradicting_the_engine_is_flagged_and_replaced(kind: str) -
     entry = narration_entries(t)[-1]
     assert any(f.startswith("narration-check: square K63") for f in entry.flags)
     assert any(f.startswith("narration-check: a touchdown") for f in entry.flags)
-    assert any(f.startswith("narration-check: score 7-0") for f in entry.flags)
+    assert any(f.startswith("narration-check: score home leads 7-0") for f in entry.flags)
     assert any(f.startswith("model-narration: Huge gain") for f in entry.flags)
 
 

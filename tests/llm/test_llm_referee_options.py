@@ -25,11 +25,26 @@ def test_help_shows_the_games_own_examples(game: str) -> None:
 def test_when_the_engine_refuses_every_move_the_player_is_told_nothing_happened() -> None:
     s = Session.create("grid-football", seed=3, players={"away": "bot:default"}, persist=False, record=False)
     before = s.state.to_json()
-    fake = FakeLLM([Call([("call_play", {"play": 1, "colour": "red"})]), Say("Done.")])
+    fake = FakeLLM([Call([("call_play", {"play": 1, "colour": "red"})]), Say("That play is not allowed right now.")])
     turn = make_referee("openai", fake).handle(s, "home", "play 1 red")
     assert not turn.accepted and s.state.to_json() == before
     err = turn.calls[-1].result["error"]
-    assert turn.narration == f"Done.\n(Nothing happened in the game: the engine refused the move. [{err['rule']}] {err['reason']}.)"
+    assert turn.narration == (f"That play is not allowed right now.\n(Nothing happened in the game: the engine refused the move. "
+                              f"[{err['rule']}] {err['reason']}.)")
+
+
+def test_a_done_after_a_refused_move_is_never_shown() -> None:
+    """A model that says "Done." after the engine refused its move gets the one reminder; saying it
+    again, it is overruled: the player reads the engine's refusal, never the claim."""
+    s = Session.create("grid-football", seed=3, players={"away": "bot:default"}, persist=False, record=False)
+    before = s.state.to_json()
+    fake = FakeLLM([Call([("call_play", {"play": 1, "colour": "red"})]), Say("Done."), Say("Done!")])
+    turn = make_referee("openai", fake).handle(s, "home", "play 1 red")
+    assert not turn.accepted and s.state.to_json() == before and len(fake.requests) == 3
+    err = turn.calls[-1].result["error"]
+    legal = ", ".join(err["legal"])
+    assert turn.narration == f"Not allowed [{err['rule']}]: {err['reason']}. You can: {legal}."
+    assert turn.invented == 2 and "Done" not in turn.narration
 
 
 def test_a_move_made_is_not_called_refused() -> None:
@@ -72,3 +87,60 @@ def test_waiting_is_shown_on_a_terminal_only() -> None:
     with term.waiting("waiting for openai (m)..."):
         pass
     assert out.getvalue() == ""  # piped: a plain game log, no spinner
+
+
+# ------------------------------------------------------------------ --max-tokens, --base-url for anthropic
+@pytest.mark.parametrize(("kind", "base_url", "field"), [
+    ("openai", None, "max_completion_tokens"),  # OpenAI itself
+    ("openai", "http://localhost:11434/v1", "max_tokens"),  # a compatible server reads max_tokens
+    ("openai-responses", None, "max_output_tokens"),
+    ("anthropic", None, "max_tokens"),
+])
+def test_max_tokens_reaches_every_provider(kind: str, base_url: str | None, field: str) -> None:
+    from gm.referee.llm import build_referee
+
+    fake = FakeLLM([Say("Hello.")])
+    provider = "anthropic" if kind == "anthropic" else "openai"
+    ref = build_referee(provider, api="responses" if kind == "openai-responses" else "chat", model="m", api_key="k",
+                        base_url=base_url, http_client=fake.client(), max_tokens=321)
+    s = Session.create("grid-football", seed=3, players={"away": "bot:default"}, persist=False, record=False)
+    ref.handle(s, "home", "hello")
+    body = fake.requests[0]["body"]
+    assert body[field] == 321
+    others = {"max_completion_tokens", "max_tokens", "max_output_tokens"} - {field}
+    assert not others & set(body)
+
+
+def test_without_max_tokens_only_anthropic_sends_its_required_cap() -> None:
+    for provider in ("openai", "anthropic"):
+        fake = FakeLLM([Say("Hello.")])
+        s = Session.create("grid-football", seed=3, players={"away": "bot:default"}, persist=False, record=False)
+        make_referee(provider, fake).handle(s, "home", "hello")
+        body = fake.requests[0]["body"]
+        assert body.get("max_tokens") == (1024 if provider == "anthropic" else None) and "max_completion_tokens" not in body
+
+
+def test_gm_play_takes_max_tokens_and_an_anthropic_compatible_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gm.cli.play_cmds import _make_referee
+
+    for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    ref = _make_referee("anthropic", "glm-4.6", "http://127.0.0.1:9/anthropic", "chat", max_tokens=2048)
+    client = ref.provider.client  # type: ignore[attr-defined]
+    assert str(client.base_url).startswith("http://127.0.0.1:9/anthropic") and client.api_key == "not-needed"
+    assert ref.provider.max_tokens == 2048 and ref.model == "glm-4.6"  # type: ignore[attr-defined]
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9/anthropic")
+    ref = _make_referee("anthropic", "glm-4.6", None, "chat")
+    assert ref.provider.client.api_key == "not-needed"  # type: ignore[attr-defined]
+
+
+def test_the_page_reads_its_referees_output_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gm.web.routes import LLMReferees
+
+    monkeypatch.setenv("GM_WEB_REFEREE", "openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("GM_WEB_REFEREE_MAX_TOKENS", "777")
+    refs = LLMReferees.from_env()
+    assert refs.factory is not None and refs.factory().provider.max_tokens == 777  # type: ignore[attr-defined]
+    monkeypatch.setenv("GM_WEB_REFEREE_MAX_TOKENS", "lots")
+    assert LLMReferees.from_env().factory().provider.max_tokens is None  # type: ignore[union-attr,attr-defined]

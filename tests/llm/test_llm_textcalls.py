@@ -19,7 +19,10 @@ from gm.referee.llm.providers import (
 )
 from gm.referee.llm.textcalls import (
     TextCall,
+    alone,
     find_calls,
+    framed,
+    locate_calls,
     render_call,
     render_outputs,
     split_reasoning,
@@ -182,3 +185,30 @@ def test_chat_payload_writes_text_calls_back_as_text_and_omits_empty_tools() -> 
         {"role": "user", "content": '[tool results]\ncall_play: {"ok":true}'},
     ]}
     assert "tools" not in anthropic_payload("m", req) and "tools" not in responses_payload("m", req)
+
+
+# ------------------------------------------------------------------ where a call is written
+CALL = '{"name": "call_play", "arguments": {"play": 2, "colour": "black"}}'
+
+
+@pytest.mark.parametrize(("text", "is_framed", "is_alone"), [
+    (CALL, False, True),
+    (f"```json\n{CALL}\n```", False, True),
+    (f"<tool_call>\n{CALL}\n</tool_call>", False, True),
+    (f"[TOOL_CALLS] [{CALL}]", False, True),
+    (f"Calling your play now.\n{CALL}", False, False),
+    (f"Sure. {CALL} Done.", False, False),
+    (f"To make that move you would send {CALL} - but only if you want it", True, False),
+    (f"Should I send this?\n{CALL}", True, False),
+    (f"For example: {CALL}", True, False),
+    (f"Use `{CALL}` to play.", True, False),
+    (f"If you want play 2, I'd send {CALL}.", True, False),
+    (f"{CALL}\nShall I?", True, False),
+])
+def test_where_a_call_is_written(text: str, is_framed: bool, is_alone: bool) -> None:
+    """A call is run only as the whole reply on a server with tools; without tools, unless it sits
+    in explanation (an example, an offer, a question, a condition, inline code)."""
+    found = locate_calls(text)
+    assert [f.call.name for f in found] == ["call_play"]
+    assert framed(text, found[0].start, found[0].end) is is_framed
+    assert alone(text, found) is is_alone

@@ -22,7 +22,8 @@ def test_interactive_prompt_in_a_pty(tmp_path: Path) -> None:
         child.expect(r"Q1 \| 15 downs left")
         child.sendline("quit")
         child.expect("Game saved. Goodbye!")
-        child.expect("Resume with: gm play --resume")
+        child.expect(r"Resume with: (\S+) -m gm play --resume")  # as it was run: python -m gm, this python
+        assert Path(child.match.group(1)).resolve() == Path(sys.executable).resolve()
         child.expect(pexpect.EOF)
     finally:
         child.close()

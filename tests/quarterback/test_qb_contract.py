@@ -13,6 +13,7 @@ import pytest
 from qb_helpers import G, frozen, pins
 
 from gm.core.actions import Action
+from gm.core.chance import MT19937
 from gm.games.quarterback.actions import EndTurn, MovePiece, PassBall
 from gm.games.quarterback.engine import DIRS, Decision, HalfEnd, IllegalStep, Kind, Phase, QuarterbackState, Walk
 from gm.games.quarterback.rules import square_name
@@ -36,7 +37,7 @@ def positions(games: int, every: int, seed: int = 0) -> Iterator[QuarterbackStat
     """Positions along seeded random games (the random bot's walks, so pushes, loose balls and
     released defenses all come up), every ``every`` actions; each yielded state is then played on."""
     for k in range(games):
-        s = G.new_state(RULESETS[k % len(RULESETS)], seed + k)
+        s = G.new_state(RULESETS[k % len(RULESETS)], seed + k, MT19937)
         assert isinstance(s, QuarterbackState)
         bots = {seat: G.make_bot("random", 7 * (seed + k) + i) for i, seat in enumerate(G.seats)}
         n = 0

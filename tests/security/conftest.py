@@ -3,10 +3,13 @@ fixed secret key (``GM_SECRET_KEY``), so that two games compared side by side ar
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sec_helpers import SECRET_KEY
+
+from gm.server.pgcluster import PgCluster, pg_bin
 
 
 @pytest.fixture(autouse=True)
@@ -15,3 +18,16 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GM_SECRET_KEY", SECRET_KEY)
     monkeypatch.delenv("GM_KEY_FILE", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.fixture(scope="session")
+def pg() -> Iterator[PgCluster]:
+    """A real PostgreSQL cluster (``gm/server/pgcluster.py``) for this test process; a test makes a
+    schema of its own in it (``pg.new_schema``)."""
+    if pg_bin() is None:  # .ci/run installs the server; a developer machine without it says so
+        pytest.fail("PostgreSQL server binaries not found: apt-get install postgresql (or set GM_PG_BIN)")
+    cluster = PgCluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

@@ -150,7 +150,7 @@ def queries(game_id: str) -> list[tuple[str, dict[str, Any]]]:
         ("get_rules", {}),
         ("get_rules", {"topic": "secret"}),
         ("get_rules", {"topic": "seed"}),
-        *EXTRA_QUERIES[game_id],
+        *EXTRA_QUERIES.get(game_id, []),
     ]
 
 
@@ -175,7 +175,7 @@ def world(home: Path, sid: str, seat: str, *, shown: Sequence[Any] = (), play: b
     for tool, args in queries(g.id):
         w[f"call {tool} {_dump(args)}"] = _dump(s.call(tool, args, seat))
         w[f"spectator {tool} {_dump(args)}"] = _dump(s.call(tool, args, None))
-    for tool, args in PROBES[g.id]:
+    for tool, args in PROBES.get(g.id, []):
         if _legal_now(s, tool, args, seat):  # a probe that would be a real move here is left out
             w[f"probe {tool} {_dump(args)}"] = "legal now"
             continue

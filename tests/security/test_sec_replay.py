@@ -1,7 +1,7 @@
 """Issue #15, tests 2: a replay attack using everything a seat can see does not rebuild a secret;
 and at the end the revealed seed opens its commitment and the transcript replays the game.
 
-The attacker knows gm's code.  It collects every number its seat was ever shown (every integer in
+The attacker knows gm's code (the chance generator a game uses is public: its header names it).  It collects every number its seat was ever shown (every integer in
 every text of its world, every run of hex digits and its 8/15/16-digit prefixes read as integers -
 commitment prefixes, session id digits - and 0..10000), and tries each as the game's seed, and each
 (and what gm derives from it) as the bots' seed: replaying the visible log on a fresh state, it
@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from sec_helpers import cli, world
 
+from gm.core.chance import make_generator
 from gm.core.registry import find_game
 from gm.core.state import GameState
 from gm.session import SeedSecret, Session, verify_seed
@@ -86,7 +87,7 @@ def _bot_decisions(s: Session, seat: str) -> list[tuple[GameState[Any], str]]:
     (Each state answers ``legal_actions`` from a list made once: the attack tries thousands of bots
     on it, and the list does not change; a space stays a space.)"""
     g = s.game
-    st = g.new_state(s.state.rules, s.state.seed)
+    st = g.new_state(s.state.rules, s.state.seed, s.state.generator)
     out = []
     for m in s.state.log:
         if m.seat == seat:
@@ -152,10 +153,10 @@ def test_no_number_shown_rebuilds_the_bots_choices(game: str, human: str, bot: s
 
 
 # ------------------------------------------------------------ brawl's cards
-def _dealt(seed: int, rules: Any) -> tuple[dict[str, Any], dict[str, Any], str]:
+def _dealt(seed: int, rules: Any, generator: str) -> tuple[dict[str, Any], dict[str, Any], str]:
     """What a fresh brawl state of ``seed`` deals: both hands, both draw piles, the generator."""
     g = find_game("brawl")
-    st: Any = g.new_state(rules, seed)
+    st: Any = g.new_state(rules, seed, generator)
     hands = {s: {p: [c.code for c in cs] for p, cs in st.hands[s].items()} for s in ("home", "away")}
     piles = {s: {p: [c.code for c in cs] for p, cs in st.piles[s].items()} for s in ("home", "away")}
     return hands, piles, str(st.rng.getstate())
@@ -172,16 +173,17 @@ def test_no_number_shown_rebuilds_brawls_hands_draw_piles_or_rolls(practice: boo
     s = _play("brawl", "home", "bot:random", practice, tmp_path, lambda s: len(s.state.log) >= 1, rules)
     mine = s.view("home")["state"]["hand"]
     numbers = _numbers_seen(tmp_path, "home")
-    truth = _dealt(s.secret.seed, rules)
+    gen = s.state.generator
+    truth = _dealt(s.secret.seed, rules, gen)
     assert truth[0]["home"] == mine
     player, card = next((p, cs[0]) for p, cs in mine.items() if cs)
-    screen = _Screen(rules, player)
+    screen = _Screen(rules, player, gen)
     assert screen.first(s.secret.seed) == card
     rebuilt = []
     for c in sorted(numbers):
         if screen.first(c) != card:
             continue
-        hands, piles, rng = _dealt(c, rules)
+        hands, piles, rng = _dealt(c, rules, gen)
         if hands["home"] == mine and (hands["away"] == truth[0]["away"] or piles == truth[1] or rng == truth[2]):
             rebuilt.append(c)
     if practice:
@@ -195,13 +197,14 @@ class _Screen:
     (every player's deck shuffled in seat and roster order, hands drawn from the end); checked
     against the engine by the caller (the true seed passes)."""
 
-    def __init__(self, rules: Any, player: str) -> None:
+    def __init__(self, rules: Any, player: str, generator: str) -> None:
         positions = {**rules.offense, **rules.defense}
         self.decks = [list(rules.positions[pos].deck) for _seat in ("home", "away") for pos in positions.values()]
         self.at = list(positions).index(player)
+        self.generator = generator
 
     def first(self, seed: int) -> str:
-        rng = random.Random(seed)
+        rng = make_generator(self.generator, seed)
         for i, deck in enumerate(self.decks):
             pile = deck[:]
             rng.shuffle(pile)
@@ -225,12 +228,13 @@ def test_no_number_shown_rebuilds_the_generator_of_chess_football(practice: bool
     st0: Any = s.state
     call = next(text for _seat, text in visible if text in ("heads", "tails"))  # the coin as the toss showed it
     coin = call if st0.toss_winner == st0.rules.toss_caller else {"heads": "tails", "tails": "heads"}[call]
-    assert random.Random(s.secret.seed).choice(("heads", "tails")) == coin
+    gen = s.state.generator
+    assert make_generator(gen, s.secret.seed).choice(("heads", "tails")) == coin
     rebuilt = []
     for c in numbers:
-        if random.Random(c).choice(("heads", "tails")) != coin:
+        if make_generator(gen, c).choice(("heads", "tails")) != coin:
             continue
-        st = g.new_state(s.state.rules, c)
+        st = g.new_state(s.state.rules, c, gen)
         try:
             for seat, text in visible:
                 st.apply(seat, text)
@@ -274,7 +278,7 @@ def test_at_the_end_the_seed_opens_its_commitment_and_the_transcript_replays(gam
     assert reveal["commitment"] == commitment and verify_seed(reveal) and reveal["seed"] == s.secret.seed
     assert s.view(human)["seed"] == reveal["seed"]
     # the whole game from the revealed seed and the log everyone sees now
-    st = g.new_state(s.state.rules, reveal["seed"])
+    st = g.new_state(s.state.rules, reveal["seed"], s.state.generator)
     for seat, text in s.log(human):
         st.apply(seat, text)
     assert json.dumps(st.snapshot(), sort_keys=True) == json.dumps(s.state.snapshot(), sort_keys=True)

@@ -266,9 +266,10 @@ def test_through_the_command_line_and_with_a_wrong_or_missing_key(game: str, ori
     for args in (("show", SID), ("show", SID, "--json"), ("export", "token", "--session", SID), ("call", SID, "get_status")):
         code, out = cli(home, *args, env={"GM_SECRET_KEY": other})
         assert code == 2 and out.count("\n") == 1 and "another gm key" in out and "restore that key" in out, (args, out)
-    # no key at all (none in the environment, none on file): refused the same way, nothing opened
+    # no key at all (none in the environment, none on file): refused in one line, and no new key made
     code, out = cli(home, "show", SID, env={"GM_SECRET_KEY": "", "GM_KEY_FILE": str(tmp_path / "none.key")})
-    assert code == 2 and "another gm key" in out, out
+    assert code == 2 and out.count("\n") == 1 and "the gm key" in out and "is missing" in out, out
+    assert not (tmp_path / "none.key").exists()
     # a malformed key: one line
     code, out = cli(home, "show", SID, env={"GM_SECRET_KEY": "not hex"})
     assert code == 2 and out.count("\n") == 1 and "CORE-KEY" in out, out
@@ -307,9 +308,10 @@ def test_cutting_off_a_revealed_round_to_choose_again_is_refused(tmp_path: Path)
 
 
 def test_the_anchor_itself_cannot_be_edited_or_borrowed(tmp_path: Path) -> None:
-    """The anchor lives apart from the sessions (GM_HOME/anchors); one that was edited, or taken from
-    another session, is refused; without one (a session copied from elsewhere) the chain alone
-    checks the file."""
+    """The anchors live apart from the sessions, in the home's index (GM_HOME/anchors/_index.json,
+    one MAC over all of them, and the home's counter beside it): an index edited, an entry of another
+    session put in, or the index taken away, and the session is refused; ``gm sessions repair``
+    accepts it as it is again."""
     players = {"away": "bot:random"}
     secret = SeedSecret(seed=1, salt="22" * 16, bot_seed=3, nonce_seed=None, practice=False)
     a = Session.create("grid-football", players=players, home=tmp_path, id="one", secret=secret)
@@ -317,16 +319,23 @@ def test_the_anchor_itself_cannot_be_edited_or_borrowed(tmp_path: Path) -> None:
     for s in (a, b):
         tool, args = call_for_action(s.tools, s.state.legal_actions("home")[0])
         assert s.call(tool, args, "home")["ok"]
-    anchors = tmp_path / "anchors"
-    one = json.loads((anchors / "one.json").read_text())
-    assert one["n"] == len((tmp_path / "sessions" / "one.jsonl").read_text().splitlines()) - 1
-    for bad in ({**one, "n": one["n"] - 1}, {**one, "last": "0" * 64}, {"n": 0}, json.loads((anchors / "two.json").read_text())):
-        (anchors / "one.json").write_text(json.dumps(bad))
+    index = tmp_path / "anchors" / "_index.json"
+    good = index.read_bytes()
+    body = json.loads(good.split(b"\n")[0])
+    assert body["sessions"]["one"]["n"] == len((tmp_path / "sessions" / "one.jsonl").read_text().splitlines()) - 1
+    borrowed = {**body, "sessions": {**body["sessions"], "one": body["sessions"]["two"]}}
+    fewer = {**body, "sessions": {**body["sessions"], "one": {**body["sessions"]["one"], "n": body["sessions"]["one"]["n"] - 1}}}
+    mac = good.split(b"\n")[1]
+    for bad in (borrowed, fewer, {**body, "sessions": {}}):
+        index.write_bytes(json.dumps(bad, separators=(",", ":"), sort_keys=True).encode() + b"\n" + mac + b"\n")
         with pytest.raises(GameError) as err:
             Session.open("one", home=tmp_path)
-        assert "anchor" in err.value.message and "\n" not in err.value.message, err.value.message
-    (anchors / "one.json").write_text("not json")
-    with pytest.raises(GameError, match="anchor"):
+        assert "anchor index" in err.value.message and "\n" not in err.value.message, err.value.message
+    index.write_bytes(b"not json")
+    with pytest.raises(GameError, match="anchor index"):
         Session.open("one", home=tmp_path)
-    (anchors / "one.json").unlink()
+    index.unlink()  # taken away: the home's counter says there was one
+    with pytest.raises(GameError, match=r"anchor index .* is missing"):
+        Session.open("one", home=tmp_path)
+    index.write_bytes(good)
     assert Session.open("one", home=tmp_path).state.log == a.state.log

@@ -83,7 +83,10 @@ def test_a_token_round_trip_does_not_tell_the_bots_locked_pick(practice: bool, t
     token = session_token(s)
     seen = s.call("call_play", {"play": 1, "colour": "red"}, "home")["reveal"]["away"]["choice"]
     back = import_token(token, store=FileStore(tmp_path), session_id="again")
-    assert back.secret.seed == s.secret.seed  # the same game: its past replays from the same seed
+    # a practice game comes back with its seed; a running hidden-seed game as a copy with a fresh one,
+    # its past as everyone saw it (the coin) supplied: the same moves, the same position
+    assert (back.secret.seed == s.secret.seed) == practice
+    assert [str(m.action) for m in back.state.log] == [str(m.action) for m in s.state.log[: len(back.state.log)]]
     back.advance()
     relocked = back.book.open[0]
     assert relocked.seat == "away"

@@ -215,5 +215,28 @@ def test_a_seat_token_is_looked_up_with_its_game_ended_or_not(store: SessionStor
     assert book.end("s-1", "abandoned") and not book.end("s-1", "again")
     assert book.seat_grant(digest("seat-a")) == ("s-1", "home", "abandoned")
     assert book.seat_grant(digest("seat-b")) == ("s-2", "away", None)
-    assert book.redeem(digest("join-c")) == ("s-1", "away", "x")
     assert book.seat_grant(digest("join-c")) is None
+
+
+def test_a_join_code_makes_its_seat_token_once_and_voids_any_earlier_one(store: SessionStore) -> None:
+    """Joining (one step in every access book): the code is used up, any live token the seat had
+    (a game made by an older gm gave its creator every seat's token) is void, and the seat is granted
+    to the joiner's new token; rotating voids the old token and grants the new one."""
+    from gm.server.access import JOIN, SEAT, access_for, digest
+
+    book = access_for(store)
+    book.grant(digest("home"), SEAT, "s-1", "home")
+    book.grant(digest("creator-copy"), SEAT, "s-1", "away")  # an older gm's create handed this out
+    book.grant(digest("join-c"), JOIN, "s-1", "away", sealed="x")
+    assert book.invited("s-1") == ["away"]
+    assert book.invitation(digest("join-c")) == ("s-1", "away") and book.invitation(digest("join-c")) == ("s-1", "away")  # looking uses nothing
+    assert book.join(digest("join-c"), digest("joiner")) == ("s-1", "away")
+    assert book.join(digest("join-c"), digest("again")) is None and book.invitation(digest("join-c")) is None
+    assert book.seat_grant(digest("joiner")) == ("s-1", "away", None)
+    assert book.seat_grant(digest("creator-copy")) is None and book.seat_grant(digest("again")) is None
+    assert book.seat_grant(digest("home")) == ("s-1", "home", None) and book.invited("s-1") == []
+    assert book.rotate(digest("joiner"), digest("joiner-2")) == ("s-1", "away")
+    assert book.seat_grant(digest("joiner")) is None and book.seat_grant(digest("joiner-2")) == ("s-1", "away", None)
+    assert book.rotate(digest("joiner"), digest("joiner-3")) is None  # a void token rotates nothing
+    assert book.rotate(digest("join-c"), digest("joiner-4")) is None  # nor does a join code
+    assert book.seat_grant(digest("joiner-3")) is None and book.seat_grant(digest("joiner-4")) is None

@@ -25,7 +25,8 @@ def test_at_least_thirty_transcripts_of_every_kind() -> None:
 
 def test_every_kind_of_rejection_is_in_the_corpus() -> None:
     rules = set().union(*(r.rules for r in corpus_results(GAME)))
-    for rid in ("GF-PLAY4-LOCK", "GF-R-LATERAL-CAP", "GF-R-DEFENSE-CALL", "GF-R-PUNT", "GF-SYNTAX", "GF-R-NUMBER", "GF-LOCK"):
+    for rid in ("GF-PLAY4-LOCK", "GF-R-LATERAL-CAP", "GF-R-DEFENSE-CALL", "GF-R-PUNT", "GF-SYNTAX", "GF-R-NUMBER", "GF-LOCK",
+                "GF-R-DECISION"):
         assert rid in rules, rid
     recorded = [Transcript.load(p) for p in iter_transcript_files([CORPUS]) if p.suffix == ".jsonl"]
     errors = {e.result["error"]["kind"] for t in recorded for e in t.entries if e.type == "tool_result" and not e.result["ok"]}

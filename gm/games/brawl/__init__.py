@@ -12,7 +12,9 @@ from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.game import Game
+from gm.core.phrasing import Phrasing
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.brawl.actions import ACTION_TYPES, parse_action
@@ -29,8 +31,11 @@ class Brawl(Game):
     name = "brawl"
     aliases = ("brawl-football", "deckbuilder")
     seats = ("home", "away")
+    simultaneous = True  # secret picks revealed together
     rules_model = BrawlRules
     rules_index = RULES
+    #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
+    summary_rules = ("BR-PLACE", "BR-WIN-ZONE", "BR-ADJ", "BR-YARDS", "BR-COMPLETION", "BR-INTERCEPTION", "BR-FUMBLE", "BR-SACK", "BR-FIRST-DOWN", "BR-TD", "BR-FOURTH", "BR-R-WIN")
     rule_words = RULE_WORDS
     tagline = "Each side plays one card from every player into the zones of a 4 x 3 field; totals decide the yards."
     move_examples = (
@@ -44,8 +49,8 @@ class Brawl(Game):
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "field_goal": "field goals", "first_down": "first downs", "punt": "punts", "sack": "sacks"}
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> BrawlState:
-        return BrawlState(self._default_rules() if rules is None else self.load_rules(rules), seed)
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> BrawlState:
+        return BrawlState(self._default_rules() if rules is None else self.load_rules(rules), seed, chance)
 
     @cache  # noqa: B019 - one game object per process; the ruleset is frozen
     def _default_rules(self) -> BrawlRules:
@@ -80,6 +85,11 @@ class Brawl(Game):
     def rules_text(self, rules: Any = None) -> Mapping[str, str]:
         """Every rule id with its rule as ``rules`` has it (the ruleset's numbers, rosters and choices)."""
         return rules_text(self.load_rules(rules))
+
+    def phrasing(self) -> Phrasing:
+        from gm.games.brawl.phrasing import PHRASING
+
+        return PHRASING
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.brawl import bots

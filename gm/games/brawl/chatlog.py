@@ -16,22 +16,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from gm.chatlog.text import read_line, status_rows
+from gm.chatlog.text import move_pattern, read_line, score_claim, status_rows
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.brawl.actions import parse_action
+from gm.games.brawl.engine import FOURTH_DOWN, PLAY, BrawlState
 
 _SEATS = r"home|away"
-_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_MOVE = move_pattern(_SEATS.split("|"))
 _OFFENSE = re.compile(rf"\b({_SEATS})\s+ball\b")
 _DOWN = re.compile(r"\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{1,3}|goal)\b")
 _SPOT = re.compile(r"\bat\s+(own\s+[0-9]{1,3}|opp\s+[0-9]{1,3}|midfield)\b")
 _ROUND = re.compile(r"\bround\s*([0-9]{1,3})\b")
-_SCORE = re.compile(rf"\bscore\s*:?\s*(?:(?P<s1>{_SEATS})\s*(?P<n1>[0-9]{{1,3}})\s*[-:,]?\s*(?P<n2>[0-9]{{1,3}})\s*(?P<s2>{_SEATS})|(?P<h>[0-9]{{1,3}})\s*-\s*(?P<a>[0-9]{{1,3}}))")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
 _FIRST = re.compile(rf"\b({_SEATS})\s+has\s+the\s+ball\s+first\b")
 _RESULT = re.compile(rf"\b({_SEATS})\s+wins\b|\b(draw|tied game)\b")
@@ -44,7 +45,8 @@ class BrawlChatLog(ChatLog):
         "both sides' placements are secret and simultaneous and the hands are secret; in a chatbot they are on the "
         "honour system (the chatbot sees both hands)"
     )
-    chance_keys = frozenset({"first"})
+    chance_keys = frozenset({"first", "rolls", "field goal roll"})
+    roll_keys = frozenset({"rolls", "field goal roll"})
     example_moves = (
         ("away", "CB2:S1@DL FS:F2@DM SS:S1@DR OLB2:S3@ML OLB1:S3@MM CB1:S1@MR MLB:S2@SL DT2:S4@SM DT1:S3@SR DE1:S4@BL DE2:S3@BR"),
         ("home", "OT2:F1@DL SLOT:F2@DM OT3:F1@DR TE:F1@ML WR2:F3@MM WR1:A2-4@MR OT1:S3@SL RB:S2@SM QB:A2-4@SR OT4:S4@BL OT5:S4@BR"),
@@ -59,9 +61,11 @@ class BrawlChatLog(ChatLog):
             by_seat.setdefault(seat, []).append(str(action))
         parts = [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
         v = state.view(None)
+        parts += [f"{k} {said}" for k, said in _rolls(events).items()]
         parts += [f"touchdown {e.data['offense']}" for e in events if e.kind == "touchdown"]
-        if v.get("offense") and v.get("ball") and v.get("down"):
-            parts.append(f"{v['offense']} ball, {_down(v)} at {v['ball']['at']}")
+        series = _series(state)
+        if series is not None:
+            parts.append(f"{series.offense} ball, {series.down} at {series.spot}")
         parts.append(f"round {v['round']}, score home {v['score']['home']}-{v['score']['away']} away")
         parts += [f"{e.data['seat']} has the ball first" for e in events if e.kind == "toss"]
         if state.outcome is not None:
@@ -84,13 +88,25 @@ class BrawlChatLog(ChatLog):
         return sorted(out, key=lambda nc: nc[0])
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        v = state.view(None)
+        return self._fact(key, state, events, state.view(None))
+
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        v = state.view(None)  # (what the batch saves: the spectator view, read once for the line's claims)
+        return [self._fact(k, state, events, v) for k in keys]
+
+    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
         play = next((e.rule for e in reversed(events) if e.kind not in ("locked", "series")), "BR-YARDS")
         if key in ("offense", "down", "spot"):
-            if not v.get("offense") or not v.get("ball") or not v.get("down"):
+            series = _series(state)
+            if series is None:
                 return Fact("no series", play)
-            value = {"offense": str(v["offense"]), "down": _down(v), "spot": str(v["ball"]["at"])}[key]
-            return Fact(value, play)
+            if key == "offense":
+                return Fact(series.offense, play)
+            if key == "down":
+                return Fact(series.down, play, series.down_also)
+            return Fact(series.spot, play, series.spot_also)
+        if key in self.roll_keys:
+            return Fact(_rolls(events).get(key, "no roll"), "BR-AGILITY-ROLL" if key == "rolls" else "BR-R-FIELD-GOAL")
         if key == "round":
             return Fact(str(v["round"]), "BR-R-LENGTH")
         if key == "score":
@@ -99,8 +115,8 @@ class BrawlChatLog(ChatLog):
         if key == "touchdown":
             teams = [str(e.data["offense"]) for e in events if e.kind == "touchdown"]
             return Fact(teams[-1] if teams else "none", "BR-TD")
-        if key == "first":
-            toss = [str(e.data["seat"]) for e in events if e.kind == "toss"]
+        if key == "first":  # decided as the game is set up: a fact on every line
+            toss = [str(e.data["seat"]) for e in (*events, *getattr(state, "setup_events", ())) if e.kind == "toss"]
             return Fact(toss[0] if toss else "no toss", "BR-R-FIRST")
         if key == "result":
             o = state.outcome
@@ -110,16 +126,66 @@ class BrawlChatLog(ChatLog):
         return None
 
 
+#: an Agility card's roll as the engine reports it: ``QB A2-4@SR rolls 3``
+_ROLLED = re.compile(r"([A-Z0-9]+) \S+@[A-Z]{2} rolls ([0-9]+)")
+
+
+def _rolls(events: Sequence[Event]) -> dict[str, str]:
+    """The dice of an exchange as the log states them: ``rolls QB 3, WR1 4`` (each Agility card's roll, by its
+    player, in name order), ``field goal roll 57``."""
+    out: dict[str, str] = {}
+    agility = sorted(f"{p} {n}" for e in events if e.kind == "agility" for p, n in _ROLLED.findall(str(e.data["rolls"])))
+    if agility:
+        out["rolls"] = ", ".join(agility)
+    fg = [str(e.data["roll"]) for e in events if e.kind == "field_goal"]
+    if fg:
+        out["field goal roll"] = ", ".join(fg)
+    return out
+
+
 def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-def _down(v: dict[str, Any]) -> str:
-    return f"{_ordinal(int(v['down']))} & {v['to_go']}"
+@dataclass(frozen=True, slots=True)
+class _Series:
+    """The series as gm's status line states it: who has the ball, the down and distance (``& goal``
+    near the goal line: the yards are true too), and the spot (the line of scrimmage; at the 4th-down
+    choice also where the ball now stands, BR-R-SPOT)."""
+
+    offense: str
+    down: str
+    down_also: tuple[str, ...]
+    spot: str
+    spot_also: tuple[str, ...]
+
+
+def _series(state: GameState[Any]) -> _Series | None:
+    """The series under way (a play, or the 4th-down choice after the series' plays), ``None`` once the game is over."""
+    assert isinstance(state, BrawlState)
+    if state.phase not in (PLAY, FOURTH_DOWN):
+        return None
+    r = state.rules
+    togo = min(r.first_down_yards, state.to_goal)
+    goal = togo == state.to_goal and togo < r.first_down_yards
+    play = state.play_no if state.phase == PLAY else r.series_cards + 1  # going for it is the next play
+    down = f"{_ordinal(play)} & {'goal' if goal else togo}"
+    spot = state.field_text(state.los)
+    now = state.field_text(state.fourth_spot) if state.phase == FOURTH_DOWN else spot
+    return _Series(str(state.offense), down, (f"{_ordinal(play)} & {togo}",) if goal else (), spot, (now,) if now != spot else ())
+
+
+_ROLLS = re.compile(r"\brolls?\s*:?\s*((?:[a-z]{1,4}[0-9]?\s*:?\s*[0-9]{1,3}\b[\s,;]*(?:and\s+)?)+)")
+_FG_ROLL = re.compile(r"\bfield\s+goal\s+roll(?:s|ed)?\s*:?\s*([0-9]{1,3})\b")
 
 
 def _claims(text: str) -> list[Claim]:
     out: list[Claim] = []
+    if (m := _ROLLS.search(text)) is not None:
+        rolls = sorted(f"{p.upper()} {int(n)}" for p, n in re.findall(r"([a-z]{1,4}[0-9]?)\s*:?\s*([0-9]{1,3})", m.group(1)))
+        out.append(Claim("rolls", ", ".join(rolls)))
+    if (m := _FG_ROLL.search(text)) is not None:
+        out.append(Claim("field goal roll", str(int(m.group(1)))))
     if (m := _TD.search(text)) is not None:
         out.append(Claim("touchdown", m.group(1)))
     if (m := _OFFENSE.search(text)) is not None:
@@ -130,13 +196,8 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("spot", re.sub(r"\s+", " ", m.group(1))))
     if (m := _ROUND.search(text)) is not None:
         out.append(Claim("round", str(int(m.group(1)))))
-    if (m := _SCORE.search(text)) is not None:
-        if m.group("h") is not None:
-            home, away = m.group("h"), m.group("a")
-        else:
-            pairs = {m.group("s1"): m.group("n1"), m.group("s2"): m.group("n2")}
-            home, away = pairs.get("home", "?"), pairs.get("away", "?")
-        out.append(Claim("score", f"home {home}-{away} away"))
+    if (score := score_claim(text, ("home", "away"))) is not None:
+        out.append(Claim("score", score))
     if (m := _FIRST.search(text)) is not None:
         out.append(Claim("first", m.group(1)))
     if (m := _RESULT.search(text)) is not None:

@@ -30,6 +30,7 @@ from itertools import combinations
 from typing import Any, cast
 
 from gm.core.actions import Action
+from gm.core.chance import Choice, Shuffle
 from gm.core.errors import IllegalActionError
 from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
@@ -233,22 +234,20 @@ class BrawlState(GameState[BrawlRules]):
         #: seat -> (the log's length, the placement space last listed for the seat then): its last drawn
         #: placement is checked by what drawing it worked out (see :meth:`_check_placement`)
         self._spaces: dict[str, tuple[int, PlacementSpace]] = {}
-        # BR-R-SHUFFLE: every player's deck, shuffled by the seeded generator (draw from the end)
+        # BR-R-SHUFFLE: every player's deck, shuffled (a chance draw; draw from the end)
         self.piles: dict[str, dict[str, list[Card]]] = {}
         self.discards: dict[str, dict[str, list[Card]]] = {}
         for seat in SEATS:
             self.piles[seat], self.discards[seat] = {}, {}
             for name, pos in self.positions.items():
-                pile = list(tables.decks[pos])
-                self.rng.shuffle(pile)
-                self.piles[seat][name] = pile
+                self.piles[seat][name] = self.draw(Shuffle("shuffle", tuple(tables.decks[pos]), about=f"{seat} {name}"))
                 self.discards[seat][name] = []
         events: list[Event] = [
             _ev("decks", "BR-R-SHUFFLE", "{n} decks (one per player, from the ruleset) are shuffled",
                 n=sum(len(r.offense) + len(r.defense) for _ in SEATS), also=["BR-R-DECKS", "BR-R-DECKBUILD"])
         ]
         if r.first_offense == "toss":
-            first = self.rng.choice(SEATS)
+            first = self.draw(Choice("toss", SEATS))
             events.append(_ev("toss", "BR-R-FIRST", "coin toss: {seat} has the ball first", seat=first))
         else:
             first = r.first_offense
@@ -527,25 +526,24 @@ class BrawlState(GameState[BrawlRules]):
                 at=self.field_text(self.los), n=r.series_cards, also=["BR-TEAMS", "BR-R-HANDS", "BR-R-FIELD"])
         )
 
-    def _draw_cards(self, pile: list[Card], hand: list[Card], discard: list[Card], n: int) -> bool:
-        """Move the top ``n`` cards of ``pile`` to ``hand``, the ``discard`` shuffled in as a new pile when
-        it runs out (True if it did)."""
+    def _draw_cards(self, pile: list[Card], hand: list[Card], discard: list[Card], n: int, seat: str, about: str) -> bool:
+        """Deal ``n`` cards of ``pile`` to ``hand`` (its top ``n``, top first, as popped one by one: a
+        chance draw), the ``discard`` shuffled in as a new pile when it runs out (True if it did)."""
         if len(pile) >= n:  # (the common case: the loop below in one step)
-            hand.extend(pile[: -n - 1 : -1])
-            del pile[-n:]
+            if n > 0:
+                hand.extend(self.deal(pile, n, about=about, seen_by=(seat,)))
             return False
         shuffled = False
         while n > 0:
             if not pile:
-                pile.extend(discard)
+                reshuffled: list[Card] = self.draw(Shuffle("reshuffle", tuple(discard), about=about))
+                pile.extend(reshuffled)
                 discard.clear()
-                self.rng.shuffle(pile)
                 shuffled = True
                 if not pile:  # the ruleset's deck minimum rules this out
                     raise IndexError("draw from an empty deck")
             k = min(n, len(pile))
-            hand.extend(pile[: -k - 1 : -1])  # the top k cards, top first (as popped one by one)
-            del pile[-k:]
+            hand.extend(self.deal(pile, k, about=about, seen_by=(seat,)))
             n -= k
         return shuffled
 
@@ -559,7 +557,7 @@ class BrawlState(GameState[BrawlRules]):
                 hand = hands.get(name)
                 if hand is None:
                     hand = hands[name] = []
-                if draw(piles[name], hand, discards[name], n):
+                if draw(piles[name], hand, discards[name], n, seat, f"{seat} {name}"):
                     reshuffled.append(f"{seat} {name}")
         if reshuffled:
             events.append(_ev("reshuffle", "BR-R-SHUFFLE", "reshuffled into new draw piles: {players}",
@@ -615,12 +613,12 @@ class BrawlState(GameState[BrawlRules]):
         r = self.rules
         rolls = []
         modified = False
-        rng, modify = self.rng, r.modify
+        roll_die, modify = self.roll, r.modify
         for i, cell in enumerate(self._cells):  # zone by zone, the offense's cards first
             for k, rec in enumerate(cell):
                 if rec[4] is None:
                     player, card, play, eff, _, _ = rec
-                    roll = rng.randint(card.lo, card.hi)
+                    roll = roll_die("agility roll", card.lo, card.hi, about=f"{player} {card.code}@{ZONES[i >> 1]}")
                     value = modify(roll, eff)
                     cell[k] = (player, card, play, eff, value, roll)
                     mod = "" if eff == "-" else f" ({'x' if eff == 'S' else '/'}{r.strong_factor if eff == 'S' else r.weak_divisor} = {value})"
@@ -701,7 +699,7 @@ class BrawlState(GameState[BrawlRules]):
             dist = self.field_goal_distance(spot)
             chance = r.field_goal_chance(dist)
             assert chance is not None
-            roll = self.rng.randint(1, 100)
+            roll = self.roll("field goal roll", 1, 100, about=f"{dist} yards, {chance}%")
             good = roll <= chance
             events.append(_ev("field_goal", "BR-R-FIELD-GOAL", "{offense} tries a field goal from {dist} yards ({chance}%): rolls {roll} - {res}",
                               offense=off, dist=dist, chance=chance, roll=roll, res="GOOD" if good else "no good",

@@ -10,13 +10,16 @@ from __future__ import annotations
 from itertools import zip_longest
 from typing import Any
 
+from gm.core.chance import MT19937
 from gm.core.errors import GameError
 from gm.games.brawl.actions import FORMS, Placement
 from gm.games.brawl.engine import BrawlState
 from gm.games.brawl.rules import ADJACENT, COLUMN_NAMES, COLUMNS, REGION_NAMES, REGIONS, X_ZONE, BrawlRules
 
-#: the worked example's seed: the default game's first series has a completion and a zone cut off
+#: the worked example's seed and chance generator (together they name one game): the default game's
+#: first series has a completion and a zone cut off
 EXAMPLE_SEED = 76
+EXAMPLE_CHANCE = MT19937
 EFFECT_WORDS = {"S": "strong", "W": "weak", "-": "-"}
 
 
@@ -79,7 +82,7 @@ def worked_example(r: BrawlRules) -> dict[str, Any] | None:
     each play's placements and reveal, the Agility rolls, the scoring, and the boards; plus a
     rejection (a placement with two cards in one zone).  ``None`` if the ruleset cannot play one."""
     try:
-        state = BrawlState(r, EXAMPLE_SEED)
+        state = BrawlState(r, EXAMPLE_SEED, EXAMPLE_CHANCE)
         bots = {seat: state.game.make_bot("default", seed=i) for i, seat in enumerate(state.seats)}
         offense, defense = state.offense, state.defense
         plays: list[dict[str, Any]] = []

@@ -7,7 +7,9 @@ from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.game import Game
+from gm.core.phrasing import Phrasing
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.chess_football.actions import ACTION_TYPES, parse_action
@@ -32,9 +34,12 @@ class ChessFootball(Game):
     name = "Chess-Football Hybrid"
     aliases = ("cf", "chessfootball", "chess-football-hybrid")
     seats = ("home", "away")
+    simultaneous = True  # secret picks revealed together
     rules_model = ChessFootballRules
     rules_index = RULES
     tagline = "Chess-like pieces with abilities, secret snap plans and reaction turns on a 48-row field."
+    #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
+    summary_rules = ("CF-SNAP", "CF-REACTION", "CF-TACKLE", "CF-PASS", "CF-PASS-TABLE", "CF-FIRST-DOWN", "CF-FOURTH-DOWN", "CF-TOUCHDOWN", "CF-SAFETY", "CF-R-DOWN-LIMIT", "CF-POSSESSIONS")
     move_examples = (
         "captains deep_threat safety",
         "plan: HV1 push HV3; FA1 to C15 NW; QB pass to FA1",
@@ -48,8 +53,8 @@ class ChessFootball(Game):
     rule_words = RULE_WORDS
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "interception": "interceptions", "turnover": "turnovers", "first_down": "first downs", "tackle": "tackles"}
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> ChessFootballState:
-        return ChessFootballState(self.load_rules(rules), seed)
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> ChessFootballState:
+        return ChessFootballState(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
@@ -90,6 +95,11 @@ class ChessFootball(Game):
         from gm.games.chess_football.export import export_context
 
         return export_context(self.load_rules(rules))
+
+    def phrasing(self) -> Phrasing:
+        from gm.games.chess_football.phrasing import PHRASING
+
+        return PHRASING
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.chess_football import bots

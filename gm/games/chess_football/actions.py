@@ -559,7 +559,7 @@ def parse_action(text: str) -> Action:
     raw = text.strip()
     if _HOLD.match(raw):
         return Plan(())
-    if re.match(r"^\s*(snap\s+)?plan\b", raw, re.I) or ";" in raw or "\n" in raw:
+    if re.match(r"^\s*(snap\s+)?plan\b|^\s*1\s*[.)]\s", raw, re.I) or ";" in raw or "\n" in raw:  # "1. NB seal 2. ..."
         return Plan(tuple(_split_plan(raw)))  # type: ignore[arg-type]
     toks = _tokens(raw)
     if not toks:
@@ -587,7 +587,9 @@ def parse_action(text: str) -> Action:
         return _parse_play_action(toks[toks.index("playaction") + 1:], text)
     if "pass" in toks or "throw" in toks or "throws" in toks or "passes" in toks:
         i = next(k for k, t in enumerate(toks) if t in ("pass", "throw", "throws", "passes"))
-        before = [p for p in (_piece_tok(t) for t in toks[:i] if t != "move") if p]
+        if any(_piece_tok(t) is None for t in toks[:i] if t not in ("move", "ball")):  # "FA1 to C14 then pass to FA1"
+            raise bad_input("a pass reads 'QB pass to FA2' (one action at a time)", text, rule=SYNTAX, legal=FORMS)
+        before = [p for p in (_piece_tok(t) for t in toks[:i] if t not in ("move", "ball")) if p]
         after = [p for p in (_piece_tok(t) for t in toks[i + 1:] if t not in ("to", "ball")) if p]
         if len(after) != 1 or len(before) > 1:
             raise bad_input("a pass reads 'QB pass to FA2'", text, rule=SYNTAX, legal=FORMS)

@@ -17,20 +17,20 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import read_line, status_rows
+from gm.chatlog.text import move_pattern, read_line, score_claim, status_rows
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
 from gm.core.state import GameState
-from gm.games.chess_football.actions import parse_action
+from gm.games.chess_football.actions import CoinCall, parse_action
+from gm.games.chess_football.engine import ChessFootballState
 
 _SEATS = r"home|away"
-_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_MOVE = move_pattern(_SEATS.split("|"))
 _BALL = re.compile(r"\bball\s*(?:is\s+)?(?:at\s+|on\s+)?([a-z][0-9]{1,2})\b")
 _DOWN = re.compile(rf"(?:\b({_SEATS})\s+)?\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{{1,2}}|goal)\b")
 _LOS = re.compile(r"\bat\s+row\s+([0-9]{1,2})\b")
 _PERIOD = re.compile(r"\b(half\s*[0-9]|overtime(?:\s*[0-9])?)\b")
-_SCORE = re.compile(rf"\bscore\s*:?\s*(?:(?P<s1>{_SEATS})\s*(?P<n1>[0-9]{{1,3}})\s*[-:,]?\s*(?P<n2>[0-9]{{1,3}})\s*(?P<s2>{_SEATS})|(?P<h>[0-9]{{1,3}})\s*-\s*(?P<a>[0-9]{{1,3}}))")
 _COIN = re.compile(r"\bcoin\s*(?:shows|lands|is|:)?\s*(heads|tails)\b")
 _TOSS = re.compile(rf"\b({_SEATS})\s+wins\s+the\s+(?:coin\s+)?toss\b")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
@@ -44,12 +44,18 @@ class ChessFootballChatLog(ChatLog):
         "captain picks and snap plans are secret and simultaneous, and who holds a hidden ball after play action is "
         "secret; in a chatbot they are on the honour system (the chatbot sees everything)"
     )
-    chance_keys = frozenset({"coin", "toss"})
+    chance_keys = frozenset({"coin", "toss", "pass roll", "collision"})
+    roll_keys = frozenset({"pass roll", "collision"})
     example_moves = (("away", "captains deep_threat safety"), ("home", "captains deep_threat safety"), ("away", "tails"))
 
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
         """A line ends when no secret pick waits for its pair (a hidden ball may stay hidden longer)."""
-        return not state.view(None).get("pending")
+        assert isinstance(state, ChessFootballState)
+        return not state.pending
+
+    def ends_turn(self, state: GameState[Any], seat: str) -> str | None:
+        """``done``: a side whose reaction-turn line is followed by the other side's is done."""
+        return "done"
 
     def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
         by_seat: dict[str, list[str]] = {}
@@ -62,6 +68,7 @@ class ChessFootballChatLog(ChatLog):
                 parts.append(f"coin {e.data['flip']}, {e.data['winner']} wins the toss")
             elif e.kind == "touchdown":
                 parts.append(f"touchdown {e.data['team']}")
+        parts += [f"{k} {said}" for k, said in _rolls(events).items()]
         ball = v.get("ball") or {}
         if ball.get("square") and v.get("offense"):
             where = f"ball {ball['square']} ({ball['carrier']})" if ball.get("carrier") else f"ball {ball['square']}"
@@ -84,7 +91,13 @@ class ChessFootballChatLog(ChatLog):
         return out
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        v = state.view(None)
+        return self._fact(key, state, events, state.view(None))
+
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        v = state.view(None)  # (what the batch saves: the spectator view, read once for the line's claims)
+        return [self._fact(k, state, events, v) for k in keys]
+
+    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
         play = next((e.rule for e in reversed(events) if e.kind not in ("down", "locked")), "CF-MOVEMENT")
         if key == "ball":
             ball = v.get("ball") or {}
@@ -105,16 +118,42 @@ class ChessFootballChatLog(ChatLog):
             teams = [str(e.data["team"]) for e in events if e.kind == "touchdown"]
             return Fact(teams[-1] if teams else "none", "CF-TOUCHDOWN")
         if key in ("coin", "toss"):
-            toss = [e for e in events if e.kind == "coin_toss"]
-            if not toss:
-                return Fact("no toss", "CF-COIN-TOSS")
-            return Fact(str(toss[0].data["flip" if key == "coin" else "winner"]), "CF-COIN-TOSS")
+            flip, winner = _toss(state, events)
+            return Fact((flip if key == "coin" else winner) or "no toss", "CF-COIN-TOSS")
+        if key in self.roll_keys:
+            return Fact(_rolls(events).get(key, "no roll"), "CF-PASS" if key == "pass roll" else "CF-COLLISION")
         if key == "result":
             o = state.outcome
             if o is None:
                 return Fact("game not over", "CF-WIN")
             return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
         return None
+
+
+def _rolls(events: Sequence[Event]) -> dict[str, str]:
+    """The dice of an exchange as the log states them: ``pass roll 5`` (each pass thrown), ``collision DT 4 SF 2``
+    (the mover's die, then the other piece's)."""
+    out: dict[str, list[str]] = {}
+    for e in events:
+        if e.kind == "pass":
+            out.setdefault("pass roll", []).append(str(e.data["roll"]))
+        elif e.kind == "collision" and "a" in e.data:
+            out.setdefault("collision", []).append(f"{e.data['mover']} {e.data['a']} {e.data['occ']} {e.data['b']}")
+    return {k: ", ".join(v) for k, v in out.items()}
+
+
+def _toss(state: GameState[Any], events: Sequence[Event]) -> tuple[str | None, str | None]:
+    """The coin toss of the game (this exchange's, or the one played before): the flip and its winner."""
+    toss = next((e for e in events if e.kind == "coin_toss"), None)
+    if toss is not None:
+        return str(toss.data["flip"]), str(toss.data["winner"])
+    winner = getattr(state, "toss_winner", None)
+    call = next((m for m in state.log if isinstance(m.action, CoinCall)), None)
+    if call is None or winner is None:
+        return None, None
+    assert isinstance(call.action, CoinCall)
+    flip = call.action.call if call.seat == winner else {"heads": "tails", "tails": "heads"}[call.action.call]
+    return flip, str(winner)
 
 
 def _down(v: dict[str, Any], seat: bool = True) -> str:
@@ -124,8 +163,17 @@ def _down(v: dict[str, Any], seat: bool = True) -> str:
     return f"{v['offense']} {text} at row {v['line_of_scrimmage']}" if seat else text
 
 
+_PASS_ROLL = re.compile(r"\bpass\s+roll(?:s|ed)?\s*:?\s*((?:[0-9]{1,2}\b[\s,]*(?:and\s+)?)+)")
+_COLLISION = re.compile(r"\bcollision\s*:?\s*((?:[a-z]{1,3}[0-9]?\s+[0-9]{1,2}\s+[a-z]{1,3}[0-9]?\s+[0-9]{1,2}[\s,]*)+)")
+_COLLIDE = re.compile(r"([a-z]{1,3}[0-9]?)\s+([0-9]{1,2})\s+([a-z]{1,3}[0-9]?)\s+([0-9]{1,2})")
+
+
 def _claims(text: str) -> list[Claim]:
     out: list[Claim] = []
+    if (m := _PASS_ROLL.search(text)) is not None:
+        out.append(Claim("pass roll", ", ".join(str(int(n)) for n in re.findall(r"[0-9]+", m.group(1)))))
+    if (m := _COLLISION.search(text)) is not None:
+        out.append(Claim("collision", ", ".join(f"{a.upper()} {int(x)} {b.upper()} {int(y)}" for a, x, b, y in _COLLIDE.findall(m.group(1)))))
     if (m := _COIN.search(text)) is not None:
         out.append(Claim("coin", m.group(1)))
     if (m := _TOSS.search(text)) is not None:
@@ -144,13 +192,8 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("los", str(int(m.group(1)))))
     if (m := _PERIOD.search(text)) is not None:
         out.append(Claim("period", re.sub(r"\s+", " ", m.group(1).replace("half", "half "))))
-    if (m := _SCORE.search(text)) is not None:
-        if m.group("h") is not None:
-            home, away = m.group("h"), m.group("a")
-        else:
-            pairs = {m.group("s1"): m.group("n1"), m.group("s2"): m.group("n2")}
-            home, away = pairs.get("home", "?"), pairs.get("away", "?")
-        out.append(Claim("score", f"home {home}-{away} away"))
+    if (score := score_claim(text, ("home", "away"))) is not None:
+        out.append(Claim("score", score))
     if (m := _RESULT.search(text)) is not None:
         out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
     return out

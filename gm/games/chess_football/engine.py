@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any
 
 from gm.core.actions import Action
+from gm.core.chance import Coin
 from gm.core.errors import GameError, IllegalActionError, InvalidActionError
 from gm.core.events import Event
 from gm.core.outcome import Outcome
@@ -244,6 +245,21 @@ class ChessFootballState(GameState[ChessFootballRules]):
             return turn_kinds(self.field, seat, wanted)
         return super().action_kinds(seat, wanted)
 
+    def action_kinds_seen(self, seat: str, viewer: str | None, wanted: set[str] | frozenset[str] | None = None) -> set[str]:
+        """While the ball is hidden from ``viewer`` (CF-R-PA: the holder is secret), the offense's kinds of action as
+        ``viewer`` may know them: those it has with either of the play-action pair holding the ball
+        (only the carrier passes or fakes, so what the offense has now would tell who holds it)."""
+        f = self.field
+        if (f is None or seat != self.offense or not f.hidden or not f.pair or self.sees_ball(viewer)
+                or self.phase not in (OFFENSE_TURN, DEFENSE_TURN) or seat not in self.to_act()):
+            return self.action_kinds(seat, wanted)
+        kinds: set[str] = set()
+        for holder in f.pair:
+            board = f.clone(sim=False)
+            board.carrier = holder
+            kinds |= turn_kinds(board, seat)
+        return kinds
+
     def plan_space(self, seat: str) -> PlanSpace:
         """Every snap plan ``seat`` may submit now (ruling CF-R-PLAN-CHECK), counted and indexed."""
         return PlanSpace(self.plan_board(seat), seat, self.rules.plan_rows)
@@ -371,7 +387,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
             self.phase = COIN_TOSS
         elif p == COIN_TOSS:
             assert isinstance(action, CoinCall)
-            flip = self.rng.choice(("heads", "tails"))
+            flip = self.draw(Coin("coin toss"))
             self.toss_winner = seat if flip == action.call else other(seat)
             events.append(ev("coin_toss", "CF-COIN-TOSS", "{caller} calls {call}; the coin shows {flip}: {winner} wins the toss "
                              "and has the first possession", caller=seat, call=action.call, flip=flip, winner=self.toss_winner,
@@ -450,7 +466,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
         self.field = Field(
             self.rules, offense=self.offense, defense=self.defense, off_dir=self.direction(self.offense),
             los=self.los, fdl=self.fdl, pieces=pieces, carrier=carrier, snap_no=self.snap_no,
-            last_used=self.last_used, rng=self.rng,
+            last_used=self.last_used, draw=self.draw,
         )
         self.field.events = events
         togo = "goal" if self.goal_to_go() else str(self.to_go())

@@ -16,6 +16,7 @@ from typing import Any
 from gm.core.errors import GameError
 from gm.games.chess_football.actions import FORMS, ROLE_CODES
 from gm.games.chess_football.engine import ChessFootballState
+from gm.games.chess_football.passing import pass_table, total_range
 from gm.games.chess_football.rules import ChessFootballRules, PassRules
 
 #: the document's chess names of the standard pieces
@@ -59,6 +60,8 @@ def export_context(rules: ChessFootballRules) -> dict[str, Any]:
         "order": " -> ".join(o.capitalize() if o != "qb" else "QB" for o in r.movement_order),
         "punt_down": " or ".join(_ordinal(d) for d in r.punt_downs),
         "reaction_turns": r.max_turns_per_down - 1,
+        "pass_rows": pass_table(rules),
+        "pass_range": total_range(rules),
         "pass_table": {
             "complete": f"{p.complete_min}-{p.die}" if p.complete_min < p.die else f"{p.die}",
             "incomplete": f"{p.incomplete_min}-{p.complete_min - 1}" if p.incomplete_min < p.complete_min - 1 else f"{p.incomplete_min}",

@@ -22,11 +22,12 @@ When the down ends ``result`` is set and the engine does the down bookkeeping.
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from gm.core.chance import Draw
 from gm.core.events import Event
 from gm.games.chess_football.geometry import POSITIONS, Grid, Spot, Square, cheb, col_letter, grid, parse_square, sq
 from gm.games.chess_football.paths import reach as _reach
@@ -122,7 +123,7 @@ class Field:
         carrier: str,
         snap_no: int,
         last_used: dict[tuple[str, str, str], int],
-        rng: random.Random | None,
+        draw: Callable[[Draw[Any]], Any] | None,
     ) -> None:
         self.rules = rules
         self.grid: Grid = grid(rules.columns, rules.rows)
@@ -135,7 +136,7 @@ class Field:
         self.carrier = carrier
         self.snap_no = snap_no
         self.last_used = last_used  # shared with the game state: (team, piece, ability) -> snap number
-        self.rng = rng
+        self.draw = draw  # the game state's chance draws (GameState.draw); None on a simulation board
         self.sim = False
         self.hidden = False
         self.pair: tuple[str, str] | None = None  # (play-action carrier, partner)
@@ -189,7 +190,7 @@ class Field:
         f.options_memo = {}
         f.sim = sim
         if sim:
-            f.rng = None
+            f.draw = None
         return f
 
     # ------------------------------------------------------------ who stands where

@@ -5,9 +5,15 @@ CF-PASS-MOD-*).  A pass is declared in the offense's part of a turn (:mod:`.chec
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from gm.core.chance import Die
 from gm.games.chess_football.field import DownEnd, DownResult, Field, Piece, ev
 from gm.games.chess_football.geometry import cheb, sq
 from gm.games.chess_football.resolution import after_change
+
+if TYPE_CHECKING:
+    from gm.games.chess_football.rules import ChessFootballRules, PassRules
 
 #: the captains' abilities behind the pass modifier rows (ruling CF-R-PASS-MODS)
 MOD_ALSO = {
@@ -38,6 +44,52 @@ def pass_modifiers(f: Field, passer: Piece, receiver: Piece) -> list[tuple[str, 
     return out
 
 
+def pass_outcome(pr: PassRules, total: int, *, safety_near: bool, defender_near: bool) -> str:
+    """``complete``, ``incomplete`` or ``interception`` for a pass ``total`` (the roll plus the modifiers)
+    with a defender, or the Safety, next to the receiver or not (CF-PASS-TABLE, ruling CF-R-PASS-TABLE).
+    The one statement of the table: the engine throws by it and the documents print it."""
+    if total >= pr.complete_min:
+        return "complete"
+    if total >= pr.incomplete_min:
+        return "incomplete"
+    if safety_near and total <= pr.safety_interception_max:
+        return "interception"
+    if defender_near and total <= pr.interception_max:
+        return "interception"
+    return "incomplete"
+
+
+def total_range(rules: ChessFootballRules) -> tuple[int, int]:
+    """The lowest and the highest pass total possible under ``rules``: the die's faces with every
+    modifier that can lower (or raise) it at once - each defender next to the receiver, the Safety
+    among them, the Rusher next to the passer, the Deep Threat catching, the Lead Blocker near."""
+    pr = rules.passing
+    defenders = len(rules.defense_lineup) + 1  # the lineup and the defense's captain
+    mods = [pr.adjacent_defender] * defenders + [pr.safety_adjacent, pr.rusher_adjacent_passer, pr.deep_threat_receiver,
+                                                 pr.lead_blocker_near_passer]
+    return 1 + sum(m for m in mods if m < 0), pr.die + sum(m for m in mods if m > 0)
+
+
+def pass_table(rules: ChessFootballRules) -> list[dict[str, str]]:
+    """The pass table as the documents print it: one row per run of totals with the same outcomes, from
+    the lowest possible total to the highest, each with the outcome when no defender is next to the
+    receiver, when a defender (not the Safety) is, and when the Safety is."""
+    pr = rules.passing
+    lo, hi = total_range(rules)
+    rows: list[dict[str, str]] = []
+    for total in range(hi, lo - 1, -1):
+        cells = {"open": pass_outcome(pr, total, safety_near=False, defender_near=False),
+                 "defender": pass_outcome(pr, total, safety_near=False, defender_near=True),
+                 "safety": pass_outcome(pr, total, safety_near=True, defender_near=True)}
+        if rows and all(rows[-1][k] == v for k, v in cells.items()):
+            rows[-1]["low"] = str(total)
+        else:
+            rows.append({"high": str(total), "low": str(total), **cells})
+    for r in rows:
+        r["totals"] = r["high"] if r["high"] == r["low"] else f"{r['low']} to {r['high']}"
+    return rows
+
+
 def completion_chance(f: Field, passer: Piece, receiver: Piece) -> float:
     """The chance a pass from ``passer`` to ``receiver`` is complete with the modifiers in force now."""
     pr = f.rules.passing
@@ -56,24 +108,15 @@ def ball_step(f: Field) -> None:
         return
     f.pass_thrown = True
     pr = f.rules.passing
-    assert f.rng is not None
-    roll = f.rng.randint(1, pr.die)
+    assert f.draw is not None
+    roll = f.draw(Die("pass roll", 1, pr.die, about=f"{passer.id} to {receiver.id}"))
     mods = pass_modifiers(f, passer, receiver)
     total = roll + sum(m[1] for m in mods)
     mod_text = ", ".join(f"{m[0]} {m[1]:+d}" for m in mods) or "no modifiers"
     near = sorted((q for q in f.pieces.values() if q.team == f.defense and cheb(q.sq, receiver.sq) <= 1),
                   key=lambda q: (q.sq != receiver.sq, q.id))
     safety = next((q for q in near if f.has_passive(q, "intercept")), None)
-    if total >= pr.complete_min:
-        outcome = "complete"
-    elif total >= pr.incomplete_min:
-        outcome = "incomplete"
-    elif safety is not None and total <= pr.safety_interception_max:
-        outcome = "interception"
-    elif near and total <= pr.interception_max:
-        outcome = "interception"
-    else:
-        outcome = "incomplete"
+    outcome = pass_outcome(pr, total, safety_near=safety is not None, defender_near=bool(near))
     also = ["CF-PASS-TABLE"]
     for m in mods:
         also += [m[2], *MOD_ALSO.get(m[2], ())]
@@ -100,4 +143,4 @@ def ball_step(f: Field) -> None:
         f.result = DownResult(DownEnd.INTERCEPTION, receiver.sq, by.id)
 
 
-__all__ = ["ball_step", "completion_chance", "pass_modifiers"]
+__all__ = ["ball_step", "completion_chance", "pass_modifiers", "pass_outcome", "pass_table", "total_range"]

@@ -8,6 +8,7 @@ ahead) moves pieces without tackles, collisions or dice.
 
 from __future__ import annotations
 
+from gm.core.chance import Die
 from gm.core.errors import IllegalActionError
 from gm.games.chess_football.actions import ABILITY_WORDS, Ability, BallChoice, Move, Pass, PieceAction, PlayAction
 from gm.games.chess_football.checks import RowPlan, check
@@ -263,9 +264,9 @@ def collide(f: Field, mover: Piece, occ: Piece, target: Square, pos: str) -> Non
         f.events.append(ev("collision", "CF-R-ANCHOR", "{mover} runs into the anchored {occ} and goes back to {at}",
                            mover=mover.id, occ=occ.id, at=sq(mover.sq), also=["CF-ANCHOR", "CF-POSITIONS", "CF-R-COLLISION-RETURN"]))
         return
-    assert f.rng is not None
-    a = f.rng.randint(1, r.collision_die)
-    b = f.rng.randint(1, r.collision_die)
+    assert f.draw is not None
+    a = f.draw(Die("collision roll", 1, r.collision_die, about=mover.id))
+    b = f.draw(Die("collision roll", 1, r.collision_die, about=occ.id))
     if a > b:
         f.put(mover, target, pos)
         send_back(f, occ)

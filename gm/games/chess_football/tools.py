@@ -146,11 +146,15 @@ def chess_football_tools(rules: Any = None) -> list[ToolSpec]:
     standalone = [a for a in abilities if a not in ("speed_rush", "route_running", "pass", "play_action")]
     plan_args = create_model(
         "PlanArgs", __base__=ToolArgs,
-        rows=(list[str], Field(max_length=20, description=f"up to {r.plan_rows} rows in the movement order ({order}), each "
+        rows=(list[str], Field(max_length=r.plan_rows, description=f"up to {r.plan_rows} rows in the movement order ({order}), each "
                                "one piece action, e.g. ['LB to H14 C', 'HV1 push HV3', 'QB pass to FA1']; [] = all hold")),
     )
-    pass_table = (f"1d{r.passing.die} + modifiers: {r.passing.complete_min} or more complete, {r.passing.incomplete_min} to "
-                  f"{r.passing.complete_min - 1} incomplete, lower intercepted")
+    pr = r.passing
+    band = (f"{pr.incomplete_min} to {pr.complete_min - 1} incomplete; " if pr.incomplete_min < pr.complete_min - 1
+            else f"{pr.incomplete_min} incomplete; " if pr.incomplete_min == pr.complete_min - 1 else "")
+    pass_table = (f"1d{pr.die} + modifiers: {pr.complete_min} or more complete; {band}lower: intercepted with the Safety next "
+                  f"to the receiver at {pr.safety_interception_max} or less, by another defender next to it at "
+                  f"{pr.interception_max} or less, else incomplete")
     return [
         action_tool("choose_captains", "Secretly name your two captains, one for each side.",
                     _captain_args(r), CaptainPick, ("captains",)),

@@ -7,7 +7,9 @@ from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.game import Game
+from gm.core.phrasing import Phrasing
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.grid_football.actions import ACTION_TYPES, parse_action
@@ -26,9 +28,12 @@ class GridFootball(Game):
     default = True  # the flagship: what `gm play` plays when no game is named
     aliases = ("gf", "football", "grid", "gridfootball")
     seats = ("home", "away")
+    simultaneous = True  # secret picks revealed together
     rules_model = GridFootballRules
     rules_index = RULES
     tagline = "Two sides call plays in secret and move the ball down a 20 x 64 field of blocked squares."
+    #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
+    summary_rules = ("GF-LOCK", "GF-MATCH-NONE", "GF-MATCH-PLAY", "GF-MATCH-COLOUR", "GF-MATCH-BOTH", "GF-R-NUMBER", "GF-FIRST-DOWN", "GF-DOWNS", "GF-QUARTERS", "GF-TD", "GF-WIN")
     move_examples = (
         "Play 1, Red, 2 right before", "1 red 2R before", "p3 black", "play 4 pass 1 left after", "left yellow",
         "kick", "receive", "heads", "tails", "7", "punt",
@@ -37,8 +42,8 @@ class GridFootball(Game):
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "turnover": "turnovers", "first_down": "first downs"}
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = RULE_WORDS
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> GridFootballState:
-        return GridFootballState(self.load_rules(rules), seed)
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> GridFootballState:
+        return GridFootballState(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
@@ -67,6 +72,11 @@ class GridFootball(Game):
         from gm.games.grid_football.export import export_context
 
         return export_context(self.load_rules(rules))
+
+    def phrasing(self) -> Phrasing:
+        from gm.games.grid_football.phrasing import PHRASING
+
+        return PHRASING
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.grid_football import bots

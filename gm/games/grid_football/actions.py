@@ -270,8 +270,6 @@ def _parse_play(words: list[str], text: str) -> PlayCall:
             if direction is not None:
                 raise bad_input("a play call has one lateral direction: left or right", text, rule=SYNTAX, legal=FORMS)
             direction = w
-            if lateral is None:
-                lateral = 1
         elif w in ("before", "after"):
             if timing is not None:
                 raise bad_input("a play call has one lateral timing: before or after", text, rule=SYNTAX, legal=FORMS)
@@ -281,4 +279,6 @@ def _parse_play(words: list[str], text: str) -> PlayCall:
         i += 1
     if colour is None:
         raise bad_input("a play call needs a colour: red (pass) or black (run)", text, rule=SYNTAX, legal=FORMS)
+    if direction is not None and lateral is None:
+        raise bad_input(f"say how many columns {direction}, e.g. 'play {play} {colour} 2 {direction}'", text, rule=SYNTAX, legal=FORMS)
     return PlayCall(play, colour, lateral or 0, direction, timing or "before")

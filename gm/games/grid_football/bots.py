@@ -773,10 +773,9 @@ class _Memory:
     is).  Kept per live game and extended move by move."""
 
     def __init__(self, state: GridFootballState) -> None:
-        from gm.games.grid_football import GAME
 
-        self.rules, self.seed = state.rules, state.seed
-        shadow = GAME.new_state(state.rules, state.seed)
+        self.rules, self.seed, self.generator = state.rules, state.seed, state.generator
+        shadow = state.fresh()
         assert isinstance(shadow, type(state))
         self.shadow = shadow
         self.done = 0
@@ -790,6 +789,7 @@ class _Memory:
         return (
             self.rules is state.rules
             and self.seed == state.seed
+            and self.generator == state.generator
             and self.done <= len(log)
             and (self.done == 0 or log[self.done - 1] is self.last)
         )

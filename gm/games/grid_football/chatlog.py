@@ -21,12 +21,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import read_line, squares
+from gm.chatlog.text import move_pattern, read_line, score_claim, squares
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
 from gm.core.state import GameState
-from gm.games.grid_football.actions import parse_action
+from gm.games.grid_football.actions import CoinCall, parse_action
 from gm.games.grid_football.engine import (
     AWAY,
     HOME,
@@ -43,7 +43,7 @@ from gm.games.grid_football.engine import (
 )
 
 _SEATS = r"home|away"
-_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_MOVE = move_pattern(_SEATS.split("|"))
 _BALL = re.compile(r"\bball\s*(?:is\s+)?(?:at\s+|on\s+)?([a-z][0-9]{1,2})\b")
 _DOWN = re.compile(rf"(?:\b({_SEATS})\s+(?:ball\s*,?\s*)?)?\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{{1,2}}|goal)\b")
 _OFFENSE = re.compile(rf"\b({_SEATS})\s+ball\b|\boffense\s*:?\s*({_SEATS})\b")
@@ -51,29 +51,12 @@ _BLOCKED = re.compile(r"\bblocked\b\s*(?:squares?)?\s*:?\s*((?:[a-z][0-9]{1,2}\b
 _NOW_BLOCKED = re.compile(r"\b([a-z][0-9]{1,2})\s+(?:is\s+)?(?:now\s+)?blocked\b")
 _QUARTER = re.compile(r"\b(?:q|quarter\s*)([1-9])\b")
 _DOWNS_LEFT = re.compile(r"\b([0-9]{1,3})\s+downs?\s+left\b")
-_SCORE = re.compile(
-    rf"\bscore\s*:?\s*(?:(?P<s1>{_SEATS})\s*(?P<n1>[0-9]{{1,3}})\s*[-:,]?\s*(?:(?P<n2>[0-9]{{1,3}})\s*(?P<s2>{_SEATS})|(?P<s3>{_SEATS})\s*(?P<n3>[0-9]{{1,3}}))"
-    r"|(?P<h>[0-9]{1,3})\s*[-:]\s*(?P<a>[0-9]{1,3}))"
-)
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b|\b({_SEATS})\s+(?:scores|touchdown)\b")
 _COIN = re.compile(r"\bcoin\s*(?:shows|lands|is|:)?\s*(heads|tails)\b")
 _TOSS = re.compile(rf"\b({_SEATS})\s+wins\s+the\s+(?:coin\s+)?toss\b")
 _ROW = re.compile(r"^([a-z][a-z ]{2,30}) \| (.+)$")  # a status table row, cleaned: "ball | k37"
 _BLOCKED_LIST = re.compile(r"^[0-9]{1,4} blocked\s*:\s*(.+)$")
 _RESULT = re.compile(rf"\b({_SEATS})\s+wins\b(?!\s+the\s+(?:coin\s+)?toss)|\b(draw|tied game|game tied)\b")
-
-
-def _score(m: re.Match[str]) -> str:
-    if m.group("h") is not None:
-        home, away = m.group("h"), m.group("a")
-    else:
-        pairs = {m.group("s1"): m.group("n1")}
-        other = m.group("s2") or m.group("s3")
-        pairs[other] = m.group("n2") or m.group("n3")
-        if set(pairs) != {HOME, AWAY}:
-            return "unreadable"
-        home, away = pairs[HOME], pairs[AWAY]
-    return f"home {int(home)}-{int(away)} away"
 
 
 class GridFootballChatLog(ChatLog):
@@ -108,7 +91,7 @@ class GridFootballChatLog(ChatLog):
         elif "kick" in kinds and "play_reveal" not in kinds and "punt_called" not in kinds:
             label = "Kickoff"
         else:
-            label = f"D{(state.quarter - 1) * state.rules.downs_per_quarter + state.quarter_downs}"  # downs played
+            label = f"D{(state.quarter - 1) * state.rules.downs_per_quarter + state.quarter_downs + _last_down(state, events)}"
         claims: list[str] = []
         for e in events:
             if e.kind == "coin_toss":
@@ -128,7 +111,7 @@ class GridFootballChatLog(ChatLog):
             new = _new_blocks(events)
             if new:
                 claims.append("blocked " + " ".join(new))
-            left = state.downs_left_in_quarter
+            left = state.downs_left_in_quarter - _last_down(state, events)
             claims.append(f"Q{state.quarter}, {left} {plural(left, 'down')} left")
             claims.append(f"score home {state.score[HOME]}-{state.score[AWAY]} away")
         return f"{label} " + " | ".join(parts + claims)
@@ -181,23 +164,43 @@ class GridFootballChatLog(ChatLog):
         if key == "quarter":
             return Fact(str(state.quarter), "GF-QUARTERS")
         if key == "downs left":
-            return Fact(str(state.downs_left_in_quarter), "GF-R-DOWN-COUNT")
+            return Fact(str(state.downs_left_in_quarter - _last_down(state, events)), "GF-R-DOWN-COUNT")
         if key == "score":
             return Fact(f"home {state.score[HOME]}-{state.score[AWAY]} away", "GF-TD")
         if key == "touchdown":
             teams = [str(e.data["team"]) for e in events if e.kind == "touchdown"]
             return Fact(teams[-1] if teams else "none", "GF-TD")
         if key in ("coin", "toss"):
-            toss = [e for e in events if e.kind == "coin_toss"]
-            if not toss:
-                return Fact("no toss", "GF-TOSS")
-            return Fact(str(toss[0].data["flip" if key == "coin" else "winner"]), "GF-TOSS")
+            flip, winner = _toss(state, events)
+            return Fact((flip if key == "coin" else winner) or "no toss", "GF-TOSS")
         if key == "result":
             o = state.outcome
             if o is None:
                 return Fact("game not over", "GF-QUARTERS")
             return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
         return None
+
+
+def _last_down(state: GridFootballState, events: Sequence[Event]) -> int:
+    """1 when the exchange's play or punt ended the game with a touchdown (first touchdown wins): that down
+    is one of the quarter's (GF-R-DOWN-COUNT) though the finished game counts no more downs; else 0."""
+    if state.outcome is None or state.rules.win != "first_touchdown":
+        return 0
+    kinds = {e.kind for e in events}
+    return int("touchdown" in kinds and bool(kinds & {"play_reveal", "punt_called"}))
+
+
+def _toss(state: GridFootballState, events: Sequence[Event]) -> tuple[str | None, str | None]:
+    """The coin toss of the game (this exchange's, or the one played before): the flip and its winner."""
+    toss = next((e for e in events if e.kind == "coin_toss"), None)
+    if toss is not None:
+        return str(toss.data["flip"]), str(toss.data["winner"])
+    call = next((m for m in state.log if isinstance(m.action, CoinCall)), None)
+    if call is None or state.toss_winner is None:
+        return None, None
+    assert isinstance(call.action, CoinCall)
+    flip = call.action.call if call.seat == state.toss_winner else {"heads": "tails", "tails": "heads"}[call.action.call]
+    return flip, state.toss_winner
 
 
 def _new_blocks(events: Sequence[Event]) -> list[str]:
@@ -249,8 +252,8 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("quarter", m.group(1)))
     if (m := _DOWNS_LEFT.search(text)) is not None:
         out.append(Claim("downs left", str(int(m.group(1)))))
-    if (m := _SCORE.search(text)) is not None:
-        out.append(Claim("score", _score(m)))
+    if (score := score_claim(text, ("home", "away"))) is not None:
+        out.append(Claim("score", score))
     if (m := _RESULT.search(text)) is not None:
         out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
     return out

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from gm.core.actions import Action
+from gm.core.chance import Coin
 from gm.core.errors import IllegalActionError
 from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
@@ -380,9 +381,9 @@ class GridFootballState(GameState[GridFootballRules]):
         p = self.phase
         expected = DECISIONS.get(p)
         if action.type != expected and not (p == PLAY and isinstance(action, Punt)):
-            return self._illegal(
-                _PHASE_RULE[p], f"now is the time for a {expected.replace('_', ' ') if expected else 'nothing'}", action, seat
-            )
+            said = (action.type if not isinstance(action, Punt) else "punt").replace("_", " ")
+            due = f"a {expected.replace('_', ' ')}" if expected else "nothing"
+            return self._illegal("GF-R-DECISION", f"now is the time for {due}, not a {said}", action, seat)
         if isinstance(action, NumberPick) and not 1 <= action.number <= self.rules.number_max:
             return IllegalActionError(
                 f"numbers are picked from 1 to {self.rules.number_max}",
@@ -440,7 +441,7 @@ class GridFootballState(GameState[GridFootballRules]):
                     self._resolve_kick(pending, plan, events)
         elif p == COIN_TOSS:
             assert isinstance(action, CoinCall)
-            flip = self.rng.choice(("heads", "tails"))
+            flip = self.draw(Coin("coin toss"))
             self.toss_winner = seat if flip == action.call else other(seat)
             events.append(
                 _ev("coin_toss", "GF-TOSS", "{caller} calls {call}; the coin shows {flip}: {winner} wins the toss",

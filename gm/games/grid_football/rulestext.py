@@ -141,6 +141,10 @@ def rules_text(rules: GridFootballRules) -> dict[str, str]:
         "GF-R-LATERAL-TABLE": _lateral_table(plays),
         "GF-R-NET": "The bonus is added to the play's forward value and the ball moves the net distance once",
         "GF-R-DEFENSE-CALL": "The defense calls only a play and a colour; movement intent belongs to the offense",
+        "GF-R-DECISION": (
+            "One decision at a time: a coin call, kick or receive, a kick pick, a number pick, or a play call (or punt); "
+            "a move of another kind is refused, naming the decision due"
+        ),
         "GF-R-AIR-LANDING": "Air movement flies over blocked squares but lands on the last open square at or short of its target",
         "GF-R-EDGE": f"Lateral movement stops at the board edge (columns A and {last_col})",
         "GF-R-OWN-END-ZONE": "Backward movement stops on the last row before the offense's own end zone (no safeties)",
@@ -215,7 +219,7 @@ _ORDER = (
     "GF-TURNOVER", "GF-SYNTAX",
     "GF-R-TOSS-CALL", "GF-R-ENDS", "GF-R-END-ZONE", "GF-R-KICK-COLUMN", "GF-R-TOUCHBACK", "GF-R-KICK-GROUND",
     "GF-R-KICK-SQUARE", "GF-R-LEFT-RIGHT", "GF-R-LATERAL-CAP", "GF-R-LATERAL-TABLE", "GF-R-NET", "GF-R-DEFENSE-CALL",
-    "GF-R-AIR-LANDING", "GF-R-EDGE", "GF-R-OWN-END-ZONE", "GF-R-TD-STOP", "GF-R-INCOMPLETE", "GF-R-COLOUR-MOVE",
+    "GF-R-DECISION", "GF-R-AIR-LANDING", "GF-R-EDGE", "GF-R-OWN-END-ZONE", "GF-R-TD-STOP", "GF-R-INCOMPLETE", "GF-R-COLOUR-MOVE",
     "GF-R-COLOUR-TD", "GF-R-PUNT", "GF-R-DOWNS-FAIL", "GF-R-NEW-SERIES", "GF-R-DOWN-COUNT", "GF-R-SWITCH-MAP", "GF-R-HALF",
     "GF-R-CARRY", "GF-R-SCORELESS", "GF-R-NUMBER", "GF-R-LINE-TO-GAIN", "GF-R-KICK-LANDING", "GF-R-BALL-ON-BLOCK",
     "GF-R-POINTS",

@@ -2,11 +2,10 @@
 
 Argument names equal the fields of the action each tool makes (``call_play`` ->
 :class:`PlayCall`), so an action and its tool call convert both ways
-(:func:`gm.core.tools.call_for_action`).  Descriptions are worded from the session's
-ruleset (its plays, lateral caps, number range, punting downs); ranges are the widest any
-ruleset allows, and the engine rejects what the current rules do not (play 4 in quarter 1,
-lateral beyond the play's cap, numbers above ``number_max``) with a rule id and the legal
-alternatives.
+(:func:`gm.core.tools.call_for_action`).  Descriptions and bounds are the session's ruleset's
+(its plays, lateral caps, number range, punting downs: a schema says 1-10 where the rules do);
+what the rules forbid in one situation only (play 4 in quarter 1, lateral beyond this play's
+cap) the engine rejects with a rule id and the legal alternatives.
 """
 
 from __future__ import annotations
@@ -33,8 +32,8 @@ class KickChoiceArgs(ToolArgs):
 
 
 class KickPickArgs(ToolArgs):
-    position: Literal["left", "center", "right"] = Field(description="kick position: left, center or right")
-    colour: Literal["yellow", "red", "green"] = Field(description="kick colour: yellow, red or green")
+    position: Literal["left", "center", "right"] = Field(description="kick position")
+    colour: Literal["yellow", "red", "green"] = Field(description="kick colour")
 
 
 class SquareArgs(ToolArgs):
@@ -103,15 +102,14 @@ def _descriptions(rules: GridFootballRules) -> dict[str, str]:
     last_col = chr(ord("A") + rules.columns - 1)
     punts = " or ".join(_ordinal(d) for d in sorted(rules.punt_downs))
     return {
-        "call_play": f"Secretly lock a play ({_runs(list(plays))}) and colour (red pass / black run); the offense may add lateral "
-                     "columns, left/right, before/after.",
+        "call_play": f"Secretly lock a play ({_runs(list(plays))}) and colour; the offense may add lateral movement.",
         "play": "play number: " + ", ".join(
             f"{n} {s.name}" + (f" (from quarter {s.unlock_quarter})" if s.unlock_quarter > 1 else "") for n, s in plays.items()
         ),
         "lateral": f"offense only: columns of lateral movement ({lateral}); null or 0 for none",
         "direction": f"offense only: lateral direction, left (toward column A) or right (toward column {last_col})",
         "punt": f"Offense on {punts} down: punt instead of calling a play.",
-        "pick_number": f"Secretly pick a number 1-{rules.number_max} for a number check (kick return or colour match).",
+        "pick_number": f"Secretly pick a number 1-{rules.number_max} for a number check.",
         "number": f"your secret number, 1-{rules.number_max}",
     }
 
@@ -120,10 +118,19 @@ _DEFAULT = _descriptions(GridFootballRules())
 _Side: TypeAlias = Literal["left", "right"] | None
 
 
+def _bounds(rules: GridFootballRules) -> dict[str, int]:
+    """The ranges of the tools' numbers under ``rules``: its plays, its largest lateral cap, its number range."""
+    return {"play_min": min(rules.plays), "play_max": max(rules.plays),
+            "lateral_max": max(p.wrong.lateral for p in rules.plays.values()), "number_max": rules.number_max}
+
+
+_DEFAULT_BOUNDS = _bounds(GridFootballRules())
+
+
 class PlayCallArgs(ToolArgs):
-    play: int = Field(ge=1, le=9, description=_DEFAULT["play"])
+    play: int = Field(ge=_DEFAULT_BOUNDS["play_min"], le=_DEFAULT_BOUNDS["play_max"], description=_DEFAULT["play"])
     colour: Literal["red", "black"] = Field(description="red (pass: air movement) or black (run: ground movement)")
-    lateral: int | None = Field(default=None, ge=0, le=10, description=_DEFAULT["lateral"])
+    lateral: int | None = Field(default=None, ge=0, le=_DEFAULT_BOUNDS["lateral_max"], description=_DEFAULT["lateral"])
     direction: _Side = Field(default=None, description=_DEFAULT["direction"])
     timing: Literal["before", "after"] | None = Field(
         default=None, description="offense only: lateral before (the default when null) or after the forward movement"
@@ -131,44 +138,47 @@ class PlayCallArgs(ToolArgs):
 
 
 class NumberPickArgs(ToolArgs):
-    number: int = Field(ge=1, le=100, description=_DEFAULT["number"])
+    number: int = Field(ge=1, le=_DEFAULT_BOUNDS["number_max"], description=_DEFAULT["number"])
 
 
-_CUSTOM: dict[tuple[tuple[str, str], ...], list[ToolSpec]] = {}
+_CUSTOM: dict[tuple[tuple[str, Any], ...], list[ToolSpec]] = {}
 
 
 def grid_football_tools(rules: GridFootballRules | None = None) -> list[ToolSpec]:
     """The action tools (plus one square query) of Grid Football, described as ``rules`` (default:
-    the default ruleset) has the game: its plays, lateral caps, number range and punting downs.
-    Argument ranges stay the widest any ruleset allows, so what this ruleset forbids is answered
-    by the engine, with the rule id and the legal options."""
+    the default ruleset) has the game: its plays, lateral caps, number range and punting downs, in
+    the words and in the argument ranges.  What the rules forbid only in some situations (a play
+    not yet unlocked, a lateral beyond one play's cap) is answered by the engine, with the rule id
+    and the legal options."""
     d = _DEFAULT if rules is None else _descriptions(rules)
-    key = tuple(sorted(d.items()))
+    b = _DEFAULT_BOUNDS if rules is None else _bounds(rules)
+    key = (*sorted(d.items()), *sorted(b.items()))
     cached = _CUSTOM.get(key)
     if cached is not None:
         return cached
     play_args: type[ToolArgs] = PlayCallArgs
     number_args: type[ToolArgs] = NumberPickArgs
-    if d != _DEFAULT:
+    if d != _DEFAULT or b != _DEFAULT_BOUNDS:
         play_args = create_model(
             "PlayCallArgs",
             __base__=PlayCallArgs,
-            play=(int, Field(ge=1, le=9, description=d["play"])),
-            lateral=(int | None, Field(default=None, ge=0, le=10, description=d["lateral"])),
+            play=(int, Field(ge=b["play_min"], le=b["play_max"], description=d["play"])),
+            lateral=(int | None, Field(default=None, ge=0, le=b["lateral_max"], description=d["lateral"])),
             direction=(_Side, Field(default=None, description=d["direction"])),
         )
-        number_args = create_model("NumberPickArgs", __base__=NumberPickArgs, number=(int, Field(ge=1, le=100, description=d["number"])))
+        number_args = create_model("NumberPickArgs", __base__=NumberPickArgs,
+                                   number=(int, Field(ge=1, le=b["number_max"], description=d["number"])))
     tools = [
-        action_tool("call_coin_toss", "Call the coin toss: heads or tails (the winner chooses to kick or receive).",
+        action_tool("call_coin_toss", "Call the coin toss: heads or tails.",
                     CoinCallArgs, CoinCall, ("coin_call",)),
-        action_tool("choose_kick_or_receive", "Toss winner (or, at halftime, the toss loser): choose to kick off or to receive.",
+        action_tool("choose_kick_or_receive", "Toss winner (at halftime the toss loser): kick off or receive.",
                     KickChoiceArgs, KickChoice, ("kick_choice",)),
-        action_tool("pick_kick", "Secretly pick a kickoff or punt position (left/center/right) and colour (yellow/red/green); matches shorten the return.",
+        action_tool("pick_kick", "Secretly pick a kickoff or punt position and colour; matches shorten the return.",
                     KickPickArgs, KickPick, ("kick_pick",)),
         action_tool("call_play", d["call_play"], play_args, PlayCall, ("play_call",)),
         *([action_tool("punt", d["punt"], NoArgs, Punt, ("play_call",))] if rules is None or rules.punt_downs else []),
         action_tool("pick_number", d["pick_number"], number_args, NumberPick, ("number_pick",)),
-        ToolSpec("get_square", "What is on one square (e.g. K20): blocked, ball, end zone or field.", SquareArgs, "query", _square),
+        ToolSpec("get_square", "What is on a square (e.g. K20): blocked, ball, end zone, field.", SquareArgs, "query", _square),
     ]  # fmt: skip
     if len(_CUSTOM) >= 64:
         _CUSTOM.clear()

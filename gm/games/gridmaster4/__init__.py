@@ -7,7 +7,9 @@ from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.game import Game
+from gm.core.phrasing import Phrasing
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.gridmaster4.actions import ACTION_TYPES, Place, parse_action
@@ -27,6 +29,8 @@ class GridMaster4(Game):
     rules_model = GridMaster4Rules
     rules_index = RULES
     tagline = "Two to four players place numbered tiles, each 3 cells straight or 2 diagonally from one of their active tiles."
+    #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
+    summary_rules = ("GM4-FIRST", "GM4-NEXT", "GM4-MOVE", "GM4-R-OWN-TILES", "GM4-DEACTIVATE", "GM4-SCORE", "GM4-BLOCKED", "GM4-FREE", "GM4-WIN-TILE", "GM4-WIN-BLOCKED")
     move_examples = ("place 37 at K12", "place K12", "K12", "tile on k12", "row 12 column K")
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"blocked": "players blocked", "deactivated": "tiles deactivated", "free_round": "free rounds"}
@@ -46,8 +50,8 @@ class GridMaster4(Game):
         "pass": ("GM4-R-NO-PASS",),
     }
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> GridMaster4State:
-        return GridMaster4State(self.load_rules(rules), seed)
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> GridMaster4State:
+        return GridMaster4State(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
@@ -66,12 +70,17 @@ class GridMaster4(Game):
     def action_tools(self, rules: Any = None) -> list[ToolSpec]:
         from gm.games.gridmaster4.tools import gridmaster4_tools
 
-        return gridmaster4_tools()
+        return gridmaster4_tools(self.load_rules(rules))
 
     def export_context(self, rules: Any) -> dict[str, Any]:
         from gm.games.gridmaster4.export import export_context
 
         return export_context(self.load_rules(rules))
+
+    def phrasing(self) -> Phrasing:
+        from gm.games.gridmaster4.phrasing import PHRASING
+
+        return PHRASING
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.gridmaster4 import bots

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import read_line
+from gm.chatlog.text import move_pattern, read_line
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
@@ -24,7 +24,7 @@ from gm.games.gridmaster4.rules import SEATS
 
 _SEATS = "|".join(SEATS)
 _CELL = r"[a-z][0-9]{1,2}"
-_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
+_MOVE = move_pattern(_SEATS.split("|"))
 _ACTIVE = re.compile(rf"\b({_SEATS})\s+active\s*:?\s*((?:{_CELL}\b[\s,]*)*|none)")
 _SCORES = re.compile(r"\bscores?\b\s*:?\s*(.*)")
 _SEAT_SCORE = re.compile(rf"\b({_SEATS})\s*:?\s*([0-9]{{1,4}})\b")
@@ -78,7 +78,13 @@ class GridMaster4ChatLog(ChatLog):
         return sorted(found.values(), key=lambda nc: nc[0])
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        snap = state.snapshot()
+        return self._fact(key, state, events, state.snapshot())
+
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        snap = state.snapshot()  # (what the batch saves: the snapshot, taken once for the line's claims)
+        return [self._fact(k, state, events, snap) for k in keys]
+
+    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], snap: dict[str, Any]) -> Fact | None:
         players = {p["seat"]: p for p in snap["players"]}
         placed = next((e.rule for e in events if e.kind == "placed"), "GM4-MOVE")
         kind, _, seat = key.partition(" ")

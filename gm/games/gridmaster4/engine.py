@@ -10,7 +10,7 @@ legal move the engine declares them blocked (GM4-R-BLOCK-CHECK), inside the
 The same step keeps the cells the seat to act may move to (``options``), so checking
 and listing its moves costs no search.  What a move does is stated once, in
 :mod:`gm.games.gridmaster4.moves`; ``_check`` returns it as a plan that
-``_apply`` carries out.  There is no chance in the game; ``state.rng`` is never used.
+``_apply`` carries out.  There is no chance in the game: it never draws (``state.draw``).
 """
 
 from __future__ import annotations

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field
+from pydantic import Field, create_model
 
 from gm.core.actions import Action
 from gm.core.errors import IllegalActionError, InvalidActionError
 from gm.core.tools import ToolArgs, ToolSpec
 from gm.games.gridmaster4.actions import Place, parse_action
 from gm.games.gridmaster4.grid import CANONICAL
+from gm.games.gridmaster4.rules import GridMaster4Rules
 
 if TYPE_CHECKING:
     from gm.core.state import GameState
@@ -23,10 +24,13 @@ if TYPE_CHECKING:
 CELL_HELP = "a cell: column letter + row number, e.g. K12 (A1 is the bottom-left cell)"
 
 
+_NUMBER_HELP = "your tile number (1-{tiles}); optional: if given it must be your next tile"
+
+
 class PlaceTileArgs(ToolArgs):
     cell: str = Field(max_length=40, description=CELL_HELP)
     number: int | None = Field(
-        default=None, ge=1, le=999, description="your tile number; optional: if given it must be your next tile"
+        default=None, ge=1, le=GridMaster4Rules().tiles, description=_NUMBER_HELP.format(tiles=GridMaster4Rules().tiles)
     )
 
 
@@ -74,14 +78,21 @@ def _get_cell(state: GameState[Any], seat: str | None, args: CellArgs) -> dict[s
     return out
 
 
-def gridmaster4_tools() -> list[ToolSpec]:
-    """The action tool (plus one cell query) of GridMaster4."""
+def gridmaster4_tools(rules: GridMaster4Rules | None = None) -> list[ToolSpec]:
+    """The action tool (plus one cell query) of GridMaster4, described as ``rules`` (default: the default
+    ruleset) has the game: its jump lengths and its tile numbers."""
+    r = rules if rules is not None else GridMaster4Rules()
+    args: type[ToolArgs] = PlaceTileArgs
+    if r.tiles != GridMaster4Rules().tiles:
+        args = create_model("PlaceTileArgs", __base__=PlaceTileArgs, number=(int | None, Field(
+            default=None, ge=1, le=r.tiles, description=_NUMBER_HELP.format(tiles=r.tiles))))
     return [
         ToolSpec(
             "place_tile",
             "Place your next tile on a cell: on your first turn and in a free placement any open cell, otherwise an "
-            "open cell exactly 3 cells up/down/left/right or exactly 2 cells diagonally from one of your active tiles.",
-            PlaceTileArgs,
+            f"open cell exactly {r.orthogonal} cells up/down/left/right or exactly {r.diagonal} cells diagonally from one "
+            "of your active tiles.",
+            args,
             "action",
             _place_tile,
             decisions=("place_tile",),

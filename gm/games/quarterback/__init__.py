@@ -8,7 +8,9 @@ from typing import Any, ClassVar
 
 from gm.core.actions import Action
 from gm.core.bots import Bot
+from gm.core.chance import Chance
 from gm.core.game import Game
+from gm.core.phrasing import Phrasing
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.quarterback.actions import ACTION_TYPES, parse_action
@@ -33,6 +35,8 @@ class Quarterback(Game):
     rules_model = QuarterbackRules
     rules_index = RULES
     tagline = "A quarterback and his pieces run, push and pass against a defence on a 9-column field."
+    #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
+    summary_rules = ("QB-SCORE", "QB-WIN", "QB-HALVES", "QB-R-WHISTLE", "QB-TURN", "QB-R-DEFENSE-TURN", "QB-TACKLE", "QB-TACKLE-SINGLE", "QB-R-TACKLE-PAIRS", "QB-PASS", "QB-PASS-FORWARD", "QB-PASS-LINE", "QB-PASS-LOOSE", "QB-INTERCEPT", "QB-OFFSIDE-TRIPLE", "QB-OFFSIDE-LINE")
     move_examples = (
         "move T1 C3-C5", "T1 from C3 to C5", "move the quarterback to E1", "D1 to D2 via C1", "S2 forward",
         "T1 2 forward 1 left", "pass to E7", "throw to E7", "end", "I'm done",
@@ -45,9 +49,9 @@ class Quarterback(Game):
         """Every rule as ``rules`` has it (its numbers, board and set-up); the defaults are :data:`RULES`."""
         return RULES if rules is None else rule_texts(self.load_rules(rules))
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> QuarterbackState:
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> QuarterbackState:
         # the default ruleset validated once (rulesets are frozen), not for every match
-        return QuarterbackState(_default_rules() if rules is None else self.load_rules(rules), seed)
+        return QuarterbackState(_default_rules() if rules is None else self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
@@ -72,6 +76,11 @@ class Quarterback(Game):
         from gm.games.quarterback.export import export_context
 
         return export_context(self.load_rules(rules))
+
+    def phrasing(self) -> Phrasing:
+        from gm.games.quarterback.phrasing import PHRASING
+
+        return PHRASING
 
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
         from gm.games.quarterback import bots

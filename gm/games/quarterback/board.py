@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gm.games.quarterback.rules import KIND_NAMES
+from gm.games.quarterback.rules import KIND_NAMES, QuarterbackRules
 
 if TYPE_CHECKING:
     from gm.games.quarterback.engine import Piece, QuarterbackState, Square
@@ -74,13 +74,19 @@ def _cells(state: QuarterbackState) -> dict[Square, tuple[Piece, bool]]:
     return {sq: (p, p == state.carrier) for sq, p in state.board.items()}
 
 
+def offside_text(rules: QuarterbackRules) -> str:
+    """Where defending Doubles and Singles may not stand until the defense is released (QB-OFFSIDE-LINE):
+    the rows over the line but the first, from the ruleset (the engine's ``offside`` is the rule)."""
+    return f"kept off rows 2-{rules.field_rows} (row 1 and behind allowed) until an attacking Double or the QB crosses"
+
+
 def _header(state: QuarterbackState, seat: str | None) -> list[str]:
     r = state.rules
     if state.outcome:
         return [f"Quarter Back - {'match' if r.format == 'match' else 'game'} over: {state.outcome}"]
     games = len(state.order) // 2
     you = f" - you are {seat}" if seat in state.seats else ""
-    held = "released" if state.released else "held at row 1 until an attacking Double or the QB crosses"
+    held = "released" if state.released else offside_text(r)
     return [
         f"Quarter Back - game {state.game_no} of {games}, half {state.half_in_game} of 2, round {state.round} of {r.max_rounds}{you}",
         f"{state.attacker} attacks ^ toward row {r.field_rows} (UPPER CASE); {state.defender} defends (lower case)",

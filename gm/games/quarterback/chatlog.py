@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import read_line, status_rows
+from gm.chatlog.text import move_pattern, read_line, score_claim, status_rows
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
 from gm.core.events import Event
@@ -25,11 +25,13 @@ from gm.games.quarterback.actions import MovePiece, parse_action
 
 _SEATS = r"red|blue"
 _SQ = r"[a-z]-?[0-9]{1,2}"
-_MOVE = re.compile(rf"^(?P<label>[^:|]{{0,24}}?)\s*\b(?P<seat>{_SEATS})\s*:\s*(?P<acts>.+)$")
-_BALL = re.compile(rf"\bball\s*(?:is\s+)?(loose\s+)?(?:at\s+|on\s+)?({_SQ})\b")
+_MOVE = move_pattern(_SEATS.split("|"))
+#: ``ball H-2``, ``ball loose E4``; gm's status line: ``ball: red Quarterback QB on H-2``, ``ball: loose on E4``
+_BALL = re.compile(rf"\bball\s*:?\s*(?:is\s+)?(loose\s+)?(?:(?:{_SEATS})\s+[a-z]+\s+(?:qb|[sdt][1-9])\s+)?(?:at\s+|on\s+)?({_SQ})\b")
 _PIECE = re.compile(rf"\b({_SEATS})\s+(qb|[sdt][1-9])\s*(?:at|on|:)?\s*({_SQ})\b")
-_HALF = re.compile(r"\bgame\s*([0-9])\s*,?\s*half\s*([0-9])\b")
-_SCORE = re.compile(rf"\bscore\s*:?\s*(?:({_SEATS})\s*([0-9]{{1,3}})\s*[-:,]?\s*([0-9]{{1,3}})\s*({_SEATS})|([0-9]{{1,3}})\s*-\s*([0-9]{{1,3}}))")
+_HALF = re.compile(r"\bgame\s*([0-9])(?:\s*/\s*[0-9])?\s*,?\s*half\s*([0-9])\b")
+#: gm's status line: the points of each game so far (``game 1: red 0 - 9 blue``)
+_GAME_SCORE = re.compile(rf"\bgame\s*([0-9])\s*:\s*(?:({_SEATS})\s*([0-9]{{1,3}})\s*-\s*([0-9]{{1,3}})\s*({_SEATS}))")
 _SCORES = re.compile(rf"\b({_SEATS})\s+scores\s+([0-9]{{1,3}}|nothing)\b")
 _TOSS = re.compile(rf"\b({_SEATS})\s+(?:won|wins)\s+the\s+(?:coin\s+)?toss\b|\b({_SEATS})\s+attacks\s+first\b")
 _RESULT = re.compile(rf"\b({_SEATS})\s+wins\b(?!\s+the\s+(?:coin\s+)?toss)|\b(draw|drawn)\b")
@@ -44,6 +46,11 @@ class QuarterbackChatLog(ChatLog):
 
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
         return state.is_terminal or any(e.kind in _ENDS for e in events)
+
+    def ends_turn(self, state: GameState[Any], seat: str) -> str | None:
+        """``end``: a side whose line is followed by the other side's ended its turn (chatbots leave the
+        ``, end`` out)."""
+        return "end"
 
     def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
         snap = state.snapshot()
@@ -82,16 +89,27 @@ class QuarterbackChatLog(ChatLog):
         return []
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        snap = state.snapshot()
+        return self._fact(key, state, events, state.snapshot())
+
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        snap = state.snapshot()  # (what the batch saves: the snapshot, taken once for the line's claims)
+        return [self._fact(k, state, events, snap) for k in keys]
+
+    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], snap: dict[str, Any]) -> Fact | None:
         rule = next((e.rule for e in reversed(events) if e.kind in ("move", "push", "pass", "tackle", "intercept")), "QB-R-END")
         if key == "ball":
             return Fact(str(snap["ball"]["square"] or "none"), rule)
         if key.startswith("piece "):
             _, seat, pid = key.split()
             return Fact(snap["pieces"][seat].get(pid.upper(), "off the board"), rule)
-        if key == "half":
+        if key == "half":  # the half the turn was played in; after a score also the half now begun
             game, half = _game_half(snap, events)
-            return Fact(f"game {game} half {half}", "QB-HALVES")
+            now = f"game {snap['game']} half {snap['half']}"
+            return Fact(f"game {game} half {half}", "QB-HALVES", (now,) if now != f"game {game} half {half}" else ())
+        if key.startswith("score game "):
+            n = int(key.rsplit(" ", 1)[1])
+            pts = snap["points"][n - 1] if 0 < n <= len(snap["points"]) else {"red": 0, "blue": 0}
+            return Fact(f"red {pts['red']}-{pts['blue']} blue", next((e.rule for e in events if e.kind == "score"), "QB-SCORE"))
         if key == "score":
             red, blue = _points(snap, events)
             return Fact(f"red {red}-{blue} blue", next((e.rule for e in events if e.kind == "score"), "QB-SCORE"))
@@ -132,13 +150,11 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim(f"piece {m.group(1)} {m.group(2).upper()}", m.group(3).upper()))
     if (m := _HALF.search(text)) is not None:
         out.append(Claim("half", f"game {m.group(1)} half {m.group(2)}"))
-    if (m := _SCORE.search(text)) is not None:
-        if m.group(5) is not None:
-            red, blue = m.group(5), m.group(6)
-        else:
-            pairs = {m.group(1): m.group(2), m.group(4): m.group(3)}
-            red, blue = pairs.get("red", "?"), pairs.get("blue", "?")
-        out.append(Claim("score", f"red {red}-{blue} blue"))
+    for m in _GAME_SCORE.finditer(text):
+        pairs = {m.group(2): m.group(3), m.group(5): m.group(4)}
+        out.append(Claim(f"score game {m.group(1)}", f"red {pairs.get('red', '?')}-{pairs.get('blue', '?')} blue"))
+    if (score := score_claim(text, ("red", "blue"), bare=False)) is not None:
+        out.append(Claim("score", score))
     if (m := _SCORES.search(text)) is not None:
         out.append(Claim("scores", f"{m.group(1)} {0 if m.group(2) == 'nothing' else int(m.group(2))}"))
     if (m := _TOSS.search(text)) is not None:

@@ -29,6 +29,7 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gm.core.actions import Action
+from gm.core.chance import Choice
 from gm.core.errors import IllegalActionError, InvalidActionError, bad_input
 from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
@@ -255,7 +256,7 @@ class QuarterbackState(GameState[QuarterbackRules]):
     # ----------------------------------------------------------------- setup
     def _setup(self) -> None:
         r = self.rules
-        first = self.rng.choice(SEATS) if r.first_attacker == "toss" else r.first_attacker
+        first = self.draw(Choice("toss", SEATS)) if r.first_attacker == "toss" else r.first_attacker
         self.first_attacker = first
         second = other(first)
         # QB-HALVES / QB-MATCH: game two's first attacker is game one's first defender

@@ -39,10 +39,13 @@ def build_referee(
     http_client: Any = None,
     timeout: float = 60.0,
     max_retries: int = 2,
+    max_tokens: int | None = None,
     **options: Any,
 ) -> LLMReferee:
     """A live LLM referee.  Keys come from ``OPENAI_API_KEY`` / ``ANTHROPIC_API_KEY`` unless
-    given; raises :class:`MissingKeyError` (with how to set one) when there is none."""
+    given (a ``base_url`` server - OpenAI- or Anthropic-compatible - needs none); raises
+    :class:`MissingKeyError` (with how to set one) when there is none.  ``max_tokens`` caps every
+    reply's output tokens (sent to every provider)."""
     kind = referee_kind(provider, api)
     client = make_client(kind, api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries, http_client=http_client)
-    return LLMReferee(SDKProvider(kind, resolve_model(kind, model), client), **options)
+    return LLMReferee(SDKProvider(kind, resolve_model(kind, model), client, max_tokens=max_tokens), **options)

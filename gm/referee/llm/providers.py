@@ -22,12 +22,21 @@ import copy
 import json
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
 from gm.core.schemas import to_anthropic, to_openai, to_openai_responses
 from gm.core.tools import ToolSpec
-from gm.referee.llm.textcalls import find_calls, render_call, render_outputs, split_reasoning
+from gm.referee.llm.textcalls import (
+    alone,
+    framed,
+    locate_calls,
+    render_call,
+    render_outputs,
+    split_reasoning,
+    without_calls,
+)
 from gm.referee.llm.types import (
     AssistantTurn,
     LLMError,
@@ -44,6 +53,8 @@ KINDS = ("openai", "openai-responses", "anthropic")
 DEFAULT_MODELS = {"openai": "gpt-5.4-mini", "openai-responses": "gpt-5.4-mini", "anthropic": "claude-haiku-4-5"}
 MODEL_ENV = {"openai": "GM_OPENAI_MODEL", "openai-responses": "GM_OPENAI_MODEL", "anthropic": "GM_ANTHROPIC_MODEL"}
 KEY_ENV = {"openai": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+#: where each SDK reads a server's address when no ``base_url`` is given
+BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "openai-responses": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
 #: Anthropic requires a cap on output tokens; narration is a few sentences
 MAX_OUTPUT_TOKENS = 1024
 
@@ -204,17 +215,33 @@ def _int(x: Any) -> int | None:
     return x if isinstance(x, int) and not isinstance(x, bool) else None
 
 
-def read_text(text: str, uses: tuple[ToolUse, ...], reasoning: str = "") -> tuple[str, tuple[ToolUse, ...], str]:
-    """``(text, uses, reasoning)`` of a reply: ``<think>`` blocks out of the text and into the
-    reasoning; without structured calls, the calls written in the text (tags, JSON) become
-    in-text tool uses and leave the text."""
+@dataclass(frozen=True)
+class ReadText:
+    """A reply's text read: the words without reasoning and calls, the calls, the reasoning, the
+    answer as written (calls kept) and whether it is nothing but calls."""
+
+    text: str
+    uses: tuple[ToolUse, ...]
+    reasoning: str
+    answer: str
+    alone: bool
+    reasoning_first: bool = False
+
+
+def read_text(text: str, uses: tuple[ToolUse, ...], reasoning: str = "") -> ReadText:
+    """A reply's text: ``<think>`` blocks out of the text and into the reasoning; without structured
+    calls, the calls written in the text (tags, JSON) become in-text tool uses (each marked
+    ``framed`` when it sits in explanation) and leave the text."""
     answer, thought = split_reasoning(text)
     reasoning = "\n".join(r for r in (reasoning, thought) if r)
-    rest, calls = find_calls(answer)
+    found = locate_calls(answer)
     if not uses:
-        uses = tuple(ToolUse(f"text_call_{i}", c.name, c.arguments, in_text=True) for i, c in enumerate(calls))
+        uses = tuple(ToolUse(f"text_call_{i}", f.call.name, f.call.arguments, in_text=True, framed=framed(answer, f.start, f.end))
+                     for i, f in enumerate(found))
     # beside structured calls, text-written ones are echoes: out of the text, not run twice
-    return rest, uses, reasoning
+    low = text.lower()
+    first = ("</think>" in low and "<think>" not in low) or ("</thinking>" in low and "<thinking>" not in low)
+    return ReadText(without_calls(answer, found), uses, reasoning, answer, alone(answer, found), first)
 
 
 def parse_chat(raw: dict[str, Any]) -> Reply:
@@ -228,20 +255,23 @@ def parse_chat(raw: dict[str, Any]) -> Reply:
         )
         # vLLM / DeepSeek / LM Studio: reasoning_content; Ollama and newer vLLM: reasoning
         thought = msg.get("reasoning_content") or msg.get("reasoning") or ""
-        text, uses, reasoning = read_text(str(msg.get("content") or ""), uses, str(thought))
+        read = read_text(str(msg.get("content") or ""), uses, str(thought))
         stop = choice.get("finish_reason")
     except (KeyError, IndexError, TypeError, AttributeError) as exc:
         raise LLMError(f"unexpected Chat Completions response ({exc!r})", kind="bad_response") from None
     usage = raw.get("usage") or {}
     details = usage.get("prompt_tokens_details") or {}
     return Reply(
-        text,
-        uses,
+        read.text,
+        read.uses,
         Usage(_int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens")), _int(details.get("cached_tokens"))),
         raw,
         stop,
-        reasoning,
+        read.reasoning,
         stop == "length",
+        read.answer,
+        read.alone,
+        read.reasoning_first,
     )
 
 
@@ -259,20 +289,23 @@ def parse_responses(raw: dict[str, Any]) -> Reply:
                 uses.append(ToolUse(str(item.get("call_id") or item.get("id")), str(item["name"]), item.get("arguments")))
             elif kind == "reasoning":
                 thoughts.extend(str(s.get("text") or "") for s in item.get("summary") or [])
-        text, found, reasoning = read_text("\n".join(t for t in texts if t), tuple(uses), "\n".join(t for t in thoughts if t))
+        read = read_text("\n".join(t for t in texts if t), tuple(uses), "\n".join(t for t in thoughts if t))
     except (KeyError, TypeError, AttributeError) as exc:
         raise LLMError(f"unexpected Responses API response ({exc!r})", kind="bad_response") from None
     usage = raw.get("usage") or {}
     details = usage.get("input_tokens_details") or {}
     status = raw.get("status")
     return Reply(
-        text,
-        found,
+        read.text,
+        read.uses,
         Usage(_int(usage.get("input_tokens")), _int(usage.get("output_tokens")), _int(details.get("cached_tokens"))),
         raw,
         status,
-        reasoning,
+        read.reasoning,
         status == "incomplete" and (raw.get("incomplete_details") or {}).get("reason") == "max_output_tokens",
+        read.answer,
+        read.alone,
+        read.reasoning_first,
     )
 
 
@@ -289,14 +322,15 @@ def parse_anthropic(raw: dict[str, Any]) -> Reply:
                 uses.append(ToolUse(str(block["id"]), str(block["name"]), block.get("input")))
             elif block.get("type") == "thinking":
                 thoughts.append(str(block.get("thinking") or ""))
-        text, found, reasoning = read_text("\n".join(t for t in texts if t), tuple(uses), "\n".join(t for t in thoughts if t))
+        text = read_text("\n".join(t for t in texts if t), tuple(uses), "\n".join(t for t in thoughts if t))
     except (KeyError, TypeError, AttributeError) as exc:
         raise LLMError(f"unexpected Messages response ({exc!r})", kind="bad_response") from None
     u = raw.get("usage") or {}
-    fresh, read, made = _int(u.get("input_tokens")), _int(u.get("cache_read_input_tokens")), _int(u.get("cache_creation_input_tokens"))
-    total = None if fresh is None else fresh + (read or 0) + (made or 0)
+    fresh, cached, made = _int(u.get("input_tokens")), _int(u.get("cache_read_input_tokens")), _int(u.get("cache_creation_input_tokens"))
+    total = None if fresh is None else fresh + (cached or 0) + (made or 0)
     stop = raw.get("stop_reason")
-    return Reply(text, found, Usage(total, _int(u.get("output_tokens")), read, made), raw, stop, reasoning, stop == "max_tokens")
+    return Reply(text.text, text.uses, Usage(total, _int(u.get("output_tokens")), cached, made), raw, stop, text.reasoning,
+                 stop == "max_tokens", text.answer, text.alone, text.reasoning_first)
 
 
 PARSERS: dict[str, Callable[[dict[str, Any]], Reply]] = {
@@ -320,13 +354,14 @@ def make_client(
     max_retries: int = 2,
     http_client: Any = None,
 ) -> Any:
-    """The SDK client for ``kind``; raises :class:`MissingKeyError` without a key (a
-    ``base_url`` server needs none: a placeholder is sent, as Ollama and co. accept)."""
+    """The SDK client for ``kind``; raises :class:`MissingKeyError` without a key (a ``base_url``
+    server - or one named by ``OPENAI_BASE_URL`` / ``ANTHROPIC_BASE_URL`` - needs none: a
+    placeholder is sent, as Ollama, llama.cpp and Anthropic-compatible servers accept)."""
     env = KEY_ENV[kind]
     key = api_key or os.environ.get(env)
     if not key:
-        if kind != "anthropic" and (base_url or os.environ.get("OPENAI_BASE_URL")):
-            key = "not-needed"
+        if base_url or os.environ.get(BASE_URL_ENV[kind]):
+            key = "not-needed"  # a local or compatible server: Ollama, llama.cpp, vLLM, an Anthropic-compatible proxy
         else:
             raise MissingKeyError(_sdk_name(kind), env)
     if kind == "anthropic":
@@ -339,33 +374,84 @@ def make_client(
 
 
 class SDKProvider:
-    """A live provider: builds the payload, calls the SDK, parses the dumped response."""
+    """A live provider: builds the payload, calls the SDK, parses the dumped response.
 
-    def __init__(self, kind: str, model: str, client: Any) -> None:
+    ``max_tokens`` caps each reply's output tokens on every API (Chat Completions:
+    ``max_completion_tokens`` for OpenAI itself, ``max_tokens`` for a compatible server, which
+    otherwise applies its own, often short, default; Responses: ``max_output_tokens``; Anthropic:
+    ``max_tokens``, default :data:`MAX_OUTPUT_TOKENS`).  :meth:`stream` asks for the reply as a
+    stream and hands its text to a callback as it arrives (:mod:`gm.referee.llm.streaming`)."""
+
+    def __init__(self, kind: str, model: str, client: Any, *, max_tokens: int | None = None) -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown provider kind {kind!r}; kinds: {', '.join(KINDS)}")
         self.kind = kind
         self.model = model
         self.client = client
+        self.max_tokens = max_tokens
         #: the last payload sent (for tests and measurements)
         self.last_payload: dict[str, Any] | None = None
 
-    def complete(self, request: Request) -> Reply:
+    def payload(self, request: Request) -> dict[str, Any]:
+        """The ``create`` arguments for ``request``, the output cap included."""
         payload = PAYLOADS[self.kind](self.model, request)
+        if self.max_tokens is not None:
+            payload[self._cap_field()] = self.max_tokens
+        return payload
+
+    def _cap_field(self) -> str:
+        if self.kind == "anthropic":
+            return "max_tokens"
+        if self.kind == "openai-responses":
+            return "max_output_tokens"
+        official = "api.openai.com" in str(getattr(self.client, "base_url", "api.openai.com"))
+        return "max_completion_tokens" if official else "max_tokens"
+
+    def _endpoint(self) -> Any:
+        if self.kind == "openai":
+            return self.client.chat.completions
+        if self.kind == "openai-responses":
+            return self.client.responses
+        return self.client.messages
+
+    def complete(self, request: Request) -> Reply:
+        payload = self.payload(request)
         self.last_payload = payload
         try:
-            if self.kind == "openai":
-                resp = self.client.chat.completions.create(**payload)
-            elif self.kind == "openai-responses":
-                resp = self.client.responses.create(**payload)
-            else:
-                resp = self.client.messages.create(**payload)
+            resp = self._endpoint().create(**payload)
         except Exception as exc:
             raise translate_error(self.kind, exc) from None
         try:
             raw = resp.model_dump(mode="json")
         except Exception as exc:  # a compatible server that answered something odd
             raise LLMError(f"unreadable response: {exc}", kind="bad_response") from None
+        return PARSERS[self.kind](raw)
+
+    def stream(self, request: Request, on_text: Callable[[str], None]) -> Reply:
+        """The reply to ``request``, asked for as a stream: its text goes to ``on_text`` as it arrives
+        (reasoning and tool-call arguments do not), and the reply is put together from the stream
+        into the same JSON a plain request returns (so a transcript records, and replays, the same).
+        A server that answers a streamed request with one plain response is read as such."""
+        from gm.referee.llm.streaming import ASSEMBLERS
+
+        payload = {**self.payload(request), "stream": True}
+        if self.kind == "openai":
+            payload["stream_options"] = {"include_usage": True}
+        self.last_payload = payload
+        try:
+            answer = self._endpoint().with_raw_response.create(**payload)
+            if "text/event-stream" not in str(answer.headers.get("content-type", "")):
+                raw = json.loads(answer.http_response.read() or b"{}")
+            else:
+                raw = ASSEMBLERS[self.kind](answer.parse(), on_text)
+        except LLMError:
+            raise
+        except ValueError as exc:
+            raise LLMError(f"unreadable streamed response: {exc}", kind="bad_response") from None
+        except Exception as exc:
+            raise translate_error(self.kind, exc) from None
+        if not isinstance(raw, dict):
+            raise LLMError("unreadable streamed response: not a JSON object", kind="bad_response")
         return PARSERS[self.kind](raw)
 
 

@@ -140,38 +140,112 @@ def _scan(text: str) -> tuple[str, list[TextCall]]:
     return "".join(keep), calls
 
 
-def find_calls(text: str) -> tuple[str, list[TextCall]]:
-    """``(rest, calls)``: the tool calls written in ``text``, in order, and the text without them."""
-    calls: list[TextCall] = []
+@dataclass(frozen=True)
+class FoundCall:
+    """A call found in text and where it is written (``text[start:end]``: the tag, the fence or the JSON)."""
 
-    def tagged(m: re.Match[str]) -> str:
+    call: TextCall
+    start: int
+    end: int
+
+
+def locate_calls(text: str) -> list[FoundCall]:
+    """The tool calls written in ``text``, in order, with where each is written: tagged calls
+    (``<tool_call>``, ``<function=...>``) if there are any, else calls in fenced blocks, else JSON
+    calls in the prose."""
+    found: list[FoundCall] = []
+    for m in _TAGGED.finditer(text):
         body = m.group(1).strip()
-        _, found = _scan(body)
-        calls.extend(found or [_broken(body)])
-        return ""
-
-    def function_tag(m: re.Match[str]) -> str:
+        _, calls = _scan(body)
+        found.extend(FoundCall(c, m.start(), m.end()) for c in (calls or [_broken(body)]))
+    for m in _FUNCTION_TAG.finditer(text):
         body = m.group(2).strip()
         try:
             args = json.loads(body) if body else {}
         except ValueError:
             args = body
-        calls.append(TextCall(m.group(1), args if isinstance(args, dict | str) else body))
-        return ""
+        found.append(FoundCall(TextCall(m.group(1), args if isinstance(args, dict | str) else body), m.start(), m.end()))
+    if found:
+        return sorted(found, key=lambda f: f.start)
+    for m in _FENCE.finditer(text):
+        _, calls = _scan(m.group(1))
+        found.extend(FoundCall(c, m.start(), m.end()) for c in calls)
+    if found:
+        return found
+    return [FoundCall(c, a, b) for c, a, b in _scan_spans(text)]
 
-    rest = _FUNCTION_TAG.sub(function_tag, _TAGGED.sub(tagged, text))
-    if not calls:
-        def fenced(m: re.Match[str]) -> str:
-            inner, found = _scan(m.group(1))
-            calls.extend(found)
-            return inner if found and inner.strip() else ("" if found else m.group(0))
 
-        rest = _FENCE.sub(fenced, rest)
-        if not calls:
-            rest, calls = _scan(rest)
-    if calls:
-        rest = _MARKERS.sub("", rest)
-    return _tidy(rest), calls
+def _scan_spans(text: str) -> list[tuple[TextCall, int, int]]:
+    """The JSON calls anywhere in ``text`` (objects or lists) and their spans."""
+    dec = json.JSONDecoder()
+    out: list[tuple[TextCall, int, int]] = []
+    i = 0
+    while i < len(text):
+        j = min((k for k in (text.find("{", i), text.find("[", i)) if k >= 0), default=-1)
+        if j < 0:
+            break
+        try:
+            obj, end = dec.raw_decode(text, j)
+        except ValueError:
+            i = j + 1
+            continue
+        out.extend((c, j, end) for c in _calls_of(obj) or [])
+        i = end
+    return out
+
+
+def find_calls(text: str) -> tuple[str, list[TextCall]]:
+    """``(rest, calls)``: the tool calls written in ``text``, in order, and the text without them."""
+    found = locate_calls(text)
+    return without_calls(text, found), [f.call for f in found]
+
+
+def without_calls(text: str, found: list[FoundCall]) -> str:
+    """``text`` with the calls in ``found`` (and the markers written before calls) cut out."""
+    if not found:
+        return _tidy(text)
+    keep: list[str] = []
+    at = 0
+    for f in sorted(found, key=lambda f: f.start):
+        if f.start >= at:
+            keep.append(text[at:f.start])
+            at = f.end
+    keep.append(text[at:])
+    return _tidy(_MARKERS.sub("", "".join(keep)))
+
+
+#: words in the sentences around a call written in text that make it an example, an offer, a
+#: question or a conditional rather than the model's call
+FRAMING = frozenset(
+    "if would could might should can may shall unless whether suppose supposing imagine say example examples e.g eg instance "
+    "like looks format syntax schema hypothetically hypothetical want wish would've could've i'd you'd".split()
+)
+_BOUNDARY = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
+
+
+def framed(text: str, start: int, end: int) -> bool:
+    """Whether the call written at ``text[start:end]`` sits inside explanation: an example, an offer,
+    a question or a conditional ("you would send {...} if you want", "Should I send this? {...}",
+    "for example: {...}") - the two sentences before it and the rest of its own sentence decide."""
+    if text[max(0, start - 1):start] == "`" and text[end:end + 1] == "`":
+        return True  # inline code: shown, not sent
+    cuts = [m.end() for m in _BOUNDARY.finditer(text, 0, start)]
+    head = cuts[-2] if len(cuts) >= 2 else 0
+    before = text[head:start]
+    tail = _BOUNDARY.search(text, end)
+    after = text[end:tail.end() if tail else len(text)]
+    if "?" in before[-200:] or "?" in after:
+        return True
+    words = re.findall(r"[a-z][a-z.']*", f"{before} {after}".lower())
+    return any(w.strip(".") in FRAMING for w in words)
+
+
+def alone(text: str, found: list[FoundCall]) -> bool:
+    """Whether ``text`` is nothing but the calls in ``found`` (fences, markers, punctuation aside)."""
+    if not found:
+        return False
+    rest = without_calls(text, found)
+    return not re.sub(r"[\s`.,;:!\-*_>]|json", "", rest, flags=re.I)
 
 
 def _tidy(text: str) -> str:

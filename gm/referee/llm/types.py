@@ -23,6 +23,9 @@ class ToolUse:
     #: written in the reply's text (JSON, ``<tool_call>`` tags), not a structured call: it and its
     #: result go back to the model as text
     in_text: bool = False
+    #: written in text inside explanation - an example, an offer, a question, a conditional - so
+    #: shown rather than sent (:func:`gm.referee.llm.textcalls.framed`): never run
+    framed: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,9 @@ class Usage:
 class Reply:
     """A model response: its text (reasoning and text-written calls taken out), the tool calls it
     asks for, usage and the raw JSON.  ``reasoning`` is never narration; ``truncated``: the reply
-    hit the output token limit (its calls may be half written)."""
+    hit the output token limit (its calls may be half written); ``answer``: what the model wrote,
+    reasoning out but calls written in it kept; ``alone``: the answer is nothing but the calls
+    written in it (fences and markers aside)."""
 
     text: str
     tool_uses: tuple[ToolUse, ...]
@@ -49,6 +54,11 @@ class Reply:
     stop: str | None = None
     reasoning: str = ""
     truncated: bool = False
+    answer: str = ""
+    alone: bool = False
+    #: the reasoning came first with no opening tag, ended by a lone ``</think>`` (a chat template
+    #: that opens the tag itself): streamed text must wait for it
+    reasoning_first: bool = False
 
 
 # ------------------------------------------------------------ conversation items
@@ -111,6 +121,6 @@ class MissingKeyError(Exception):
         self.help = (
             f"the {provider} referee needs an API key: set {env} (e.g. export {env}=...)"
             + (", or use --base-url for a local OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio)"
-               if provider == "openai" else "")
+               if provider == "openai" else ", or use --base-url for an Anthropic-compatible server")
         )
         super().__init__(self.help)

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 from gm.core import (
     Action,
     Bot,
+    Chance,
     Event,
     Game,
     GameError,
@@ -263,14 +264,15 @@ class RockPaperScissors(Game):
     name = "Rock-Paper-Scissors"
     aliases = ("rps", "roshambo")
     seats = SEATS
+    simultaneous = True  # both throw at once, secretly
     rules_model = RpsRules
     rules_index = RULES
     move_examples = ("rock", "throw paper", "s")
     sim_headlines: ClassVar[Mapping[str, str]] = {"round": "decided rounds", "tie": "tied rounds"}
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {"beats": ("RPS-SHAPES",), "hidden": ("RPS-SECRET",), "tie": ("RPS-ROUND",)}
 
-    def new_state(self, rules: Any = None, seed: int = 0) -> RpsState:
-        return RpsState(self.load_rules(rules), seed)
+    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> RpsState:
+        return RpsState(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

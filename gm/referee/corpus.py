@@ -1,0 +1,247 @@
+"""Phrasing corpora: how people type each game's moves, and what the offline referee makes of them.
+
+Each game may ship ``<game package>/eval/phrasings.toml`` (package data, read with
+:mod:`importlib.resources`): positions, each built by seeded moves, and at each the phrasings people
+type there with the move each means::
+
+    [[position]]
+    id = "kick-pick"          # unique in the file
+    seed = 1                  # the game's seed (and the opponent bot's)
+    seat = "home"             # optional: the game's first seat
+    moves = ["receive"]       # the seat's moves in the game's words (the other seats are `opponent`)
+    opponent = "bot:random"   # optional
+    say = [
+      { text = "left yelow", move = "left yellow", kind = "typo" },
+      { text = "left", clarify = ["left yellow", "left red", "left green"], kind = "partial" },
+    ]
+
+``move`` is the move meant, in the game's notation; ``clarify`` lists the moves a phrasing may mean
+when it cannot be pinned to one (the referee must ask, listing exactly these); ``kind`` says what
+makes the phrasing hard (typo, slang, order, words, abbreviation, partial, relative, question, ...).
+
+:func:`score_corpus` reads every phrasing with the game's :class:`~gm.core.phrasing.Phrasing` at
+its position and counts: *understood* (the meant move, or for a ``clarify`` entry a question listing
+exactly its candidates), *asked* (a question whose candidates include the meant move: not
+understood, but nothing wrong done), *wrong* (any other move: a move the player did not mean) and
+*missed* (nothing read).  ``bench`` reports these per game, ``tests/play`` holds every game to at
+least 95% understood and no wrong move.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from gm.core.errors import GameError
+
+if TYPE_CHECKING:
+    from gm.core.actions import Action
+    from gm.core.game import Game
+    from gm.core.phrasing import Reading
+    from gm.core.state import GameState
+    from gm.session import Session
+
+CORPUS_FILE = ("eval", "phrasings.toml")
+KINDS = ("plain", "typo", "slang", "order", "words", "abbreviation", "partial", "relative", "question", "fuzzy", "context")
+
+
+class CorpusError(GameError):
+    """A corpus file that cannot be used (unreadable, a malformed entry, a position that cannot be reached)."""
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One thing a player types at a position, and what it means."""
+
+    text: str
+    move: str | None = None
+    clarify: tuple[str, ...] = ()
+    kind: str = "plain"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position built by seeded moves, and the phrasings typed there."""
+
+    id: str
+    seed: int = 1
+    seat: str | None = None
+    moves: tuple[str, ...] = ()
+    opponent: str = "bot:random"
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    say: tuple[Phrase, ...] = ()
+
+
+def _fail(where: str, reason: str, what: object = None) -> CorpusError:
+    return CorpusError(f"{where}: {reason}", rule="GM-PHRASINGS", input=None if what is None else str(what))
+
+
+def _phrase(raw: object, where: str) -> Phrase:
+    if not isinstance(raw, Mapping):
+        raise _fail(where, "a phrasing is a table { text, move | clarify, kind }")
+    extra = set(raw) - {"text", "move", "clarify", "kind"}
+    if extra:
+        raise _fail(where, f"unknown field {sorted(extra)[0]!r}", sorted(extra)[0])
+    text, move, clarify = raw.get("text"), raw.get("move"), raw.get("clarify")
+    if not isinstance(text, str) or not text.strip():
+        raise _fail(where, "text is required")
+    if (move is None) == (clarify is None):
+        raise _fail(where, "exactly one of move and clarify", text)
+    if clarify is not None and (not isinstance(clarify, list) or len(clarify) < 2 or not all(isinstance(c, str) for c in clarify)):
+        raise _fail(where, "clarify lists at least two moves", text)
+    kind = str(raw.get("kind", "plain"))
+    if kind not in KINDS:
+        raise _fail(where, f"kind is one of {', '.join(KINDS)}", kind)
+    return Phrase(text=text, move=move, clarify=tuple(clarify or ()), kind=kind)
+
+
+def load_corpus(game: Game) -> list[Position]:
+    """The game's phrasing corpus (``eval/phrasings.toml`` in its package); a game without one has none."""
+    node = resources.files(game.package).joinpath(*CORPUS_FILE)
+    if not node.is_file():
+        return []
+    where = f"{game.package}/{'/'.join(CORPUS_FILE)}"
+    try:
+        data = tomllib.loads(node.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise _fail(where, str(exc)) from None
+    out: list[Position] = []
+    for i, raw in enumerate(data.get("position", [])):
+        at = f"{where} position {i + 1}"
+        extra = set(raw) - {"id", "seed", "seat", "moves", "opponent", "rules", "say"}
+        if extra:
+            raise _fail(at, f"unknown field {sorted(extra)[0]!r}", sorted(extra)[0])
+        if not isinstance(raw.get("id"), str):
+            raise _fail(at, "id is required")
+        say = tuple(_phrase(p, f"{at} ({raw['id']}) phrasing {j + 1}") for j, p in enumerate(raw.get("say", [])))
+        out.append(Position(id=raw["id"], seed=int(raw.get("seed", 1)), seat=raw.get("seat"), moves=tuple(raw.get("moves", ())),
+                            opponent=str(raw.get("opponent", "bot:random")), rules=dict(raw.get("rules", {})), say=say))
+    ids = [p.id for p in out]
+    dup = next((i for i in ids if ids.count(i) > 1), None)
+    if dup:
+        raise _fail(where, f"position id {dup!r} is used twice", dup)
+    return out
+
+
+def start(game: Game, position: Position) -> Session:
+    """A fresh in-memory session at ``position``: its seat plays its moves through the tools, every
+    other seat is its opponent bot (seeded)."""
+    from gm.referee.offline import tool_call_for
+    from gm.session import Session
+
+    seat = position.seat or game.seats[0]
+    players = {s: position.opponent for s in game.seats if s != seat}
+    session = Session.create(game, seed=position.seed, rules=dict(position.rules), players=players, persist=False,
+                             bot_seed=position.seed, nonce_seed=0, record=False)
+    for text in position.moves:
+        action = session.state.parse_action(text)
+        call = tool_call_for(game, session.state, seat, action)
+        if call is None:
+            raise _fail(position.id, f"no tool makes the set-up move {text!r}", text)
+        result = session.call(call[0], call[1], seat)
+        if not result.get("ok"):
+            err = result.get("error") or {}
+            raise _fail(position.id, f"set-up move {text!r} refused: {err.get('reason')}", text)
+    return session
+
+
+def same_move(state: GameState[Any], seat: str, a: Action, b: Action) -> bool:
+    """Whether ``a`` and ``b`` are the same move for ``seat`` here: equal, or two ways of writing one
+    move (a route left out, a default spelt out) that leave the game the same."""
+    if a == b:
+        return True
+    if type(a) is not type(b):
+        return False
+    try:
+        one, two = state.copy(), state.copy()
+        one.apply(seat, a)
+        two.apply(seat, b)
+    except GameError:
+        return False
+    return one.snapshot() == two.snapshot()
+
+
+@dataclass
+class Outcome:
+    """What the offline referee made of one phrasing."""
+
+    position: str
+    text: str
+    kind: str
+    expected: str
+    verdict: str  # understood | asked | wrong | missed
+    got: str
+
+
+def _expected(state: GameState[Any], phrase: Phrase) -> tuple[Action | None, tuple[Action, ...]]:
+    if phrase.move is not None:
+        return state.parse_action(phrase.move), ()
+    return None, tuple(state.parse_action(c) for c in phrase.clarify)
+
+
+def judge(state: GameState[Any], seat: str, phrase: Phrase, reading: Reading) -> str:
+    """``understood``, ``asked``, ``wrong`` or ``missed`` (see the module doc)."""
+    meant, options = _expected(state, phrase)
+    if reading.action is not None and state.is_legal(seat, reading.action):
+        if meant is not None and same_move(state, seat, reading.action, meant):
+            return "understood"
+        return "wrong"
+    # nothing read, or a move the engine refuses (nothing changes): judged by the question asked, if any
+    if reading.candidates:
+        got = list(reading.candidates)
+        if meant is None:
+            fits = len(got) == len(options) and all(any(same_move(state, seat, g, o) for o in options) for g in got)
+            return "understood" if fits else "asked"
+        return "asked" if any(same_move(state, seat, g, meant) for g in got) else "missed"
+    return "missed"
+
+
+def check_corpus(game: Game, positions: Sequence[Position]) -> list[str]:
+    """What is wrong with a corpus: a position that cannot be reached, a meant move that does not read
+    or is not legal at its position, a clarify list with such a move (one line each; empty: nothing)."""
+    problems: list[str] = []
+    for pos in positions:
+        try:
+            session = start(game, pos)
+        except GameError as exc:
+            problems.append(exc.reason)
+            continue
+        seat = pos.seat or game.seats[0]
+        for phrase in pos.say:
+            for text in (phrase.move,) if phrase.move else phrase.clarify:
+                try:
+                    ok = session.state.is_legal(seat, session.state.parse_action(str(text)))
+                except GameError as exc:
+                    problems.append(f"{pos.id}: {phrase.text!r}: {text!r} does not read: {exc.reason}")
+                    continue
+                if not ok:
+                    problems.append(f"{pos.id}: {phrase.text!r}: {text!r} is not a legal move there")
+    return problems
+
+
+def outcomes(game: Game, positions: Sequence[Position] | None = None) -> Iterator[Outcome]:
+    """Every phrasing of the corpus read at its position, with the verdict."""
+    phrasing = game.phrasing()
+    for pos in load_corpus(game) if positions is None else positions:
+        session = start(game, pos)
+        state, seat = session.state, pos.seat or game.seats[0]
+        for phrase in pos.say:
+            reading = phrasing.read(state, seat, phrase.text)
+            asked = "ask: " + " | ".join(map(str, reading.candidates)) if reading.candidates else ""
+            if reading.action is not None:
+                refused = not state.is_legal(seat, reading.action)
+                got = f"refused: {reading.action}" + (f"; {asked}" if asked else "") if refused else str(reading.action)
+            else:
+                got = asked or "nothing"
+            expected = phrase.move or "ask: " + " | ".join(phrase.clarify)
+            yield Outcome(pos.id, phrase.text, phrase.kind, expected, judge(state, seat, phrase, reading), got)
+
+
+def score_corpus(results: Sequence[Outcome]) -> dict[str, Any]:
+    """Counts and the understood share of a list of outcomes."""
+    n = len(results)
+    counts = {v: sum(r.verdict == v for r in results) for v in ("understood", "asked", "wrong", "missed")}
+    return {"phrasings": n, **counts, "understood_pct": round(100 * counts["understood"] / n, 1) if n else 0.0}
