@@ -74,7 +74,8 @@ def import_(
     player: list[str] | None = typer.Option(None, "--player", help="SEAT=human|bot:STRATEGY: who plays a seat from now on (default: as in the token; every seat human for a chatbot game)"),
     game: str | None = typer.Option(None, "--game", "-g", help="chatbot log: the game (default: the game whose move log reads)"),
     rules: Path | None = typer.Option(None, "--rules", help="chatbot log: the TOML ruleset the chatbot played (default: the game's rules)"),
-    seed: int | None = typer.Option(None, "--seed", help="chatbot log: the seed of the engine's chance (default: one that agrees with the chatbot's coin toss)"),
+    seed: int | None = typer.Option(None, "--seed", help="chatbot log: the seed of the engine's chance (default: one that agrees with the chance the chat states: its toss, first side, dice and deals)"),
+    chance: str = typer.Option("from-log", "--chance", help="chatbot log: from-log (the chat's own dice and deals where its log states them; the seed draws the rest) or seed (gm's seed alone: a roll of the chatbot's that differs is a finding)"),
     as_json: bool = typer.Option(False, "--json", help="chatbot log: print the audit as JSON"),
     export: Path | None = typer.Option(None, "--export", help="chatbot log: also write the corrected session document here, to paste back into the chat"),
 ) -> None:
@@ -88,6 +89,7 @@ def import_(
         _import_token(text, output, home, session_id, players)
         return
     from gm.chatlog.audit import audit, detect_game
+    from gm.core.chance import Chance
     from gm.core.errors import StateError
     from gm.core.registry import find_game
 
@@ -103,17 +105,23 @@ def import_(
             return
         raise
     hint = token_hint(text, g, home)
-    secret, chance = hint.secret, hint.chance
-    if seed is not None:  # a seed of the user's: a practice game, whatever the token's was
-        secret, chance = None, None
     ruleset = g.load_rules_file(rules) if rules is not None else hint.rules
-    prefer = None
+    secret, setup = hint.secret, hint.chance
+    if seed is not None:  # a seed of the user's: a practice game, whatever the token's was
+        secret, setup = None, None
+    if chance not in ("from-log", "seed"):
+        fail(f"--chance takes from-log or seed, not {chance!r}")
+    result = None
     if seed is None and secret is not None:
-        if hint.moves:  # a game played in gm up to its token: its seed is the game's (a running one's copy's)
+        if hint.moves:  # a game played in gm up to its token: its seed is the game's
             seed = secret.seed
-        else:  # a blank template's token: its seed is tried first, the chat's own chance decides
-            prefer = secret.seed
-    result = audit(g, text, ruleset, seed, chance, prefer=prefer)
+        else:  # a blank template's token: its game if the chat's own chance agrees with it, else the chat decides
+            result = audit(g, text, ruleset, None, setup, prefer=secret.seed, outcomes=chance, tries=1)
+            if result.seed_note:
+                result, secret = None, None
+                setup = Chance.of(setup.generator) if setup is not None else None  # (not the template's outcomes)
+    if result is None:
+        result = audit(g, text, ruleset, seed, setup, outcomes=chance)
     if secret is not None and secret.seed != result.seed:
         secret = None
     if secret is not None and not secret.practice and not result.state.is_terminal:
@@ -131,21 +139,21 @@ def import_(
     _report(result, s, as_json, export, copied=result.seed_hidden)
 
 
-#: what an import of a running hidden-seed game says of its copy
-_COPY_NOTE = ("the game is still running and its seed is hidden: the copy has a new hidden seed (what every side has "
-              "seen so far is kept; chance from here on is new) and fresh bots")
-
-
 @dataclass(frozen=True)
 class TokenHint:
     """What a gm token inside a chatbot's text says about the game its log replays: the ruleset, the
-    seed (a hidden one only where its key is; a running game's never: its copy's fresh one), the
-    chance setup and how many moves the token's game had."""
+    seed (a hidden one only where its key is; a running game's copy gets a fresh one), the chance
+    setup (the generator and outcomes supplied) and how many moves the token's game had."""
 
     rules: Any = None
     secret: SeedSecret | None = None
     moves: int = 0
     chance: Chance | None = None
+
+
+#: what an import of a running hidden-seed game says of its copy
+_COPY_NOTE = ("the game is still running and its seed is hidden: the copy has a new hidden seed (what every side has "
+              "seen so far is kept; chance from here on is new) and fresh bots")
 
 
 def token_hint(text: str, game: Game, home: Path | None) -> TokenHint:
@@ -170,17 +178,21 @@ def token_hint(text: str, game: Game, home: Path | None) -> TokenHint:
         if data.get("game") != game.id:
             return TokenHint()
         rules = game.load_rules(data.get("rules") or {})
+        moves = len(data.get("log") or ())
         if "seed" in data and "sealed" not in data:
             from gm.core.chance import Chance
 
-            return TokenHint(rules, SeedSecret.draw(int(data["seed"])), len(data.get("log") or ()), Chance.from_record(data))
-        secret, chance, moves = opened(data, FileStore(home))
+            return TokenHint(rules, SeedSecret.draw(int(data["seed"])), moves, Chance.from_record(data))
     except (GameError, SealError, KeyError, TypeError, ValueError):
         return TokenHint()
+    try:
+        secret, chance, played = opened(data, FileStore(home))
+    except (GameError, SealError, KeyError, TypeError, ValueError):  # sealed with another gm's key: its rules only
+        return TokenHint(rules, None, moves)
     if secret.practice:
-        return TokenHint(rules, secret, len(moves), chance)
-    copy = fresh_copy(game, rules, secret, chance, moves)  # (a StateError: the moves need the old seed)
-    return TokenHint(rules, secret, len(moves), chance) if copy is None else TokenHint(rules, copy[0], len(moves), copy[1])
+        return TokenHint(rules, secret, moves, chance)
+    copy = fresh_copy(game, rules, secret, chance, played)  # (a StateError: the moves need the old seed)
+    return TokenHint(rules, secret, moves, chance) if copy is None else TokenHint(rules, copy[0], moves, copy[1])
 
 
 def save(
@@ -193,8 +205,8 @@ def save(
 ) -> Session:
     """The engine's true game of an audit, saved as a new session: a practice game (its seed is the
     one the audit replayed with) unless ``secret`` (the hidden seed of the game's token) says
-    otherwise, with the audit's chance (its generator, and the outcomes supplied to it); every seat is
-    human unless ``players`` says otherwise."""
+    otherwise, with the audit's chance (its generator, and the chat's own outcomes it was given);
+    every seat is human unless ``players`` says otherwise."""
     from gm.session import FileStore, Session
     from gm.session.commit import SeedSecret
 
@@ -238,6 +250,10 @@ def _report(result: Audit, s: Session | None, as_json: bool, export: Path | None
         return
     who = ", ".join(f"{name} {p}" for name, p in s.players.items())
     echo(f"saved the engine's game as {s.game.id} session {s.id} ({len(s.state.log)} moves; {who})")
+    if result.supplied:
+        n = len(result.supplied)
+        echo(f"the session plays on the chat's own dice and deals: {n} {'outcome' if n == 1 else 'outcomes'} of chance "
+             f"from the log are kept with it; gm's seed draws the rest")
     hint = ""
     if not s.bot_seats and len(s.game.seats) > 1:
         hint = f" (hot seat; to play against a bot, import with --player {s.game.seats[-1]}=bot:default)"

@@ -20,10 +20,11 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from gm.core.actions import Action
+    from gm.core.chance import Draw
     from gm.core.events import Event
     from gm.core.game import Game
     from gm.core.state import GameState
@@ -59,6 +60,25 @@ class Fact:
 
 
 @dataclass(frozen=True, slots=True)
+class Stated:
+    """An outcome of chance as a chat log's line states it: the label of the engine's draw it is
+    (:class:`gm.core.chance.Draw`, ``pass roll``), words its ``about`` holds (``QB``: whose roll; empty:
+    any), and the outcome as the draw reads it (``5``, ``tails``, ``home``)."""
+
+    label: str
+    value: Any
+    about: str = ""
+
+    def answers(self, draw: Draw[Any]) -> bool:
+        """Whether this is what the chat says of ``draw`` (the same label; every word of :attr:`about` a word of
+        the draw's, ``@`` parting words too: ``QB@SR`` answers ``QB A2-4@SR``)."""
+        if draw.label != self.label:
+            return False
+        words = set(re.split(r"[\s@]+", draw.about.lower()))
+        return all(w in words for w in re.split(r"[\s@]+", self.about.lower()) if w)
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedLine:
     """A move line read back: the chatbot's own label (``D7``; never trusted), the moves in the
     order they apply (seat, action text) and the claims."""
@@ -66,6 +86,19 @@ class ParsedLine:
     label: str
     moves: tuple[tuple[str, str], ...]
     claims: tuple[Claim, ...]
+
+
+class ChanceLog(Protocol):
+    """What :meth:`ChatLog.supply` may read of a log being replayed."""
+
+    @property
+    def lines(self) -> Sequence[ParsedLine]:
+        """The log's lines, read."""
+
+    #: the index of the line being replayed (-1: the game is being set up, before the first line)
+    at: int
+    #: the game's own notes while one log is replayed (what its supply has used up)
+    notes: dict[str, Any]
 
 
 class ChatLog(ABC):
@@ -113,6 +146,22 @@ class ChatLog(ABC):
         checks them against the end of the replay.  Default: none."""
         return []
 
+    def stated(self, line: ParsedLine) -> list[Stated]:
+        """The outcomes of chance ``line`` states (a coin, dice), in the order the engine draws them: the
+        importer replays the game with them (``--chance from-log``).  Default: none."""
+        return []
+
+    def supply(self, draw: Draw[Any], log: ChanceLog) -> Any:
+        """The outcome of ``draw`` that the log says without stating it (the cards a chatbot dealt, seen
+        as they are played; a deal may name only some: gm deals the rest), read from ``log`` (the log's
+        lines, and the one being replayed); ``None``: none.  Default: none."""
+        return None
+
+    def says_chance(self, line: ParsedLine) -> bool:
+        """Whether ``line`` says something of chance (the seed search replays the log as far as the last
+        line that does).  Default: it states an outcome."""
+        return bool(self.stated(line))
+
     def ends_turn(self, state: GameState[Any], seat: str) -> str | None:
         """The action text with which ``seat`` ends its turn early (Quarter Back's ``end``): the
         importer plays it for a log whose next line is another seat's while ``seat`` still has the
@@ -127,6 +176,23 @@ class ChatLog(ABC):
     def line_text(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
         """:meth:`format_line`, kept to one line."""
         return " ".join(self.format_line(state, moves, events, number).split())
+
+
+_OTHER_SIDE = {"heads": "tails", "tails": "heads"}
+
+
+def stated_coin(line: ParsedLine, label: str = "coin toss", flip: str = "coin", winner: str = "toss") -> list[Stated]:
+    """The coin toss a line states, for a game whose toss is called (a move ``heads`` or ``tails``): the flip
+    its ``flip`` claim says, else the one its ``winner`` claim and the call give (the caller wins on the flip
+    it called)."""
+    said = {c.key: c.said for c in line.claims}
+    if flip in said:
+        return [Stated(label, said[flip])]
+    call = next(((seat, act) for seat, act in line.moves if act in _OTHER_SIDE), None)
+    if winner in said and call is not None:
+        seat, act = call
+        return [Stated(label, act if said[winner] == seat else _OTHER_SIDE[act])]
+    return []
 
 
 #: the chance generator a chat log's :attr:`ChatLog.example_moves` are played under: the examples were

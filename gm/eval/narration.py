@@ -1,8 +1,10 @@
 """The narration check measured on a corpus of true and false narrations of real seeded turns.
 
 Each game ships its corpus as data, ``<game package>/eval/narrations.toml``: seeded games written
-out move by move (``[[play]]``: ``seed``, optional ``rules``, ``moves`` as ``"SEAT: move"`` in the
-game's words), and turns of them (``[[play.turn]]``: ``id``, ``at`` - the index of the turn's first
+out move by move (``[[play]]``: ``seed``, optional ``rules`` and ``chance`` - the chance generator
+the seed keys, a file-level ``chance`` applying to every play; without one ``mt19937``, what every
+corpus written before generators were named used -, ``moves`` as ``"SEAT: move"`` in the game's
+words), and turns of them (``[[play.turn]]``: ``id``, ``at`` - the index of the turn's first
 move -, ``count`` moves - 0 for a message that made no move -, the ``seat`` narrated to, the
 engine's ``events`` texts, and the narrations: ``true`` ones and ``[[play.turn.false]]`` ones, each
 with the ``kind`` of claim it gets wrong).
@@ -63,6 +65,7 @@ class Play:
     rules: Mapping[str, Any]
     moves: tuple[tuple[str, str], ...]
     turns: tuple[Turn, ...]
+    chance: str = "mt19937"
 
 
 @dataclass
@@ -109,6 +112,7 @@ def load_corpus(game: Game) -> list[Play]:
     if found is None:
         return []
     data, where = found
+    chance = str(data.get("chance", "mt19937"))
     plays = []
     for p, raw in enumerate(data.get("play", [])):
         moves = []
@@ -122,7 +126,7 @@ def load_corpus(game: Game) -> list[Play]:
                  _narrations(t, f"{where} turn {t['id']}"))
             for t in raw.get("turn", [])
         )
-        plays.append(Play(int(raw["seed"]), dict(raw.get("rules", {})), tuple(moves), turns))
+        plays.append(Play(int(raw["seed"]), dict(raw.get("rules", {})), tuple(moves), turns, str(raw.get("chance", chance))))
     return plays
 
 
@@ -134,7 +138,7 @@ def play_facts(game: Game, play: Play) -> dict[str, Facts]:
     from gm.session import Session
 
     session = Session.create(game, seed=play.seed, rules=dict(play.rules), players={s: "human" for s in game.seats},
-                             persist=False, record=False, bot_seed=0, nonce_seed=0)
+                             persist=False, record=False, bot_seed=0, nonce_seed=0, chance=play.chance)
     starts: dict[int, list[Turn]] = {}
     for turn in play.turns:
         starts.setdefault(turn.at, []).append(turn)

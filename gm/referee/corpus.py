@@ -7,6 +7,7 @@ type there with the move each means::
     [[position]]
     id = "kick-pick"          # unique in the file
     seed = 1                  # the game's seed (and the opponent bot's)
+    chance = "mt19937"        # optional: the generator the seed keys (a file-level `chance` too; default mt19937)
     seat = "home"             # optional: the game's first seat
     moves = ["receive"]       # the seat's moves in the game's words (the other seats are `opponent`)
     opponent = "bot:random"   # optional
@@ -73,6 +74,8 @@ class Position:
     opponent: str = "bot:random"
     rules: Mapping[str, Any] = field(default_factory=dict)
     say: tuple[Phrase, ...] = ()
+    #: the chance generator the seed keys (the corpora were written under mt19937, before generators had names)
+    chance: str = "mt19937"
 
 
 def _fail(where: str, reason: str, what: object = None) -> CorpusError:
@@ -109,16 +112,18 @@ def load_corpus(game: Game) -> list[Position]:
     except tomllib.TOMLDecodeError as exc:
         raise _fail(where, str(exc)) from None
     out: list[Position] = []
+    chance = str(data.get("chance", "mt19937"))
     for i, raw in enumerate(data.get("position", [])):
         at = f"{where} position {i + 1}"
-        extra = set(raw) - {"id", "seed", "seat", "moves", "opponent", "rules", "say"}
+        extra = set(raw) - {"id", "seed", "seat", "moves", "opponent", "rules", "say", "chance"}
         if extra:
             raise _fail(at, f"unknown field {sorted(extra)[0]!r}", sorted(extra)[0])
         if not isinstance(raw.get("id"), str):
             raise _fail(at, "id is required")
         say = tuple(_phrase(p, f"{at} ({raw['id']}) phrasing {j + 1}") for j, p in enumerate(raw.get("say", [])))
         out.append(Position(id=raw["id"], seed=int(raw.get("seed", 1)), seat=raw.get("seat"), moves=tuple(raw.get("moves", ())),
-                            opponent=str(raw.get("opponent", "bot:random")), rules=dict(raw.get("rules", {})), say=say))
+                            opponent=str(raw.get("opponent", "bot:random")), rules=dict(raw.get("rules", {})), say=say,
+                            chance=str(raw.get("chance", chance))))
     ids = [p.id for p in out]
     dup = next((i for i in ids if ids.count(i) > 1), None)
     if dup:
@@ -135,7 +140,7 @@ def start(game: Game, position: Position) -> Session:
     seat = position.seat or game.seats[0]
     players = {s: position.opponent for s in game.seats if s != seat}
     session = Session.create(game, seed=position.seed, rules=dict(position.rules), players=players, persist=False,
-                             bot_seed=position.seed, nonce_seed=0, record=False)
+                             bot_seed=position.seed, nonce_seed=0, record=False, chance=position.chance)
     for text in position.moves:
         action = session.state.parse_action(text)
         call = tool_call_for(game, session.state, seat, action)

@@ -33,7 +33,7 @@ def exchanges(game: Game, state: GameState[Any]) -> tuple[list[Exchange], GameSt
     and the game as it stands after the last whole exchange (what the log holds)."""
     chatlog = game.chatlog()
     assert chatlog is not None
-    fresh = game.new_state(state.rules, state.seed)
+    fresh = state.fresh()  # (the seed, the generator and any outcomes supplied to the game)
     out: list[Exchange] = []
     group: list[tuple[str, Action]] = []
     events: list[Event] = []
@@ -46,10 +46,7 @@ def exchanges(game: Game, state: GameState[Any]) -> tuple[list[Exchange], GameSt
             out.append(_exchange(game, fresh, group, events, len(out) + 1))
             group, events = [], []
             closed = len(fresh.log)
-    kept = game.new_state(state.rules, state.seed)
-    for move in state.log[:closed]:
-        kept.apply(move.seat, move.action)
-    return out, kept
+    return out, state.rebuilt(closed)
 
 
 def _exchange(game: Game, state: GameState[Any], group: list[tuple[str, Action]], events: list[Event], n: int) -> Exchange:

@@ -58,10 +58,34 @@ def test_a_wrong_down_a_drifting_spot_and_a_score_never_earned_are_reported() ->
     ]
 
 
-def test_a_card_the_player_does_not_hold_stops_the_replay() -> None:
-    a = audit(GAME, edit(CLEAN, (QB, "QB:F3@SR")))
+def test_a_card_the_player_does_not_hold_stops_the_replay_on_gms_own_deal() -> None:
+    a = audit(GAME, edit(CLEAN, (QB, "QB:F3@SR")), outcomes="seed")
     assert a.illegal is not None and (a.illegal.line, a.illegal.rule) == (3, "BR-HAND")
     assert a.replayed == 0 and moves(a.state) == []  # the whole first play is dropped: the away side picks again
+
+
+def test_the_chats_own_deal_is_used_when_its_deck_holds_the_card() -> None:
+    """QB's deck holds F3, gm's seed dealt it A2-4: the chat's deal is used (the log states QB@SR's roll of the
+    A2-4 it no longer plays: that claim is now wrong)."""
+    assert audit(GAME, edit(CLEAN, (QB, "QB:F3@SR"))).illegal is None  # whatever seed the search settles on
+    a = audit(GAME, edit(CLEAN, (QB, "QB:F3@SR")), seed=0)  # the seed that dealt every other card of the log
+    assert (a.illegal, a.chance, a.replayed) == (None, "from-log", 4)
+    assert [(s.line, s.draw, s.said, s.drawn) for s in a.supplied] == [
+        (3, "deal (3 of 8, home QB)", "F3 A1-3 F2", "A1-3 A2-4 F2"),
+        # QB's A2-4 is rolled no more: gm's next dice fall elsewhere; the log's stated rolls stand
+        (5, "agility roll (0-2, OT3 A0-2@BL)", "1", "0"),
+        (5, "agility roll (1-4, DE1 A1-4@BL)", "2", "3"),
+    ]
+    assert [(d.line, d.key) for d in a.divergences] == [(5, "rolls")] and "QB@SR 2" in a.divergences[0].said
+
+
+def test_a_card_the_deck_does_not_hold_is_an_impossible_deal() -> None:
+    lines = audit(GAME, edit(CLEAN, (QB, "QB:S9@SR"))).text().splitlines()
+    assert lines[2] == (
+        "line 3 P1: impossible deal: deal (3 of 8, home QB) cannot come out S9 A1-3 F2: S9 is not there to draw; possible: "
+        "3 of A1-3 A2-4 F2 F2 F3 F3 F4 S1; gm's seed drew it instead [CORE-CHANCE]"
+    )
+    assert lines[3].endswith("QB does not hold S9 (holds A1-3 A2-4 F2) [BR-HAND]")
 
 
 @pytest.mark.parametrize("bot_seed", [0, 6])

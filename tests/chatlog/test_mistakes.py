@@ -13,6 +13,8 @@ from chat_helpers import played
 from layouts import Exchange, exchanges, line
 
 from gm.chatlog.audit import audit
+from gm.core.chance import MT19937
+from gm.core.errors import GameError
 from gm.core.registry import find_game
 
 #: game -> (seed, bot, moves at most) of the game whose log the cases edit
@@ -38,7 +40,7 @@ def _moves(game_id: str, label: str) -> str:
     return " | ".join(f"{seat}: {a}" for seat, acts in x.moves for a in acts)
 
 
-def _audit(game_id: str, *edits: tuple[str, str | None, str | None]) -> list[str]:
+def _audit(game_id: str, *edits: tuple[str, str | None, str | None], outcomes: str = "from-log") -> list[str]:
     """The audit (its honour-system note aside) of the game's log with ``edits``: (the start of a line,
     old, new); ``old`` None drops the line."""
     lines = [line(x) for x in _log(game_id)]
@@ -49,7 +51,7 @@ def _audit(game_id: str, *edits: tuple[str, str | None, str | None]) -> list[str
         else:
             assert old in lines[i] and new is not None, (old, lines[i])
             lines[i] = lines[i].replace(old, new)
-    a = audit(find_game(game_id), "## Move log\n\n" + "\n".join(lines) + "\n", seed=GAMES[game_id][0])
+    a = audit(find_game(game_id), "## Move log\n\n" + "\n".join(lines) + "\n", seed=GAMES[game_id][0], chance=MT19937, outcomes=outcomes)
     return [ln for ln in a.text().splitlines() if not ln.startswith("Honour system:")]
 
 
@@ -99,10 +101,22 @@ def test_gf_one_wrong_claim_is_one_finding(edit: tuple[str, str, str], finding: 
     assert _audit("grid-football", edit) == [GF_HEAD.format(n=24, r=24), finding, f"Result: 1 divergence, 0 illegal moves. {GF_END}"]
 
 
+def _refusal(game_id: str, moves: list[tuple[str, str]], seat: str, move: str) -> str:
+    """The engine's own reason and rule for refusing ``move`` after ``moves`` of the game the tests play."""
+    state = find_game(game_id).new_state(None, GAMES[game_id][0], MT19937)
+    for s, m in moves:
+        state.apply(s, m)
+    with pytest.raises(GameError) as err:
+        state.apply(seat, move)
+    return f"{err.value.reason} [{err.value.rule}]"
+
+
 def test_gf_a_skipped_kick_choice_stops_at_the_kickoff() -> None:
+    why = _refusal("grid-football", [("away", "tails")], "home", "left green")
+    assert why.startswith("now is the time for a kick choice")  # (the engine's words, shown as they are)
     assert _audit("grid-football", ("Choice home:", None, None)) == [
         GF_HEAD.format(n=23, r=1),
-        "line 4 Kickoff: illegal move home: left green: now is the time for a kick choice [GF-TOSS]",
+        f"line 4 Kickoff: illegal move home: left green: {why}",
         "  legal instead: kick; receive",
         "  the true game stops before this line; 21 later move lines were not replayed",
         "Result: 0 divergences, 1 illegal move. The engine's game: Q1 | 15 downs left | kick choice | home 0 - 0 away | to act: home",
@@ -129,8 +143,8 @@ def test_gf_the_down_of_a_winning_touchdown_counts() -> None:
     assert last == ("D8 away: play 2 black | home: play 1 black | touchdown home | home wins | ball J59 | Q1, 7 downs left | "
                     "score home 1-0 away")  # fmt: skip
     text = "## Move log\n" + "\n".join(line(x) for x in xs)
-    assert audit(game, text, seed=5).divergences == []
-    [d] = audit(game, text.replace("Q1, 7 downs left", "Q1, 8 downs left"), seed=5).divergences
+    assert audit(game, text, seed=5, chance=MT19937).divergences == []
+    [d] = audit(game, text.replace("Q1, 7 downs left", "Q1, 8 downs left"), seed=5, chance=MT19937).divergences
     assert (d.key, d.said, d.rules, d.rule) == ("downs left", "8", "7", "GF-R-DOWN-COUNT")
 
 
@@ -268,7 +282,7 @@ def test_br_the_4th_down_choice_line_as_gm_writes_it_is_true() -> None:
 
 
 def test_br_a_card_not_in_hand_stops_the_replay() -> None:
-    got = _audit("brawl", ("P1 away:", "CB2:S1@DL", "CB2:F3@DL"))
+    got = _audit("brawl", ("P1 away:", "CB2:S1@DL", "CB2:F3@DL"), outcomes="seed")
     assert got[:2] == [
         BR_HEAD.format(n=16, r=0),
         f"line 3 P1: illegal move away: {_moves('brawl', 'P1').split(' | ')[0].removeprefix('away: ').replace('CB2:S1@DL', 'CB2:F3@DL')}: "
@@ -349,7 +363,7 @@ def test_cf_a_side_done_at_the_other_sides_line_needs_no_done() -> None:
 
 # ------------------------------------------------------------------ dice the chatbot rolled itself
 def test_cf_a_pass_roll_that_is_not_gms_shows_both_rolls() -> None:
-    got = _audit("chess-football", ("T10 home: done", "pass roll 3", "pass roll 6"))
+    got = _audit("chess-football", ("T10 home: done", "pass roll 3", "pass roll 6"), outcomes="seed")
     assert got == [
         CF_HEAD.format(n=37, r=37),
         "line 12 T10 (home: done): pass roll: the chatbot rolled 6; gm's roll is 3 [CF-PASS]",
@@ -358,10 +372,43 @@ def test_cf_a_pass_roll_that_is_not_gms_shows_both_rolls() -> None:
 
 
 def test_br_agility_rolls_that_are_not_gms_show_both() -> None:
-    got = _audit("brawl", ("P3 away:", "rolls CB1 1, CB1 4,", "rolls CB1 2, CB1 4,"))
+    rolls = ("CB1@ML {}, CB1@ML 4, CB2@BR 2, DE2@MM 1, DT2@BL 1, FS@DM 1, OLB1@MR 3, OLB2@SL 1, OLB2@SL 3, OT3@SL 1, QB@BR 2, "
+             "RB@SL 2, SLOT@BL 4, SS@BL 3, TE@MM 1, WR1@SM 4, WR2@SL 3")  # fmt: skip
+    got = _audit("brawl", ("P3 away:", f"rolls {rolls.format(1)}", f"rolls {rolls.format(2)}"), outcomes="seed")
     assert got[1] == (
-        f"line 5 P3 ({_moves('brawl', 'P3')}): rolls: the chatbot rolled CB1 2, CB1 4, CB2 2, DE2 1, DT2 1, FS 1, OLB1 3, "
-        "OLB2 1, OLB2 3, OT3 1, QB 2, RB 2, SLOT 4, SS 3, TE 1, WR1 4, WR2 3; gm's rolls are CB1 1, CB1 4, CB2 2, DE2 1, "
-        "DT2 1, FS 1, OLB1 3, OLB2 1, OLB2 3, OT3 1, QB 2, RB 2, SLOT 4, SS 3, TE 1, WR1 4, WR2 3 [BR-AGILITY-ROLL]"
+        f"line 5 P3 ({_moves('brawl', 'P3')}): rolls: the chatbot rolled {rolls.format(2)}; gm's rolls are {rolls.format(1)} "
+        "[BR-AGILITY-ROLL]"
     )
     assert got[2:] == [f"Result: 1 divergence, 0 illegal moves. {BR_END}"]
+
+
+# ------------------------------------------------------------------ impossible rolls, and the chatbot's own dice
+def test_cf_an_impossible_pass_roll_is_flagged_and_gms_roll_used() -> None:
+    assert _audit("chess-football", ("T10 home: done", "pass roll 3", "pass roll 7")) == [
+        CF_HEAD.format(n=37, r=37),
+        "line 12 T10: impossible pass roll: pass roll (1-6, QB to FA1) cannot come out 7; possible: 1, 2, 3, 4, 5, 6; gm's "
+        "seed drew it instead [CORE-CHANCE]",
+        f"Result: 0 divergences, 0 illegal moves, 1 impossible outcome of chance. {CF_END}",
+    ]
+
+
+def test_br_an_agility_roll_the_card_cannot_show_is_flagged() -> None:
+    assert _audit("brawl", ("P3 away:", "rolls CB1@ML 1,", "rolls CB1@ML 9,")) == [
+        BR_HEAD.format(n=16, r=16),
+        "line 5 P3: impossible agility roll: agility roll (1-4, CB1 A1-4@ML) cannot come out 9; possible: 1, 2, 3, 4; gm's "
+        "seed drew it instead [CORE-CHANCE]",
+        f"Result: 0 divergences, 0 illegal moves, 1 impossible outcome of chance. {BR_END}",
+    ]
+
+
+def test_cf_the_rules_are_checked_on_the_chatbots_own_roll() -> None:
+    """The chatbot rolled 1 for the pass (gm's seed gave 3): the pass is incomplete on the chatbot's own die, so
+    its account of a completed pass is wrong - and says so with the roll's cause."""
+    got = _audit("chess-football", ("T10 home: done", "pass roll 3", "pass roll 1"))
+    assert got[:4] == [
+        CF_HEAD.format(n=37, r=11),
+        "The chat's own dice and deals: 1 outcome of chance came from its log, not from seed 4 (the first: line 12 T10, "
+        "pass roll (1-6, QB to FA1): the chatbot's 1, gm's 3).",
+        "line 12 T10 (home: done): ball: the chatbot says B38, the rules give H38 [CF-LOS]",
+        "line 12 T10 (home: done): down: the chatbot says 1st & 4, the rules give 2nd & 4 [CF-FIRST-DOWN]",
+    ]

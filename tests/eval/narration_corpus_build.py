@@ -57,7 +57,7 @@ def random_game(game_id: str, seed: int, rules: Mapping[str, Any], limit: int = 
     """A seeded game, every seat choosing a random legal move: the moves, each move's events, and
     who was to act before each move."""
     g = find_game(game_id)
-    st = g.new_state(g.load_rules(dict(rules)), seed)
+    st = g.new_state(g.load_rules(dict(rules)), seed, chance="mt19937")  # what the corpora are written with (no 'chance' key)
     rng = random.Random(seed)
     moves: list[tuple[str, str]] = []
     events: list[list[Any]] = []

@@ -129,4 +129,4 @@ def test_gm_eval_scores_the_offline_referee_like_a_model(tmp_path: Path) -> None
         score = doc["games"][game]
         assert (score["intent_ok"], score["wrong_moves"], score["cheats_changed_state"], score["requests_per_turn"]) == (42, 0, 0, 0.0)
     bad = CliRunner().invoke(app, ["eval", "--referee", "offline", "--model", "x"])
-    assert bad.exit_code != 0 and "--base-url, --model and --api are for --referee openai or anthropic" in bad.output
+    assert bad.exit_code != 0 and "--base-url, --model, --api and --max-tokens are for --referee openai or anthropic" in bad.output

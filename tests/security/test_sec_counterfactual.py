@@ -36,6 +36,7 @@ from gm.core.registry import find_game
 from gm.core.tools import call_for_action, expected
 from gm.mcp_server.host import GameHost
 from gm.mcp_server.server import build_server
+from gm.server.access import SEAT, digest
 from gm.server.app import ServeConfig, ServerState, _event_stream
 from gm.server.hub import GameHub, Grant
 from gm.session import FileStore, SeedSecret, Session
@@ -92,13 +93,15 @@ def served(home: Path, seat: str) -> dict[str, str]:
     """``gm serve``: the API's game view, its snapshot, and the event stream's first events (every
     move so far as ``seat`` may see it, then the state event)."""
     hub = GameHub(FileStore(home))
+    token = f"gms_counterfactual_{seat}"  # the seat's own token (the stream checks it before each change)
+    hub.access.grant(digest(token), SEAT, SID, seat)
     grant = Grant(SID, seat)
     out = {"serve view": json.dumps(hub.view(grant), sort_keys=True), "serve snapshot": json.dumps(hub.snapshot(grant), sort_keys=True)}
     state = ServerState(hub, ServeConfig())
 
     async def first_events() -> list[str]:
         got: list[str] = []
-        stream = _event_stream(state, grant, 0)
+        stream = _event_stream(state, grant, 0, token)
         async for chunk in stream:
             got.append(chunk)
             if "event: state" in chunk:

@@ -19,7 +19,7 @@ from typing import Any
 
 from gm.chatlog.text import move_pattern, read_line, score_claim, status_rows
 from gm.core.actions import Action
-from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
+from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated, stated_coin
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.chess_football.actions import CoinCall, parse_action
@@ -52,6 +52,16 @@ class ChessFootballChatLog(ChatLog):
         """A line ends when no secret pick waits for its pair (a hidden ball may stay hidden longer)."""
         assert isinstance(state, ChessFootballState)
         return not state.pending
+
+    def stated(self, line: ParsedLine) -> list[Stated]:
+        """The coin (the flip the line states, or the one its winner and the call give), each pass roll and
+        each collision's two dice (the moving piece's first)."""
+        said = {c.key: c.said for c in line.claims}
+        out = stated_coin(line)
+        out += [Stated("pass roll", int(n)) for n in said.get("pass roll", "").replace(",", " ").split()]
+        for a, x, b, y in _COLLIDE.findall(said.get("collision", "").lower()):
+            out += [Stated("collision roll", int(x), a.upper()), Stated("collision roll", int(y), b.upper())]
+        return out
 
     def ends_turn(self, state: GameState[Any], seat: str) -> str | None:
         """``done``: a side whose reaction-turn line is followed by the other side's is done."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from gm.chatlog.text import move_pattern, read_line, score_claim, squares
 from gm.core.actions import Action
-from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
+from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated, stated_coin
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.grid_football.actions import CoinCall, parse_action
@@ -73,6 +73,10 @@ class GridFootballChatLog(ChatLog):
     )  # fmt: skip
 
     # ------------------------------------------------------------ writing
+    def stated(self, line: ParsedLine) -> list[Stated]:
+        """The coin: the flip the line states, or the one its winner and the call give."""
+        return stated_coin(line)
+
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
         assert isinstance(state, GridFootballState)
         return not state.pending and state.phase not in (PUNT, NUMBER_CHECK, RETURN_NUMBER)

@@ -18,7 +18,7 @@ from typing import Any
 
 from gm.chatlog.text import move_pattern, read_line, score_claim, status_rows
 from gm.core.actions import Action
-from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
+from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.quarterback.actions import MovePiece, parse_action
@@ -46,6 +46,10 @@ class QuarterbackChatLog(ChatLog):
 
     def closes(self, state: GameState[Any], events: Sequence[Event]) -> bool:
         return state.is_terminal or any(e.kind in _ENDS for e in events)
+
+    def stated(self, line: ParsedLine) -> list[Stated]:
+        """Who won the toss (and so attacks first)."""
+        return [Stated("toss", c.said) for c in line.claims if c.key == "toss"]
 
     def ends_turn(self, state: GameState[Any], seat: str) -> str | None:
         """``end``: a side whose line is followed by the other side's ended its turn (chatbots leave the
