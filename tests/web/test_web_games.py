@@ -352,3 +352,19 @@ def test_grid_football_board_json_matches_the_ascii_board() -> None:
         seat = st.to_act()[0]
         st.apply(seat, st.legal_actions(seat).sample(rng))
     assert compared > 20 and paths > 5
+
+
+def test_grid_football_a_ball_that_did_not_move_has_no_path() -> None:
+    """A play of no legs leaves the ball where it was: nothing to draw (the page draws a path of two
+    squares or more), so the board says no path rather than a path of one square."""
+    g = find_game("grid-football")
+    st = g.new_state(seed=5)
+    rng = random.Random(5)
+    while st.ball is None or st.ball_path[-1:] != (st.ball,):
+        seat = st.to_act()[0]
+        st.apply(seat, st.legal_actions(seat).sample(rng))
+    assert g.board_json(st, "home")["path"]  # the ball moved: its path
+    st.ball_path = (st.ball,)
+    assert g.board_json(st, "home")["path"] == []
+    st.ball_path = (st.ball, st.ball)
+    assert g.board_json(st, "home")["path"] == []

@@ -52,7 +52,9 @@ def board_json(state: GridFootballState, seat: str | None = None) -> dict[str, A
     focus_rows = [line["row"] for line in lines if line["kind"] != "goal"]
     if state.ball:
         focus_rows.append(state.ball[1])
-    path = [list(p) for p in state.ball_path] if state.ball and state.ball_path and state.ball_path[-1] == state.ball else []
+    # the ball's last move, when it went somewhere (a play of no legs leaves it where it was: no path)
+    moved = len(set(state.ball_path)) > 1 and state.ball_path[-1] == state.ball
+    path = [list(p) for p in state.ball_path] if state.ball and moved else []
     focus_rows.extend(p[1] for p in path)
     return {
         "game": "grid-football",
