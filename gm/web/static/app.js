@@ -260,11 +260,14 @@ async function openGame(session) {
   const invite = sessionStorage.getItem(`gm.invite.${session}`);
   $("invite").hidden = !invite;
   $("invite-link").value = invite || "";
-  const refs = await api("/api/referees");
-  $("referee").hidden = $("referee-label").hidden = !refs.llm;
-  if (refs.llm) $("referee").options[0].textContent = `LLM referee (${refs.kind})`;
+  // whether the server has an LLM referee, asked alongside the table (not before it: the board first)
+  const refs = api("/api/referees").then((r) => {
+    $("referee").hidden = $("referee-label").hidden = !r.llm;
+    if (r.llm) $("referee").options[0].textContent = `LLM referee (${r.kind})`;
+  }, () => {});
   await refresh();
   connect();
+  await refs;
 }
 
 function pickActive(table) {
