@@ -166,7 +166,8 @@ class Smoke:
         return out
 
     def check_import(self) -> str | None:
-        p = self.sh(str(self.venv / "bin" / "python"), "-c", "import gm; print(gm.__file__)")
+        # (the move builder's JSON Schema ships inside the package, as the page's files do)
+        p = self.sh(str(self.venv / "bin" / "python"), "-c", "import gm; from gm.core.movebuilder import load_schema; load_schema(); print(gm.__file__)")
         where = p.stdout.strip()
         if p.returncode or not where.startswith(str(self.venv)):
             return f"gm is imported from {where or p.stderr.strip()!r}, not from the fresh venv"
@@ -254,7 +255,7 @@ class Smoke:
                     time.sleep(0.2)
             if "<html" not in page.lower():
                 return f"/ is not the page: {_first_line(page)}"
-            for name in ("app.js", "board.js", "style.css"):
+            for name in ("app.js", "board.js", "builder.js", "board.css", "style.css"):
                 with urllib.request.urlopen(f"{base}/static/{name}", timeout=10) as r:
                     if r.status != 200 or not r.read():
                         return f"/static/{name} is missing from the installed package"
@@ -263,7 +264,14 @@ class Smoke:
             with urllib.request.urlopen(req, timeout=30) as r:
                 made = json.loads(r.read())
             ok = made.get("ok") is True and made.get("game") == "grid-football" and str(made.get("token", "")).startswith("gms_")
-            return None if ok else f"POST /api/games: {str(made)[:200]}"
+            if not ok:
+                return f"POST /api/games: {str(made)[:200]}"
+            req = urllib.request.Request(f"{base}/api/games/{made['session']}/table", headers={"Authorization": f"Bearer {made['token']}"})
+            with urllib.request.urlopen(req, timeout=30) as r:  # the page's table: board, move builder, story
+                table = json.loads(r.read())
+            if not (table.get("ok") and table.get("board") and table.get("builder", {}).get("version") == 1):
+                return f"GET /api/games/{{id}}/table: {str(table)[:200]}"
+            return None
         except OSError as exc:
             return f"gm serve: {exc}"
         finally:

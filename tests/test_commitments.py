@@ -175,7 +175,7 @@ def test_human_side_never_depends_on_the_bots_committed_pick(sc: Scenario, tmp_p
         assert r["ok"], r
         rev = r["reveal"]["away"]
         assert rev == {"choice": variant, "nonce": nonce, "commitment": digest, "verified": True}
-        assert verify(rev) and rev in [{k: v for k, v in x.items() if k not in ("seat", "index")} for x in s.reveals()]
+        assert verify(rev) and rev in [{k: v for k, v in x.items() if k not in ("seat", "index", "revealed_at")} for x in s.reveals()]
         assert "away" not in r["commitments"] or r["commitments"]["away"] != digest
         assert [m for m in s.log("home") if m[1] == "locked"] == [["away", "locked"]] * len(r["commitments"])
         reopened = Session.open(s.path)  # type: ignore[arg-type]

@@ -13,7 +13,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,11 +20,11 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import Client, StdioServerParameters
+from plugin_helpers import install_plugin
 
 import gm
 
 ROOT = Path(__file__).resolve().parents[1]
-PLUGIN = ROOT / "tests" / "plugin_game"
 GAME = "rock-paper-scissors"
 TIMEOUT = 60
 
@@ -33,14 +32,7 @@ TIMEOUT = 60
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The plugin, installed by pip (no build isolation: no network) into a folder of its own."""
-    tmp = tmp_path_factory.mktemp("plugin")
-    src = tmp / "src"
-    shutil.copytree(PLUGIN, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    target = tmp / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target", str(target), str(src)],
-        check=True, capture_output=True, text=True, timeout=120,
-    )
+    target = install_plugin(tmp_path_factory.mktemp("plugin"))
     assert (target / "gm_rps" / "templates" / "prompts" / "rules_summary.md.j2").is_file()
     return target
 

@@ -5,6 +5,7 @@ broken, duplicated or mislabelled plugin gets a clear error instead of taking gm
 from __future__ import annotations
 
 import ast
+import re
 import tomllib
 from collections.abc import Callable, Iterator
 from importlib.metadata import entry_points
@@ -31,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GM = Path(gm.__file__).resolve().parent
 DECLARED = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["entry-points"][ENTRY_POINT_GROUP]
 #: the layers that serve every game and so may name none
-GENERIC = ["chatlog", "cli", "core", "export", "mcp_server", "play", "referee", "transcript", "sim.py", "session", "templating.py"]
+GENERIC = ["chatlog", "cli", "core", "export", "mcp_server", "play", "referee", "transcript", "sim.py", "session", "templating.py", "web"]
 
 
 def test_gm_declares_its_games_as_entry_points() -> None:
@@ -86,6 +87,27 @@ def test_no_game_is_named_in_the_generic_layers() -> None:
                     hit = node.value.lower() in names or "football" in node.value.lower()
                     if hit and not path.name == "check.py":  # the narration checker is issue 16's next step
                         found.append(f"{path.relative_to(GM)}:{node.lineno}: {node.value!r}")
+    assert found == []
+
+
+def test_no_game_is_named_in_the_page() -> None:
+    """The page's static files (script, style sheets, HTML) name no game, no game's seat words and no
+    game's vocabulary of kinds beyond the board's shared one: no word of them is a game's id or alias
+    ("grid", the kind of every board's geometry, aside), "home", "away" or "touchdown", and none says
+    "football"; comments included, as a reviewer reads them.  Every game is drawn and played from its
+    own hooks (board_json, move_builder)."""
+    names = {n.lower() for g in all_games() for n in (g.id, *g.aliases)} - {"grid"} | {"home", "away", "touchdown"}
+    found = []
+    static = sorted((GM / "web" / "static").iterdir())
+    assert {p.suffix for p in static} >= {".js", ".css", ".html"}
+    for path in static:
+        text = path.read_text(encoding="utf-8")
+        for lineno, line in enumerate(text.splitlines(), start=1):
+            words = {w.lower() for w in re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", line)}
+            parts = {p for w in words for p in w.split("-")}
+            hit = sorted((words | parts) & names) + (["football"] if "football" in line.lower() else [])
+            if hit:
+                found.append(f"{path.name}:{lineno}: {hit}: {line.strip()[:100]}")
     assert found == []
 
 

@@ -121,7 +121,11 @@ def run_server(
     hub = GameHub(st)  # type: ignore[arg-type]
 
     def ready(url: str) -> None:
-        print(f"{what}: serving MCP at {url}/mcp; API at {url}/api; games in {hub.store.description}", file=sys.stderr, flush=True)
+        if what == "gm serve":  # people come to play: where first
+            line = f"{what}: play in a browser at {url}/ ; MCP at {url}/mcp; API at {url}/api; games in {hub.store.description}"
+        else:  # gm mcp --transport http: an MCP server first (the page is there too)
+            line = f"{what}: serving MCP at {url}/mcp; API at {url}/api; the page at {url}/ ; games in {hub.store.description}"
+        print(line, file=sys.stderr, flush=True)
 
     try:
         serve(hub, config, sock, ready)

@@ -15,6 +15,7 @@ import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
@@ -242,6 +243,8 @@ class Game(ABC):
     rules_model: ClassVar[type[BaseModel]]
     #: rule id -> one-line title; every rule id the engine can name is here.
     rules_index: ClassVar[Mapping[str, str]] = {}
+    #: one sentence a player reads when choosing the game (the page's start page)
+    tagline: ClassVar[str] = ""
     #: a few ways a player may state a move, in the game's words (shown in every referee's help)
     move_examples: ClassVar[tuple[str, ...]] = ()
     #: event kinds ``gm sim`` reports as headline rates, with their labels (``{"touchdown": "touchdowns"}``)
@@ -357,22 +360,43 @@ class Game(ABC):
     def status(self, state: GameState[Any], seat: str | None = None) -> str:
         """One status line (clock, score, whose move)."""
 
+    def hook(self, name: str) -> ModuleType | None:
+        """The module ``name`` of the game's package (``board_json``, ``move_builder``), or ``None``
+        when the package has none (an error inside the module is raised, never hidden)."""
+        import importlib
+
+        module = type(self).__module__
+        package = module if hasattr(sys.modules.get(module), "__path__") else module.rpartition(".")[0]
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{package}.{name}":
+                raise
+            return None
+
     def board_json(self, state: GameState[Any], seat: str | None = None) -> dict[str, Any] | None:
         """The board as drawable geometry for ``seat``'s eyes (the web page draws it as SVG), from
         what that seat may see only.  Default: the game package's ``board_json`` module, if it has
         one (``board_json(state, seat)``); ``None`` when it has none (the page shows the text board)."""
-        import importlib
-        import sys
-
-        name = type(self).__module__
-        package = name if hasattr(sys.modules.get(name), "__path__") else name.rpartition(".")[0]
-        try:
-            module = importlib.import_module(f"{package}.board_json")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{package}.board_json":
-                raise
+        module = self.hook("board_json")
+        if module is None:
             return None
         result: dict[str, Any] = module.board_json(state, seat)
+        return result
+
+    def move_builder(self, state: GameState[Any], seat: str | None = None) -> dict[str, Any]:
+        """How ``seat`` may build its move now by pointing (the web page and the MCP App read it): every
+        kind of move as a form of parts to choose (a choice, a piece or a square on the board) with
+        the legal moves as rows, and how the parts become the game's tool call
+        (:mod:`gm.core.movebuilder`; JSON Schema ``gm/core/move_builder.schema.json``).  Default: the
+        game package's ``move_builder`` module (``move_builder(state, seat)``), else one form per
+        action tool from the listed legal actions (:func:`gm.core.movebuilder.default_builder`)."""
+        module = self.hook("move_builder")
+        if module is None:
+            from gm.core.movebuilder import default_builder
+
+            return default_builder(self, state, seat)
+        result: dict[str, Any] = module.move_builder(state, seat)
         return result
 
     # ---------------------------------------------------------------- export

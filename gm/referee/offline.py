@@ -52,6 +52,8 @@ _LEGAL = {
     "what are my choices",
 }
 _UNDO = {"undo", "take back", "take it back", "takeback", "oops"}
+#: the flag of a turn whose words were not read as a move nor as table talk (a front end shows it as an error)
+NOT_UNDERSTOOD = "not-understood"
 #: answers to a clarifying question: yes to a single candidate, or a candidate's place in the list
 _YES = {"yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "that one", "do it", "yes please", "please"}
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4, "5th": 4,
@@ -218,6 +220,7 @@ class OfflineReferee:
         why = reading.error
         because = f": {why.reason}" if why is not None and why.reason else ""
         turn.narration = f"I couldn't read {text.strip()!r} as a move{because}. " + self._forms(session, seat)
+        turn.flags.append(NOT_UNDERSTOOD)
 
     def _question(self, session: Session, turn: RefereeTurn, words: str, seat: str) -> str:
         """A question answered from the rules: the (at most three) rules sharing the most words with it."""
@@ -257,6 +260,7 @@ class OfflineReferee:
         call = tool_call_for(game, session.state, seat, action)
         if call is None:
             turn.narration = f"{action} is not something you can do with the tools of {game.name}. " + self._forms(session, seat)
+            turn.flags.append(NOT_UNDERSTOOD)
             return
         tool, args = call
         res = self._call(session, turn, tool, args, seat)

@@ -429,10 +429,10 @@ async def _event_stream(state: ServerState, grant: Grant, since: int | None, tok
             elif mover != grant.seat:
                 yield _sse("move", {"index": i, "seat": mover, "move": text}, i + 1)
         if changed or quiet == 0.0:
-            yield _sse("state", {k: snap[k] for k in ("status", "expected", "commitments", "outcome", "over")} | {"moves": len(current)}, len(current))
+            yield _sse("state", {k: snap[k] for k in ("status", "expected", "commitments", "outcome", "over", "records")} | {"moves": len(current)}, len(current))
         seen = current
         if snap["over"]:
-            yield _sse("end", {"outcome": snap["outcome"], "moves": len(current)}, len(current))
+            yield _sse("end", {"outcome": snap["outcome"], "moves": len(current), "records": snap["records"]}, len(current))
             return
         records = snap["records"]
         waited = 0.0

@@ -135,6 +135,10 @@ class GameHub:
         with self._cache_lock:
             self._cache.pop(session_id, None)
 
+    def moved(self, session_id: str) -> None:
+        """Tell the event streams that a game moved (a front end that moved it through the session)."""
+        self._moved(session_id)
+
     def _moved(self, session_id: str) -> None:
         for listener in list(self.listeners):
             try:
@@ -356,9 +360,11 @@ class GameHub:
 
 
 def catalog() -> list[dict[str, Any]]:
-    """The games a server offers: id, name, seats, bots (what a page needs to offer a new game)."""
+    """The games a server offers, the default game first: id, name, what it is (``Game.tagline``), seats,
+    bots (what a page needs to offer a new game)."""
     out = []
-    for g in all_games():
-        out.append({"game": g.id, "name": g.name, "seats": list(g.seats), "bots": sorted(g.strategies()), "rules_hash": ruleset_hash(g.default_rules())})
+    for g in sorted(all_games(), key=lambda g: not g.default):  # (a stable sort: the rest keep the registry's order)
+        out.append({"game": g.id, "name": g.name, "about": g.tagline, "default": g.default, "seats": list(g.seats),
+                    "bots": sorted(g.strategies()), "rules_hash": ruleset_hash(g.default_rules())})
     return out
 

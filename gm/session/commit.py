@@ -133,6 +133,8 @@ class Secret:
     nonce: str | None = None  # set for a bot's committed pick
     digest: str | None = None
     status: SecretStatus = SecretStatus.LOCKED
+    #: the log index of the move that revealed it (a front end tells the reveal with that move)
+    revealed_at: int | None = None
 
     def reveal(self) -> dict[str, Any]:
         rev = {"choice": self.choice, "nonce": self.nonce, "commitment": self.digest}
@@ -173,6 +175,7 @@ class SecretBook:
                 sec.waiting.discard(seat)
                 if not sec.waiting or terminal:
                     sec.status = _REVEALED
+                    sec.revealed_at = index
                     revealed.append(sec)
             if revealed:
                 self.open = [] if len(revealed) == len(self.open) else [s for s in self.open if s.status is _LOCKED]
@@ -211,9 +214,10 @@ class SecretBook:
         return mine[-1] if mine else None
 
     def reveals(self) -> list[dict[str, Any]]:
-        """Every revealed bot commitment so far (seat, log index, choice, nonce, commitment)."""
+        """Every revealed commitment so far (seat, log index, choice, nonce, commitment, and the index of
+        the move that revealed it)."""
         return [
-            {"seat": s.seat, "index": s.index, **s.reveal()}
+            {"seat": s.seat, "index": s.index, **s.reveal(), "revealed_at": s.revealed_at}
             for s in self.all
             if s.status is SecretStatus.REVEALED and s.digest
         ]

@@ -3,12 +3,15 @@ with the board drawn, and where the replay differs from the recording (as ``gm r
 
 The games come from one folder of transcripts (``$GM_TRANSCRIPTS``, else ``transcripts/`` in the folder
 gm serve was started from: a checkout's corpus), ``<game folder>/<name>.jsonl``; nothing else is read.
-Players' own games stay out of it: a served transcript is another player's record.
+Players' own games stay out of it: a served transcript is another player's record.  When the folder
+has a ``viewer.toml``, only the games it lists are offered, with its titles: a corpus that is also a
+test suite keeps its fixtures (a referee's edge cases, one rule at a time) out of the viewer.
 """
 
 from __future__ import annotations
 
 import os
+import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -23,22 +26,36 @@ def corpus_root() -> Path | None:
     return root if root.is_dir() else None
 
 
+#: the viewer's list of games in a corpus folder (else every recorded game there)
+MANIFEST = "viewer.toml"
+
+
 def corpus() -> list[dict[str, str]]:
-    """The recorded games the viewer offers: ``{"game": folder, "name": file stem}``."""
+    """The recorded games the viewer offers: ``{"game": folder, "name": file stem, "title"}`` - those
+    the corpus' ``viewer.toml`` lists (``[[games]]`` with ``folder``, ``name``, ``title``) that exist,
+    else every ``<folder>/<name>.jsonl``."""
     root = corpus_root()
     if root is None:
         return []
+    manifest = root / MANIFEST
+    if manifest.is_file():
+        listed = tomllib.loads(manifest.read_text(encoding="utf-8")).get("games", [])
+        return [
+            {"game": str(g["folder"]), "name": str(g["name"]), "title": str(g.get("title") or g["name"])}
+            for g in listed
+            if isinstance(g, dict) and "/" not in f"{g.get('folder')}{g.get('name')}" and (root / str(g.get("folder")) / f"{g.get('name')}.jsonl").is_file()
+        ]
     out = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         for f in sorted(folder.glob("*.jsonl")):
-            out.append({"game": folder.name, "name": f.stem})
+            out.append({"game": folder.name, "name": f.stem, "title": f.stem.replace("_", " ")})
     return out
 
 
 def steps(folder: str, name: str) -> dict[str, Any]:
     """Every position of a recorded game: the move that led to it, the board (geometry and ASCII),
     and the first divergence from the recording, marked on the step where the replay reached it."""
-    if {"game": folder, "name": name} not in corpus():
+    if not any(item["game"] == folder and item["name"] == name for item in corpus()):
         return {"ok": False, "error": {"status": 404, "message": f"no recorded game {folder}/{name}"}}
     root = corpus_root()
     assert root is not None

@@ -1,13 +1,17 @@
 """The page's routes, added to ``gm serve``'s app by :func:`page_routes`.
 
 - ``GET /`` — the page (``static/index.html``); ``/static/...`` — its modules and style;
-- ``GET /api/games/{id}/board`` — the board for your seat as geometry to draw (``Game.board_json``),
-  with the ASCII board (what an LLM referee sees) and the board as text lines;
-- ``POST /api/games/{id}/say`` — ``{"text": "...", "referee": "offline" | "llm"}``: the player's
-  words to a referee, which turns them into the game's tool calls (the same tools as ``/call``) and
-  narrates the result; with ``Accept: text/event-stream`` the narration streams as it is written
-  (``delta`` events, then one ``result`` event with the same JSON; docs/llm_referee.md);
+- ``GET /api/games/{id}/table?since=N`` — everything the page draws for your seat, in one answer
+  (:mod:`gm.web.table`): board geometry (``Game.board_json``), status, the move builder
+  (``Game.move_builder``), the text board, and the story since move ``N``;
+- ``POST /api/games/{id}/move`` — ``{"tool": ..., "args": {...}, "since": N}``: a move built by
+  pointing (the game's tool call), answered with the table;
+- ``POST /api/games/{id}/say`` — ``{"text": "...", "referee": "offline" | "llm", "since": N}``: the
+  player's words to a referee, which turns them into the game's tool calls (the same tools as
+  ``/call``); answered with its reply and the table; with ``Accept: text/event-stream`` the narration
+  streams as it is written (``delta`` events, then one ``result`` event with the same JSON);
   ``GET /api/referees`` says whether the server has an LLM referee;
+- ``GET /api/games/{id}/board`` — the board for your seat as geometry, with the ASCII boards;
 - ``GET /api/rules/{game}`` — the ruleset's simple fields, for the house-rules form (the server
   validates a new game's rules itself, with the CLI's errors);
 - ``GET /api/transcripts`` and ``GET /api/transcripts/{game}/{name}`` — the recorded games of the
@@ -19,13 +23,16 @@ Every game route takes the seat token (``Authorization: Bearer``), as the rest o
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -34,13 +41,17 @@ from starlette.staticfiles import StaticFiles
 from gm.core.errors import GameError
 from gm.server.hub import Denied, GameHub, Grant
 from gm.web import STATIC
+from gm.web.table import Stories, move, read_table
+from gm.web.table import say as table_say
 
 if TYPE_CHECKING:
-    from gm.referee.base import Referee, TextSink
+    from gm.referee.base import Referee
     from gm.server.app import ServerState
 
 #: the longest message the page may send the referee
 MAX_SAY = 500
+#: answers longer than this go gzipped to a client that takes it (a move builder's rows compress ~8x)
+GZIP_OVER = 2048
 #: what the page's responses may load: itself only (no CDN, no inline script)
 CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
 
@@ -126,48 +137,22 @@ class LLMReferees:
         return ref
 
 
-def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None, on_text: TextSink | None = None) -> dict[str, Any]:
+def say(hub: GameHub, grant: Grant, text: str, referee: Referee | None = None, since: int | None = None,
+        stories: Stories | None = None, on_text: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The player's words to a referee (default the offline one), which calls the game's tools for
-    the seat and narrates what the engine decided; ``on_text`` receives the narration as it is
-    written (pieces adding up to the result's ``narration``: :func:`gm.referee.base.handle_streaming`)."""
-    from gm.referee.base import handle_streaming
-    from gm.referee.offline import OfflineReferee
-
-    with hub.game(grant.session) as s:  # fresh: the referee reads the words in the current position
-        before = len(s.state.log), s.stored_count
-        ref = referee or OfflineReferee()
-        turn = handle_streaming(ref, s, grant.seat, text, on_text) if on_text is not None else ref.handle(s, grant.seat, text)
-        moved = (len(s.state.log), s.stored_count) != before
-        calls = [{"tool": c.tool, "args": c.args, "ok": c.ok, "result": c.result} for c in turn.calls]
-        out = {
-            "ok": True,
-            "seat": grant.seat,
-            "text": text,
-            "referee": (referee.kind if referee is not None else "offline"),
-            "narration": turn.narration,
-            "accepted": turn.accepted,
-            "control": turn.control,
-            "board": turn.board,
-            "calls": calls,
-            "status": s.game.status(s.state, grant.seat),
-            "expected": s.expected(grant.seat),
-            "commitments": s.commitments(),
-        }
-    if moved:
-        hub._moved(grant.session)
-    return out
+    the seat; the answer carries its reply and the table (:func:`gm.web.table.say`)."""
+    return table_say(hub, grant, text, referee, since, stories, on_text)
 
 
 def _event(name: str, data: Any) -> str:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'), ensure_ascii=False)}\n\n"
 
 
-async def say_events(hub: GameHub, grant: Grant, text: str, referee: Referee | None) -> AsyncIterator[str]:
+async def say_events(hub: GameHub, grant: Grant, text: str, referee: Referee | None, since: int | None,
+                     stories: Stories) -> AsyncIterator[str]:
     """:func:`say` as server-sent events: ``delta`` (``{"text": piece}``) as the narration is written,
     then one ``result`` with :func:`say`'s JSON (its ``narration`` is the deltas' text, joined); a
     failure after the stream began is one ``error`` event (``{"status", "message"}``)."""
-    from gm.server.app import _run
-
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
 
@@ -176,7 +161,7 @@ async def say_events(hub: GameHub, grant: Grant, text: str, referee: Referee | N
 
     def work() -> None:
         try:
-            put(("result", say(hub, grant, text, referee, on_text=lambda piece: put(("delta", {"text": piece})))))
+            put(("result", say(hub, grant, text, referee, since, stories, on_text=lambda piece: put(("delta", {"text": piece})))))
         except Denied as exc:
             put(("error", {"status": exc.status, "message": exc.message}))
         except GameError as exc:
@@ -186,12 +171,39 @@ async def say_events(hub: GameHub, grant: Grant, text: str, referee: Referee | N
         finally:
             put(None)
 
-    task = asyncio.ensure_future(_run(work))
+    task = asyncio.ensure_future(run(work))
     try:
         while (item := await queue.get()) is not None:
             yield _event(*item)
     finally:
         await task
+
+
+async def run(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``func`` in a worker thread (the engine thinks, the store answers): the event loop stays free."""
+    return await anyio.to_thread.run_sync(partial(func, *args, **kwargs))
+
+
+def json_answer(request: Request, data: Any, status: int = 200) -> Response:
+    """JSON, gzipped when it is long and the client takes gzip (the page always does)."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+    headers = {"Cache-Control": "no-store"}
+    if len(body) > GZIP_OVER and "gzip" in request.headers.get("accept-encoding", ""):
+        body = gzip.compress(body, 5)
+        headers["Content-Encoding"] = "gzip"
+        headers["Vary"] = "Accept-Encoding"
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+
+def since_of(value: Any) -> int | None:
+    """The page's ``since`` (moves it has told): a whole number from 0, else ``None`` (none told)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and value >= 0:
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) < 10:
+        return int(value)
+    return None
 
 
 def rules_form(game_id: str) -> dict[str, Any]:
@@ -220,15 +232,16 @@ def rules_form(game_id: str) -> dict[str, Any]:
 
 def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list[Route | Mount]:
     """The page and its routes (the API's conventions: JSON errors, bearer seat tokens)."""
-    from gm.server.app import _run, read_json
+    from gm.server.app import read_json
     from gm.server.guard import bearer, credential_key, verified
 
     hub = state.hub
     llm = referees if referees is not None else LLMReferees.from_env()
+    stories = Stories()
 
     async def authorize(request: Request) -> Grant:
         token = bearer(request.scope)
-        grant: Grant = await _run(hub.authorize, token, request.path_params.get("session"))
+        grant: Grant = await run(hub.authorize, token, request.path_params.get("session"))
         if token:
             verified(request.scope, credential_key(token))  # (its requests count against its own rate bucket)
         meta = request.scope.get("gm")
@@ -259,7 +272,24 @@ def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list
 
     async def board(request: Request) -> Response:
         grant = await authorize(request)
-        return JSONResponse(await _run(board_payload, hub, grant))
+        return JSONResponse(await run(board_payload, hub, grant))
+
+    async def table(request: Request) -> Response:
+        grant = await authorize(request)
+        return json_answer(request, await run(read_table, hub, grant, since_of(request.query_params.get("since")), stories))
+
+    async def make_move(request: Request) -> Response:
+        grant = await authorize(request)
+        body = await read_json(request)
+        tool, args = body.get("tool"), body.get("args")
+        if not isinstance(tool, str) or not tool or len(tool) > 80:
+            raise Denied(400, 'give the move\'s tool call: {"tool": NAME, "args": {...}}')
+        if args is not None and not isinstance(args, dict):
+            raise Denied(400, "args must be an object")
+        meta = request.scope.get("gm")
+        if meta is not None:
+            meta["tool"] = tool
+        return json_answer(request, await run(move, hub, grant, tool, args or {}, since_of(body.get("since")), stories))
 
     async def talk(request: Request) -> Response:
         grant = await authorize(request)
@@ -283,31 +313,34 @@ def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list
                 referee = llm.get(grant)
             except Exception as exc:  # no API key, a bad provider: say so, the offline referee still works
                 raise Denied(503, f"the LLM referee is not available: {exc}") from None
-        if "text/event-stream" in request.headers.get("accept", ""):
-            return StreamingResponse(say_events(hub, grant, text, referee), media_type="text/event-stream",
+        since = since_of(body.get("since"))
+        if "text/event-stream" in request.headers.get("accept", ""):  # the narration as it is written
+            return StreamingResponse(say_events(hub, grant, text, referee, since, stories), media_type="text/event-stream",
                                      headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-        return JSONResponse(await _run(say, hub, grant, text, referee))
+        return json_answer(request, await run(say, hub, grant, text, referee, since, stories))
 
     async def referees_info(request: Request) -> Response:
         return JSONResponse({"ok": True, **llm.describe()})
 
     async def rules(request: Request) -> Response:
-        return JSONResponse(await _run(rules_form, request.path_params["game"]))
+        return JSONResponse(await run(rules_form, request.path_params["game"]))
 
     async def transcripts(request: Request) -> Response:
         from gm.web.replay import corpus
 
-        return JSONResponse({"ok": True, "transcripts": await _run(corpus)})
+        return JSONResponse({"ok": True, "transcripts": await run(corpus)})
 
     async def transcript(request: Request) -> Response:
         from gm.web.replay import steps
 
-        return JSONResponse(await _run(steps, request.path_params["game"], request.path_params["name"]))
+        return JSONResponse(await run(steps, request.path_params["game"], request.path_params["name"]))
 
     return [
         Route("/", index, methods=["GET"]),
         Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),
         Route("/api/games/{session}/board", handle(board), methods=["GET"]),
+        Route("/api/games/{session}/table", handle(table), methods=["GET"]),
+        Route("/api/games/{session}/move", handle(make_move), methods=["POST"]),
         Route("/api/games/{session}/say", handle(talk), methods=["POST"]),
         Route("/api/rules/{game}", handle(rules), methods=["GET"]),
         Route("/api/referees", handle(referees_info), methods=["GET"]),
@@ -317,4 +350,4 @@ def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list
     ]
 
 
-__all__ = ["page_routes"]
+__all__ = ["LLMReferees", "board_payload", "json_answer", "page_routes", "rules_form", "run", "say", "since_of"]

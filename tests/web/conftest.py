@@ -1,10 +1,13 @@
-"""Fixtures of the browser tests: a real ``gm serve`` process and Debian's Chromium driven by
-Playwright (no browser download: ``.ci/run`` installs ``chromium`` with apt when it is missing)."""
+"""Fixtures of the browser tests: a real ``gm serve`` process, Debian's Chromium driven by Playwright
+(no browser download: ``.ci/run`` installs ``chromium`` with apt when it is missing), axe-core from the
+npm registry (``make js`` into ``tests/js/node_modules``) and the test-only plugin game installed apart."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,11 +17,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "serve"))
 
+from plugin_helpers import install_plugin
 from serve_helpers import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
-#: screenshots of each game's board land here (CI keeps them as artifacts)
+#: screenshots of each game's page land here (CI keeps them as artifacts; git ignores build/)
 ARTIFACTS = Path(os.environ.get("GM_WEB_ARTIFACTS", ROOT / "build" / "web-artifacts"))
+JS = ROOT / "tests" / "js"
+#: axe-core's browser build (npm package axe-core, pinned in tests/js/package-lock.json)
+AXE = JS / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def chromium_path() -> str | None:
@@ -36,8 +43,11 @@ def _missing(why: str) -> None:
     pytest.skip(why)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module. Not the session: Playwright's sync API keeps its event loop
+    running while it is open, so a later test of the same worker that calls ``asyncio.run`` /
+    ``anyio.run`` (the MCP client tests) would fail with "another loop is running"."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -53,11 +63,30 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+@pytest.fixture(scope="session")
+def axe_core() -> Path:
+    """axe-core, installed by ``make js`` when missing (one test process at a time)."""
+    if not AXE.is_file():
+        JS.mkdir(exist_ok=True)
+        with (JS / ".install.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            p = subprocess.run(["make", "-s", "js"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+        if p.returncode != 0 or not AXE.is_file():
+            _missing(f"axe-core is not installed (make js): {(p.stderr or p.stdout)[-500:]}")
+    return AXE
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     home = tmp_path_factory.mktemp("gmhome")
     with ServerProcess(f"sqlite:{home / 'gm.sqlite'}", home, "--rate", "0", "--quiet") as srv:
         yield srv
+
+
+@pytest.fixture(scope="session")
+def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The test-only plugin game (tests/plugin_game), installed by pip into a folder of its own."""
+    return install_plugin(tmp_path_factory.mktemp("plugin"))
 
 
 @pytest.fixture

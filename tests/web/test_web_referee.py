@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import sys
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "llm"))
 
@@ -56,8 +58,34 @@ def test_an_llm_referee_per_game_and_seat(tmp_path: Path) -> None:
     assert view["log"][0] == ["away", "heads"]
 
 
+def test_the_narration_streams_as_server_sent_events(server: Any) -> None:
+    """``Accept: text/event-stream`` on /say: ``delta`` events that add up to the narration, then one
+    ``result`` with the plain answer's JSON (the reply and the table)."""
+    made = _post(server.url + "/api/games", {"game": "grid-football", "seat": "away", "opponent": "bot:random", "seed": 3})
+    req = urllib.request.Request(f"{server.url}/api/games/{made['session']}/say", data=json.dumps({"text": "what can I do?", "since": 0}).encode(),
+                                 headers={"Content-Type": "application/json", "Accept": "text/event-stream",
+                                          "Authorization": f"Bearer {made['token']}"}, method="POST")
+    with urllib.request.urlopen(req) as r:
+        assert r.headers["Content-Type"].startswith("text/event-stream")
+        body = r.read().decode()
+    events = []
+    for block in body.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        events.append((lines["event"], json.loads(lines["data"])))
+    assert [name for name, _ in events][-1] == "result" and {name for name, _ in events[:-1]} == {"delta"}
+    result = events[-1][1]
+    assert "".join(d["text"] for _, d in events[:-1]) == result["narration"] == "You can (2): heads, tails"
+    assert result["reply"] == {"kind": "answer", "text": "You can (2): heads, tails"} and result["table"]["builder"]["decision"] == "coin_call"
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req) as r:
+        return dict(json.loads(r.read()))
+
+
 # ------------------------------------------------------------------ the narration as it streams
-def _post(app: object, path: str, body: dict[str, object], headers: dict[str, str]) -> tuple[int, dict[str, str], list[bytes]]:
+def _asgi_post(app: object, path: str, body: dict[str, object], headers: dict[str, str]) -> tuple[int, dict[str, str], list[bytes]]:
     """One request through the ASGI app, in process: its status, headers and each body chunk as sent."""
     import asyncio
     import threading
@@ -128,7 +156,7 @@ def test_say_streams_the_narration_then_the_same_result(tmp_path: Path) -> None:
     app = Starlette(routes=page_routes(ServerState(hub, ServeConfig()), refs))
     made = hub.create("grid-football", seat="away", opponent="bot:random", seed=3)
     path = f"/api/games/{made['session']}/say"
-    status, head, chunks = _post(app, path, {"text": "heads, please"}, {"authorization": f"Bearer {made['token']}",
+    status, head, chunks = _asgi_post(app, path, {"text": "heads, please"}, {"authorization": f"Bearer {made['token']}",
                                                                          "accept": "text/event-stream"})
     assert status == 200 and head["content-type"].startswith("text/event-stream") and head["cache-control"] == "no-cache"
     events = _events(chunks)
@@ -138,11 +166,11 @@ def test_say_streams_the_narration_then_the_same_result(tmp_path: Path) -> None:
     assert result["ok"] and result["accepted"] and result["calls"][0]["tool"] == "call_coin_toss"  # type: ignore[index]
     assert len(chunks) >= len(events)  # each event went out as it came, not one body at the end
     # the plain request still answers JSON, and refusals come before any stream, as JSON
-    status, head, chunks = _post(app, path, {"text": "what can I do?"}, {"authorization": f"Bearer {made['token']}"})
+    status, head, chunks = _asgi_post(app, path, {"text": "what can I do?"}, {"authorization": f"Bearer {made['token']}"})
     assert status == 200 and head["content-type"] == "application/json" and json.loads(b"".join(chunks))["ok"]
-    status, head, chunks = _post(app, path, {"text": "heads"}, {"authorization": "Bearer nope", "accept": "text/event-stream"})
+    status, head, chunks = _asgi_post(app, path, {"text": "heads"}, {"authorization": "Bearer nope", "accept": "text/event-stream"})
     assert status in (401, 403) and head["content-type"] == "application/json" and not json.loads(b"".join(chunks))["ok"]
-    status, head, chunks = _post(app, path, {"text": ""}, {"authorization": f"Bearer {made['token']}", "accept": "text/event-stream"})
+    status, head, chunks = _asgi_post(app, path, {"text": ""}, {"authorization": f"Bearer {made['token']}", "accept": "text/event-stream"})
     assert status == 400 and json.loads(b"".join(chunks))["error"]["message"] == 'say something: {"text": "..."}'
 
 
@@ -155,7 +183,7 @@ def test_the_offline_referee_streams_its_narration_in_one_piece(tmp_path: Path) 
     hub = _hub(tmp_path)
     app = Starlette(routes=page_routes(ServerState(hub, ServeConfig()), LLMReferees()))
     made = hub.create("grid-football", seat="away", opponent="bot:random", seed=3)
-    _, _, chunks = _post(app, f"/api/games/{made['session']}/say", {"text": "tails"},
+    _, _, chunks = _asgi_post(app, f"/api/games/{made['session']}/say", {"text": "tails"},
                          {"authorization": f"Bearer {made['token']}", "accept": "text/event-stream"})
     events = _events(chunks)
     assert [e for e, _ in events] == ["delta", "result"] and events[0][1]["text"] == events[1][1]["narration"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +19,17 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME = ("grid_football", "scripted_human_vs_default_seed21")
 
 
-def test_the_viewer_lists_the_corpus_and_nothing_else() -> None:
+def test_the_viewer_lists_the_corpus_games_and_not_its_fixtures() -> None:
+    """The corpus' viewer.toml: games worth watching, in every game's folder; the regression fixtures (a
+    referee's edge cases, one rule at a time) stay out."""
     listed = corpus()
-    assert {"game": GAME[0], "name": GAME[1]} in listed and len(listed) >= 20
+    manifest = tomllib.loads((ROOT / "transcripts" / "viewer.toml").read_text(encoding="utf-8"))["games"]
+    assert [(x["game"], x["name"], x["title"]) for x in listed] == [(g["folder"], g["name"], g["title"]) for g in manifest]
+    assert {"game": GAME[0], "name": GAME[1], "title": "Grid Football: a player against the default bot (seed 21)"} in listed
     assert {item["game"] for item in listed} == {p.name for p in (ROOT / "transcripts").iterdir() if p.is_dir()}
+    assert not any(x["name"].startswith("llm_local") or "literal" in x["name"] for x in listed)
     assert steps("grid_football", "../../etc/passwd")["error"]["status"] == 404
+    assert steps("grid_football", "llm_local_cut_off")["error"]["status"] == 404  # a fixture is not offered
 
 
 @pytest.mark.parametrize("folder", sorted(p.name for p in (ROOT / "transcripts").iterdir() if p.is_dir()))
@@ -58,9 +65,9 @@ def test_step_through_a_recorded_game(browser: Any, tmp_path: Path, artifacts: P
     with ServerProcess(f"sqlite:{home / 'gm.sqlite'}", home, "--rate", "0", "--quiet", env={"GM_TRANSCRIPTS": str(tmp_path / "corpus")}) as srv:
         ctx = browser.new_context()
         me = Player(ctx.new_page(), srv.url).open()
-        me.page.click(f"#transcripts a >> text={GAME[0]}: untouched")
+        me.page.click("#transcripts a >> text=untouched")
         p = me.page
-        p.wait_for_selector("#rp-board svg.board")
+        p.wait_for_selector("#rp-board svg.gm-board")
         assert p.text_content("#rp-move") == "start"
         total = len(steps(GAME[0], GAME[1])["steps"])
         p.click("#rp-next")
@@ -71,13 +78,13 @@ def test_step_through_a_recorded_game(browser: Any, tmp_path: Path, artifacts: P
         p.click("#rp-last")
         p.wait_for_selector(f"#rp-move[data-step='{total - 1}']")
         assert "FINAL" in (p.text_content("#rp-pos") or "")
-        assert p.locator("#rp-board circle.piece.ball").count() <= 1 and p.locator("#rp-board rect.cell.blocked").count() > 0
+        assert p.locator("#rp-board circle.piece[data-kind=ball]").count() <= 1 and p.locator("#rp-board rect.cell[data-kind=blocked]").count() > 0
         assert p.locator(".divergence").count() == 0
         me.screenshot(artifacts, "transcript-viewer")
         # the tampered copy: its divergence is marked on the step the replay had reached
-        p.click("#home-link")
-        p.wait_for_selector("#home:not([hidden])")
-        p.click(f"#transcripts a >> text={GAME[0]}: {GAME[1]}")
+        p.click("#start-link")
+        p.wait_for_selector("#start:not([hidden])")
+        p.click(f"#transcripts a >> text={GAME[1].replace('_', ' ')}")
         p.wait_for_selector("#rp-move[data-step='0']")
         seen = None
         for k in range(total):

@@ -37,6 +37,7 @@ class Brawl(Game):
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
     summary_rules = ("BR-PLACE", "BR-WIN-ZONE", "BR-ADJ", "BR-YARDS", "BR-COMPLETION", "BR-INTERCEPTION", "BR-FUMBLE", "BR-SACK", "BR-FIRST-DOWN", "BR-TD", "BR-FOURTH", "BR-R-WIN")
     rule_words = RULE_WORDS
+    tagline = "Each side plays one card from every player into the zones of a 4 x 3 field; totals decide the yards."
     move_examples = (
         "QB F3 MM, RB S2 SM, WR1 A1-4 DL, ... (one card and zone per player)",
         "QB plays focus 3 in the middle of the midfield; RB strength 2 to the line middle; ...",

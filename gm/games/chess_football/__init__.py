@@ -37,6 +37,7 @@ class ChessFootball(Game):
     simultaneous = True  # secret picks revealed together
     rules_model = ChessFootballRules
     rules_index = RULES
+    tagline = "Chess-like pieces with abilities, secret snap plans and reaction turns on a 48-row field."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
     summary_rules = ("CF-SNAP", "CF-REACTION", "CF-TACKLE", "CF-PASS", "CF-PASS-TABLE", "CF-FIRST-DOWN", "CF-FOURTH-DOWN", "CF-TOUCHDOWN", "CF-SAFETY", "CF-R-DOWN-LIMIT", "CF-POSSESSIONS")
     move_examples = (

@@ -32,16 +32,18 @@ def board_json(state: ChessFootballState, seat: str | None = None) -> dict[str, 
             dx, dy = SLOTS.get(p.pos, (0.5, 0.5))
             side = "offense" if p.team == off else "defense"
             ball = " with the ball" if p.id in with_ball else " maybe with the ball" if p.id in maybe else ""
-            pieces.append({"col": p.sq[0], "row": p.sq[1], "kind": side, "side": p.team, "dx": dx, "dy": dy, "r": 0.2,
+            pieces.append({"col": p.sq[0], "row": p.sq[1], "kind": side, "side": p.team, "ref": p.id, "dx": dx, "dy": dy, "r": 0.2,
                            "glyph": _label(state, p), "label": f"{p.team} {side} {_label(state, p)} {sq(p.sq)} {p.pos}{ball}"})
             if ball:
                 pieces.append({"col": p.sq[0], "row": p.sq[1], "kind": "ball" if p.id in with_ball else "maybe-ball",
                                "dx": dx, "dy": dy, "r": 0.09, "label": f"ball{'?' if p.id in maybe else ''} {p.id}"})
+    rows = [p["row"] for p in pieces] + [line["row"] for line in lines]
     text = [status_line(state, seat), *(line["label"] for line in lines)]
     text.extend(p["label"] for p in pieces if p["kind"] in ("offense", "defense"))
     return {
         "game": "chess-football",
         "kind": "grid",
+        "surface": "turf",
         "cell": 22,
         "columns": r.columns,
         "rows": r.rows,
@@ -54,6 +56,16 @@ def board_json(state: ChessFootballState, seat: str | None = None) -> dict[str, 
         "lines": lines,
         "cells": [],
         "pieces": pieces,
+        "sides": list(state.seats),
+        "focus": {"rows": [max(1, min(rows) - 2), min(r.rows, max(rows) + 2)]} if rows else None,
+        "legend": [
+            *({"shape": "piece", "kind": "side", "side": s, "text": f"{s}'s pieces (the offense's ids in capitals)"} for s in state.seats),
+            {"shape": "piece", "kind": "ball", "text": "the ball"},
+            {"shape": "piece", "kind": "maybe-ball", "text": "maybe the ball (hidden under play action)"},
+            {"shape": "band", "kind": "endzone", "text": "end zone"},
+            {"shape": "line", "kind": "scrimmage", "text": "line of scrimmage"},
+            {"shape": "line", "kind": "gain", "text": "first-down line"},
+        ],
         "headline": status_line(state, seat),
         "text": text,
     }

@@ -31,6 +31,7 @@ class GridFootball(Game):
     simultaneous = True  # secret picks revealed together
     rules_model = GridFootballRules
     rules_index = RULES
+    tagline = "Two sides call plays in secret and move the ball down a 20 x 64 field of blocked squares."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
     summary_rules = ("GF-LOCK", "GF-MATCH-NONE", "GF-MATCH-PLAY", "GF-MATCH-COLOUR", "GF-MATCH-BOTH", "GF-R-NUMBER", "GF-FIRST-DOWN", "GF-DOWNS", "GF-QUARTERS", "GF-TD", "GF-WIN")
     move_examples = (

@@ -49,10 +49,17 @@ def board_json(state: GridFootballState, seat: str | None = None) -> dict[str, A
         text.append(f"ball on {sq(state.ball)}")
     text.extend(line["label"] for line in lines)
     text.append(f"{len(state.blocked)} blocked squares" + (": " + ", ".join(str(c["label"]).split()[1] for c in cells) if cells else ""))
-    last: dict[str, Any] = state.last
+    focus_rows = [line["row"] for line in lines if line["kind"] != "goal"]
+    if state.ball:
+        focus_rows.append(state.ball[1])
+    # the ball's last move, when it went somewhere (a play of no legs leaves it where it was: no path)
+    moved = len(set(state.ball_path)) > 1 and state.ball_path[-1] == state.ball
+    path = [list(p) for p in state.ball_path] if state.ball and moved else []
+    focus_rows.extend(p[1] for p in path)
     return {
         "game": "grid-football",
         "kind": "grid",
+        "surface": "turf",
         "columns": r.columns,
         "rows": r.rows,
         "col_labels": [col_letter(c) for c in range(r.columns)],
@@ -64,10 +71,25 @@ def board_json(state: GridFootballState, seat: str | None = None) -> dict[str, A
         "lines": lines,
         "cells": cells,
         "pieces": pieces,
+        "path": path,
+        "focus": {"rows": [max(1, min(focus_rows) - 4), min(r.rows, max(focus_rows) + 4)]} if focus_rows else None,
+        "legend": LEGEND,
         "attack": {s: ("up" if state.direction(s) > 0 else "down") for s in (HOME, AWAY)},
         "offense": state.offense,
-        "last": last,
-        "forward_first": any("after" in str(v) for k, v in last.items() if k == state.offense) if last.get("kind") == "play" else False,
+        "last": state.last,
         "headline": _headline(state),
         "text": text,
     }
+
+
+#: what each colour and mark on the board means (shape: how the page draws its swatch)
+LEGEND = [
+    {"shape": "band", "kind": "endzone", "text": "end zone"},
+    {"shape": "line", "kind": "goal", "text": "goal line"},
+    {"shape": "line", "kind": "scrimmage", "text": "line of scrimmage"},
+    {"shape": "line", "kind": "gain", "text": "line to gain"},
+    {"shape": "line", "kind": "landing", "text": "the row the kick lands in"},
+    {"shape": "cell", "kind": "blocked", "text": "blocked square"},
+    {"shape": "piece", "kind": "ball", "text": "the ball"},
+    {"shape": "path", "kind": "path", "text": "the ball's last move"},
+]

@@ -157,6 +157,8 @@ class GridFootballState(GameState[GridFootballRules]):
         self.offense: str | None = None
         self.kicker: str | None = None
         self.ball: Square | None = None
+        #: the squares the ball last went through (a play's legs, a kick's landing and return), for drawing
+        self.ball_path: tuple[Square, ...] = ()
         self.blocked: set[Square] = set()
         self.down = 0
         self.los = 0
@@ -496,6 +498,7 @@ class GridFootballState(GameState[GridFootballRules]):
         events.append(_ev("kick_return", "GF-KICK-RETURN", "{receiver} returns the ball to {at}", receiver=receiver, at=sq(ko.end),
                           also=["GF-R-KICK-GROUND", "GF-R-KICK-SQUARE", "GF-R-NEW-SERIES"]))
         self.ball = ko.end
+        self.ball_path = (ko.spot, ko.end)
         if matches == 0:
             self.offense, self.down = None, 0  # after a punt too: the punting team's series is over
             self.phase = RETURN_NUMBER
@@ -603,6 +606,7 @@ class GridFootballState(GameState[GridFootballRules]):
         assert self.offense
         start = mv.start
         legs = mv.legs
+        self.ball_path = (start, *(leg.end for leg in legs))
         for leg in legs:
             stop = leg.stop
             if stop is None or stop is _TD or stop is _INCOMPLETE:

@@ -28,6 +28,7 @@ class GridMaster4(Game):
     seats = SEATS
     rules_model = GridMaster4Rules
     rules_index = RULES
+    tagline = "Two to four players place numbered tiles, each 3 cells straight or 2 diagonally from one of their active tiles."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
     summary_rules = ("GM4-FIRST", "GM4-NEXT", "GM4-MOVE", "GM4-R-OWN-TILES", "GM4-DEACTIVATE", "GM4-SCORE", "GM4-BLOCKED", "GM4-FREE", "GM4-WIN-TILE", "GM4-WIN-BLOCKED")
     move_examples = ("place 37 at K12", "place K12", "K12", "tile on k12", "row 12 column K")

@@ -16,12 +16,6 @@ def board_json(state: GridMaster4State, seat: str | None = None) -> dict[str, An
     r = state.rules
     names = state.geo.names
     marks = _marked_cells(state, seat)
-    # where the seat may place now, as the move a click makes (the page sends it as the player's words)
-    moves: dict[str, str] = {}
-    if seat is not None and seat in state.order and state.outcome is None and seat in state.to_act():
-        for action in state.legal_actions(seat):
-            said = str(action)
-            moves[said.rsplit(" at ", 1)[-1]] = said
     cells: list[dict[str, Any]] = []
     for i in range(r.columns * r.rows):
         col, row = i % r.columns, i // r.columns + 1
@@ -33,11 +27,8 @@ def board_json(state: GridMaster4State, seat: str | None = None) -> dict[str, An
                 "text": f"{LETTERS[owner]}{number}",
                 "label": f"{names[i]}: {COLOURS[owner]} {number}, {'active' if active else 'inactive'}",
             })
-        elif i in marks or names[i] in moves:
-            cell = {"col": col, "row": row, "kind": "target", "label": f"{names[i]}: {seat} can place here"}
-            if names[i] in moves:
-                cell["move"] = moves[names[i]]
-            cells.append(cell)
+        elif i in marks:
+            cells.append({"col": col, "row": row, "kind": "target", "label": f"{names[i]}: {seat} can move here"})
     text = [_header(state), status_line(state, seat)]
     for s in state.order:
         act = ", ".join(f"{names[c]} ({state.number[c]})" for c in sorted(state.actives[s])) or "none"
@@ -47,6 +38,7 @@ def board_json(state: GridMaster4State, seat: str | None = None) -> dict[str, An
     return {
         "game": "gridmaster4",
         "kind": "grid",
+        "surface": "plain",
         "cell": 26,
         "columns": r.columns,
         "rows": r.rows,
@@ -56,6 +48,11 @@ def board_json(state: GridMaster4State, seat: str | None = None) -> dict[str, An
         "lines": [],
         "cells": cells,
         "pieces": [],
+        "legend": [
+            *({"shape": "cell", "kind": "tile", "fill": s, "text": f"{COLOURS[s]}'s tiles ({LETTERS[s]}, the tile's number)"} for s in state.order),
+            {"shape": "cell", "kind": "tile inactive", "text": "an inactive tile (faded)"},
+            {"shape": "cell", "kind": "target", "text": "a cell you can move to"},
+        ],
         "headline": _header(state),
         "text": text,
     }

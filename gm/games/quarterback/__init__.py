@@ -34,6 +34,7 @@ class Quarterback(Game):
     seats = ("red", "blue")
     rules_model = QuarterbackRules
     rules_index = RULES
+    tagline = "A quarterback and his pieces run, push and pass against a defence on a 9-column field."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
     summary_rules = ("QB-SCORE", "QB-WIN", "QB-HALVES", "QB-R-WHISTLE", "QB-TURN", "QB-R-DEFENSE-TURN", "QB-TACKLE", "QB-TACKLE-SINGLE", "QB-R-TACKLE-PAIRS", "QB-PASS", "QB-PASS-FORWARD", "QB-PASS-LINE", "QB-PASS-LOOSE", "QB-INTERCEPT", "QB-OFFSIDE-TRIPLE", "QB-OFFSIDE-LINE")
     move_examples = (

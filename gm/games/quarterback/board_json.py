@@ -19,7 +19,7 @@ def board_json(state: QuarterbackState, seat: str | None = None) -> dict[str, An
         role = "attacker" if pseat == state.attacker else "defender"
         carrier = (pseat, pid) == state.carrier
         pieces.append({
-            "col": square[0], "row": square[1], "kind": f"qb-{pid[0].lower()}", "side": pseat, "glyph": pid,
+            "col": square[0], "row": square[1], "kind": f"qb-{pid[0].lower()}", "side": pseat, "glyph": pid, "ref": f"{pseat}:{pid}",
             "label": f"{pseat} {role} {KIND_NAMES[pid[0]]} {pid} on {_name(square)}" + (", has the ball" if carrier else ""),
         })
         if carrier:
@@ -32,6 +32,7 @@ def board_json(state: QuarterbackState, seat: str | None = None) -> dict[str, An
     return {
         "game": "quarterback",
         "kind": "grid",
+        "surface": "turf",
         "cell": 30,
         "columns": r.columns,
         "rows": r.field_rows - r.min_row + 1,
@@ -41,6 +42,16 @@ def board_json(state: QuarterbackState, seat: str | None = None) -> dict[str, An
         "lines": [{"row": 1, "kind": "scrimmage", "label": "line of scrimmage (between rows 0 and 1)"}],
         "cells": [],
         "pieces": pieces,
+        "sides": [state.attacker, state.defender],
+        "legend": [
+            {"shape": "piece", "kind": "side", "side": state.attacker, "text": f"{state.attacker}: attacking pieces"},
+            {"shape": "piece", "kind": "side", "side": state.defender, "text": f"{state.defender}: defending pieces"},
+            {"shape": "piece", "kind": "kinds", "text": "on a piece: " + "; ".join(
+                "QB: the Quarterback" if k == "Q" else f"{k}1, {k}2 ...: {name}s" for k, name in KIND_NAMES.items())},
+            {"shape": "piece", "kind": "ball", "text": "the ball (with its carrier, or loose)"},
+            {"shape": "band", "kind": "zone", "text": "the unnumbered rows behind the line"},
+            {"shape": "line", "kind": "scrimmage", "text": "line of scrimmage"},
+        ],
         "headline": _header(state, seat)[0],
         "text": text,
     }
