@@ -47,12 +47,14 @@ def test_a_clone_plays_on_exactly_as_the_original(game: Game) -> None:
     for seed, moves in ((1, 5), (2, 40), (3, 120)):
         s = _random_position(game, seed, moves)
         before = s.to_json(), s.snapshot()
+        dice = s.rng.getstate()
         twin = s.clone()
         assert twin is not s and twin.to_json() == before[0] and twin.snapshot() == before[1]
         rebuilt = s.replay()
         bots = {seat: game.make_bot("random", 99 + i) for i, seat in enumerate(game.seats)}
         play_out(twin, bots, max_moves=250)
         assert (s.to_json(), s.snapshot()) == before  # playing on the clone left the original as it was
+        assert s.rng.getstate() == dice  # and its chance to come: the clone drew from its own generator
         play_out(rebuilt, {seat: game.make_bot("random", 99 + i) for i, seat in enumerate(game.seats)}, max_moves=250)
         assert twin.to_json() == rebuilt.to_json() and twin.snapshot() == rebuilt.snapshot()
 

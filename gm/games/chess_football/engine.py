@@ -19,7 +19,6 @@ row 1 (ruling CF-R-ENDS).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, cast
@@ -717,21 +716,20 @@ class ChessFootballState(GameState[ChessFootballRules]):
 
     def clone(self) -> ChessFootballState:
         """An independent copy (the search bot's): the down's field copied by :meth:`Field.clone` (its
-        geometry shared), with the copy's own generator and ability clock; the rest deep-copied."""
+        geometry shared), drawing its chance from the copy's own generator; the rest deep-copied."""
         from gm.core.search import deep_clone
 
         copied: dict[int, Any] = {}
-        f = self.field
+        f, twin = self.field, None
         if f is not None:
             twin = f.clone(sim=f.sim)
             twin.events = list(f.events)
-            if f.rng is not None:
-                rng = copied[id(f.rng)] = random.Random()
-                rng.setstate(f.rng.getstate())
-                twin.rng = rng
             copied[id(f)] = twin
             copied[id(f.last_used)] = twin.last_used
-        return cast(ChessFootballState, deep_clone(self, copied))
+        out = cast(ChessFootballState, deep_clone(self, copied))
+        if twin is not None and twin.draw is not None:
+            twin.draw = out.draw  # the copy's chance is its own: never the real game's generator
+        return out
 
     def secret_moves(self) -> set[int]:
         """While the ball is hidden: the log indices of this down's play action and ball choices
