@@ -13,10 +13,11 @@ import json
 import sys
 import tomllib
 from abc import ABC, abstractmethod
+from collections import ChainMap
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -490,7 +491,9 @@ class Game(ABC):
             from gm.core.search import search_factory
 
             found["search"] = search_factory(**hints)
-        return {**found, **self.bots()}
+        # a ChainMap, not a merged dict: a game's mapping may name bots it does not list (Grid Football's
+        # ``always-P-COLOUR``), and a lookup must still reach it
+        return ChainMap(cast("dict[str, Callable[..., Bot]]", self.bots()), found)
 
     def search_hints(self) -> Mapping[str, Any]:
         """How the game tunes the core's search bot (the arguments of :func:`gm.core.search.search_factory`: an
