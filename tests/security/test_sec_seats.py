@@ -255,14 +255,15 @@ async def test_the_page_never_hands_the_creator_the_joiners_token(server: Server
         link = await a.input_value("#invite-link")
         assert "#join=" in link and "gms_" not in link
         await f.goto(link)
-        await f.wait_for_selector("#game:not([hidden]) svg.board", timeout=30_000)
-        friend = await f.evaluate("() => window.gm.G.active.token")
-        assert await f.evaluate("() => window.gm.G.active.seat") == "away"
+        await f.wait_for_selector("#game:not([hidden]) svg.gm-board", timeout=30_000)
+        held = await _held(f, sid)
+        assert [e["seat"] for e in held] == ["away"]
+        friend = held[0]["token"]
         await a.reload()
-        await a.wait_for_selector("#game:not([hidden]) svg.board", timeout=30_000)
+        await a.wait_for_selector("#game:not([hidden]) svg.gm-board", timeout=30_000)
         stored = await a.evaluate("() => localStorage.getItem('gm.games')")
         assert wire and friend not in "".join(wire) and friend not in stored
-        assert seat_tokens(*wire, stored) == {await a.evaluate("() => window.gm.G.active.token")}
+        assert seat_tokens(*wire, stored) == {e["token"] for e in await _held(a, sid)}
         # what the creator's page can do with what it holds: act as home, never as away
         acted = await a.evaluate(
             """async (sid) => Promise.all(JSON.parse(localStorage.getItem('gm.games')).map(async (e) => {
@@ -283,10 +284,10 @@ async def test_the_page_never_hands_the_creator_the_joiners_token(server: Server
         await f.wait_for_selector("#ng-error:not(:empty)", timeout=30_000)
         assert await f.text_content("#ng-error") == "not joined: the game is a practice game"
         await f.goto(link)
-        await f.wait_for_selector("#game:not([hidden]) svg.board", timeout=30_000)
+        await f.wait_for_selector("#game:not([hidden]) svg.gm-board", timeout=30_000)
         assert len(asked) == 2 and all(m.startswith("this is a practice game: picks and cards are predictable") for m in asked)
         await a.reload()
-        await a.wait_for_selector("#game:not([hidden]) svg.board", timeout=30_000)
+        await a.wait_for_selector("#game:not([hidden]) svg.gm-board", timeout=30_000)
         for page in (a, f):
             assert await page.is_visible("#practice") and await page.text_content("#practice") == NOTE
         await a_ctx.close()
@@ -294,15 +295,22 @@ async def test_the_page_never_hands_the_creator_the_joiners_token(server: Server
 
 
 async def _page_new_game(page: Any, url: str, game: str, mode: str, seed: int | None = None) -> str:
+    """A new game made on the page's start form, as a player makes it; its session id (from the address)."""
     await page.goto(url + "/")
-    await page.wait_for_selector("body[data-ready=true]", timeout=30_000)
-    await page.select_option("#ng-game", game)
-    with anyio.fail_after(30):
-        while await page.evaluate("() => document.getElementById('ng-rules').dataset.game") != game:
-            await anyio.sleep(0.02)
+    await page.wait_for_selector("#start:not([hidden]) #ng-games input", timeout=30_000)
+    await page.check(f"#ng-games input[value='{game}']")
+    await page.wait_for_selector(f"#ng-rules[data-game='{game}']", state="attached", timeout=30_000)
     await page.check(f"input[name=mode][value={mode}]")
+    if not await page.is_visible("#ng-seed"):
+        await page.click("#ng-more summary")
     await page.fill("#ng-seed", "" if seed is None else str(seed))
     await page.click("#ng-start")
-    await page.wait_for_selector("#game:not([hidden]) svg.board", timeout=30_000)
-    return str(await page.evaluate("() => window.gm.G.session"))
+    await page.wait_for_selector("#game:not([hidden]) svg.gm-board", timeout=30_000)
+    return str(await page.evaluate("() => decodeURIComponent(location.hash.split('game=')[1] || '')"))
+
+
+async def _held(page: Any, sid: str) -> list[dict[str, Any]]:
+    """The seat tokens the page keeps in this browser for game ``sid``."""
+    entries = json.loads(await page.evaluate("() => localStorage.getItem('gm.games') || '[]'"))
+    return [e for e in entries if e["session"] == sid]
 
