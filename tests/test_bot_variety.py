@@ -16,6 +16,10 @@ SHORT = {
     "quarterback": {"format": "game"},
 }
 GAMES = [g.id for g in all_games()]
+#: whole games two seeds may play alike: Quarter Back's default bots play the same game again about once in
+#: 16 to 200 (measured: seeds 40-44 of 16 games give 15, 16, 15, 16, 16 distinct; 199 of 200 at seed 7) -
+#: a short forced opening and few equally good moves; every other game's never repeat
+REPEATS = {"quarterback": 1}
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -23,7 +27,9 @@ def test_default_bots_play_different_games_on_different_seeds_and_the_same_on_th
     game = find_game(game_id)
     n = 16
     report = simulate(game, games=n, seed=40, rules=SHORT.get(game_id))
-    assert report["distinct_games"] == n, report["distinct_games"]
-    assert not [f for f in report["flags"] if f["kind"] == "repeats"]
+    allowed = REPEATS.get(game_id, 0)
+    assert n - allowed <= report["distinct_games"] <= n, report["distinct_games"]
+    if not allowed:
+        assert not [f for f in report["flags"] if f["kind"] == "repeats"]
     again = simulate(game, games=n, seed=40, rules=SHORT.get(game_id), workers=2)
     assert again == report
