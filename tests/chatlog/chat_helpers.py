@@ -24,9 +24,9 @@ def moves(state: GameState[Any]) -> list[str]:
     return [f"{m.seat}: {m.action}" for m in state.log]
 
 
-def played(game: Game, seed: int, bot: str, bot_seed: int, limit: int) -> GameState[Any]:
+def played(game: Game, seed: int, bot: str, bot_seed: int, limit: int, rules: Any = None) -> GameState[Any]:
     """A game between two bots, ``limit`` moves at most (the tests' seeds were chosen under mt19937)."""
-    state = game.new_state(None, seed, MT19937)
+    state = game.new_state(rules, seed, MT19937)
     bots = {s: game.make_bot(bot, seed=bot_seed + i) for i, s in enumerate(game.seats)}
     while state.to_act() and len(state.log) < limit:
         seat = state.to_act()[-1]

@@ -31,7 +31,7 @@ TRUE_MOVES = ["away: captains deep_threat safety", "home: captains deep_threat s
 
 
 def _true_game(n: int) -> GameState[Any]:
-    state = GAME.new_state(None, 0)
+    state = GAME.new_state(None, 0, MT19937)
     for line in TRUE_MOVES[:n]:
         seat, _, text = line.partition(": ")
         state.apply(seat, text)

@@ -26,12 +26,16 @@ GAMES = {
     "chess-football": (4, "random", 40),
 }
 
+#: the games' rulesets where not the default: Quarter Back's cases were written on a game played under the
+#: first reading of QB-R-TACKLE-PAIRS (its ruleset option since the ruling was re-read), and edit its moves
+RULES = {"quarterback": {"tackle_reading": "pairs"}}
+
 
 @cache
 def _log(game_id: str) -> tuple[Exchange, ...]:
     seed, bot, limit = GAMES[game_id]
     game = find_game(game_id)
-    return tuple(exchanges(game, played(game, seed, bot, seed, limit))[0])
+    return tuple(exchanges(game, played(game, seed, bot, seed, limit, RULES.get(game_id)))[0])
 
 
 def _moves(game_id: str, label: str) -> str:
@@ -51,7 +55,8 @@ def _audit(game_id: str, *edits: tuple[str, str | None, str | None], outcomes: s
         else:
             assert old in lines[i] and new is not None, (old, lines[i])
             lines[i] = lines[i].replace(old, new)
-    a = audit(find_game(game_id), "## Move log\n\n" + "\n".join(lines) + "\n", seed=GAMES[game_id][0], chance=MT19937, outcomes=outcomes)
+    a = audit(find_game(game_id), "## Move log\n\n" + "\n".join(lines) + "\n", RULES.get(game_id), seed=GAMES[game_id][0], chance=MT19937,
+              outcomes=outcomes)
     return [ln for ln in a.text().splitlines() if not ln.startswith("Honour system:")]
 
 

@@ -17,7 +17,7 @@ from gm.export import render_doc
 audit = partial(audit, chance=MT19937)
 
 CASES = [
-    ("quarterback", 9, ("| Ball | QB on H-2 |", "| Ball | QB on H-1 |"), [("ball", "H-1", "H-2")]),
+    ("quarterback", 9, ("| Ball | QB on I-1 |", "| Ball | QB on H-1 |"), [("ball", "H-1", "I-1")]),
     ("chess-football", 9, ("| Score | home 0 - 0 away |", "| Score | home 6 - 0 away |"), [("score", "home 6-0 away", "home 0-0 away")]),
     ("brawl", 7, ("| Ball | own 35 (", "| Ball | own 40 ("), [("spot", "own 40", "own 35")]),
     ("brawl", 7, ("| Down | 1st & 10,", "| Down | 2nd & 10,"), [("down", "2nd & 10", "1st & 10")]),
