@@ -127,7 +127,7 @@ def key_path(home: str | Path | None = None) -> Path:
     env = os.environ.get(KEY_FILE_ENV)
     if env:
         return Path(env).expanduser()
-    from gm.session.store import default_home
+    from gm.session.store import default_home  # layer seam
 
     return (Path(home).expanduser() if home is not None else default_home()) / KEY_FILE
 
@@ -153,7 +153,7 @@ _RINGS_LOCK = threading.Lock()
 
 def _sessions_sealed(home: str | Path | None) -> int:
     """How many saved sessions the gm home holds (each sealed with some key)."""
-    from gm.session.store import sessions_dir
+    from gm.session.store import sessions_dir  # layer seam
 
     d = sessions_dir(home)
     try:
@@ -198,7 +198,7 @@ def _file_keyring(path: Path, create: bool, home: str | Path | None) -> KeyRing:
             )
         sealed = _sessions_sealed(home)
         if sealed:
-            from gm.session.store import sessions_dir
+            from gm.session.store import sessions_dir  # layer seam
 
             raise StateError(
                 f"the gm key {path} is missing, and {sessions_dir(home)} holds {sealed} saved "
