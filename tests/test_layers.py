@@ -163,6 +163,15 @@ def test_no_import_circles_between_modules() -> None:
     assert circles == []
 
 
+def test_a_game_imports_no_other_game() -> None:
+    """Games share a layer but nothing else: what two games have in common is in the core."""
+    def game(module: str) -> str | None:
+        parts = module.split(".")
+        return parts[2] if parts[:2] == ["gm", "games"] and len(parts) > 2 else None
+
+    assert [str(imp) for imp in imports() if game(imp.source) and game(imp.target) and game(imp.source) != game(imp.target)] == []
+
+
 def test_every_seam_is_lazy_marked_and_documented() -> None:
     """A seam is an import inside a function marked ``# layer seam`` and listed in the document's seam
     table; every row of that table is one in the code."""
