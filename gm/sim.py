@@ -128,12 +128,6 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def chunked(indices: Sequence[int], workers: int) -> list[list[int]]:
-    """Game indices cut into chunks for ``workers`` (several chunks each, so the pool stays busy)."""
-    size = max(1, min(50, len(indices) // (max(workers, 1) * 8)))
-    return [list(indices[k : k + size]) for k in range(0, len(indices), size)]
-
-
 def run_jobs(jobs: Sequence[Job], *, workers: int = 1, scheduler: str | None = None,
              progress: Callable[[int], None] | None = None) -> list[list[GameResult]]:  # fmt: skip
     """Play ``jobs`` and return their results in the jobs' order (whatever order they finish in): in this
@@ -255,7 +249,7 @@ def simulate(
     cluster; the report is the same either way (games are independent and are added up in their own
     order).  ``lines`` > 0 also plays that many games of every simple scripted line of every seat against
     the default bot (the dominant-line flag)."""
-    from gm.balance.flags import Thresholds, line_jobs, line_results, run_flags
+    from gm.balance.flags import Thresholds, chunked, line_jobs, line_results, run_flags
     from gm.session import normalise_player
 
     ruleset = game.load_rules(rules)

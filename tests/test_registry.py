@@ -31,9 +31,11 @@ from gm.core.registry import (
 ROOT = Path(__file__).resolve().parents[1]
 GM = Path(gm.__file__).resolve().parent
 DECLARED = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["entry-points"][ENTRY_POINT_GROUP]
-#: the layers that serve every game and so may name none
-GENERIC = ["chatlog", "cli", "core", "export", "mcp_server", "play", "referee", "transcript", "sim.py", "session", "templating.py", "web"]
-
+#: every file of gm outside its games' own packages serves every game, and so may name none: code,
+#: templates, prompts, schemas and the page's and the MCP view's static files alike
+GENERIC = sorted(p for p in GM.rglob("*") if p.is_file() and "games" not in p.relative_to(GM).parts[:1] and "__pycache__" not in p.parts and p.suffix != ".pyc")
+#: words no generic file may hold besides the games' ids and aliases: the seats and scoring of the grid-football family
+GAME_WORDS = {"home", "away", "touchdown", "touchdowns", "downs"}
 
 def test_gm_declares_its_games_as_entry_points() -> None:
     assert sorted(DECLARED) == ["brawl", "chess-football", "grid-football", "gridmaster4", "quarterback"]
@@ -72,42 +74,49 @@ def test_gm_games_marks_the_default() -> None:
     ]
 
 
-def test_no_game_is_named_in_the_generic_layers() -> None:
-    """No string in the code of the layers every game goes through names a game (ids and aliases);
-    docstrings and comments may give examples."""
-    names = {n.lower() for g in all_games() for n in (g.id, *g.aliases)} | {"home", "away", "touchdown"}
+def test_the_guard_reads_every_generic_file() -> None:
+    """The guard below reads code, templates, prompts and static files, from every generic layer."""
+    kinds = {p.suffix for p in GENERIC}
+    assert kinds >= {".py", ".j2", ".js", ".css", ".html", ".json"}
+    parts = {p.relative_to(GM).parts[0] for p in GENERIC}
+    assert parts >= {"core", "session", "cli", "server", "web", "mcp_server", "referee", "prompts", "chatlog", "balance", "eval", "sim.py", "templating.py"}
+
+
+def test_no_game_is_named_in_the_generic_code() -> None:
+    """No string in the code of the layers every game goes through names a game (ids and aliases) or
+    says one of the family's words; docstrings and comments may give examples."""
+    names = {n.lower() for g in all_games() for n in (g.id, *g.aliases)} | GAME_WORDS
     found = []
-    for part in GENERIC:
-        for path in [GM / part] if part.endswith(".py") else sorted((GM / part).rglob("*.py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            docs = {id(n.body[0].value) for n in ast.walk(tree) if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-                    and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
-                    hit = node.value.lower() in names or "football" in node.value.lower()
-                    if hit and not path.name == "check.py":  # the narration checker is issue 16's next step
-                        found.append(f"{path.relative_to(GM)}:{node.lineno}: {node.value!r}")
+    for path in [p for p in GENERIC if p.suffix == ".py"]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {id(n.body[0].value) for n in ast.walk(tree) if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                hit = node.value.lower() in names or "football" in node.value.lower()
+                if hit and not path.name == "check.py":  # the narration checker is issue 16's next step
+                    found.append(f"{path.relative_to(GM)}:{node.lineno}: {node.value!r}")
     assert found == []
 
 
-def test_no_game_is_named_in_the_page() -> None:
-    """The page's static files (script, style sheets, HTML) name no game, no game's seat words and no
-    game's vocabulary of kinds beyond the board's shared one: no word of them is a game's id or alias
-    ("grid", the kind of every board's geometry, aside), "home", "away" or "touchdown", and none says
-    "football"; comments included, as a reviewer reads them.  Every game is drawn and played from its
-    own hooks (board_json, move_builder)."""
-    names = {n.lower() for g in all_games() for n in (g.id, *g.aliases)} - {"grid"} | {"home", "away", "touchdown"}
+def test_no_game_is_named_in_the_generic_files() -> None:
+    """Templates, prompts, schemas and static files (the page's script, style sheets and HTML, the MCP
+    view's) name no game, no game's seat words and no game's vocabulary of kinds beyond the board's
+    shared one: no word of them is a game's id or alias ("grid", the kind of every board's geometry,
+    aside) or one of the family's words, and none says "football"; comments included, as a reviewer
+    reads them.  Every game is drawn, played and refereed from its own hooks and templates."""
+    names = {n.lower() for g in all_games() for n in (g.id, *g.aliases)} - {"grid"} | GAME_WORDS
     found = []
-    static = sorted((GM / "web" / "static").iterdir())
-    assert {p.suffix for p in static} >= {".js", ".css", ".html"}
-    for path in static:
+    files = [p for p in GENERIC if p.suffix not in {".py", ".typed"}]
+    assert {p.parent.name for p in files} >= {"static", "prompts", "view"}
+    for path in files:
         text = path.read_text(encoding="utf-8")
         for lineno, line in enumerate(text.splitlines(), start=1):
             words = {w.lower() for w in re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", line)}
             parts = {p for w in words for p in w.split("-")}
             hit = sorted((words | parts) & names) + (["football"] if "football" in line.lower() else [])
             if hit:
-                found.append(f"{path.name}:{lineno}: {hit}: {line.strip()[:100]}")
+                found.append(f"{path.relative_to(GM)}:{lineno}: {hit}: {line.strip()[:100]}")
     assert found == []
 
 

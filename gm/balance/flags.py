@@ -26,6 +26,12 @@ if TYPE_CHECKING:
     from gm.sim import GameResult, Job
 
 
+def chunked(indices: Sequence[int], workers: int) -> list[list[int]]:
+    """Game indices cut into chunks for ``workers`` (several chunks each, so the pool stays busy)."""
+    size = max(1, min(50, len(indices) // (max(workers, 1) * 8)))
+    return [list(indices[k : k + size]) for k in range(0, len(indices), size)]
+
+
 @dataclass(frozen=True)
 class Thresholds:
     """The rates above which a run is flagged (each 0 to 1)."""
@@ -65,7 +71,6 @@ def line_jobs(game: Game, rules: dict[str, Any], seed: int, games: int, max_move
     """The games of every line of every seat against the default bot at the other seats (``games`` each),
     as jobs, with the label of each job."""
     from gm.session import normalise_player
-    from gm.sim import chunked
 
     base = normalise_player(game, default_spec(game))
     jobs: list[Job] = []

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gm.balance.flags import Flag, LineLabel, Thresholds, line_jobs, line_results, line_table, run_flags
+from gm.balance.flags import Flag, LineLabel, Thresholds, chunked, line_jobs, line_results, line_table, run_flags
 from gm.balance.stats import rate, spread
 from gm.core.errors import GameError, RulesetError
 from gm.core.game import Game
-from gm.sim import GameResult, Job, _report, _seed, chunked, make_player, run_jobs
+from gm.sim import GameResult, Job, _report, _seed, make_player, run_jobs
 
 RULE = "CORE-BALANCE"
 #: the most rulesets one study sweeps (a grid grows as the product of its fields' values)

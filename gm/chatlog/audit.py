@@ -16,8 +16,8 @@ from gm.chatlog.read import EXAMPLE, LogRead, Restatement, Rewrite, chatlog_of, 
 from gm.chatlog.replay import remembering, replay_log
 from gm.chatlog.report import FIX, Audit, Divergence, Illegal
 from gm.chatlog.seed import FIRST_LINES, FULL_TRIES, SEEDS, SeedChoice, choose_seed
-from gm.chatlog.text import RULE, clean_lines
 from gm.core.chance import Chance
+from gm.core.chatlog_text import RULE, clean_lines
 from gm.core.errors import StateError
 
 if TYPE_CHECKING:

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from gm.core.chance import ChanceError, Deal, Draw, Shuffle
 
 if TYPE_CHECKING:
-    from gm.chatlog.text import Line
     from gm.core.chatlog import ChatLog, ParsedLine, Stated
+    from gm.core.chatlog_text import Line
 
 
 @dataclass(frozen=True, slots=True)

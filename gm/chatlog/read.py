@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gm.chatlog.text import RULE, Line, clean_lines
 from gm.core.chatlog import seat_pattern
+from gm.core.chatlog_text import RULE, Line, clean_lines
 from gm.core.errors import StateError
 
 if TYPE_CHECKING:

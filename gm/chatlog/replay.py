@@ -15,8 +15,8 @@ from gm.core.errors import GameError
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from gm.chatlog.text import Line
     from gm.core.chatlog import ChatLog, ParsedLine
+    from gm.core.chatlog_text import Line
     from gm.core.events import Event
     from gm.core.game import Game
     from gm.core.state import GameState

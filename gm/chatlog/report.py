@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from gm.chatlog.chance import Impossible, Mismatch, Supplied
     from gm.chatlog.read import Restatement, Rewrite
-    from gm.chatlog.text import Line
+    from gm.core.chatlog_text import Line
     from gm.core.game import Game
     from gm.core.state import GameState
 

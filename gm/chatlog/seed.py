@@ -13,9 +13,9 @@ from gm.chatlog.replay import Remembering, remembering, replay_log
 
 if TYPE_CHECKING:
     from gm.chatlog.report import Audit
-    from gm.chatlog.text import Line
     from gm.core.chance import Chance
     from gm.core.chatlog import ChatLog, ParsedLine
+    from gm.core.chatlog_text import Line
     from gm.core.game import Game
     from gm.core.state import GameState
 

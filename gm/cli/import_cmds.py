@@ -39,7 +39,7 @@ def _read(source: str) -> str:
     """The text of ``source``: stdin (``-``), a file, or the argument itself (a token), read with a size
     limit.  Bytes are decoded the way chats are saved (UTF-8 with or without a byte-order mark, UTF-16,
     Latin-1)."""
-    from gm.chatlog.text import decode
+    from gm.core.chatlog_text import decode
     from gm.core.files import IMPORT_LIMIT, read_bytes, read_stream
 
     if source == "-":

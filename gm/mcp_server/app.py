@@ -34,9 +34,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field
 
 from gm.core.tools import ToolArgs, ToolSpec, call_for_action
+from gm.mcp_server.resource import ResourceInfo
 
 if TYPE_CHECKING:
-    from gm.mcp_server.host import McpHost, ResourceInfo
+    from gm.mcp_server.host import McpHost
     from gm.session import Session
 
 EXTENSION_ID = "io.modelcontextprotocol/ui"
@@ -94,8 +95,6 @@ def tool_meta(spec: ToolSpec, *, app_only: bool) -> dict[str, Any] | None:
 
 
 def resource_info() -> ResourceInfo:
-    from gm.mcp_server.host import ResourceInfo
-
     return ResourceInfo(
         APP_URI, "board-app", "Board (MCP App)", "The board of your game, live, with your moves to click: an MCP App for chat clients that render them.",
         APP_MIME, {"ui": {"prefersBorder": True}},

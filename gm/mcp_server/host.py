@@ -31,7 +31,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
@@ -45,6 +45,7 @@ from gm.core.registry import all_games, default_game, find_game
 from gm.core.schemas import to_mcp
 from gm.core.tools import TOOL_RULE, ToolArgs, ToolSpec, parse_args, rules_about, unknown_tool
 from gm.mcp_server import app
+from gm.mcp_server.resource import ResourceInfo
 from gm.mcp_server.text import next_line, summary
 from gm.session import SEAT_RULE, FileStore, Session, normalise_player
 from gm.session.store import SessionInfo, check_id
@@ -126,16 +127,6 @@ class Reply:
             out.append(LogEntry("warning", {**base, "message": str(result["bot_error"])}))
         out.append(LogEntry("debug", {**base, "message": f"{tool} took {self.took * 1000:.1f} ms", "ms": round(self.took * 1000, 2)}))
         return tuple(out)
-
-
-@dataclass(frozen=True)
-class ResourceInfo:
-    uri: str
-    name: str
-    title: str
-    description: str
-    mime_type: str
-    meta: dict[str, Any] | None = field(default=None)
 
 
 #: a progress callback: (moves made so far, what was done)

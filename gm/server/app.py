@@ -51,7 +51,7 @@ from gm.server.guard import (
     credential_key,
     error_response,
     log_drop,
-    parse_json,
+    read_json,
     timed_protocol,
     verified,
 )
@@ -169,21 +169,6 @@ async def _run(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 # -------------------------------------------------------------------- API
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request's body as a JSON object ({} for none); :class:`Denied` 400 for anything else
-    (not UTF-8, not JSON, too deep: :func:`gm.server.guard.parse_json`)."""
-    raw = await request.body()
-    if not raw.strip():
-        return {}
-    try:
-        data = parse_json(raw)
-    except ValueError as exc:
-        raise Denied(400, str(exc)) from None
-    if not isinstance(data, dict):
-        raise Denied(400, "the body must be a JSON object")
-    return data
-
-
 def api_routes(state: ServerState) -> list[Route]:
     hub = state.hub
     cfg = state.config

@@ -37,10 +37,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 import anyio
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gm.server.access import digest
+from gm.server.hub import Denied
 
 if TYPE_CHECKING:
     from gm.server.app import ServerState
@@ -497,3 +499,19 @@ __all__ = [
     "timed_protocol",
     "verified",
 ]
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's body as a JSON object ({} for none); :class:`Denied` 400 for anything else
+    (not UTF-8, not JSON, too deep: :func:`parse_json`).  The API and the page (:mod:`gm.web.routes`)
+    both read their bodies with it."""
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        data = parse_json(raw)
+    except ValueError as exc:
+        raise Denied(400, str(exc)) from None
+    if not isinstance(data, dict):
+        raise Denied(400, "the body must be a JSON object")
+    return data

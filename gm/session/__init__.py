@@ -8,6 +8,7 @@ that seals them, and :mod:`gm.session.commit` for commit and reveal.
 from __future__ import annotations
 
 from gm.session.commit import SecretStatus, SeedSecret, commitment, seed_commitment, verify, verify_seed
+from gm.session.home import default_home, sessions_dir
 from gm.session.keys import KeyRing, load_keyring
 from gm.session.records import TamperError
 from gm.session.session import SEAT_RULE, SEED_MAX, Session, check_seed, normalise_player
@@ -19,9 +20,7 @@ from gm.session.store import (
     SessionConflict,
     SessionNotFound,
     SessionStore,
-    default_home,
     open_store,
-    sessions_dir,
 )
 
 __all__ = [

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from gm.core.errors import StateError
+from gm.session.home import default_home, sessions_dir
 
 KEY_ENV = "GM_SECRET_KEY"
 KEY_FILE_ENV = "GM_KEY_FILE"
@@ -127,8 +128,6 @@ def key_path(home: str | Path | None = None) -> Path:
     env = os.environ.get(KEY_FILE_ENV)
     if env:
         return Path(env).expanduser()
-    from gm.session.store import default_home
-
     return (Path(home).expanduser() if home is not None else default_home()) / KEY_FILE
 
 
@@ -153,8 +152,6 @@ _RINGS_LOCK = threading.Lock()
 
 def _sessions_sealed(home: str | Path | None) -> int:
     """How many saved sessions the gm home holds (each sealed with some key)."""
-    from gm.session.store import sessions_dir
-
     d = sessions_dir(home)
     try:
         return sum(1 for p in d.iterdir() if p.name.endswith(".jsonl"))
@@ -198,8 +195,6 @@ def _file_keyring(path: Path, create: bool, home: str | Path | None) -> KeyRing:
             )
         sealed = _sessions_sealed(home)
         if sealed:
-            from gm.session.store import sessions_dir
-
             raise StateError(
                 f"the gm key {path} is missing, and {sessions_dir(home)} holds {sealed} saved "
                 f"session{'s' if sealed != 1 else ''} sealed with it: restore the key file (or give it: ${KEY_ENV}, "

@@ -37,6 +37,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from gm.core.errors import StateError
 from gm.core.files import SESSION_LIMIT, TRANSCRIPT_LIMIT, read_bytes, read_stream, refuse_shared
+from gm.session.home import default_home
 from gm.session.keys import KeyRing
 
 if sys.platform != "win32":
@@ -47,16 +48,6 @@ else:  # pragma: no cover - no advisory locks on Windows; the size check still c
 SESSION_RULE = "CORE-SESSION"
 SUFFIX = ".jsonl"
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$")
-
-
-def default_home() -> Path:
-    """``$GM_HOME`` or ``~/.gm``."""
-    env = os.environ.get("GM_HOME")
-    return Path(env).expanduser() if env else Path.home() / ".gm"
-
-
-def sessions_dir(home: str | Path | None = None) -> Path:
-    return (Path(home).expanduser() if home is not None else default_home()) / "sessions"
 
 
 class SessionConflict(StateError):

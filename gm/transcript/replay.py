@@ -382,7 +382,7 @@ def replay_path(path: str | Path, *, update: bool = False) -> ReplayResult:
     p = Path(path)
     try:
         if p.suffix == ".md":
-            from gm.transcript.scenario import load_scenario, run_scenario
+            from gm.transcript.scenario import load_scenario, run_scenario  # layer seam
 
             return run_scenario(load_scenario(p))
         tr = Transcript.load(p)

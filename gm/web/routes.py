@@ -232,8 +232,7 @@ def rules_form(game_id: str) -> dict[str, Any]:
 
 def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list[Route | Mount]:
     """The page and its routes (the API's conventions: JSON errors, bearer seat tokens)."""
-    from gm.server.app import read_json
-    from gm.server.guard import bearer, credential_key, verified
+    from gm.server.guard import bearer, credential_key, read_json, verified
 
     hub = state.hub
     llm = referees if referees is not None else LLMReferees.from_env()

@@ -1,14 +1,13 @@
 """brawl bots: ``random`` (uniform over the legal actions) and ``default`` (see :mod:`gm.games.brawl.strategy`).
 
 A bot's choice is a function of its seed and of what its seat may see: its randomness for a
-decision is drawn from the seed and the decision's public place in the game (:func:`decision_key`),
+decision is drawn from the seed and the decision's public place in the game (:func:`gm.games.brawl.decisions.decision_key`),
 never from a generator that earlier decisions advanced.  So a bot made afresh for every decision
 plays exactly as one kept for the whole game, whichever process serves the game.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import random
 from collections.abc import Callable
@@ -17,37 +16,7 @@ from typing import Any
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.state import GameState
-
-_BITS = 256
-
-
-def decision_key(state: Any, seat: str) -> str:
-    """The decision ``seat`` faces, by its public place in the game: the seat, the series, the phase and
-    the play (each seat makes one decision per series, phase and play)."""
-    return f"{seat}:{state.round}:{state.phase}:{state.play_no}"
-
-
-def _digest(seed: int, key: str, counter: int) -> int:
-    return int.from_bytes(hashlib.blake2b(f"{seed}:{key}:{counter}".encode(), digest_size=_BITS // 8).digest())
-
-
-def uniform_index(seed: int, key: str, n: int) -> int:
-    """A whole number in ``0 .. n-1``, each equally likely, determined by ``seed`` and ``key`` (hash
-    draws, the few at the top of the range that would bias the result rejected)."""
-    if n <= 0:
-        raise IndexError("nothing to choose from")
-    limit = (1 << _BITS) - (1 << _BITS) % n
-    counter = 0
-    while True:
-        v = _digest(seed, key, counter)
-        if v < limit:
-            return v % n
-        counter += 1
-
-
-def decision_rng(seed: int, state: Any, seat: str) -> random.Random:
-    """A generator for one decision, seeded by the bot's seed and the decision (:func:`decision_key`)."""
-    return random.Random(_digest(seed, decision_key(state, seat), 0))
+from gm.games.brawl.decisions import decision_key, uniform_index
 
 
 class RandomBot:

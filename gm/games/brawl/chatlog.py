@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from gm.chatlog.text import move_pattern, read_line, score_claim, status_rows
 from gm.core.actions import Action
 from gm.core.chance import Choice, Deal, Draw
 from gm.core.chatlog import ChanceLog, ChatLog, Claim, Fact, ParsedLine, Stated
+from gm.core.chatlog_text import move_pattern, read_line, score_claim, status_rows
 from gm.core.errors import GameError
 from gm.core.events import Event
 from gm.core.state import GameState

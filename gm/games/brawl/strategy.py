@@ -29,7 +29,7 @@ import numpy as np
 from gm.core.actions import Action
 from gm.core.state import GameState
 from gm.games.brawl.actions import CardPlay, FourthDown, FourthOption, Placement, card_play
-from gm.games.brawl.bots import decision_rng
+from gm.games.brawl.decisions import decision_rng
 from gm.games.brawl.engine import BrawlState, Decision
 from gm.games.brawl.rules import ADJACENT, BACKFIELD, PLAYABLE, X_ZONE, BrawlRules, Card, parse_card
 from gm.games.brawl.scoring import EMPTY, purity

@@ -1006,9 +1006,7 @@ class GameResult:
 
 def play_bots(bots: Mapping[str, Bot], seed: int = 0, rules: GridFootballRules | None = None) -> GameResult:
     """Play one full game between ``bots`` (seat -> bot) and return the result."""
-    from gm.games.grid_football import GAME
-
-    state = GAME.new_state(rules, seed)
+    state = GridFootballState(GridFootballRules() if rules is None else rules, seed, None)
     downs = 0
 
     def count(seat: str, action: Action, events: list[Event]) -> None:

@@ -21,9 +21,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import move_pattern, read_line, score_claim, squares
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated, stated_coin
+from gm.core.chatlog_text import move_pattern, read_line, score_claim, squares
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.grid_football.actions import CoinCall, parse_action

@@ -13,6 +13,7 @@ from typing import Any
 from gm.core.errors import GameError
 from gm.core.events import Event
 from gm.games.grid_football.actions import FORMS, PlayCall
+from gm.games.grid_football.board import render, status_line
 from gm.games.grid_football.engine import AWAY, HOME, PLAY, GridFootballState, col_letter, sq
 from gm.games.grid_football.rules import GridFootballRules
 
@@ -70,9 +71,7 @@ def _plays(r: GridFootballRules) -> list[dict[str, Any]]:
 def _kicked_off(r: GridFootballRules) -> tuple[GridFootballState, list[Event]]:
     """A game played from the coin toss through a kickoff that home returns: the toss
     winner arranges for away to kick; the kick picks match on the position only."""
-    from gm.games.grid_football import GAME
-
-    state = GAME.new_state(r, seed=0)
+    state = GridFootballState(r, 0, None)
     caller = state.to_act()[0]
     state.apply(caller, "heads")
     winner = state.toss_winner
@@ -125,13 +124,11 @@ def example_state(r: GridFootballRules) -> GridFootballState:
 
 def worked_example(r: GridFootballRules) -> dict[str, Any]:
     """The quick-start example played by the engine: the calls, the result and the new square."""
-    from gm.games.grid_football import GAME
-
     state = example_state(r)
     start = state.ball
     assert start is not None
     off_call, def_call = example_calls(r)
-    before = GAME.render(state)
+    before = render(state)
     events = state.apply(HOME, off_call) + state.apply(AWAY, def_call)
     by_kind = {e.kind: e for e in events}
     res = by_kind.get("play_result")
@@ -162,9 +159,9 @@ def worked_example(r: GridFootballRules) -> dict[str, Any]:
         "events": [e.text for e in events if e.kind != "locked"],
         "down_text": by_kind["down"].text if "down" in by_kind else None,
         "rules_cited": sorted({e.rule for e in events}),
-        "status": GAME.status(state),
+        "status": status_line(state),
         "board_before": before,
-        "board_after": GAME.render(state),
+        "board_after": render(state),
     }
 
 

@@ -14,9 +14,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import move_pattern, read_line
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
+from gm.core.chatlog_text import move_pattern, read_line
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.gridmaster4.actions import parse_action

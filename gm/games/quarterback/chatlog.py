@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gm.chatlog.text import move_pattern, read_line, score_claim, status_rows
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated
+from gm.core.chatlog_text import move_pattern, read_line, score_claim, status_rows
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.quarterback.actions import MovePiece, parse_action

@@ -124,7 +124,7 @@ def _sq(text: str) -> tuple[int, int]:
 
 def _red_first(r: QuarterbackRules, **changes: Any) -> QuarterbackState | None:
     """A state of the ruleset with red attacking first (and any changed fields), or ``None``."""
-    from gm.games.quarterback import GAME
+    from gm.games.quarterback import GAME  # layer seam
 
     data = {**r.model_dump(mode="json"), "first_attacker": "red", **changes}
     try:
