@@ -225,7 +225,8 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
         optional = _optional_fields(model)
         clean = {k: v for k, v in data.items() if not (v is None and k in optional)}
     try:
-        return model.__pydantic_validator__.validate_python(clean, strict=True)
+        parsed: ToolArgs = model.__pydantic_validator__.validate_python(clean, strict=True)
+        return parsed
     except ValidationError as exc:
         raise InvalidActionError(_validation_reason(exc), rule=ARGS_RULE, input=_quote(data), legal=_fields(model)) from None
     except Exception as exc:  # a validator that raised something odd: still an argument error
@@ -461,7 +462,7 @@ def _legal(state: GameState[Any], seat: str | None, args: NoArgs) -> dict[str, A
     }
 
 
-def rules_about(game: Game, rules: Any, topic: str | None) -> dict[str, str]:
+def rules_about(game: Game[Any, Any], rules: Any, topic: str | None) -> dict[str, str]:
     """The rules of ``game`` under ``rules`` (rule id -> text) a topic names: a rule id, or words of its
     text or the words players use for it (``Game.rule_words``); every rule when ``topic`` is empty."""
     index = game.rules_text(rules)

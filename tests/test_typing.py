@@ -1,0 +1,74 @@
+"""Typing across the plugin boundary: mypy --strict on gm/core, ``py.typed`` shipped and seen."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _mypy_config() -> dict[str, Any]:
+    config: dict[str, Any] = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mypy"]
+    return config
+
+
+def _strict_flags(where: Path) -> dict[str, bool]:
+    """What mypy's own ``--strict`` changes, flag by flag (read from the installed mypy, so a flag a
+    newer mypy adds to ``--strict`` shows up here)."""
+    from mypy.main import process_options
+
+    _, plain = process_options(["--config-file", str(where), "-c", "x"])
+    _, strict = process_options(["--config-file", str(where), "--strict", "-c", "x"])
+    names = [n for n in dir(strict) if not n.startswith("_") and not callable(getattr(strict, n))]
+    return {n: getattr(strict, n) for n in names if getattr(plain, n) != getattr(strict, n)}
+
+
+def test_gm_core_is_checked_with_every_flag_of_mypy_strict(tmp_path: Path) -> None:
+    """The ``gm.core.*`` override sets every per-module flag ``--strict`` sets, and the global section
+    the rest (mypy reads ``strict = true`` in an override as the global --strict, so it is spelt out)."""
+    from mypy.options import PER_MODULE_OPTIONS
+
+    empty = tmp_path / "mypy.ini"
+    empty.write_text("[mypy]\n")
+    flags = _strict_flags(empty)
+    assert {"disallow_untyped_defs", "warn_return_any", "implicit_reexport"} <= set(flags)
+    config = _mypy_config()
+    (core,) = [o for o in config["overrides"] if o["module"] == "gm.core.*"]
+    assert "strict" not in core
+    for name, value in flags.items():
+        where = core if name in PER_MODULE_OPTIONS else config
+        assert where.get(name) == value, f"{name} = {value} missing for gm.core"
+
+
+def test_the_package_is_marked_typed_and_ships_the_marker() -> None:
+    """``gm/py.typed`` exists and is package data (so the wheel carries it; scripts/wheel_smoke.py
+    checks the built wheel), so a plugin's mypy reads gm's annotations."""
+    assert (REPO / "gm" / "py.typed").is_file()
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert "py.typed" in data["gm"]
+
+
+def _games() -> list[Any]:
+    from gm.core.registry import all_games
+
+    return list(all_games())
+
+
+@pytest.mark.parametrize("game", _games(), ids=lambda g: g.id)
+def test_every_game_states_its_ruleset_and_state_types(game: Any) -> None:
+    """Each game is a ``Game[RulesT, StateT]`` naming its own ruleset model and state class, the ones
+    it really uses (so a game's hooks are checked against them)."""
+    import typing
+
+    from gm.core.game import Game
+
+    (base,) = [b for b in type(game).__orig_bases__ if typing.get_origin(b) is Game]
+    rules_t, state_t = typing.get_args(base)
+    assert rules_t is game.rules_model
+    state = game.new_state()
+    assert type(state) is state_t
+    assert isinstance(game.load_rules(None), rules_t)
