@@ -72,3 +72,31 @@ def test_every_game_states_its_ruleset_and_state_types(game: Any) -> None:
     state = game.new_state()
     assert type(state) is state_t
     assert isinstance(game.load_rules(None), rules_t)
+
+
+def test_an_editable_install_is_a_path_mypy_can_follow(tmp_path: Path) -> None:
+    """``pip install -e`` of gm puts the checkout on ``sys.path`` through a plain ``.pth`` line, not
+    setuptools' import hook (mypy reads ``sys.path`` and cannot follow a hook), so a plugin checked by
+    mypy next to an editable gm sees ``gm.core``'s types.  Built as pip would: setuptools' PEP 660
+    ``build_editable`` on a copy of what the wheel is made of."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    src = tmp_path / "src"
+    shutil.copytree(REPO / "gm", src / "gm", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, src / name)
+    out = tmp_path / "dist"
+    out.mkdir()
+    build = f"import setuptools.build_meta as b; print(b.build_editable({str(out)!r}))"
+    done = subprocess.run([sys.executable, "-c", build], cwd=src, capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    wheel = out / done.stdout.strip().splitlines()[-1]
+    with zipfile.ZipFile(wheel) as z:
+        pth = [n for n in z.namelist() if n.endswith(".pth")]
+        assert len(pth) == 1, z.namelist()
+        lines = z.read(pth[0]).decode().split()
+    assert lines == [str(src)], lines  # the checkout itself, no `import` hook line
+    assert (src / "gm" / "py.typed").is_file()
