@@ -62,6 +62,18 @@ def _games() -> list[Any]:
 def test_every_game_states_its_ruleset_and_state_types(game: Any) -> None:
     """Each game is a ``Game[RulesT, StateT]`` naming its own ruleset model and state class, the ones
     it really uses (so a game's hooks are checked against them)."""
+    _check_type_arguments(game)
+
+
+def test_the_plugin_game_states_its_ruleset_and_state_types(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for the test-only plugin game (``tests/plugin_game``), a package outside gm."""
+    import importlib
+
+    monkeypatch.syspath_prepend(str(REPO / "tests" / "plugin_game"))
+    _check_type_arguments(importlib.import_module("gm_rps").GAME)
+
+
+def _check_type_arguments(game: Any) -> None:
     import typing
 
     from gm.core.game import Game
