@@ -166,11 +166,14 @@ class Smoke:
         return out
 
     def check_import(self) -> str | None:
-        # (the move builder's JSON Schema ships inside the package, as the page's files do)
+        # (the move builder's JSON Schema ships inside the package, as the page's files do; so does the
+        # py.typed marker, without which a plugin's mypy ignores gm's annotations)
         p = self.sh(str(self.venv / "bin" / "python"), "-c", "import gm; from gm.core.movebuilder import load_schema; load_schema(); print(gm.__file__)")
         where = p.stdout.strip()
         if p.returncode or not where.startswith(str(self.venv)):
             return f"gm is imported from {where or p.stderr.strip()!r}, not from the fresh venv"
+        if not (Path(where).parent / "py.typed").is_file():
+            return f"the installed gm has no py.typed next to {where}: a plugin's mypy would not read gm's types"
         return None
 
     def check_play(self) -> str | None:

@@ -219,7 +219,7 @@ def _new_state(game: Game, rules: Any, seed: int, source: LogChance | None = Non
     """A new game of ``game`` (a :class:`Remembering` one: the state reads its moves through it) with the chance
     ``setup``, its outcomes from ``source`` where the log states them."""
     base = Chance.of(setup)
-    state = game.new_state(rules, seed, replace(base, source=source) if source is not None else base)
+    state: GameState[Any] = game.new_state(rules, seed, replace(base, source=source) if source is not None else base)
     if isinstance(game, Remembering):
         state.game = game  # type: ignore[misc]  # the seam: this state's own parser asks the memo first
     return state

@@ -442,7 +442,8 @@ class Choice(Draw[T]):
         return options
 
     def generate(self, rng: random.Random) -> T:
-        return rng.choice(self[3])
+        outcome: T = rng.choice(self[3])
+        return outcome
 
     def check(self, outcome: Any) -> T:
         for o in self.options:

@@ -200,7 +200,7 @@ def stated_coin(line: ParsedLine, label: str = "coin toss", flip: str = "coin", 
 EXAMPLES_CHANCE = "mt19937"
 
 
-def example_lines(game: Game, rules: Any = None, seed: int = 0) -> list[str]:
+def example_lines(game: Game[Any, Any], rules: Any = None, seed: int = 0) -> list[str]:
     """The log lines of the chat log's :attr:`ChatLog.example_moves` played under ``rules`` (as far
     as that ruleset allows them)."""
     chatlog = game.chatlog()
@@ -222,7 +222,7 @@ def seat_pattern(seats: Iterable[str]) -> str:
     return "|".join(re.escape(s) for s in sorted(seats, key=len, reverse=True))
 
 
-def exchanges(game: Game, state: GameState[Any]) -> list[str]:
+def exchanges(game: Game[Any, Any], state: GameState[Any]) -> list[str]:
     """The move log of ``state``'s game as its chat log writes it: replayed from the start, one
     line per exchange (a trailing exchange still waiting for a secret pick is left out; a turn
     under way is written as far as it went)."""

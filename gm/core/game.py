@@ -17,7 +17,7 @@ from collections import ChainMap
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from gm.core.phrasing import Phrasing
     from gm.core.state import GameState
 
+#: a game's ruleset model (a pydantic model) and its state class: ``class Chess(Game[ChessRules, ChessState])``
+RulesT = TypeVar("RulesT", bound=BaseModel)
+StateT = TypeVar("StateT", bound="GameState[Any]")
 
 #: every game's tools by ruleset (see :meth:`Game.tools`), and how many rulesets are kept at most
 _TOOLS: dict[tuple[type, str, str | None], tuple[ToolSpec, ...]] = {}
@@ -234,14 +237,16 @@ def _number_at(model: type[BaseModel], loc: tuple[Any, ...]) -> bool:
     return _wants_a_number(_annotation_at(model, loc))
 
 
-class Game(ABC):
-    """Describes one game; subclasses fill in the class attributes and hooks."""
+class Game(ABC, Generic[RulesT, StateT]):
+    """Describes one game; subclasses fill in the class attributes and hooks, naming their ruleset model
+    and state class (``class Brawl(Game[BrawlRules, BrawlState])``) so every hook is typed with them."""
 
     id: ClassVar[str]
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     seats: ClassVar[tuple[str, ...]]
-    rules_model: ClassVar[type[BaseModel]]
+    #: the ruleset model (set on the class; not a ``ClassVar`` only because a ``ClassVar`` cannot name ``RulesT``)
+    rules_model: type[RulesT]
     #: rule id -> one-line title; every rule id the engine can name is here.
     rules_index: ClassVar[Mapping[str, str]] = {}
     #: one sentence a player reads when choosing the game (the page's start page)
@@ -277,10 +282,10 @@ class Game(ABC):
         return getattr(mod, "__package__", None) or module.rpartition(".")[0] or module
 
     # ----------------------------------------------------------------- rules
-    def default_rules(self) -> Any:
+    def default_rules(self) -> RulesT:
         return self.rules_model()
 
-    def load_rules(self, data: Mapping[str, Any] | BaseModel | None = None, *, legacy: bool = False) -> Any:
+    def load_rules(self, data: Mapping[str, Any] | BaseModel | None = None, *, legacy: bool = False) -> RulesT:
         """Validate a ruleset from a mapping (defaults for missing fields).  ``legacy``: the mapping was
         stored before some fields existed, so a missing field of :func:`legacy_values` takes the value that
         plays the game as it was then, not today's default."""
@@ -300,7 +305,7 @@ class Game(ABC):
         except ValidationError as exc:
             raise RulesetError(_format_validation_error(exc, self.rules_model), rule="CORE-RULES") from None
 
-    def load_rules_file(self, path: str | Path) -> Any:
+    def load_rules_file(self, path: str | Path) -> RulesT:
         """Load a TOML rules file; any problem is one :class:`RulesetError` naming the field."""
         from gm.core.files import RULES_LIMIT, read_text
 
@@ -318,14 +323,14 @@ class Game(ABC):
         except RulesetError as exc:
             raise RulesetError(f"rules file {p}: {exc.reason}", rule="CORE-RULES") from None
 
-    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+    def rules_text(self, rules: RulesT | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Rule id -> the rule as ``rules`` has it (numbers and tables from the ruleset a session
         runs, not the defaults).  Default: the titles of :attr:`rules_index`."""
         return self.rules_index
 
     # ----------------------------------------------------------------- state
     @abstractmethod
-    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> GameState[Any]:
+    def new_state(self, rules: RulesT | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> StateT:
         """A fresh game with ``rules`` (defaults when ``None``), ``seed`` and ``chance`` (the chance
         generator's id or a :class:`~gm.core.chance.Chance` setup; ``None``: what new games use),
         passed on to the state's constructor."""
@@ -354,11 +359,11 @@ class Game(ABC):
 
     # ------------------------------------------------------------ rendering
     @abstractmethod
-    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
+    def render(self, state: StateT, seat: str | None = None, *, full: bool = False) -> str:
         """ASCII board for ``seat``'s eyes: a compact window, or the full board."""
 
     @abstractmethod
-    def status(self, state: GameState[Any], seat: str | None = None) -> str:
+    def status(self, state: StateT, seat: str | None = None) -> str:
         """One status line (clock, score, whose move)."""
 
     def hook(self, name: str) -> ModuleType | None:
@@ -375,7 +380,7 @@ class Game(ABC):
                 raise
             return None
 
-    def board_json(self, state: GameState[Any], seat: str | None = None) -> dict[str, Any] | None:
+    def board_json(self, state: StateT, seat: str | None = None) -> dict[str, Any] | None:
         """The board as drawable geometry for ``seat``'s eyes (the web page draws it as SVG), from
         what that seat may see only.  Default: the game package's ``board_json`` module, if it has
         one (``board_json(state, seat)``); ``None`` when it has none (the page shows the text board)."""
@@ -385,7 +390,7 @@ class Game(ABC):
         result: dict[str, Any] = module.board_json(state, seat)
         return result
 
-    def move_builder(self, state: GameState[Any], seat: str | None = None) -> dict[str, Any]:
+    def move_builder(self, state: StateT, seat: str | None = None) -> dict[str, Any]:
         """How ``seat`` may build its move now by pointing (the web page and the MCP App read it): every
         kind of move as a form of parts to choose (a choice, a piece or a square on the board) with
         the legal moves as rows, and how the parts become the game's tool call
@@ -401,7 +406,7 @@ class Game(ABC):
         return result
 
     # ---------------------------------------------------------------- export
-    def export_context(self, rules: Any) -> dict[str, Any]:
+    def export_context(self, rules: RulesT | Mapping[str, Any] | None) -> dict[str, Any]:
         """Extra context for the game's export templates (``templates/`` of its :attr:`package`):
         worked examples computed by the engine, derived tables.  Default: nothing."""
         return {}
@@ -448,12 +453,12 @@ class Game(ABC):
         return PLAIN
 
     # ----------------------------------------------------------------- tools
-    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
+    def action_tools(self, rules: RulesT | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         """The game's action tools (one per kind of decision a seat makes), described as
         ``rules`` (default: the default ruleset) has the game."""
         return []
 
-    def tools(self, rules: Any = None) -> list[ToolSpec]:
+    def tools(self, rules: RulesT | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         """Every tool of the game under ``rules``: the generic queries plus its action tools, made once
         per ruleset and shared by every session playing it (a tool is a frozen value; what an action
         tool keeps, the actions made from plain arguments, depends on the arguments alone)."""
@@ -468,7 +473,7 @@ class Game(ABC):
             made = _TOOLS[key] = (*generic_queries(), *self.action_tools(rules))
         return list(made)
 
-    def model_tools(self, rules: Any = None) -> list[ToolSpec]:
+    def model_tools(self, rules: RulesT | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         """The tools offered to a language model referee: :meth:`tools` unless a game keeps the
         prompt small by standing one move-as-text tool in for several structured ones
         (:func:`gm.core.tools.text_action_tool`; the move is still made through them)."""

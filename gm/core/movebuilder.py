@@ -235,7 +235,7 @@ def humanise(name: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def default_builder(game: Game, state: GameState[Any], seat: str | None) -> dict[str, Any]:
+def default_builder(game: Game[Any, Any], state: GameState[Any], seat: str | None) -> dict[str, Any]:
     """The builder of a game that declares none: one form per action tool the seat's legal actions
     use, each tool argument a ``choice`` part (listed moves only: a space too large to list is
     typed, with the game's summary of it)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from gm.core.errors import GameError, UnknownGameError
 from gm.core.game import Game
@@ -26,8 +27,8 @@ from gm.core.game import Game
 ENTRY_POINT_GROUP = "gm.games"
 GAME_RULE = "CORE-GAME"
 
-_loaded: dict[str, Game] = {}
-_registered: dict[str, Game] = {}
+_loaded: dict[str, Game[Any, Any]] = {}
+_registered: dict[str, Game[Any, Any]] = {}
 
 
 def _norm(name: str) -> str:
@@ -50,7 +51,7 @@ def _origin(ep: EntryPoint) -> str:
     return f"{ep.value} (from {dist})"
 
 
-def _load(key: str) -> Game:
+def _load(key: str) -> Game[Any, Any]:
     """Import the game declared as ``key``; a clear :class:`GameError` when it cannot be used."""
     eps = _declared()[key]
     if len(eps) > 1:
@@ -82,7 +83,7 @@ def _load(key: str) -> Game:
     return game
 
 
-def register_game(game: Game) -> Game:
+def register_game(game: Game[Any, Any]) -> Game[Any, Any]:
     """Register a game instance from code (it wins over an installed game of the same id)."""
     _registered[_norm(game.id)] = game
     return game
@@ -93,7 +94,7 @@ def game_ids() -> list[str]:
     return sorted(set(_declared()) | set(_registered))
 
 
-def _get(key: str) -> Game:
+def _get(key: str) -> Game[Any, Any]:
     if key in _registered:
         return _registered[key]
     if key in _loaded:
@@ -101,7 +102,7 @@ def _get(key: str) -> Game:
     return _load(key)
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[Game[Any, Any]]:
     """Every game that loads, by id (a game that cannot be loaded is left out: :func:`broken_games`)."""
     out = []
     for gid in game_ids():
@@ -123,7 +124,7 @@ def broken_games() -> dict[str, str]:
     return out
 
 
-def find_game(name: str) -> Game:
+def find_game(name: str) -> Game[Any, Any]:
     """The game with id or alias ``name`` (case, spaces and underscores ignored).  An unknown
     name is an :class:`UnknownGameError` listing the installed games."""
     known = _registered.get(name) or _loaded.get(name)  # the fast path: an id, as the code passes them
@@ -145,7 +146,7 @@ def find_game(name: str) -> Game:
     raise UnknownGameError(f"no such game; installed games: {', '.join(ids)}", rule=GAME_RULE, input=name, legal=ids)
 
 
-def default_game() -> Game:
+def default_game() -> Game[Any, Any]:
     """The game played when none is named: the one installed game that declares itself the
     default (``Game.default``); the only game, when just one is installed."""
     games = all_games()

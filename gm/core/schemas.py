@@ -41,7 +41,7 @@ def _strip_titles(node: Any) -> Any:
 
 def json_schema(spec: ToolSpec) -> dict[str, Any]:
     """The argument model's JSON Schema (titles dropped; objects closed)."""
-    schema = _strip_titles(spec.args.model_json_schema())
+    schema: dict[str, Any] = _strip_titles(spec.args.model_json_schema())
     schema.pop("description", None)  # the model docstring; the tool carries the description
     schema.setdefault("type", "object")
     schema.setdefault("properties", {})

@@ -153,7 +153,7 @@ class LegalActions:
 class GameState(ABC, Generic[R]):
     """Base of every game's state.  ``R`` is the game's ruleset model."""
 
-    game: ClassVar[Game]
+    game: ClassVar[Game[Any, Any]]
     seats: ClassVar[tuple[str, ...]]
     #: the last check :meth:`validate` accepted (``action in legal`` and :meth:`is_legal` ask it): (seat,
     #: action, plan).  ``apply`` of that very action object by that seat carries the plan out instead of
@@ -472,7 +472,7 @@ class GameState(ABC, Generic[R]):
         try:
             game = find_game(str(data["game"]))
             rules = game.load_rules(data.get("rules") or {})
-            state = game.new_state(rules, int(data["seed"]), Chance.from_record(data))
+            state: GameState[Any] = game.new_state(rules, int(data["seed"]), Chance.from_record(data))
             for i, entry in enumerate(data["log"]):
                 seat, text = entry
                 try:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -43,8 +43,12 @@ class NoArgs(ToolArgs):
     """No arguments."""
 
 
+#: an action tool's handler: (state, the calling seat, the parsed arguments) -> the action it asks for
 ActionHandler = Callable[["GameState[Any]", str, Any], Action]
+#: a query tool's handler: (state, the calling seat or ``None``, the parsed arguments) -> JSON-ready data
 QueryHandler = Callable[["GameState[Any]", "str | None", Any], dict[str, Any]]
+#: a host's own tool (``new_game``, ``list_sessions`` of ``gm mcp`` and ``gm serve``): parsed arguments -> result
+HostHandler = Callable[[Any], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,8 @@ class ToolSpec:
     description: str
     args: type[ToolArgs]
     kind: Literal["action", "query"]
-    handler: Callable[..., Any]
+    #: what runs the tool (call it through :meth:`act`, :meth:`answer` or :meth:`run`, typed by its kind)
+    handler: ActionHandler | QueryHandler | HostHandler
     #: for action tools: the engine decision kinds (``state.decision(seat)``) this tool answers
     decisions: tuple[str, ...] = ()
     #: for action tools: the ``Action.type`` the tool produces.  When the argument names equal
@@ -68,6 +73,20 @@ class ToolSpec:
     #: for a move-as-text tool offered to language models (:func:`text_action_tool`,
     #: ``Game.model_tools``): the session's action tools it stands for
     covers: tuple[str, ...] = ()
+
+    # (the handler's kind is the spec's ``kind`` and who made it, which a type checker cannot follow: these
+    # say it once, typed, instead of every caller casting)
+    def act(self, state: GameState[Any], seat: str, parsed: Any) -> Action:
+        """The action a game's action tool makes for ``seat`` from its parsed arguments."""
+        return cast("ActionHandler", self.handler)(state, seat, parsed)
+
+    def answer(self, state: GameState[Any], seat: str | None, parsed: Any) -> dict[str, Any]:
+        """What a game's query tool answers ``seat`` (``None``: an onlooker) from its parsed arguments."""
+        return cast("QueryHandler", self.handler)(state, seat, parsed)
+
+    def run(self, parsed: Any) -> dict[str, Any]:
+        """What a host's own tool (:data:`HostHandler`) returns for its parsed arguments."""
+        return cast("HostHandler", self.handler)(parsed)
 
 
 def action_tool(
@@ -144,7 +163,7 @@ def text_action_tool(name: str, description: str, covers: tuple[str, ...], decis
 def covered_call(spec: ToolSpec, tools: Sequence[ToolSpec], state: GameState[Any], seat: str, args: Any) -> tuple[str, dict[str, Any]]:
     """The structured call (tool, arguments) a move-as-text call of ``spec`` stands for.  Raises
     :class:`InvalidActionError` when the text is not a move, or not one of the moves ``spec`` covers."""
-    action = spec.handler(state, seat, parse_args(spec, args))
+    action = spec.act(state, seat, parse_args(spec, args))
     covered = [t for t in tools if t.name in spec.covers]
     try:
         return call_for_action(covered, action)
@@ -225,7 +244,8 @@ def parse_args(spec: ToolSpec, raw: Mapping[str, Any] | str | None) -> ToolArgs:
         optional = _optional_fields(model)
         clean = {k: v for k, v in data.items() if not (v is None and k in optional)}
     try:
-        return model.__pydantic_validator__.validate_python(clean, strict=True)
+        parsed: ToolArgs = model.__pydantic_validator__.validate_python(clean, strict=True)
+        return parsed
     except ValidationError as exc:
         raise InvalidActionError(_validation_reason(exc), rule=ARGS_RULE, input=_quote(data), legal=_fields(model)) from None
     except Exception as exc:  # a validator that raised something odd: still an argument error
@@ -461,7 +481,7 @@ def _legal(state: GameState[Any], seat: str | None, args: NoArgs) -> dict[str, A
     }
 
 
-def rules_about(game: Game, rules: Any, topic: str | None) -> dict[str, str]:
+def rules_about(game: Game[Any, Any], rules: Any, topic: str | None) -> dict[str, str]:
     """The rules of ``game`` under ``rules`` (rule id -> text) a topic names: a rule id, or words of its
     text or the words players use for it (``Game.rule_words``); every rule when ``topic`` is empty."""
     index = game.rules_text(rules)

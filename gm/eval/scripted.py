@@ -120,7 +120,7 @@ class ScriptedEndpoint:
         if spec is None or spec.kind != "action":
             return name, args  # an unknown tool stays what it was: the engine refuses it
         try:
-            action = spec.handler(session.state, case.seat or session.game.seats[0], parse_args(spec, args))
+            action = spec.act(session.state, case.seat or session.game.seats[0], parse_args(spec, args))
             return call_for_action([t for t in session.model_tools if t.name in offered], action)
         except (KeyError, GameError):
             return name, args

@@ -164,7 +164,7 @@ def expected_action(session: Session, case: Case) -> Action | None:
     spec = tool_index(session.tools).get(case.tool)
     if spec is None or spec.kind != "action":
         raise SuiteError(f"{case.id}: {case.tool!r} is not an action tool", rule="GM-EVAL-SUITE", input=case.tool)
-    action: Action = spec.handler(session.state, case.seat or session.game.seats[0], parse_args(spec, dict(case.args)))
+    action: Action = spec.act(session.state, case.seat or session.game.seats[0], parse_args(spec, dict(case.args)))
     return action
 
 

@@ -280,8 +280,7 @@ class McpHost(ABC):
         if spec is None and apps and isinstance(name, str):
             spec = self._app.get(name)
         if spec is not None:
-            handler: Callable[[Any], dict[str, Any]] = spec.handler
-            return dict(handler(parse_args(spec, args)))
+            return dict(spec.run(parse_args(spec, args)))
         if not isinstance(name, str) or name not in self._offered(apps):
             raise _Unknown(unknown_tool(name, self.tools(apps)))
         if self.session_id is None:

@@ -113,7 +113,7 @@ def tool_call_for(game: Game, state: GameState[Any], seat: str, action: Action) 
                 out_of_bounds = (tool.name, args)
             continue
         try:
-            made = tool.handler(state, seat, parsed)
+            made = tool.act(state, seat, parsed)
         except Exception:  # a tool that does not fit this action: try the next one
             continue
         if made == action:

@@ -916,7 +916,7 @@ class Session:
         action = made_action(spec, key)  # the same plain arguments made this action before
         parsed = parse_args(spec, args) if action is None else None
         if spec.kind == "query":
-            data = spec.handler(self.state, seat, parsed)
+            data = spec.answer(self.state, seat, parsed)
             return {
                 "ok": True,
                 "tool": spec.name,
@@ -939,7 +939,7 @@ class Session:
         if bots and self.bots_owe_move():  # left owing after an interrupted write: they move first
             before = self.advance_bots()
         if action is None:
-            action = spec.handler(self.state, seat, parsed)
+            action = spec.act(self.state, seat, parsed)
             keep_action(spec, key, action)
         if self.book.just_revealed:
             self.book.just_revealed = []

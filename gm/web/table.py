@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from gm.core.game import ruleset_hash
 
 if TYPE_CHECKING:
-    from gm.core.state import GameState, Move
+    from gm.core.actions import Move
+    from gm.core.state import GameState
     from gm.referee.base import Referee, RefereeTurn
     from gm.server.hub import GameHub, Grant
     from gm.session import Session

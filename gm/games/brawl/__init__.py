@@ -15,7 +15,6 @@ from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.phrasing import Phrasing
-from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.brawl.actions import ACTION_TYPES, parse_action
 from gm.games.brawl.board import render, status_line
@@ -24,7 +23,7 @@ from gm.games.brawl.ruleids import RULE_WORDS, RULES, rules_text
 from gm.games.brawl.rules import BrawlRules
 
 
-class Brawl(Game):
+class Brawl(Game[BrawlRules, BrawlState]):
     """brawl (``shared/seeds/003``), with the rulings of ``rules_md/brawl.md``."""
 
     id = "brawl"
@@ -49,7 +48,7 @@ class Brawl(Game):
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "field_goal": "field goals", "first_down": "first downs", "punt": "punts", "sack": "sacks"}
 
-    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> BrawlState:
+    def new_state(self, rules: BrawlRules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> BrawlState:
         return BrawlState(self._default_rules() if rules is None else self.load_rules(rules), seed, chance)
 
     @cache  # noqa: B019 - one game object per process; the ruleset is frozen
@@ -64,25 +63,23 @@ class Brawl(Game):
     def action_types(self) -> Mapping[str, type[Action]]:
         return ACTION_TYPES
 
-    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
-        assert isinstance(state, BrawlState)
+    def render(self, state: BrawlState, seat: str | None = None, *, full: bool = False) -> str:
         return render(state, seat, full=full)
 
-    def status(self, state: GameState[Any], seat: str | None = None) -> str:
-        assert isinstance(state, BrawlState)
+    def status(self, state: BrawlState, seat: str | None = None) -> str:
         return status_line(state, seat)
 
-    def export_context(self, rules: Any) -> dict[str, Any]:
+    def export_context(self, rules: BrawlRules | Mapping[str, Any] | None) -> dict[str, Any]:
         from gm.games.brawl.export import export_context
 
         return export_context(self.load_rules(rules))
 
-    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
+    def action_tools(self, rules: BrawlRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.brawl.tools import brawl_tools
 
         return brawl_tools(self.load_rules(rules))
 
-    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+    def rules_text(self, rules: BrawlRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Every rule id with its rule as ``rules`` has it (the ruleset's numbers, rosters and choices)."""
         return rules_text(self.load_rules(rules))
 

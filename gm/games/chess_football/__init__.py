@@ -10,7 +10,6 @@ from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.phrasing import Phrasing
-from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.chess_football.actions import ACTION_TYPES, parse_action
 from gm.games.chess_football.board import render, status_line
@@ -27,7 +26,7 @@ TURN_ACTION = (
 )
 
 
-class ChessFootball(Game):
+class ChessFootball(Game[ChessFootballRules, ChessFootballState]):
     """Chess-Football Hybrid, official rules v2.0."""
 
     id = "chess-football"
@@ -54,7 +53,7 @@ class ChessFootball(Game):
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "interception": "interceptions", "turnover": "turnovers", "first_down": "first downs", "tackle": "tackles"}
     cap_rules: ClassVar[frozenset[str]] = frozenset({"CF-R-OT-TIE"})  # (a down's whistle, CF-R-DOWN-LIMIT, ends a down, not the game)
 
-    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> ChessFootballState:
+    def new_state(self, rules: ChessFootballRules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> ChessFootballState:
         return ChessFootballState(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
@@ -63,20 +62,18 @@ class ChessFootball(Game):
     def action_types(self) -> Mapping[str, type[Action]]:
         return ACTION_TYPES
 
-    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
-        assert isinstance(state, ChessFootballState)
+    def render(self, state: ChessFootballState, seat: str | None = None, *, full: bool = False) -> str:
         return render(state, seat, full=full)
 
-    def status(self, state: GameState[Any], seat: str | None = None) -> str:
-        assert isinstance(state, ChessFootballState)
+    def status(self, state: ChessFootballState, seat: str | None = None) -> str:
         return status_line(state, seat)
 
-    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
+    def action_tools(self, rules: ChessFootballRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.chess_football.tools import chess_football_tools
 
         return chess_football_tools(None if rules is None else self.load_rules(rules))
 
-    def model_tools(self, rules: Any = None) -> list[ToolSpec]:
+    def model_tools(self, rules: ChessFootballRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         """For a language model one ``turn_action`` tool, a reaction-turn move written as text,
         stands in for the six structured reaction-turn tools (their schemas alone would take the
         prompt past its budget); the move is made through the structured tool all the same."""
@@ -88,11 +85,11 @@ class ChessFootball(Game):
         rest = [t for t in tools if t.name not in TURN_TOOLS]
         return [*rest[:at], turn, *rest[at:]]
 
-    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+    def rules_text(self, rules: ChessFootballRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Rule id -> its text with the numbers of ``rules`` (default: the default ruleset)."""
         return rules_text(self.load_rules(rules))
 
-    def export_context(self, rules: Any) -> dict[str, Any]:
+    def export_context(self, rules: ChessFootballRules | Mapping[str, Any] | None) -> dict[str, Any]:
         from gm.games.chess_football.export import export_context
 
         return export_context(self.load_rules(rules))

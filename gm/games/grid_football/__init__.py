@@ -10,7 +10,6 @@ from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.phrasing import Phrasing
-from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.grid_football.actions import ACTION_TYPES, parse_action
 from gm.games.grid_football.board import render, status_line
@@ -20,7 +19,7 @@ from gm.games.grid_football.rules import GridFootballRules
 from gm.games.grid_football.rulestext import RULE_WORDS, rules_text
 
 
-class GridFootball(Game):
+class GridFootball(Game[GridFootballRules, GridFootballState]):
     """Turn-Based Grid Football (quick-start guide, ``shared/seeds/000``)."""
 
     id = "grid-football"
@@ -43,7 +42,7 @@ class GridFootball(Game):
     cap_rules: ClassVar[frozenset[str]] = frozenset({"GF-R-SCORELESS"})
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = RULE_WORDS
 
-    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> GridFootballState:
+    def new_state(self, rules: GridFootballRules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> GridFootballState:
         return GridFootballState(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
@@ -52,24 +51,22 @@ class GridFootball(Game):
     def action_types(self) -> Mapping[str, type[Action]]:
         return ACTION_TYPES
 
-    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
-        assert isinstance(state, GridFootballState)
+    def render(self, state: GridFootballState, seat: str | None = None, *, full: bool = False) -> str:
         return render(state, seat, full=full)
 
-    def status(self, state: GameState[Any], seat: str | None = None) -> str:
-        assert isinstance(state, GridFootballState)
+    def status(self, state: GridFootballState, seat: str | None = None) -> str:
         return status_line(state, seat)
 
-    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+    def rules_text(self, rules: GridFootballRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Every rule id in one line, worded from ``rules`` (a play the ruleset removed is left out)."""
         return rules_text(self.load_rules(rules))
 
-    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
+    def action_tools(self, rules: GridFootballRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.grid_football.tools import grid_football_tools
 
         return grid_football_tools(self.load_rules(rules))
 
-    def export_context(self, rules: Any) -> dict[str, Any]:
+    def export_context(self, rules: GridFootballRules | Mapping[str, Any] | None) -> dict[str, Any]:
         from gm.games.grid_football.export import export_context
 
         return export_context(self.load_rules(rules))

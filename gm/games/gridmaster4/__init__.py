@@ -10,7 +10,6 @@ from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.phrasing import Phrasing
-from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.gridmaster4.actions import ACTION_TYPES, Place, parse_action
 from gm.games.gridmaster4.board import render, status_line
@@ -19,7 +18,7 @@ from gm.games.gridmaster4.ruleids import RULES
 from gm.games.gridmaster4.rules import SEATS, GridMaster4Rules
 
 
-class GridMaster4(Game):
+class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
     """GridMaster4 (rules document ``shared/seeds/002``); rulings in ``rules_md/gridmaster4.md``."""
 
     id = "gridmaster4"
@@ -50,7 +49,7 @@ class GridMaster4(Game):
         "pass": ("GM4-R-NO-PASS",),
     }
 
-    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> GridMaster4State:
+    def new_state(self, rules: GridMaster4Rules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> GridMaster4State:
         return GridMaster4State(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
@@ -59,20 +58,18 @@ class GridMaster4(Game):
     def action_types(self) -> Mapping[str, type[Action]]:
         return ACTION_TYPES
 
-    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
-        assert isinstance(state, GridMaster4State)
+    def render(self, state: GridMaster4State, seat: str | None = None, *, full: bool = False) -> str:
         return render(state, seat, full=full)
 
-    def status(self, state: GameState[Any], seat: str | None = None) -> str:
-        assert isinstance(state, GridMaster4State)
+    def status(self, state: GridMaster4State, seat: str | None = None) -> str:
         return status_line(state, seat)
 
-    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
+    def action_tools(self, rules: GridMaster4Rules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.gridmaster4.tools import gridmaster4_tools
 
         return gridmaster4_tools(self.load_rules(rules))
 
-    def export_context(self, rules: Any) -> dict[str, Any]:
+    def export_context(self, rules: GridMaster4Rules | Mapping[str, Any] | None) -> dict[str, Any]:
         from gm.games.gridmaster4.export import export_context
 
         return export_context(self.load_rules(rules))

@@ -11,7 +11,6 @@ from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.phrasing import Phrasing
-from gm.core.state import GameState
 from gm.core.tools import ToolSpec
 from gm.games.quarterback.actions import ACTION_TYPES, parse_action
 from gm.games.quarterback.board import render, status_line
@@ -25,7 +24,7 @@ def _default_rules() -> QuarterbackRules:
     return QuarterbackRules()
 
 
-class Quarterback(Game):
+class Quarterback(Game[QuarterbackRules, QuarterbackState]):
     """Quarter Back (rules document ``shared/seeds/001``; rulings in ``rules_md/quarterback.md``)."""
 
     id = "quarterback"
@@ -46,11 +45,11 @@ class Quarterback(Game):
     sim_headlines: ClassVar[Mapping[str, str]] = {"score": "scores", "tackle": "tackles"}
     cap_rules: ClassVar[frozenset[str]] = frozenset({"QB-R-WHISTLE"})
 
-    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+    def rules_text(self, rules: QuarterbackRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Every rule as ``rules`` has it (its numbers, board and set-up); the defaults are :data:`RULES`."""
         return RULES if rules is None else rule_texts(self.load_rules(rules))
 
-    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> QuarterbackState:
+    def new_state(self, rules: QuarterbackRules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> QuarterbackState:
         # the default ruleset validated once (rulesets are frozen), not for every match
         return QuarterbackState(_default_rules() if rules is None else self.load_rules(rules), seed, chance)
 
@@ -60,20 +59,18 @@ class Quarterback(Game):
     def action_types(self) -> Mapping[str, type[Action]]:
         return ACTION_TYPES
 
-    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
-        assert isinstance(state, QuarterbackState)
+    def render(self, state: QuarterbackState, seat: str | None = None, *, full: bool = False) -> str:
         return render(state, seat, full=full)
 
-    def status(self, state: GameState[Any], seat: str | None = None) -> str:
-        assert isinstance(state, QuarterbackState)
+    def status(self, state: QuarterbackState, seat: str | None = None) -> str:
         return status_line(state, seat)
 
-    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
+    def action_tools(self, rules: QuarterbackRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.quarterback.tools import action_tools
 
         return action_tools(self.load_rules(rules))
 
-    def export_context(self, rules: Any) -> dict[str, Any]:
+    def export_context(self, rules: QuarterbackRules | Mapping[str, Any] | None) -> dict[str, Any]:
         from gm.games.quarterback.export import export_context
 
         return export_context(self.load_rules(rules))

@@ -257,7 +257,7 @@ def _throw_args(shapes: tuple[str, ...]) -> type[ToolArgs]:
 
 
 # ------------------------------------------------------------------- game
-class RockPaperScissors(Game):
+class RockPaperScissors(Game[RpsRules, RpsState]):
     """Rock-paper-scissors, best of N."""
 
     id = "rock-paper-scissors"
@@ -272,7 +272,7 @@ class RockPaperScissors(Game):
     cap_rules: ClassVar[frozenset[str]] = frozenset({"RPS-LIMIT"})
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {"beats": ("RPS-SHAPES",), "hidden": ("RPS-SECRET",), "tie": ("RPS-ROUND",)}
 
-    def new_state(self, rules: Any = None, seed: int = 0, chance: Chance | str | None = None) -> RpsState:
+    def new_state(self, rules: RpsRules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> RpsState:
         return RpsState(self.load_rules(rules), seed, chance)
 
     def parse_action(self, text: str) -> Action:
@@ -281,27 +281,25 @@ class RockPaperScissors(Game):
     def action_types(self) -> Mapping[str, type[Action]]:
         return {Throw.type: Throw}
 
-    def rules_text(self, rules: Any = None) -> Mapping[str, str]:
+    def rules_text(self, rules: RpsRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         r = self.load_rules(rules)
         beats = "; ".join(f"{w} {verb} {lo}" for w, verb, lo in r.beats())
         return {**RULES, "RPS-SHAPES": f"This match plays {', '.join(r.shapes)}: {beats}",
                 "RPS-WIN": f"The first to {r.target} round wins (best of {r.best_of}) takes the match",
                 "RPS-LIMIT": f"After {r.max_rounds} rounds the player with more round wins takes the match; equal is a draw"}
 
-    def render(self, state: GameState[Any], seat: str | None = None, *, full: bool = False) -> str:
-        assert isinstance(state, RpsState)
+    def render(self, state: RpsState, seat: str | None = None, *, full: bool = False) -> str:
         return render(state, seat, full=full)
 
-    def status(self, state: GameState[Any], seat: str | None = None) -> str:
-        assert isinstance(state, RpsState)
+    def status(self, state: RpsState, seat: str | None = None) -> str:
         return status(state, seat)
 
-    def action_tools(self, rules: Any = None) -> list[ToolSpec]:
+    def action_tools(self, rules: RpsRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         r = self.load_rules(rules)
         return [action_tool("throw", f"Throw a shape in secret ({', '.join(r.shapes)}); it is revealed once both players have thrown.",
                             _throw_args(r.shapes), Throw, ("throw",))]
 
-    def export_context(self, rules: Any) -> dict[str, Any]:
+    def export_context(self, rules: RpsRules | Mapping[str, Any] | None) -> dict[str, Any]:
         r = self.load_rules(rules)
         return {"beats": r.beats(), "shapes": r.shapes}
 
