@@ -61,7 +61,7 @@ from gm.core.actions import Action
 from gm.core.errors import GameError
 from gm.core.game import Game
 from gm.core.playout import play_out
-from gm.core.registry import _registered, find_game, register_game
+from gm.core.registry import find_game, register_game, unregister_game
 from gm.core.state import GameState, LegalActions
 from gm.core.tools import expected
 
@@ -136,21 +136,26 @@ def check_game(
 # ------------------------------------------------------------------ helpers
 @contextmanager
 def _registered_game(game: Game) -> Iterator[None]:
-    """``game`` findable by its id while the checks run (registered and unregistered again when it was not)."""
-    try:
-        known = find_game(game.id) is game
-    except GameError:
-        known = False
-    if known:
+    """``game`` findable by its id while the checks run (registered, then unregistered again when it
+    was not; a game of its id registered before is registered again)."""
+    before = _find(game.id)
+    if before is game:
         yield
         return
-    before = dict(_registered)
     register_game(game)
     try:
         yield
     finally:
-        _registered.clear()
-        _registered.update(before)
+        unregister_game(game)
+        if before is not None and _find(game.id) is not before:
+            register_game(before)
+
+
+def _find(gid: str) -> Game | None:
+    try:
+        return find_game(gid)
+    except GameError:
+        return None
 
 
 class Position:

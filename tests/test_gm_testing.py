@@ -169,3 +169,18 @@ def test_red_when_the_board_is_not_the_documented_format(rps: Any) -> None:
                                                                                        "cells": [{"col": 3, "row": 1, "kind": "x"}]}}), "board_json")
     assert "- board_json for alice: cells: x at col 3, row 1 is off the board (seed 0, after 0 moves)" in ok
 
+
+
+def test_a_game_registered_under_the_same_id_is_registered_again(rps: Any) -> None:
+    from gm.core.registry import register_game, unregister_game
+
+    other = broken(rps, "twin")
+    twin = broken(rps, "twin")
+    register_game(other)
+    try:
+        gm.testing.check_game(twin, seeds=(0,), plies=4, only=["determinism"])
+        assert find_game("broken-twin") is other
+    finally:
+        unregister_game(other)
+    with pytest.raises(GameError):
+        find_game("broken-twin")
