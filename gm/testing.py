@@ -288,10 +288,10 @@ def _check_refusal(game: Game, rules: Any, walks: list[list[Position]], seeds: S
                     report.failures.append(f"refusal: {seat}: {action!s} raised {exc!r}, not a GameError ({_where(state)})")
                 else:
                     report.failures.append(f"refusal: {seat}: {action!s} is not legal but apply took it ({_where(state)})")
-                    return  # the walk's state has moved on: nothing more to learn from it
+                    return  # the first position that breaks it is shown (its copy has moved on)
                 if _frozen(state) != before:
                     report.failures.append(f"refusal: {seat}: refused {action!s} changed the state ({_where(state)})")
-                    return
+                    return  # the first position that breaks it is shown
 
 
 def _check_round_trip(game: Game, rules: Any, walks: list[list[Position]], seeds: Sequence[int], plies: int, report: Report) -> None:
