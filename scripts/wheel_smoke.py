@@ -166,9 +166,9 @@ class Smoke:
         return out
 
     def check_import(self) -> str | None:
-        # (the move builder's JSON Schema ships inside the package, as the page's files do; so does the
-        # py.typed marker, without which a plugin's mypy ignores gm's annotations)
-        p = self.sh(str(self.venv / "bin" / "python"), "-c", "import gm; from gm.core.movebuilder import load_schema; load_schema(); print(gm.__file__)")
+        # (the move builder's and the board's JSON Schemas ship inside the package, as the page's files do; so
+        # does the py.typed marker, without which a plugin's mypy ignores gm's annotations)
+        p = self.sh(str(self.venv / "bin" / "python"), "-c", "import gm; from gm.core.movebuilder import load_schema; load_schema(); from gm.testing import load_board_schema; load_board_schema(); print(gm.__file__)")
         where = p.stdout.strip()
         if p.returncode or not where.startswith(str(self.venv)):
             return f"gm is imported from {where or p.stderr.strip()!r}, not from the fresh venv"

@@ -11,10 +11,11 @@ from pathlib import Path
 PLUGIN = Path(__file__).resolve().parent / "plugin_game"
 
 
-def install_plugin(tmp: Path) -> Path:
-    """Install the plugin into ``tmp/site`` (put it on ``PYTHONPATH``); returns that folder."""
+def install_plugin(tmp: Path, source: Path = PLUGIN) -> Path:
+    """Install the plugin (or another game package's ``source`` folder) into ``tmp/site`` (put it on
+    ``PYTHONPATH``); returns that folder."""
     src = tmp / "src"
-    shutil.copytree(PLUGIN, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    shutil.copytree(source, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     target = tmp / "site"
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target", str(target), str(src)],

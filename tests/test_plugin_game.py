@@ -204,3 +204,15 @@ def test_the_llm_referee_knows_its_move_claims_from_the_core_words_alone(env: di
     assert out["claimed"] == out["expected"]
     assert out["calls"] == [True] and out["moves"] == [{"type": "throw", "shape": "rock"}] and out["said"] == "Rock it is."
     assert out["flags"] == ['repeat-call: throw {"shape": "rock"} was already made for this message; not made again']
+
+
+def test_gm_s_own_tests_of_the_registry_and_templates_hold_with_the_plugin_installed(env: dict[str, str]) -> None:
+    """The tests that list the installed games or find the games' templates do not assume gm's five are all."""
+    chosen = "unknown_game_lists or marks_the_default or declares_its_games or ships_its_templates or one_jinja"
+    p = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider", "tests/test_registry.py",
+         "tests/test_templating.py", "-k", chosen],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=180, check=False,
+    )
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    assert re.search(r"\b5 passed\b", p.stdout), p.stdout[-500:]

@@ -89,6 +89,14 @@ def register_game(game: Game[Any, Any]) -> Game[Any, Any]:
     return game
 
 
+def unregister_game(game: Game) -> None:
+    """Undo :func:`register_game` of ``game`` (an installed game of its id is found again); a game
+    not registered is left alone."""
+    key = _norm(game.id)
+    if _registered.get(key) is game:
+        del _registered[key]
+
+
 def game_ids() -> list[str]:
     """The id of every installed or registered game, sorted."""
     return sorted(set(_declared()) | set(_registered))
