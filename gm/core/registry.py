@@ -89,7 +89,7 @@ def register_game(game: Game[Any, Any]) -> Game[Any, Any]:
     return game
 
 
-def unregister_game(game: Game) -> None:
+def unregister_game(game: Game[Any, Any]) -> None:
     """Undo :func:`register_game` of ``game`` (an installed game of its id is found again); a game
     not registered is left alone."""
     key = _norm(game.id)
