@@ -33,7 +33,7 @@ game (a bot that owes a move makes it at the next action, or when a front end ca
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -59,7 +59,7 @@ from gm.core.tools import (
 )
 from gm.session.commit import LOCKED_TEXT, SecretBook, SecretStatus, SeedSecret, commitment, derive
 from gm.session.driver import BotDriver
-from gm.session.keys import KeyRing
+from gm.session.ledger import Ledger, store_keys
 from gm.session.records import FORMAT, VERSION, Chain, TamperError
 from gm.session.result import CallResult, Pending
 from gm.session.store import (
@@ -67,7 +67,6 @@ from gm.session.store import (
     SUFFIX,
     FileStore,
     MemoryStore,
-    Position,
     SessionConflict,
     SessionExists,
     SessionStore,
@@ -113,22 +112,6 @@ def check_seed(seed: Any) -> int:
     return seed
 
 
-def store_keys(store: SessionStore, *, create: bool = True) -> KeyRing:
-    """The key ring that seals and chains ``store``'s sessions; ``create``: a file store may make its
-    home's key (only when it has none and no sessions: :func:`gm.session.keys.load_keyring`)."""
-    keys = getattr(store, "keys", None)
-    if isinstance(keys, KeyRing):
-        return keys
-    if isinstance(store, FileStore):
-        from gm.session.keys import load_keyring
-
-        keys = load_keyring(store.home, create=create)
-    else:
-        keys = KeyRing.generate()
-    store.keys = keys  # type: ignore[attr-defined]
-    return keys
-
-
 def _store_for(home: str | Path | None, persist: bool, store: SessionStore | None) -> SessionStore:
     if store is not None:
         return store
@@ -156,14 +139,13 @@ class Session:
         self.state = state
         self.id = id
         self.store = store
+        #: the stored records: sealed, chained, appended (gm.session.ledger)
+        self.ledger = Ledger(store, id, chain)
         self.players = dict(players)
         self.secret = secret
         #: the chance setup the game started with: its generator, and outcomes supplied at the start
         self.chance = chance if chance is not None else Chance.of(state.generator)
         self.created = created
-        self._chain = chain
-        self._position = Position(0)
-        self._writer: Writer | None = None  # set while a call holds the session's write lock
         #: the last action result, made when first read or before the game changes (gm.session.result)
         self._pending = Pending()
         self._expected: tuple[tuple[int, int, str | None], list[dict[str, Any]]] | None = None
@@ -199,7 +181,7 @@ class Session:
     def stored_count(self) -> int:
         """How many records of this session this copy has read or written (a server compares it with
         the store's count to tell a stale cached copy)."""
-        return self._position.count
+        return self.ledger.count
 
     @property
     def practice(self) -> bool:
@@ -295,7 +277,7 @@ class Session:
                     chance=Chance(setup.generator, dict(setup.supplied)))
             try:
                 header = chain.header(s._header())
-                s._position = st.create(sid, header, None if chain.plain else chain.anchor(0))
+                s.ledger.position = st.create(sid, header, None if chain.plain else chain.anchor(0))
                 break
             except SessionExists:
                 if id is not None:
@@ -335,7 +317,7 @@ class Session:
             except GameError as exc:
                 s.store.delete(s.id)
                 raise StateError(f"move {i + 1} ({seat}: {text}) does not replay: {exc.message}", rule="CORE-TOKEN") from None
-            s._store([record])
+            s.ledger.append([record])
         s.book.just_revealed = []
         return s
 
@@ -360,7 +342,7 @@ class Session:
                 h["supplied"] = supplied
         else:
             h["seed_commitment"] = self.secret.commitment
-            h["sealed"] = self._chain.seal({**self.secret.sealed_part(), **({"supplied": supplied} if supplied else {})}, "header")
+            h["sealed"] = self.ledger.seal({**self.secret.sealed_part(), **({"supplied": supplied} if supplied else {})}, "header")
         return h
 
     # ------------------------------------------------------------------- open
@@ -430,7 +412,7 @@ class Session:
         if stored.anchor is not None and anchor:
             macs = [str(h.get("mac")), *(str(r.get("mac")) for r in stored.records)]
             chain.check_anchor(stored.anchor, macs, lambda n: st.where(sid, n), bool(h.get("anchored")))
-        s._position = stored.position
+        s.ledger.position = stored.position
         s.opening_events = s._opening()
         if record:
             s.start_recording()
@@ -480,7 +462,7 @@ class Session:
             return
         seat = str(rec["seat"])
         if "sealed" in rec:
-            inner = self._chain.open(rec["sealed"], f"record {rec['n']}", where)
+            inner = self.ledger.chain.open(rec["sealed"], f"record {rec['n']}", where)
             text, nonce = str(inner["action"]), inner.get("nonce")
             digest = rec.get("commitment")
             self._apply(seat, text, nonce=str(nonce) if nonce is not None else None, digest=str(digest) if digest else None)
@@ -512,7 +494,7 @@ class Session:
         )
         existing = self.store.transcript_read(self.id)
         self.recorder = Recorder(
-            header, sink=self._write_transcript, existing=existing, reader=lambda: self.store.transcript_read(self.id),
+            header, sink=self.ledger.write_transcript, existing=existing, reader=lambda: self.store.transcript_read(self.id),
             sealing=self._transcript_sealing(),
         )
         if not existing:
@@ -525,7 +507,7 @@ class Session:
     def _transcript_sealing(self) -> Sealing | None:
         """How the transcript keeps a human's pick sealed while it is secret (no need in memory:
         nobody but this process reads a memory store)."""
-        if isinstance(self.store, MemoryStore):
+        if self.ledger.in_memory:
             return None
         keys, sid = store_keys(self.store), self.id
         return Sealing(
@@ -540,12 +522,6 @@ class Session:
         log = st.log
         indices = set(st.secret_moves()) | {s.index for s in self.book.open}
         return any(i < len(log) and self.players.get(log[i].seat, "human") == "human" for i in indices)
-
-    def _write_transcript(self, lines: Sequence[str], header: str) -> None:
-        if self._writer is not None:  # inside a call: in the same write as its records
-            self._writer.transcript(lines, header)
-        else:
-            self.store.transcript_append(self.id, lines, header)
 
     def set_referee(self, kind: str, model: str | None = None) -> None:
         """Who handles the players' messages from now on (recorded in the transcript)."""
@@ -597,41 +573,16 @@ class Session:
             record = {"seat": seat, "action": said}
         return events, record
 
-    def _store(self, records: list[dict[str, Any]]) -> None:
-        """Seal, chain and append records, with the session's anchor after them
-        (:mod:`gm.session.records`); on a conflict or a failed write the session reloads."""
-        out = []
-        chain = self._chain
-        last = chain.last
-        n = self._position.count
-        for rec in records:
-            n += 1
-            if "_inner" in rec:
-                inner = rec.pop("_inner")
-                rec["sealed"] = chain.seal(inner, f"record {n}")
-            out.append(chain.record(n, rec))
-        anchor = None if chain.plain else chain.anchor(n)  # (a memory store's chain is plain: nothing to anchor)
-        try:
-            if self._writer is not None:
-                self._position = self._writer.append(self._position, out, anchor)
-            else:
-                self._position = self.store.append(self.id, self._position, out, anchor)
-        except BaseException:
-            chain.last = last
-            raise
-
     def _catch_up(self, writer: Writer) -> None:
         """Read what another process stored since this copy was read (a server's cached session, a
         game played through several server processes), before acting on it."""
-        if writer.stale(self._position):
+        if writer.stale(self.ledger.position):
             self._resync()
 
     def refresh(self) -> bool:
         """Catch up with moves another process stored since this copy was read, without writing (a
         server's cached copy, before it shows a view); whether there were any."""
-        count = getattr(self.store, "records", None)
-        stored = count(self.id) if callable(count) else self.store.info(self.id).moves
-        if stored == self._position.count:
+        if self.ledger.stored_count() == self.ledger.count:
             return False
         self._resync()
         return True
@@ -656,16 +607,26 @@ class Session:
         seen (a store cut back or put back from an older copy meanwhile: :class:`TamperError`)."""
         self._pending.settle()
         fresh = Session.open(self.id, store=self.store, record=False)
-        if fresh._position.count < self._position.count:
+        if fresh.ledger.count < self.ledger.count:
             raise TamperError(
-                f"session {self.id}: {self.store.description} now holds {fresh._position.count} records, and this "
-                f"process has seen {self._position.count}: it was cut back or put back from an older copy",
+                f"session {self.id}: {self.store.description} now holds {fresh.ledger.count} records, and this "
+                f"process has seen {self.ledger.count}: it was cut back or put back from an older copy",
                 rule=SESSION_RULE,
             )
-        recorder, writer, injected = self.recorder, self._writer, self.driver.injected
-        self.__dict__.update(fresh.__dict__)
-        self.recorder, self._writer = recorder, writer
-        self.driver.injected = injected
+        self._adopt(fresh)
+
+    def _adopt(self, fresh: Session) -> None:
+        """Take the game as ``fresh`` (a copy of this session just read from the store) holds it: its
+        state, secret book and ledger position.  What the header fixes (game, rules, players, seeds)
+        is the same in both; the recorder, the bots' driver, the held write and the front end's
+        settings (:attr:`commit_human_picks`, :attr:`pause_when_out`, :attr:`on_bot_move`) stay."""
+        self.state = fresh.state
+        self.book = fresh.book
+        self.ledger.follow(fresh.ledger)
+        self.opening_events = fresh.opening_events
+        self._pending = fresh._pending
+        self._expected = None
+        self.bot_error = None
 
     # ------------------------------------------------------------------- undo
     def can_retract(self, seat: str) -> str | None:
@@ -688,7 +649,7 @@ class Session:
         why = self.can_retract(seat)
         if why is not None:
             return f"Cannot undo: {why}."
-        self._store([{"retract": seat}])
+        self.ledger.append([{"retract": seat}])
         taken = self._take_back(seat)
         return f"Taken back: {taken}. {seat}, choose again."
 
@@ -784,7 +745,7 @@ class Session:
         ``limit`` (``limit`` also plays on past a :attr:`pause_when_out` pause); returns their events as JSON."""
         with self.store.writing(self.id) as writer:
             self._catch_up(writer)
-            self._writer = writer
+            self.ledger.writer = writer
             try:
                 if self.recorder is None:
                     return self.advance_bots(limit)
@@ -793,7 +754,7 @@ class Session:
                     self._record_progress()
                 return events
             finally:
-                self._writer = None
+                self.ledger.writer = None
 
     def advance_bots(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Let bots make every move they owe now (a bot choosing alongside a human commits first),
@@ -824,7 +785,7 @@ class Session:
                 self.bot_error = f"bot {self.players[seat]} ({seat}) failed: {exc}"
                 break
             try:
-                self._store([record])
+                self.ledger.append([record])
             except (OSError, StateError) as exc:
                 self._reload()
                 self.bot_error = f"could not save the move of {self.players[seat]} ({seat}): {exc}"
@@ -847,11 +808,11 @@ class Session:
         try:
             with self.store.writing(self.id) as writer:
                 self._catch_up(writer)
-                self._writer = writer
+                self.ledger.writer = writer
                 try:
                     return self._locked_call(tool, args, seat, board)
                 finally:
-                    self._writer = None
+                    self.ledger.writer = None
         except GameError as exc:  # the store itself failed (a session deleted under us, a commit refused)
             self._recover()
             return self._error(tool, seat, exc)
@@ -951,7 +912,7 @@ class Session:
             digest = commitment(str(action), nonce)
         events, record = self._apply(seat, action, nonce=nonce, digest=digest)  # a rejected action raises here and changes nothing
         try:
-            self._store([record])
+            self.ledger.append([record])
         except SessionConflict as exc:
             self._reload()
             raise SessionConflict(f"{exc.reason}; reloaded it, the move was not made: call again", rule=SESSION_RULE) from None
