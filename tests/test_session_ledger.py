@@ -31,7 +31,7 @@ def _ledger(store: FileStore, keys: KeyRing) -> Ledger:
 def test_append_seals_the_inner_part_and_chains(tmp_path: Path) -> None:
     store = FileStore(tmp_path)
     keys = KeyRing.generate()
-    store.keys = keys  # type: ignore[attr-defined]
+    store.keys = keys
     chain = Chain(keys, "s-1")
     led = Ledger(store, "s-1", chain)
     led.position = store.create("s-1", chain.header(HEADER), chain.anchor(0))
@@ -49,7 +49,7 @@ def test_append_seals_the_inner_part_and_chains(tmp_path: Path) -> None:
 def test_a_refused_append_leaves_chain_and_position(tmp_path: Path) -> None:
     store = FileStore(tmp_path)
     keys = KeyRing.generate()
-    store.keys = keys  # type: ignore[attr-defined]
+    store.keys = keys
     first = _ledger(store, keys)
     first.position = store.create("s-1", first.chain.header(HEADER), first.chain.anchor(0))
     second = _ledger(store, keys)
