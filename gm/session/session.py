@@ -36,7 +36,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gm import __version__
 from gm.core.actions import Action
@@ -60,6 +60,7 @@ from gm.core.tools import (
 from gm.session.commit import LOCKED_TEXT, SecretBook, SecretStatus, SeedSecret, commitment, derive
 from gm.session.driver import BotDriver
 from gm.session.ledger import Ledger, store_keys
+from gm.session.recording import Recording
 from gm.session.records import FORMAT, VERSION, Chain, TamperError
 from gm.session.result import CallResult, Pending
 from gm.session.store import (
@@ -74,8 +75,9 @@ from gm.session.store import (
     check_id,
     resolve,
 )
-from gm.transcript.format import Header, RefereeInfo
-from gm.transcript.recorder import Recorder, Sealing
+
+if TYPE_CHECKING:
+    from gm.transcript.recorder import Recorder
 
 SEAT_RULE = "CORE-SEAT"
 PLAYER_RULE = "CORE-PLAYER"
@@ -156,11 +158,11 @@ class Session:
         self.book = SecretBook()
         self.driver = BotDriver(game, self.players, secret.bot_seed, injected or {})
         self.bot_error: str | None = None
-        self.recorder: Recorder | None = None
+        #: the transcript of the game (gm.session.recording)
+        self.recording = Recording(self)
         #: what the set-up decided (before any move) and the events of the bot moves made when the
         #: session was created
         self.opening_events: list[dict[str, Any]] = []
-        self._seed_recorded = False
         #: commit to a human's secret pick too when another human still picks in its round (a served
         #: game between two players: each page verifies the other's reveal); off for local play
         self.commit_human_picks = False
@@ -473,75 +475,21 @@ class Session:
     def start_recording(self, referee: str | None = None, model: str | None = None, *, title: str | None = None) -> Recorder:
         """Record the game from here on in the store's transcript of the session (continuing the
         transcript already there); ``referee``/``model``: who handles the players' messages."""
-        if self.recorder is not None:
-            self.recorder.referee(referee or "none", model)
-            return self.recorder
-        st = self.state
-        record = self.chance.record_fields()
-        header = Header(
-            game=self.game.id,
-            rules=st.rules.model_dump(mode="json"),
-            rules_hash=ruleset_hash(st.rules),
-            seed=self.secret.seed if self.practice else None,
-            seed_commitment=None if self.practice else self.secret.commitment,
-            players=dict(self.players),
-            gm_version=__version__,
-            referee=RefereeInfo(kind=referee or "none", model=model),
-            title=title,
-            session={"id": self.id},
-            chance=record.get("chance"),
-            supplied=record.get("supplied") if self.practice else None,
-        )
-        existing = self.store.transcript_read(self.id)
-        self.recorder = Recorder(
-            header, sink=self.ledger.write_transcript, existing=existing, reader=lambda: self.store.transcript_read(self.id),
-            sealing=self._transcript_sealing(),
-        )
-        if not existing:
-            self.recorder.sync_bot_moves(self)
-        elif referee is not None:
-            self.recorder.referee(referee, model)
-        self._seed_recorded = any('"type":"seed"' in line for line in existing)
-        return self.recorder
+        return self.recording.start(referee, model, title=title)
 
-    def _transcript_sealing(self) -> Sealing | None:
-        """How the transcript keeps a human's pick sealed while it is secret (no need in memory:
-        nobody but this process reads a memory store)."""
-        if self.ledger.in_memory:
-            return None
-        keys, sid = store_keys(self.store), self.id
-        return Sealing(
-            active=self._human_secret_open,
-            seal=lambda lines: keys.seal(sid, list(lines), "transcript"),
-            open=lambda box: [str(x) for x in keys.open(sid, box, "transcript")],
-        )
-
-    def _human_secret_open(self) -> bool:
-        """Whether a human seat's move is still secret (a locked pick, a hidden choice)."""
-        st = self.state
-        log = st.log
-        indices = set(st.secret_moves()) | {s.index for s in self.book.open}
-        return any(i < len(log) and self.players.get(log[i].seat, "human") == "human" for i in indices)
+    @property
+    def recorder(self) -> Recorder | None:
+        """The transcript's recorder while the game is recorded (front ends add what only they know)."""
+        return self.recording.recorder
 
     def set_referee(self, kind: str, model: str | None = None) -> None:
         """Who handles the players' messages from now on (recorded in the transcript)."""
-        if self.recorder is not None:
-            self.recorder.referee(kind, model)
+        if self.recording.recorder is not None:
+            self.recording.recorder.referee(kind, model)
 
     def transcript_location(self) -> str | None:
         """Where the transcript can be opened (file stores), else ``None``."""
-        return self.store.transcript_location(self.id) if self.recorder is not None else None
-
-    def _record_progress(self) -> None:
-        """Bot moves that became public, and the seed once the game is over."""
-        rec = self.recorder
-        if rec is None:
-            return
-        over = self.state.is_terminal
-        rec.sync_bot_moves(self, final=over)
-        if over and not self.practice and not self._seed_recorded:
-            self._seed_recorded = True
-            rec.seed(self.secret.seed, self.secret.salt, self.secret.commitment, self.chance.record_fields().get("supplied"))
+        return self.store.transcript_location(self.id) if self.recording.recorder is not None else None
 
     # ------------------------------------------------------------- the log
     def _apply(self, seat: str, text: str | Action, *, nonce: str | None = None, digest: str | None = None) -> tuple[list[Any], dict[str, Any]]:
@@ -589,11 +537,8 @@ class Session:
 
     def _resync(self) -> None:
         """Back to what is stored, the transcript's recorder too (its counters continue the stored one)."""
-        recorder = self.recorder
         self._reload()
-        if recorder is not None:
-            self.recorder = None
-            self.start_recording()
+        self.recording.restart()
 
     def _recover(self) -> None:
         """After a write that failed or was refused as a whole: back to what is stored, if it can be read."""
@@ -747,11 +692,12 @@ class Session:
             self._catch_up(writer)
             self.ledger.writer = writer
             try:
-                if self.recorder is None:
+                rec = self.recording.recorder
+                if rec is None:
                     return self.advance_bots(limit)
-                with self.recorder.batch():
+                with rec.batch():
                     events = self.advance_bots(limit)
-                    self._record_progress()
+                    self.recording.progress()
                 return events
             finally:
                 self.ledger.writer = None
@@ -820,7 +766,7 @@ class Session:
             return self._error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
 
     def _locked_call(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool) -> dict[str, Any]:
-        rec = self.recorder
+        rec = self.recording.recorder
         if rec is None:
             return self._guarded(tool, args, seat, board)
         with rec.batch():
@@ -828,7 +774,7 @@ class Session:
             call_id = rec.tool_call(who, str(tool)[:200], _recordable(args), board=board)
             result = self._guarded(tool, args, seat, board)
             rec.tool_result(call_id, result)
-            self._record_progress()
+            self.recording.progress()
         return result
 
     def _guarded(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool) -> dict[str, Any]:
