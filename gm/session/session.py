@@ -151,12 +151,11 @@ class Session:
         #: the last action result, made when first read or before the game changes (gm.session.result)
         self._pending = Pending()
         self._expected: tuple[tuple[int, int, str | None], list[dict[str, Any]]] | None = None
-        self._bots_known: tuple[dict[str, str], bool] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
         self._tools = tool_index(self.tools)
         self._model_tools: list[ToolSpec] | None = None
         self.book = SecretBook()
-        self.driver = BotDriver(game, self.players, secret.bot_seed, injected or {})
+        self.driver = BotDriver(game, self.players, secret.bot_seed, injected or {}, secret.nonce_seed)
         self.bot_error: str | None = None
         #: the transcript of the game (gm.session.recording)
         self.recording = Recording(self)
@@ -660,25 +659,9 @@ class Session:
         return out
 
     # ------------------------------------------------------------------- bots
-    def _nonce(self, seat: str) -> str:
-        if self.secret.nonce_seed is None:
-            return secrets.token_hex(16)
-        return derive(self.secret.nonce_seed, "nonce", seat, len(self.state.log))[:32]
-
-    def _has_bots(self) -> bool:
-        """Whether any seat is a bot's (worked out once: the players of a session do not change)."""
-        players = self.players
-        known = self._bots_known
-        if known is None or known[0] is not players:
-            known = self._bots_known = (players, any(p.startswith("bot:") for p in players.values()))
-        return known[1]
-
     def bots_owe_move(self) -> bool:
         """Whether a bot must move before any human can."""
-        if not self._has_bots():
-            return False
-        st = self.state
-        return not st.is_terminal and any(self.players.get(s, "").startswith("bot:") for s in st.to_act())
+        return self.driver.owes_move(self.state)
 
     def humans_out(self) -> bool:
         """Whether every human seat is out of the game (``GameState.is_out``) while bots play on."""
@@ -708,24 +691,17 @@ class Session:
         :attr:`pause_when_out` and no ``limit``, once every human seat is out of the game."""
         out: list[dict[str, Any]] = []
         self.bot_error = None
-        if not self._has_bots():
+        if not self.driver.has_bots:
             return out
         for _ in range(MAX_BOT_MOVES if limit is None else limit):
             st = self.state
             if st.is_terminal or (limit is None and self.pause_when_out and self.humans_out()):
                 break
-            acting = st.to_act()
-            movers = [s for s in acting if self.players.get(s, "").startswith("bot:")]
-            if not movers:
+            seat = self.driver.next_mover(st)
+            if seat is None:
                 break
-            seat = movers[0]
-            humans_waiting = any(s != seat and self.players.get(s) == "human" for s in acting)
             try:
-                action = self.driver.choose(st, seat)
-                nonce = digest = None
-                if humans_waiting:
-                    nonce = self._nonce(seat)
-                    digest = commitment(str(action), nonce)
+                action, nonce, digest = self.driver.move(st, seat)  # (a bot choosing alongside a human commits first)
                 events, record = self._apply(seat, action, nonce=nonce, digest=digest)
             except Exception as exc:  # a broken bot must not take the session down
                 self.bot_error = f"bot {self.players[seat]} ({seat}) failed: {exc}"
@@ -842,7 +818,7 @@ class Session:
                 legal=[e["seat"] for e in self.expected() if e.get("player") == "human"] or self.human_seats,
             )
         before: list[dict[str, Any]] = []
-        bots = self._has_bots()
+        bots = self.driver.has_bots
         if bots and self.bots_owe_move():  # left owing after an interrupted write: they move first
             before = self.advance_bots()
         if action is None:
