@@ -7,16 +7,20 @@ never raises: it answers with a JSON-ready dict, ``ok: true`` with events, board
 expected next, or ``ok: false`` with the rule id, the reason and the legal alternatives (and then the
 session has not changed).
 
-The work is split along its jobs:
+The work is split along its jobs, each a collaborator with its own tests; :class:`Session` is the
+facade that holds them together:
 
-- storage: :mod:`gm.session.store` (files, memory, SQL) keeps the header and records;
-  :mod:`gm.session.records` seals secret moves and chains the records so edits show;
-- commit and reveal: :mod:`gm.session.commit` (secret picks, bot commitments, the hidden seed);
-- the bots: :mod:`gm.session.driver` (a fresh, seeded bot for every decision);
-- recording: every call, bot move and reveal goes into the session's transcript
-  (:class:`gm.transcript.recorder.Recorder`), whichever front end plays; front ends add what only
-  they know (the player's words, the narration, boards shown, model responses) via :attr:`recorder`;
-- dispatching tool calls: here.
+- storage: :class:`gm.session.ledger.Ledger` seals, chains (:mod:`gm.session.records`) and appends
+  the records to a :mod:`gm.session.store` (files, memory, SQL), inside the write a call holds;
+- commit and reveal: :class:`gm.session.commit.SecretBook` (secret picks, bot commitments) and
+  :class:`gm.session.commit.SeedSecret` (the hidden seed);
+- the bots: :class:`gm.session.driver.BotDriver` (a fresh, seeded bot for every decision, committing
+  first when a human chooses in the same round);
+- recording: :class:`gm.session.recording.Recording` puts every call, bot move and reveal into the
+  session's transcript, whichever front end plays; front ends add what only they know (the player's
+  words, the narration, boards shown, model responses) via :attr:`Session.recorder`;
+- views: :mod:`gm.session.views` (the log and the seed as a seat may read them);
+- dispatching tool calls, undo and the live state: here.
 
 **Seeds.**  ``Session.create(seed=N)`` is a *practice* game: the seed is public and everything
 (bots, nonces) is derived from it, so the game reproduces byte for byte.  Without a seed the seed is
@@ -57,7 +61,7 @@ from gm.core.tools import (
     tool_index,
     unknown_tool,
 )
-from gm.session.commit import LOCKED_TEXT, SecretBook, SecretStatus, SeedSecret, commitment, derive
+from gm.session.commit import LOCKED_TEXT, SecretBook, SeedSecret, commitment, derive
 from gm.session.driver import BotDriver
 from gm.session.ledger import Ledger, store_keys
 from gm.session.recording import Recording
@@ -75,6 +79,7 @@ from gm.session.store import (
     check_id,
     resolve,
 )
+from gm.session.views import log_as_seen, public_move, seed_info
 
 if TYPE_CHECKING:
     from gm.transcript.recorder import Recorder
@@ -620,27 +625,11 @@ class Session:
         """The action log as ``seat`` may read it: other seats' unrevealed picks show as ``locked``,
         picks the engine voided as ``voided`` (for good), moves that still carry a secret
         (``GameState.secret_moves``) in their public form (``Action.public_text``)."""
-        hidden, voided = self.book.hidden_from(seat), self.book.voided_for(seat)
-        secret = self.state.secret_moves()
-        return [
-            [
-                m.seat,
-                SecretStatus.LOCKED.value if i in hidden
-                else SecretStatus.VOIDED.value if i in voided
-                else m.action.public_text() if i in secret and m.seat != seat
-                else str(m.action),
-            ]
-            for i, m in enumerate(self.state.log)
-        ]
+        return log_as_seen(self.state, self.book, seat)
 
     def public_move(self, i: int) -> str:
         """Log entry ``i`` as a spectator reads it (see :meth:`log`)."""
-        m = self.state.log[i]
-        if i in self.book.hidden_from(None):
-            return SecretStatus.LOCKED.value
-        if i in self.book.voided_for(None):
-            return SecretStatus.VOIDED.value
-        return m.action.public_text() if i in self.state.secret_moves() else str(m.action)
+        return public_move(self.state, self.book, i)
 
     def reveals(self) -> list[dict[str, Any]]:
         """Every revealed bot commitment so far (seat, log index, choice, nonce, commitment)."""
@@ -649,14 +638,7 @@ class Session:
     def seed_info(self) -> dict[str, Any]:
         """What the players may know of the seed: practice or hidden, its commitment, and the seed
         itself when it is public (a practice game, or the game is over)."""
-        out: dict[str, Any] = {"practice": self.practice, "commitment": None if self.practice else self.secret.commitment}
-        if self.practice:
-            out["seed"] = self.secret.seed
-        elif self.state.is_terminal:
-            out.update(self.secret.reveal())
-        else:
-            out["seed"] = None
-        return out
+        return seed_info(self.secret, self.state.is_terminal)
 
     # ------------------------------------------------------------------- bots
     def bots_owe_move(self) -> bool:
