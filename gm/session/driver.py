@@ -4,14 +4,19 @@ A bot's choice depends only on its strategy, its seed and what its seat may see,
 same whether it runs in one process from start to end, is resumed, or is served move by move by
 different server processes.  Each decision's seed is derived from the session's bot seed, the seat
 and the move number.  Injected bots (a transcript replay serving recorded moves) are used as given.
+
+A bot choosing in the same round as a human commits to its choice before the human picks
+(:meth:`BotDriver.move`): the nonce is derived from the session's nonce seed (a practice game:
+reproducible) or drawn at random.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from gm.session.commit import derive_int
+from gm.session.commit import commitment, derive, derive_int
 
 if TYPE_CHECKING:
     from gm.core.actions import Action
@@ -23,11 +28,27 @@ if TYPE_CHECKING:
 class BotDriver:
     """Chooses the bot seats' moves of one session."""
 
-    def __init__(self, game: Game, players: Mapping[str, str], bot_seed: int, injected: Mapping[str, Bot]) -> None:
+    def __init__(
+        self, game: Game, players: Mapping[str, str], bot_seed: int, injected: Mapping[str, Bot], nonce_seed: int | None = None
+    ) -> None:
         self.game = game
         self.players = players
         self.bot_seed = bot_seed
         self.injected = dict(injected)
+        self.nonce_seed = nonce_seed
+        #: whether any seat is a bot's (worked out once: the players of a session do not change)
+        self.has_bots = any(p.startswith("bot:") for p in players.values())
+
+    def is_bot(self, seat: str) -> bool:
+        return self.players.get(seat, "").startswith("bot:")
+
+    def owes_move(self, state: GameState[Any]) -> bool:
+        """Whether a bot must move before any human can."""
+        return self.has_bots and not state.is_terminal and any(self.is_bot(s) for s in state.to_act())
+
+    def next_mover(self, state: GameState[Any]) -> str | None:
+        """The bot seat that moves next (the first acting one), or ``None``."""
+        return next((s for s in state.to_act() if self.is_bot(s)), None)
 
     def bot(self, state: GameState[Any], seat: str) -> Bot:
         """The bot that makes ``seat``'s next decision."""
@@ -39,3 +60,18 @@ class BotDriver:
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         return self.bot(state, seat).choose(state, seat)
+
+    def nonce(self, state: GameState[Any], seat: str) -> str:
+        """The nonce of ``seat``'s commitment at this move."""
+        if self.nonce_seed is None:
+            return secrets.token_hex(16)
+        return derive(self.nonce_seed, "nonce", seat, len(state.log))[:32]
+
+    def move(self, state: GameState[Any], seat: str) -> tuple[Action, str | None, str | None]:
+        """``seat``'s next move, with its nonce and commitment when a human chooses in the same round
+        (else ``None, None``)."""
+        action = self.choose(state, seat)
+        if not any(s != seat and self.players.get(s) == "human" for s in state.to_act()):
+            return action, None, None
+        nonce = self.nonce(state, seat)
+        return action, nonce, commitment(str(action), nonce)

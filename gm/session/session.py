@@ -7,16 +7,20 @@ never raises: it answers with a JSON-ready dict, ``ok: true`` with events, board
 expected next, or ``ok: false`` with the rule id, the reason and the legal alternatives (and then the
 session has not changed).
 
-The work is split along its jobs:
+The work is split along its jobs, each a collaborator with its own tests; :class:`Session` is the
+facade that holds them together:
 
-- storage: :mod:`gm.session.store` (files, memory, SQL) keeps the header and records;
-  :mod:`gm.session.records` seals secret moves and chains the records so edits show;
-- commit and reveal: :mod:`gm.session.commit` (secret picks, bot commitments, the hidden seed);
-- the bots: :mod:`gm.session.driver` (a fresh, seeded bot for every decision);
-- recording: every call, bot move and reveal goes into the session's transcript
-  (:class:`gm.transcript.recorder.Recorder`), whichever front end plays; front ends add what only
-  they know (the player's words, the narration, boards shown, model responses) via :attr:`recorder`;
-- dispatching tool calls: here.
+- storage: :class:`gm.session.ledger.Ledger` seals, chains (:mod:`gm.session.records`) and appends
+  the records to a :mod:`gm.session.store` (files, memory, SQL), inside the write a call holds;
+- commit and reveal: :class:`gm.session.commit.SecretBook` (secret picks, bot commitments) and
+  :class:`gm.session.commit.SeedSecret` (the hidden seed);
+- the bots: :class:`gm.session.driver.BotDriver` (a fresh, seeded bot for every decision, committing
+  first when a human chooses in the same round);
+- recording: :class:`gm.session.recording.Recording` puts every call, bot move and reveal into the
+  session's transcript, whichever front end plays; front ends add what only they know (the player's
+  words, the narration, boards shown, model responses) via :attr:`Session.recorder`;
+- views: :mod:`gm.session.views` (the log and the seed as a seat may read them);
+- dispatching tool calls, undo and the live state: here.
 
 **Seeds.**  ``Session.create(seed=N)`` is a *practice* game: the seed is public and everything
 (bots, nonces) is derived from it, so the game reproduces byte for byte.  Without a seed the seed is
@@ -33,10 +37,10 @@ game (a bot that owes a move makes it at the next action, or when a front end ca
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gm import __version__
 from gm.core.actions import Action
@@ -57,9 +61,10 @@ from gm.core.tools import (
     tool_index,
     unknown_tool,
 )
-from gm.session.commit import LOCKED_TEXT, SecretBook, SecretStatus, SeedSecret, commitment, derive
+from gm.session.commit import LOCKED_TEXT, SecretBook, SeedSecret, commitment, derive
 from gm.session.driver import BotDriver
-from gm.session.keys import KeyRing
+from gm.session.ledger import Ledger, store_keys
+from gm.session.recording import Recording
 from gm.session.records import FORMAT, VERSION, Chain, TamperError
 from gm.session.result import CallResult, Pending
 from gm.session.store import (
@@ -67,7 +72,6 @@ from gm.session.store import (
     SUFFIX,
     FileStore,
     MemoryStore,
-    Position,
     SessionConflict,
     SessionExists,
     SessionStore,
@@ -75,8 +79,10 @@ from gm.session.store import (
     check_id,
     resolve,
 )
-from gm.transcript.format import Header, RefereeInfo
-from gm.transcript.recorder import Recorder, Sealing
+from gm.session.views import log_as_seen, public_move, seed_info
+
+if TYPE_CHECKING:
+    from gm.transcript.recorder import Recorder
 
 SEAT_RULE = "CORE-SEAT"
 PLAYER_RULE = "CORE-PLAYER"
@@ -113,22 +119,6 @@ def check_seed(seed: Any) -> int:
     return seed
 
 
-def store_keys(store: SessionStore, *, create: bool = True) -> KeyRing:
-    """The key ring that seals and chains ``store``'s sessions; ``create``: a file store may make its
-    home's key (only when it has none and no sessions: :func:`gm.session.keys.load_keyring`)."""
-    keys = getattr(store, "keys", None)
-    if isinstance(keys, KeyRing):
-        return keys
-    if isinstance(store, FileStore):
-        from gm.session.keys import load_keyring
-
-        keys = load_keyring(store.home, create=create)
-    else:
-        keys = KeyRing.generate()
-    store.keys = keys  # type: ignore[attr-defined]
-    return keys
-
-
 def _store_for(home: str | Path | None, persist: bool, store: SessionStore | None) -> SessionStore:
     if store is not None:
         return store
@@ -156,29 +146,27 @@ class Session:
         self.state = state
         self.id = id
         self.store = store
+        #: the stored records: sealed, chained, appended (gm.session.ledger)
+        self.ledger = Ledger(store, id, chain)
         self.players = dict(players)
         self.secret = secret
         #: the chance setup the game started with: its generator, and outcomes supplied at the start
         self.chance = chance if chance is not None else Chance.of(state.generator)
         self.created = created
-        self._chain = chain
-        self._position = Position(0)
-        self._writer: Writer | None = None  # set while a call holds the session's write lock
         #: the last action result, made when first read or before the game changes (gm.session.result)
         self._pending = Pending()
         self._expected: tuple[tuple[int, int, str | None], list[dict[str, Any]]] | None = None
-        self._bots_known: tuple[dict[str, str], bool] | None = None
         self.tools: list[ToolSpec] = game.tools(state.rules)
         self._tools = tool_index(self.tools)
         self._model_tools: list[ToolSpec] | None = None
         self.book = SecretBook()
-        self.driver = BotDriver(game, self.players, secret.bot_seed, injected or {})
+        self.driver = BotDriver(game, self.players, secret.bot_seed, injected or {}, secret.nonce_seed)
         self.bot_error: str | None = None
-        self.recorder: Recorder | None = None
+        #: the transcript of the game (gm.session.recording)
+        self.recording = Recording(self)
         #: what the set-up decided (before any move) and the events of the bot moves made when the
         #: session was created
         self.opening_events: list[dict[str, Any]] = []
-        self._seed_recorded = False
         #: commit to a human's secret pick too when another human still picks in its round (a served
         #: game between two players: each page verifies the other's reveal); off for local play
         self.commit_human_picks = False
@@ -199,7 +187,7 @@ class Session:
     def stored_count(self) -> int:
         """How many records of this session this copy has read or written (a server compares it with
         the store's count to tell a stale cached copy)."""
-        return self._position.count
+        return self.ledger.count
 
     @property
     def practice(self) -> bool:
@@ -295,7 +283,7 @@ class Session:
                     chance=Chance(setup.generator, dict(setup.supplied)))
             try:
                 header = chain.header(s._header())
-                s._position = st.create(sid, header, None if chain.plain else chain.anchor(0))
+                s.ledger.position = st.create(sid, header, None if chain.plain else chain.anchor(0))
                 break
             except SessionExists:
                 if id is not None:
@@ -335,7 +323,7 @@ class Session:
             except GameError as exc:
                 s.store.delete(s.id)
                 raise StateError(f"move {i + 1} ({seat}: {text}) does not replay: {exc.message}", rule="CORE-TOKEN") from None
-            s._store([record])
+            s.ledger.append([record])
         s.book.just_revealed = []
         return s
 
@@ -360,7 +348,7 @@ class Session:
                 h["supplied"] = supplied
         else:
             h["seed_commitment"] = self.secret.commitment
-            h["sealed"] = self._chain.seal({**self.secret.sealed_part(), **({"supplied": supplied} if supplied else {})}, "header")
+            h["sealed"] = self.ledger.seal({**self.secret.sealed_part(), **({"supplied": supplied} if supplied else {})}, "header")
         return h
 
     # ------------------------------------------------------------------- open
@@ -430,7 +418,7 @@ class Session:
         if stored.anchor is not None and anchor:
             macs = [str(h.get("mac")), *(str(r.get("mac")) for r in stored.records)]
             chain.check_anchor(stored.anchor, macs, lambda n: st.where(sid, n), bool(h.get("anchored")))
-        s._position = stored.position
+        s.ledger.position = stored.position
         s.opening_events = s._opening()
         if record:
             s.start_recording()
@@ -480,7 +468,7 @@ class Session:
             return
         seat = str(rec["seat"])
         if "sealed" in rec:
-            inner = self._chain.open(rec["sealed"], f"record {rec['n']}", where)
+            inner = self.ledger.chain.open(rec["sealed"], f"record {rec['n']}", where)
             text, nonce = str(inner["action"]), inner.get("nonce")
             digest = rec.get("commitment")
             self._apply(seat, text, nonce=str(nonce) if nonce is not None else None, digest=str(digest) if digest else None)
@@ -491,81 +479,21 @@ class Session:
     def start_recording(self, referee: str | None = None, model: str | None = None, *, title: str | None = None) -> Recorder:
         """Record the game from here on in the store's transcript of the session (continuing the
         transcript already there); ``referee``/``model``: who handles the players' messages."""
-        if self.recorder is not None:
-            self.recorder.referee(referee or "none", model)
-            return self.recorder
-        st = self.state
-        record = self.chance.record_fields()
-        header = Header(
-            game=self.game.id,
-            rules=st.rules.model_dump(mode="json"),
-            rules_hash=ruleset_hash(st.rules),
-            seed=self.secret.seed if self.practice else None,
-            seed_commitment=None if self.practice else self.secret.commitment,
-            players=dict(self.players),
-            gm_version=__version__,
-            referee=RefereeInfo(kind=referee or "none", model=model),
-            title=title,
-            session={"id": self.id},
-            chance=record.get("chance"),
-            supplied=record.get("supplied") if self.practice else None,
-        )
-        existing = self.store.transcript_read(self.id)
-        self.recorder = Recorder(
-            header, sink=self._write_transcript, existing=existing, reader=lambda: self.store.transcript_read(self.id),
-            sealing=self._transcript_sealing(),
-        )
-        if not existing:
-            self.recorder.sync_bot_moves(self)
-        elif referee is not None:
-            self.recorder.referee(referee, model)
-        self._seed_recorded = any('"type":"seed"' in line for line in existing)
-        return self.recorder
+        return self.recording.start(referee, model, title=title)
 
-    def _transcript_sealing(self) -> Sealing | None:
-        """How the transcript keeps a human's pick sealed while it is secret (no need in memory:
-        nobody but this process reads a memory store)."""
-        if isinstance(self.store, MemoryStore):
-            return None
-        keys, sid = store_keys(self.store), self.id
-        return Sealing(
-            active=self._human_secret_open,
-            seal=lambda lines: keys.seal(sid, list(lines), "transcript"),
-            open=lambda box: [str(x) for x in keys.open(sid, box, "transcript")],
-        )
-
-    def _human_secret_open(self) -> bool:
-        """Whether a human seat's move is still secret (a locked pick, a hidden choice)."""
-        st = self.state
-        log = st.log
-        indices = set(st.secret_moves()) | {s.index for s in self.book.open}
-        return any(i < len(log) and self.players.get(log[i].seat, "human") == "human" for i in indices)
-
-    def _write_transcript(self, lines: Sequence[str], header: str) -> None:
-        if self._writer is not None:  # inside a call: in the same write as its records
-            self._writer.transcript(lines, header)
-        else:
-            self.store.transcript_append(self.id, lines, header)
+    @property
+    def recorder(self) -> Recorder | None:
+        """The transcript's recorder while the game is recorded (front ends add what only they know)."""
+        return self.recording.recorder
 
     def set_referee(self, kind: str, model: str | None = None) -> None:
         """Who handles the players' messages from now on (recorded in the transcript)."""
-        if self.recorder is not None:
-            self.recorder.referee(kind, model)
+        if self.recording.recorder is not None:
+            self.recording.recorder.referee(kind, model)
 
     def transcript_location(self) -> str | None:
         """Where the transcript can be opened (file stores), else ``None``."""
-        return self.store.transcript_location(self.id) if self.recorder is not None else None
-
-    def _record_progress(self) -> None:
-        """Bot moves that became public, and the seed once the game is over."""
-        rec = self.recorder
-        if rec is None:
-            return
-        over = self.state.is_terminal
-        rec.sync_bot_moves(self, final=over)
-        if over and not self.practice and not self._seed_recorded:
-            self._seed_recorded = True
-            rec.seed(self.secret.seed, self.secret.salt, self.secret.commitment, self.chance.record_fields().get("supplied"))
+        return self.store.transcript_location(self.id) if self.recording.recorder is not None else None
 
     # ------------------------------------------------------------- the log
     def _apply(self, seat: str, text: str | Action, *, nonce: str | None = None, digest: str | None = None) -> tuple[list[Any], dict[str, Any]]:
@@ -597,52 +525,24 @@ class Session:
             record = {"seat": seat, "action": said}
         return events, record
 
-    def _store(self, records: list[dict[str, Any]]) -> None:
-        """Seal, chain and append records, with the session's anchor after them
-        (:mod:`gm.session.records`); on a conflict or a failed write the session reloads."""
-        out = []
-        chain = self._chain
-        last = chain.last
-        n = self._position.count
-        for rec in records:
-            n += 1
-            if "_inner" in rec:
-                inner = rec.pop("_inner")
-                rec["sealed"] = chain.seal(inner, f"record {n}")
-            out.append(chain.record(n, rec))
-        anchor = None if chain.plain else chain.anchor(n)  # (a memory store's chain is plain: nothing to anchor)
-        try:
-            if self._writer is not None:
-                self._position = self._writer.append(self._position, out, anchor)
-            else:
-                self._position = self.store.append(self.id, self._position, out, anchor)
-        except BaseException:
-            chain.last = last
-            raise
-
     def _catch_up(self, writer: Writer) -> None:
         """Read what another process stored since this copy was read (a server's cached session, a
         game played through several server processes), before acting on it."""
-        if writer.stale(self._position):
+        if writer.stale(self.ledger.position):
             self._resync()
 
     def refresh(self) -> bool:
         """Catch up with moves another process stored since this copy was read, without writing (a
         server's cached copy, before it shows a view); whether there were any."""
-        count = getattr(self.store, "records", None)
-        stored = count(self.id) if callable(count) else self.store.info(self.id).moves
-        if stored == self._position.count:
+        if self.ledger.stored_count() == self.ledger.count:
             return False
         self._resync()
         return True
 
     def _resync(self) -> None:
         """Back to what is stored, the transcript's recorder too (its counters continue the stored one)."""
-        recorder = self.recorder
         self._reload()
-        if recorder is not None:
-            self.recorder = None
-            self.start_recording()
+        self.recording.restart()
 
     def _recover(self) -> None:
         """After a write that failed or was refused as a whole: back to what is stored, if it can be read."""
@@ -656,16 +556,26 @@ class Session:
         seen (a store cut back or put back from an older copy meanwhile: :class:`TamperError`)."""
         self._pending.settle()
         fresh = Session.open(self.id, store=self.store, record=False)
-        if fresh._position.count < self._position.count:
+        if fresh.ledger.count < self.ledger.count:
             raise TamperError(
-                f"session {self.id}: {self.store.description} now holds {fresh._position.count} records, and this "
-                f"process has seen {self._position.count}: it was cut back or put back from an older copy",
+                f"session {self.id}: {self.store.description} now holds {fresh.ledger.count} records, and this "
+                f"process has seen {self.ledger.count}: it was cut back or put back from an older copy",
                 rule=SESSION_RULE,
             )
-        recorder, writer, injected = self.recorder, self._writer, self.driver.injected
-        self.__dict__.update(fresh.__dict__)
-        self.recorder, self._writer = recorder, writer
-        self.driver.injected = injected
+        self._adopt(fresh)
+
+    def _adopt(self, fresh: Session) -> None:
+        """Take the game as ``fresh`` (a copy of this session just read from the store) holds it: its
+        state, secret book and ledger position.  What the header fixes (game, rules, players, seeds)
+        is the same in both; the recorder, the bots' driver, the held write and the front end's
+        settings (:attr:`commit_human_picks`, :attr:`pause_when_out`, :attr:`on_bot_move`) stay."""
+        self.state = fresh.state
+        self.book = fresh.book
+        self.ledger.follow(fresh.ledger)
+        self.opening_events = fresh.opening_events
+        self._pending = fresh._pending
+        self._expected = None
+        self.bot_error = None
 
     # ------------------------------------------------------------------- undo
     def can_retract(self, seat: str) -> str | None:
@@ -688,7 +598,7 @@ class Session:
         why = self.can_retract(seat)
         if why is not None:
             return f"Cannot undo: {why}."
-        self._store([{"retract": seat}])
+        self.ledger.append([{"retract": seat}])
         taken = self._take_back(seat)
         return f"Taken back: {taken}. {seat}, choose again."
 
@@ -715,27 +625,11 @@ class Session:
         """The action log as ``seat`` may read it: other seats' unrevealed picks show as ``locked``,
         picks the engine voided as ``voided`` (for good), moves that still carry a secret
         (``GameState.secret_moves``) in their public form (``Action.public_text``)."""
-        hidden, voided = self.book.hidden_from(seat), self.book.voided_for(seat)
-        secret = self.state.secret_moves()
-        return [
-            [
-                m.seat,
-                SecretStatus.LOCKED.value if i in hidden
-                else SecretStatus.VOIDED.value if i in voided
-                else m.action.public_text() if i in secret and m.seat != seat
-                else str(m.action),
-            ]
-            for i, m in enumerate(self.state.log)
-        ]
+        return log_as_seen(self.state, self.book, seat)
 
     def public_move(self, i: int) -> str:
         """Log entry ``i`` as a spectator reads it (see :meth:`log`)."""
-        m = self.state.log[i]
-        if i in self.book.hidden_from(None):
-            return SecretStatus.LOCKED.value
-        if i in self.book.voided_for(None):
-            return SecretStatus.VOIDED.value
-        return m.action.public_text() if i in self.state.secret_moves() else str(m.action)
+        return public_move(self.state, self.book, i)
 
     def reveals(self) -> list[dict[str, Any]]:
         """Every revealed bot commitment so far (seat, log index, choice, nonce, commitment)."""
@@ -744,35 +638,12 @@ class Session:
     def seed_info(self) -> dict[str, Any]:
         """What the players may know of the seed: practice or hidden, its commitment, and the seed
         itself when it is public (a practice game, or the game is over)."""
-        out: dict[str, Any] = {"practice": self.practice, "commitment": None if self.practice else self.secret.commitment}
-        if self.practice:
-            out["seed"] = self.secret.seed
-        elif self.state.is_terminal:
-            out.update(self.secret.reveal())
-        else:
-            out["seed"] = None
-        return out
+        return seed_info(self.secret, self.state.is_terminal)
 
     # ------------------------------------------------------------------- bots
-    def _nonce(self, seat: str) -> str:
-        if self.secret.nonce_seed is None:
-            return secrets.token_hex(16)
-        return derive(self.secret.nonce_seed, "nonce", seat, len(self.state.log))[:32]
-
-    def _has_bots(self) -> bool:
-        """Whether any seat is a bot's (worked out once: the players of a session do not change)."""
-        players = self.players
-        known = self._bots_known
-        if known is None or known[0] is not players:
-            known = self._bots_known = (players, any(p.startswith("bot:") for p in players.values()))
-        return known[1]
-
     def bots_owe_move(self) -> bool:
         """Whether a bot must move before any human can."""
-        if not self._has_bots():
-            return False
-        st = self.state
-        return not st.is_terminal and any(self.players.get(s, "").startswith("bot:") for s in st.to_act())
+        return self.driver.owes_move(self.state)
 
     def humans_out(self) -> bool:
         """Whether every human seat is out of the game (``GameState.is_out``) while bots play on."""
@@ -784,16 +655,17 @@ class Session:
         ``limit`` (``limit`` also plays on past a :attr:`pause_when_out` pause); returns their events as JSON."""
         with self.store.writing(self.id) as writer:
             self._catch_up(writer)
-            self._writer = writer
+            self.ledger.writer = writer
             try:
-                if self.recorder is None:
+                rec = self.recording.recorder
+                if rec is None:
                     return self.advance_bots(limit)
-                with self.recorder.batch():
+                with rec.batch():
                     events = self.advance_bots(limit)
-                    self._record_progress()
+                    self.recording.progress()
                 return events
             finally:
-                self._writer = None
+                self.ledger.writer = None
 
     def advance_bots(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Let bots make every move they owe now (a bot choosing alongside a human commits first),
@@ -801,30 +673,23 @@ class Session:
         :attr:`pause_when_out` and no ``limit``, once every human seat is out of the game."""
         out: list[dict[str, Any]] = []
         self.bot_error = None
-        if not self._has_bots():
+        if not self.driver.has_bots:
             return out
         for _ in range(MAX_BOT_MOVES if limit is None else limit):
             st = self.state
             if st.is_terminal or (limit is None and self.pause_when_out and self.humans_out()):
                 break
-            acting = st.to_act()
-            movers = [s for s in acting if self.players.get(s, "").startswith("bot:")]
-            if not movers:
+            seat = self.driver.next_mover(st)
+            if seat is None:
                 break
-            seat = movers[0]
-            humans_waiting = any(s != seat and self.players.get(s) == "human" for s in acting)
             try:
-                action = self.driver.choose(st, seat)
-                nonce = digest = None
-                if humans_waiting:
-                    nonce = self._nonce(seat)
-                    digest = commitment(str(action), nonce)
+                action, nonce, digest = self.driver.move(st, seat)  # (a bot choosing alongside a human commits first)
                 events, record = self._apply(seat, action, nonce=nonce, digest=digest)
             except Exception as exc:  # a broken bot must not take the session down
                 self.bot_error = f"bot {self.players[seat]} ({seat}) failed: {exc}"
                 break
             try:
-                self._store([record])
+                self.ledger.append([record])
             except (OSError, StateError) as exc:
                 self._reload()
                 self.bot_error = f"could not save the move of {self.players[seat]} ({seat}): {exc}"
@@ -847,11 +712,11 @@ class Session:
         try:
             with self.store.writing(self.id) as writer:
                 self._catch_up(writer)
-                self._writer = writer
+                self.ledger.writer = writer
                 try:
                     return self._locked_call(tool, args, seat, board)
                 finally:
-                    self._writer = None
+                    self.ledger.writer = None
         except GameError as exc:  # the store itself failed (a session deleted under us, a commit refused)
             self._recover()
             return self._error(tool, seat, exc)
@@ -859,7 +724,7 @@ class Session:
             return self._error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
 
     def _locked_call(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool) -> dict[str, Any]:
-        rec = self.recorder
+        rec = self.recording.recorder
         if rec is None:
             return self._guarded(tool, args, seat, board)
         with rec.batch():
@@ -867,7 +732,7 @@ class Session:
             call_id = rec.tool_call(who, str(tool)[:200], _recordable(args), board=board)
             result = self._guarded(tool, args, seat, board)
             rec.tool_result(call_id, result)
-            self._record_progress()
+            self.recording.progress()
         return result
 
     def _guarded(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool) -> dict[str, Any]:
@@ -935,7 +800,7 @@ class Session:
                 legal=[e["seat"] for e in self.expected() if e.get("player") == "human"] or self.human_seats,
             )
         before: list[dict[str, Any]] = []
-        bots = self._has_bots()
+        bots = self.driver.has_bots
         if bots and self.bots_owe_move():  # left owing after an interrupted write: they move first
             before = self.advance_bots()
         if action is None:
@@ -951,7 +816,7 @@ class Session:
             digest = commitment(str(action), nonce)
         events, record = self._apply(seat, action, nonce=nonce, digest=digest)  # a rejected action raises here and changes nothing
         try:
-            self._store([record])
+            self.ledger.append([record])
         except SessionConflict as exc:
             self._reload()
             raise SessionConflict(f"{exc.reason}; reloaded it, the move was not made: call again", rule=SESSION_RULE) from None
