@@ -36,6 +36,9 @@ KEYS_LIMIT = 1 * MIB
 JSON_LIMIT = 16 * MIB
 #: one line of a player's piped input (``gm play < moves.txt``), in characters
 LINE_LIMIT = 64 * KIB
+#: one JSON-RPC message ``gm mcp`` reads over stdio, in bytes (a tool call's arguments are bounded far
+#: below this; ``gm serve`` takes HTTP bodies of at most 64 KiB)
+MESSAGE_LIMIT = 1 * MIB
 
 _CHUNK = 1 * MIB
 
@@ -55,6 +58,24 @@ def read_line(stream: IO[str], what: str = "a line of input") -> str:
     if len(line) > LINE_LIMIT and not line.endswith("\n"):
         raise FileTooLarge(f"{what} is longer than {LINE_LIMIT} characters, the most gm reads: not read", rule=FILE_RULE)
     return line
+
+
+class LineReadable(Protocol):
+    def readline(self, size: int = -1, /) -> bytes: ...
+
+
+def read_line_bytes(stream: LineReadable, limit: int, what: str = "a line") -> bytes:
+    """One line of a binary ``stream`` (``b""`` at its end), at most ``limit`` bytes before its newline.
+    A longer line is read on to its end in chunks and dropped (memory stays bounded whatever the
+    stream holds) and :class:`FileTooLarge` says so; the next call reads the next line."""
+    line = stream.readline(limit + 1)
+    if len(line) <= limit or line.endswith(b"\n"):
+        return line
+    got = len(line)
+    while (chunk := stream.readline(_CHUNK)) and not chunk.endswith(b"\n"):
+        got += len(chunk)
+    got += len(chunk.rstrip(b"\n"))
+    raise FileTooLarge(f"{what} of {got} bytes is longer than {_size(limit)}, the most gm reads: not read", rule=FILE_RULE)
 
 
 def _size(n: int) -> str:
@@ -118,12 +139,14 @@ __all__ = [
     "KEYS_LIMIT",
     "KEY_LIMIT",
     "LINE_LIMIT",
+    "MESSAGE_LIMIT",
     "RULES_LIMIT",
     "SESSION_LIMIT",
     "TRANSCRIPT_LIMIT",
     "FileTooLarge",
     "read_bytes",
     "read_line",
+    "read_line_bytes",
     "read_stream",
     "read_text",
     "refuse_shared",

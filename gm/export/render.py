@@ -107,7 +107,20 @@ def _context(game: Game, rules: Any) -> dict[str, Any]:
         "token_prefix": TOKEN_PREFIX,
         "chatlog": game.chatlog(),
         "chatlog_example": example_lines(game, rules),
+        "balance": None if changed else balance_study(game),
     }
+
+
+def balance_study(game: Game) -> dict[str, Any] | None:
+    """The game's recorded balance study of its default ruleset (``templates/balance.toml``: ``intro`` and
+    the ``found`` items, measured with ``gm balance``), or ``None``; the rules document shows it under
+    "Balance" for the default ruleset only (the figures are not the engine's and hold for that ruleset)."""
+    import tomllib
+
+    path = template_dir(game) / "balance.toml"
+    if not path.is_file():
+        return None
+    return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
 def blank_token(game: Game, rules: Any = None) -> str:

@@ -16,17 +16,20 @@
 - ``prompts/*``: the ``referee`` prompt; ``completion/complete``: its arguments and those of the
   resource templates; ``logging/setLevel``: the client's level for the log of its calls.
 
-Transports: stdio here; streamable HTTP is ``gm serve`` (:mod:`gm.server.app`), which builds this
+Transports: stdio here (one message a line, at most :data:`~gm.core.files.MESSAGE_LIMIT` bytes: a
+longer one gets a parse error and is dropped); streamable HTTP is ``gm serve`` (:mod:`gm.server.app`), which builds this
 server with a host per client.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from typing import Any, cast
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
+from typing import Any, BinaryIO, cast
 
 import anyio
 import anyio.abc
@@ -52,6 +55,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 
 from gm import __version__
 from gm.core.errors import GameError
+from gm.core.files import MESSAGE_LIMIT, FileTooLarge, read_line_bytes
 from gm.mcp_server import app
 from gm.mcp_server.host import LOG_LEVELS, McpHost, Reply
 
@@ -465,10 +469,75 @@ async def _announce_lists_changed(ctx: Ctx, feed: Feed | None) -> None:
         log.debug("could not announce the list changes", exc_info=True)
 
 
-async def serve_stdio(host: McpHost) -> None:
-    """Serve over stdin/stdout until the client closes the connection."""
+class _BoundedLines:
+    """The client's messages over stdin, one line each and at most ``limit`` bytes, for the SDK's stdio
+    transport (which reads whatever line stdin gives: ``gm mcp < /dev/zero`` grew until MemoryError).
+    A longer line is read to its end and dropped, and answered with a JSON-RPC parse error (id null)
+    through ``reply`` (the transport's write stream, set once it exists); the server goes on."""
+
+    def __init__(self, stream: BinaryIO, limit: int) -> None:
+        self.stream = stream
+        self.limit = limit
+        self.reply: Any = None
+
+    def __aiter__(self) -> _BoundedLines:
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            try:
+                line = await anyio.to_thread.run_sync(read_line_bytes, self.stream, self.limit, "a message")
+            except FileTooLarge as e:
+                log.warning("refused %s", e)
+                await self._refuse(str(e))
+                continue
+            if not line:
+                raise StopAsyncIteration
+            return line.decode("utf-8", errors="replace")
+
+    async def _refuse(self, why: str) -> None:
+        from mcp.shared.message import SessionMessage
+
+        error = types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(code=types.PARSE_ERROR, message=f"Parse error: {why}"))
+        if self.reply is not None:
+            with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                await self.reply.send(SessionMessage(error))
+
+
+@contextmanager
+def _claim_stdin() -> Iterator[BinaryIO]:
+    """stdin's wire for the transport, with fd 0 pointed at the null device while serving (as the SDK
+    does when it reads stdin itself: a handler or child that reads stdin reads nothing, never the wire)."""
+    if os.name == "nt" or not _on_fd(sys.stdin, 0):
+        yield sys.stdin.buffer
+        return
+    import fcntl
+
+    wire = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        yield os.fdopen(wire, "rb", closefd=False)  # never closed: a worker thread may still block on it
+    finally:
+        os.dup2(wire, 0)
+
+
+def _on_fd(stream: Any, fd: int) -> bool:
+    try:
+        return bool(stream.buffer.fileno() == fd)
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+async def serve_stdio(host: McpHost, *, limit: int = MESSAGE_LIMIT) -> None:
+    """Serve over stdin/stdout until the client closes the connection; a message (line) over ``limit``
+    bytes is refused with a parse error and the server goes on."""
     from mcp.server.stdio import stdio_server
 
     server = build_server(host)
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    with _claim_stdin() as wire:
+        lines = _BoundedLines(wire, limit)
+        async with stdio_server(stdin=cast(Any, lines)) as (read_stream, write_stream):
+            lines.reply = write_stream
+            await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -203,7 +203,7 @@ def test_a_downs_whistle_is_play_and_a_tie_after_overtime_is_a_cap() -> None:
     cf = find_game("chess-football")
     rules = cf.load_rules({"possessions_per_half": 1, "overtime_periods": 1})
     bots = {"home": "bot:default", "away": "bot:default"}
-    won = play_one(cf, rules, bots, 3, 1, 100_000)
-    tied = play_one(cf, rules, bots, 3, 0, 100_000)
+    won = play_one(cf, rules, bots, 3, 0, 100_000)
+    tied = play_one(cf, rules, bots, 3, 2, 100_000)
     assert (won.winner, won.reason, won.capped) == ("away", "more points after overtime", False) and won.events["whistle"] == 7
-    assert (tied.winner, tied.reason, tied.capped) == (None, "tied after overtime", True) and tied.events["whistle"] == 5
+    assert (tied.winner, tied.reason, tied.capped) == (None, "tied after overtime", True) and tied.events["whistle"] == 6

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from cf_helpers import G, new, reaction, start
 
+from gm.games.chess_football.actions import Move, Plan
 from gm.games.chess_football.bots import BOTS, DefaultBot, RandomBot
 from gm.games.chess_football.engine import ChessFootballState
+from gm.games.chess_football.geometry import parse_square
 
 SHORT = {"possessions_per_half": 1, "overtime_periods": 0}
 
@@ -58,6 +62,35 @@ def test_the_default_bot_tackles_and_varies_its_snap_plans() -> None:
             tackles += sum(e.kind in ("tackle", "sack") for e in s.apply(seat, action))
     assert tackles * 8 >= downs > 40, (tackles, downs)  # (11 tackles in 55 downs of these seeds; there were none)
     assert all(len(p) >= 10 for p in plans.values()), {k: len(v) for k, v in plans.items()}
+
+
+def _relative(s: ChessFootballState, offense: str, plan: Plan) -> list[tuple[str, ...]]:
+    """A plan's rows with each square as (column, rows beyond the line of scrimmage toward the offense's goal)."""
+    out: list[tuple[str, ...]] = []
+    for row in plan.rows:
+        if isinstance(row, Move):
+            col, r = parse_square(row.to)
+            out.append((row.piece, str(col), str((r - s.los) * s.direction(offense)), row.position))
+        else:
+            out.append((str(row),))
+    return out
+
+
+@pytest.mark.parametrize("side", ["offense", "defense"])
+def test_the_default_bot_plays_the_same_at_either_end(side: str) -> None:
+    """The two ends of the field are mirror images (home attacks toward the high rows, away toward the low
+    ones): the default bot, given the same draws, plans the mirror image of its snap at the other end.  Its
+    defense broke ties between equally near squares by square name (row order), so the away defense crowded
+    the line and the home one stayed deep: home won 106 of 200 default-bot games to away's 66."""
+    states = {o: start(o, home=("scrambler", "safety"), away=("scrambler", "safety")) for o in ("home", "away")}
+    for k in range(12):
+        plans = []
+        for offense, s in states.items():
+            seat = offense if side == "offense" else ("away" if offense == "home" else "home")
+            bot = DefaultBot(seed=0)
+            bot.rng = random.Random(k)  # (the same draws at both ends)
+            plans.append(_relative(s, offense, bot._plan(s, seat)))
+        assert plans[0] == plans[1], (side, k)
 
 
 @pytest.mark.rules("CF-R-DOWN-LIMIT", "CF-POSSESSIONS")

@@ -90,7 +90,7 @@ def test_every_rule_id_is_in_the_rules_and_every_ruling_written_up() -> None:
     before, rulings = text.split("\n## Rulings\n", 1)
     for rid in (r for r in RULES if r.startswith("BR-R-")):
         assert f"**Ruling `{rid}`.**" in before, rid
-        m = re.search(rf"^### {re.escape(rid)}: .+\n\n(.*?)(?=^### |\Z)", rulings, flags=re.S | re.M)
+        m = re.search(rf"^### {re.escape(rid)}: [^\n]+\n\n(.*?)(?=^### |\Z)", rulings, flags=re.S | re.M)
         assert m and all(part in m.group(1) for part in ("- **The document:**", "- **Ruling:**", "- **Why:**")), rid
 
 

@@ -199,7 +199,7 @@ def test_every_ruling_is_written_up_with_the_guide_the_ruling_and_why(default_do
     text = default_docs["rules"]
     rulings_section = text.split("\n## Rulings\n", 1)[1]
     for rid in (r for r in RULES if r.startswith("GF-R-")):
-        m = re.search(rf"^### {re.escape(rid)}: .+\n\n(.*?)(?=^### |\Z)", rulings_section, flags=re.S | re.M)
+        m = re.search(rf"^### {re.escape(rid)}: [^\n]+\n\n(.*?)(?=^### |\Z)", rulings_section, flags=re.S | re.M)
         assert m, f"{rid} has no write-up under Rulings"
         body = m.group(1)
         for part in ("- **The guide:**", "- **Ruling:**", "- **Why:**"):

@@ -35,7 +35,7 @@ def test_every_ruling_is_written_up() -> None:
     text = (ROOT / "rules_md" / "gridmaster4.md").read_text(encoding="utf-8")
     rulings = text.split("\n## Rulings\n", 1)[1]
     for rid in (r for r in RULES if r.startswith("GM4-R-")):
-        m = re.search(rf"^### {re.escape(rid)}: .+\n\n(.*?)(?=^### |^## |\Z)", rulings, flags=re.S | re.M)
+        m = re.search(rf"^### {re.escape(rid)}: [^\n]+\n\n(.*?)(?=^### |^## |\Z)", rulings, flags=re.S | re.M)
         assert m, f"{rid} has no write-up under Rulings"
         for part in ("- **The document:**", "- **Ruling:**", "- **Why:**", "- **Test:**"):
             assert part in m.group(1), f"{rid}: missing {part}"

@@ -24,7 +24,11 @@ seat may submit, see :class:`~.options.PlanSpace`).
   columns, so that the carrier runs out of squares out of reach.
 
 Among equally good choices the bot draws from its seed, so different seeds give different
-games; the same seed the same game.
+games; the same seed the same game.  Its other tie-breaks read the same from either end of the field
+(among equally near squares a defender takes the deepest): the bot plans the mirror image of its snap
+at the other end.  (Its defense broke such ties by square name, which runs by row - deep for the home
+defense, up at the line for the away one - and home won 106 of 200 default-bot games to away's 66; after
+the change 92 to 78, within the 95% intervals: ``gm sim chess-football --games 200 --seed 0``.)
 
 A bot's choice is a function of its seed and what its seat may see: the generator of each
 decision is seeded from the bot's seed and the position (how many moves were made, and by whom
@@ -123,6 +127,13 @@ def _play(sim: Field, team: str, row: PieceAction) -> None:
     except IllegalActionError:
         return
     apply(sim, team, row, plan)
+
+
+def _shallow(f: Field, s: Square) -> int:
+    """How far ``s`` lies from the defense's own goal, for ties among a defender's squares, so that the bot's
+    tie-breaks are the same at either end of the field (a tie broken by square name or listing order, which
+    run by row, is downfield for one team and upfield for the other)."""
+    return -s[1] * f.off_dir
 
 
 #: the share of snaps the default offense runs instead of passing
@@ -255,8 +266,10 @@ class DefaultBot:
                 r = min(free, key=lambda q: cheb(q.sq, p.sq))
                 covered.add(r.id)
                 target = (r.sq[0], r.sq[1] + sim.off_dir * 3)
-            # the nearest candidate spot, then by square name, then position (a square's spots are alike in every variant)
-            _, name, spots, rush, route = min(squares, key=lambda t: (cheb(t[0], target), t[1]))
+            # the nearest candidate spot, then the deepest (toward the defense's own goal), then the nearest column,
+            # then by square name, then position (a square's spots are alike in every variant)
+            _, name, spots, rush, route = min(squares, key=lambda t: (cheb(t[0], target), _shallow(sim, t[0]),
+                                                                      abs(t[0][0] - target[0]), t[1]))
             best = Move.trusted(p.id, name, min(spots), rush, route)
             if not self._fits(board, team, best):
                 continue
@@ -343,11 +356,9 @@ class DefaultBot:
             for p in actors:
                 if cheb(p.sq, r.sq) <= 1:
                     continue  # (covers it already)
-                cover: Spot5 | None = None
-                for opt in free_spots(f, team, p):
-                    if cheb(opt[0], r.sq) <= 1:
-                        cover = opt
-                        break
+                # the deepest covering spot (between the receiver and the defense's goal), then the nearest column
+                covers = [opt for opt in free_spots(f, team, p) if cheb(opt[0], r.sq) <= 1]
+                cover = min(covers, key=lambda o: (_shallow(f, o[0]), abs(o[0][0] - r.sq[0])), default=None)
                 if cover is not None:
                     return Move.trusted(p.id, *cover[1:])
         # 2. engage the carrier if next to it
