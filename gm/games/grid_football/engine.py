@@ -210,9 +210,6 @@ class GridFootballState(GameState[GridFootballRules]):
     def in_opp_end_zone(self, row: int, d: int) -> bool:
         return row >= self.rules.high_goal_line if d > 0 else row <= self.rules.low_goal_line
 
-    def in_own_end_zone(self, row: int, d: int) -> bool:
-        return self.in_opp_end_zone(row, -d)
-
     def own_goal_line(self, d: int) -> int:
         return self.rules.low_goal_line if d > 0 else self.rules.high_goal_line
 
