@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from gm.core.errors import GameError
+from gm.core.errors import GameError, error_json
 from gm.core.game import Game
 from gm.core.registry import all_games, default_game, find_game
 from gm.core.schemas import to_mcp
@@ -299,12 +299,11 @@ class McpHost(ABC):
         return self._play(name, args, progress)
 
     def _error(self, tool: Any, exc: GameError) -> dict[str, Any]:
-        raw = exc.to_json()
         out: dict[str, Any] = {
             "ok": False,
             "tool": tool if isinstance(tool, str) else repr(tool)[:100],
             "seat": self.seat,
-            "error": {"kind": raw.pop("error"), **raw},
+            "error": error_json(exc),
         }
         try:
             with self.current(fresh=False) as s:

@@ -42,7 +42,7 @@ from gm import __version__
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.chance import Chance
-from gm.core.errors import GameError, InvalidActionError, StateError
+from gm.core.errors import GameError, InvalidActionError, StateError, error_json
 from gm.core.events import Event
 from gm.core.game import Game, ruleset_hash
 from gm.core.state import GameState
@@ -1011,8 +1011,7 @@ class Session:
         return result
 
     def _error(self, tool: Any, seat: Any, exc: GameError) -> dict[str, Any]:
-        raw = exc.to_json()
-        err = {"kind": raw.pop("error"), **raw}
+        err = error_json(exc)
         try:
             viewer = seat if seat in self.game.seats and self.players.get(seat) == "human" else None
             exp = self.expected(viewer)
