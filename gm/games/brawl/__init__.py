@@ -98,6 +98,6 @@ class Brawl(Game):
 
 
 GAME = Brawl()
-BrawlState.game = GAME
+BrawlState.bind(GAME)
 
 __all__ = ["GAME", "Brawl", "BrawlRules", "BrawlState"]

@@ -207,7 +207,6 @@ class PlayedCard:
 class BrawlState(GameState[BrawlRules]):
     """State of one game of brawl."""
 
-    seats = SEATS
 
     # ----------------------------------------------------------------- setup
     def _setup(self) -> None:

@@ -109,6 +109,6 @@ class ChessFootball(Game):
 
 
 GAME = ChessFootball()
-ChessFootballState.game = GAME
+ChessFootballState.bind(GAME)
 
 __all__ = ["GAME", "ChessFootball", "ChessFootballRules", "ChessFootballState"]

@@ -117,7 +117,6 @@ def ordinal(n: int) -> str:
 class ChessFootballState(GameState[ChessFootballRules]):
     """State of one game of the Chess-Football Hybrid."""
 
-    seats = SEATS
 
     # ----------------------------------------------------------------- setup
     def _setup(self) -> None:

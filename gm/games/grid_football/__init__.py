@@ -86,6 +86,6 @@ class GridFootball(Game):
 
 
 GAME = GridFootball()
-GridFootballState.game = GAME
+GridFootballState.bind(GAME)
 
 __all__ = ["GAME", "GridFootball", "GridFootballRules", "GridFootballState"]

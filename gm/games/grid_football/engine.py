@@ -146,7 +146,6 @@ _M_PLAY, _M_COLOUR = Match.PLAY, Match.COLOUR
 class GridFootballState(GameState[GridFootballRules]):
     """State of one game of Turn-Based Grid Football."""
 
-    seats = SEATS
 
     # ----------------------------------------------------------------- setup
     def _setup(self) -> None:

@@ -89,6 +89,6 @@ class GridMaster4(Game):
 
 
 GAME = GridMaster4()
-GridMaster4State.game = GAME
+GridMaster4State.bind(GAME)
 
 __all__ = ["GAME", "GridMaster4", "GridMaster4Rules", "GridMaster4State", "Place"]

@@ -90,6 +90,6 @@ class Quarterback(Game):
 
 
 GAME = Quarterback()
-QuarterbackState.game = GAME
+QuarterbackState.bind(GAME)
 
 __all__ = ["GAME", "Quarterback", "QuarterbackRules", "QuarterbackState"]
