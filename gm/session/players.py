@@ -13,10 +13,33 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from gm.core.errors import GameError
-from gm.session.session import SEAT_RULE, normalise_player
 
 if TYPE_CHECKING:
     from gm.core.game import Game
+
+SEAT_RULE = "CORE-SEAT"
+PLAYER_RULE = "CORE-PLAYER"
+
+
+def normalise_player(game: Game, spec: str) -> str:
+    """``human``, ``bot`` (the default strategy) or ``bot:NAME``; raises :class:`GameError`."""
+    s = str(spec).strip().lower()
+    if s == "human":
+        return s
+    if s == "bot" or s.startswith("bot:"):
+        from gm.core.bots import spec_text, split_spec
+
+        bots = game.strategies()
+        name, params = split_spec(s)
+        name = name or ("default" if "default" in bots else "random")
+        if name not in bots:
+            raise GameError(
+                f"unknown bot strategy for {game.id}", rule="CORE-BOT", input=spec, legal=[f"bot:{b}" for b in sorted(bots)]
+            )
+        if params:
+            game.make_bot(s)  # (its parameters checked: a bad one is a GameError naming the right form)
+        return spec_text(name, params)
+    raise GameError("a player is 'human' or 'bot:STRATEGY'", rule=PLAYER_RULE, input=spec, legal=["human", "bot"])
 
 
 def opponent_player(game: Game, opponent: str | None) -> str:
