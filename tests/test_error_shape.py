@@ -37,6 +37,11 @@ def test_a_sessions_tool_result_and_gm_call_carry_it(tmp_path: Path, monkeypatch
     assert out.exit_code == 1, out.output
     called = json.loads(out.stdout)
     assert called["error"] == res["error"]
+    # a --json command refused: the same shape on stdout, the one error line on stderr
+    shown = runner.invoke(app, ["show", sid, "--as", "left", "--json"])
+    assert shown.exit_code == 2 and shown.stderr.startswith("gm: error: [CORE-SEAT] 'left': ")
+    refusal = json.loads(shown.stdout)
+    assert refusal["ok"] is False and list(refusal["error"]) == FIELDS and refusal["error"]["legal"] == ["home", "away"]
 
 
 def test_gm_mcp_tools_carry_it(tmp_path: Path) -> None:
