@@ -100,7 +100,7 @@ BAD = {
     "new gf --seed -1": "Invalid value for '--seed': ",
     "new gf --sede 3": "No such option: --sede (Possible options: --seed) (see 'gm new --help')",
     "new gf --player bad": "--player takes SEAT=human|bot[:STRATEGY], not 'bad'",
-    "new gf --player left=human": "grid-football has no seat 'left'; its seats: home, away",
+    "new gf --player left=human": "[CORE-SEAT] 'left': grid-football has no such seat; choose from: home, away",
     "new gf --player away=bot:nosuch": "[CORE-BOT] 'bot:nosuch': unknown bot strategy for grid-football; "
     "choose from: bot:adaptive, bot:always, bot:constant, bot:default, bot:random",
     "new gf --rules {tmp}/missing.toml": "[CORE-RULES] rules file not found: {tmp}/missing.toml",
@@ -124,12 +124,12 @@ BAD = {
     "mcp --port 70000": "Invalid value for '--port' / '-p': ",
     "play nosuchgame": "[CORE-GAME] 'nosuchgame': no such game; installed games: "
     "brawl, chess-football, grid-football, gridmaster4, quarterback",
-    "play --seat left": "grid-football has no seat 'left'; seats: home, away",
+    "play --seat left": "[CORE-SEAT] 'left': grid-football has no such seat; choose from: home, away",
     "play --opponent bot:nosuch": "[CORE-BOT] 'bot:nosuch': unknown bot strategy for grid-football; "
     "choose from: bot:adaptive, bot:always, bot:constant, bot:default, bot:random",
     "play gridmaster4 --opponent bot:nosuch": "[CORE-BOT] 'bot:nosuch': unknown bot strategy for gridmaster4; choose from: bot:",
-    "play --opponent robot": "--opponent is human, bot or bot:STRATEGY, not 'robot'; the bots of grid-football: "
-    "bot:adaptive, bot:always, bot:constant, bot:default, bot:random",
+    "play --opponent robot": "[CORE-BOT] 'bot:robot': unknown bot strategy for grid-football; "
+    "choose from: bot:adaptive, bot:always, bot:constant, bot:default, bot:random",
     "play --resume nope": "[CORE-SESSION] 'nope': no session 'nope' in ",
     "play --resume gf-a": "[CORE-SESSION] 'gf-a': session id 'gf-a' is ambiguous: 2 sessions start with it (gf-a1, gf-a2); "
     "give more of the id",

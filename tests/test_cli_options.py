@@ -34,7 +34,7 @@ def test_players_are_given_per_seat_for_any_game() -> None:
 
 
 @pytest.mark.parametrize(("args", "line"), [
-    (["new", "gf", "--player", "nobody=human"], "gm: error: grid-football has no seat 'nobody'; its seats: home, away"),
+    (["new", "gf", "--player", "nobody=human"], "gm: error: [CORE-SEAT] 'nobody': grid-football has no such seat; choose from: home, away"),
     (["new", "gf", "--player", "away"], "gm: error: --player takes SEAT=human|bot[:STRATEGY], not 'away'"),
     (["sim", "gf", "-n", "1", "--player", "home=human"], "gm: error: gm sim plays bots only: home is 'human' (use bot:STRATEGY)"),
 ])

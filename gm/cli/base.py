@@ -192,7 +192,9 @@ def error_line(exc: GameError) -> str:
 
 
 def errors_to_exit(func: F) -> F:
-    """Turn domain errors (and unreadable files) raised by a command into one CLI error line."""
+    """Turn domain errors (and unreadable files) raised by a command into one CLI error line; a command
+    run with ``--json`` (its ``as_json``) also prints a refusal as ``{"ok": false, "error": ...}`` on
+    stdout (:func:`gm.core.errors.error_json`)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -201,6 +203,12 @@ def errors_to_exit(func: F) -> F:
         except BrokenPipeError:
             reader_gone()
         except GameError as exc:
+            if kwargs.get("as_json") is True:  # a --json command: the refusal in the one JSON shape too
+                import json
+
+                from gm.core.errors import error_json
+
+                typer.echo(json.dumps({"ok": False, "error": error_json(exc)}, ensure_ascii=False))
             fail(error_line(exc))
         except OSError as exc:
             fail(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))

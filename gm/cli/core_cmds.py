@@ -26,18 +26,18 @@ def _dump(data: Any) -> str:
 
 
 def _players(game: Any, player: list[str] | None, *, sim: bool = False) -> dict[str, str]:
-    """Seat -> player spec from the repeatable ``--player SEAT=SPEC``.
-    Defaults: the first seat human and the others the default bot (all bots for ``sim``)."""
-    seats = tuple(game.seats)
-    out = {seat: "bot" if sim or i else "human" for i, seat in enumerate(seats)}
+    """Seat -> player from the repeatable ``--player SEAT=SPEC``
+    (:func:`gm.session.players.seat_players`): the first seat human and the others the default bot
+    unless named (all bots for ``sim``)."""
+    from gm.session.players import seat_players
+
+    given: dict[str, str] = {}
     for item in player or []:
         seat, sep, spec = (part.strip() for part in item.partition("="))
         if not sep or not seat or not spec:
             fail(f"--player takes SEAT=human|bot[:STRATEGY], not {item!r}")
-        if seat not in seats:
-            fail(f"{game.id} has no seat {seat!r}; its seats: {', '.join(seats)}")
-        out[seat] = spec
-    return out
+        given[seat] = spec
+    return seat_players(game, opponent="bot", players=given, creator=not sim)
 
 
 def _rules(game: Any, rules_file: str | None) -> Any:

@@ -42,20 +42,14 @@ def play(
     from gm.core.registry import default_game, find_game
     from gm.play.terminal import INPUT_TOO_LONG, Terminal, play_game, transcript_path
     from gm.session import Session
+    from gm.session.players import seat_players
 
     ref = _make_referee(referee, model, base_url, api, timeout=timeout, retries=retries, max_tokens=max_tokens)
     if resume:
         session = Session.open(resume)
     else:
         g = find_game(game) if game else default_game()
-        me = seat or g.seats[0]
-        if me not in g.seats:
-            fail(f"{g.id} has no seat {me!r}; seats: {', '.join(g.seats)}")
-        kind = opponent.strip().lower()
-        if kind != "human" and kind != "bot" and not kind.startswith("bot:"):
-            strategies = ", ".join(f"bot:{b}" for b in sorted(g.strategies()))
-            fail(f"--opponent is human, bot or bot:STRATEGY, not {opponent!r}; the bots of {g.id}: {strategies}")
-        players = {s: ("human" if s == me or opponent == "human" else opponent) for s in g.seats}
+        players = seat_players(g, seat, opponent=opponent)
         session = Session.create(g, seed=seed, rules=str(rules) if rules else None, players=players, referee=ref.kind, model=ref.model)
     summary = play_game(session, ref, Terminal(command=gm_command()))
     path = transcript_path(session)

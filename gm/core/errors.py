@@ -57,6 +57,20 @@ class GameError(Exception):
         }
 
 
+def error_json(exc: GameError) -> dict[str, Any]:
+    """The one JSON shape of a refusal on every surface: ``kind``, ``rule``, ``input`` (quoted),
+    ``reason`` and ``legal``.  A tool result (session, MCP, ``gm call``) carries it as its
+    ``error``; an HTTP answer (API, page) as its ``error`` too, with ``status`` and the one-line
+    ``message`` besides (:func:`http_error`)."""
+    raw = exc.to_json()
+    return {"kind": raw.pop("error"), **raw}
+
+
+def http_error(exc: GameError, status: int = 400) -> dict[str, Any]:
+    """``error`` of an HTTP answer refusing ``exc``: :func:`error_json` with ``status`` and ``message``."""
+    return {"status": status, "message": exc.message, **error_json(exc)}
+
+
 class ActionError(GameError):
     """An action that was not accepted; the state is unchanged."""
 

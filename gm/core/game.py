@@ -367,18 +367,23 @@ class Game(ABC, Generic[RulesT, StateT]):
         """One status line (clock, score, whose move)."""
 
     def hook(self, name: str) -> ModuleType | None:
-        """The module ``name`` of the game's package (``board_json``, ``move_builder``), or ``None``
-        when the package has none (an error inside the module is raised, never hidden)."""
+        """The module ``name`` of the game's :attr:`package` (``board_json``, ``move_builder``,
+        ``chatlog``, ``narration``, ``bots``), or ``None`` when the package has none (an error inside
+        the module is raised, never hidden).  The one place a game's optional hooks are found."""
         import importlib
 
-        module = type(self).__module__
-        package = module if hasattr(sys.modules.get(module), "__path__") else module.rpartition(".")[0]
+        target = f"{self.package}.{name}"
         try:
-            return importlib.import_module(f"{package}.{name}")
+            return importlib.import_module(target)
         except ModuleNotFoundError as exc:
-            if exc.name != f"{package}.{name}":
+            if exc.name != target:
                 raise
             return None
+
+    def hook_attr(self, name: str, attr: str) -> Any:
+        """``attr`` of the game's hook module ``name`` (:meth:`hook`), or ``None`` (no module, no ``attr``)."""
+        module = self.hook(name)
+        return getattr(module, attr, None) if module is not None else None
 
     def board_json(self, state: StateT, seat: str | None = None) -> dict[str, Any] | None:
         """The board as drawable geometry for ``seat``'s eyes (the web page draws it as SVG), from
@@ -414,34 +419,18 @@ class Game(ABC, Generic[RulesT, StateT]):
     def chatlog(self) -> ChatLog | None:
         """The game's move-log format for chatbot games (:mod:`gm.core.chatlog`): ``CHATLOG`` of the
         ``chatlog`` module of the game's :attr:`package`, or ``None`` when the game has none."""
-        import importlib
-
         from gm.core.chatlog import ChatLog as _ChatLog
 
-        try:
-            module = importlib.import_module(f"{self.package}.chatlog")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{self.package}.chatlog":
-                raise
-            return None
-        found = getattr(module, "CHATLOG", None)
+        found = self.hook_attr("chatlog", "CHATLOG")
         return found if isinstance(found, _ChatLog) else None
 
     def narration_claims(self) -> Claims:
         """What a referee's narration of this game can claim, checked against the turn's events
         (:mod:`gm.core.narration`): ``CLAIMS`` of the ``narration`` module of the game's
         :attr:`package`; without one, only the claims every game shares (scores, the winner)."""
-        import importlib
-
         from gm.core.narration import Claims as _Claims
 
-        try:
-            module = importlib.import_module(f"{self.package}.narration")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{self.package}.narration":
-                raise
-            return _Claims()
-        found = getattr(module, "CLAIMS", None)
+        found = self.hook_attr("narration", "CLAIMS")
         return found if isinstance(found, _Claims) else _Claims()
 
     def phrasing(self) -> Phrasing:
@@ -505,30 +494,14 @@ class Game(ABC, Generic[RulesT, StateT]):
         evaluation of unfinished games, a rollout policy, a prior, the decisions too wide to list, a model of
         the other seats, the default iterations and depth): ``SEARCH`` of the game package's ``bots`` module,
         if any; without it the game gets the plain search."""
-        import importlib
-
-        try:
-            module = importlib.import_module(f"{self.package}.bots")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{self.package}.bots":
-                raise
-            return {}
-        found = getattr(module, "SEARCH", None)
+        found = self.hook_attr("bots", "SEARCH")
         return found if isinstance(found, Mapping) else {}
 
     def lines(self) -> Mapping[str, Callable[..., Bot]]:
         """Simple scripted lines a designer checks against the default bot (``gm balance`` flags one that
         beats it: a sign of a dominant line), by name, besides the core's "the same kind of move every turn"
         for every kind: ``LINES`` of the game package's ``bots`` module (factories taking ``seed``), if any."""
-        import importlib
-
-        try:
-            module = importlib.import_module(f"{self.package}.bots")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{self.package}.bots":
-                raise
-            return {}
-        found = getattr(module, "LINES", None)
+        found = self.hook_attr("bots", "LINES")
         return found if isinstance(found, Mapping) else {}
 
     def make_bot(self, name: str, seed: int = 0) -> Bot:

@@ -161,6 +161,25 @@ class GameState(ABC, Generic[R]):
     #: so a plan is only ever carried out in the position it was made for.
     _checked: tuple[str, Action, Any] | None = None
 
+    @classmethod
+    def bind(cls, game: Game[Any, Any]) -> None:
+        """Make ``game`` the game of this state class: the state's ``game`` and ``seats`` come from it
+        (the seats are declared once, on the :class:`~gm.core.game.Game`, as OpenSpiel's states get
+        theirs from their game).  A game package calls it once, right after making its ``GAME``."""
+        cls.game = game
+        cls.seats = tuple(game.seats)
+
+    if not TYPE_CHECKING:  # (hidden from mypy, which would read every attribute as Any)
+
+        def __getattr__(self, name: str) -> Any:
+            """Only reached when normal lookup fails: a state class never bound to its game says so."""
+            if name in ("game", "seats"):
+                cls = type(self).__name__
+                raise AttributeError(
+                    f"{cls} has no game, so no {name}: its game package must call {cls}.bind(GAME) once it makes its Game"
+                )
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def __init__(self, rules: R, seed: int = 0, chance: Chance | str | None = None) -> None:
         self.rules = rules
         self.seed = seed

@@ -22,6 +22,7 @@ import hashlib
 import json
 import re
 import zlib
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gm.core.errors import GameError, StateError
@@ -85,9 +86,16 @@ def encode_state(state: GameState[Any]) -> str:
     state = settled(state)[0]
     data = state.to_json()
     data["rules"] = _compact_rules(state)
+    return frame(PREFIX, state.game.id, data)
+
+
+def frame(prefix: str, game_id: str, data: Mapping[str, Any]) -> str:
+    """The token framing every gm token shares (``gm1`` here, ``gm2`` :mod:`gm.session.token`):
+    ``<prefix>.<game id>.<payload>.<checksum>``, ``data`` as canonical JSON, zlib-compressed and
+    base64url-encoded without padding, the checksum over everything before it."""
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     payload = base64.urlsafe_b64encode(zlib.compress(blob, 9)).decode("ascii").rstrip("=")
-    body = f"{PREFIX}.{state.game.id}.{payload}"
+    body = f"{prefix}.{game_id}.{payload}"
     return f"{body}.{_checksum(body)}"
 
 
@@ -99,24 +107,30 @@ def clean_token(text: str) -> str:
 def decode_token(text: str) -> dict[str, Any]:
     """The state JSON inside a token; :class:`StateError` (rule ``CORE-TOKEN``) if the token
     is malformed or its checksum does not match (a hand-edited or mangled token)."""
+    return unframe(text, PREFIX, kind="state token", holds="state")
+
+
+def unframe(text: str, prefix: str, *, kind: str = "token", reads: str | None = None, holds: str = "game") -> dict[str, Any]:
+    """The JSON inside a token framed by :func:`frame` with ``prefix``; :class:`StateError` (rule
+    ``CORE-TOKEN``) if it is malformed, of another version or changed.  ``kind``, ``reads`` (the
+    versions the caller reads) and ``holds`` only word the errors."""
     token = clean_token(text)
     parts = token.split(".")
     if len(parts) != 4 or not parts[0].startswith("gm"):
-        raise _bad("not a gm state token (expected gm1.<game>.<payload>.<checksum>)", token)
+        raise _bad(f"not a gm {kind} (expected {prefix}.<game>.<payload>.<checksum>)", token)
     version, game_id, payload, checksum = parts
-    if version != PREFIX:
-        raise _bad(f"unsupported token version {version!r}; this gm reads {PREFIX} tokens", token)
+    if version != prefix:
+        raise _bad(f"unsupported token version {version!r}; this gm reads {reads or prefix} tokens", token)
     if _checksum(f"{version}.{game_id}.{payload}") != checksum.lower():
         raise _bad("checksum mismatch: the token was changed or mangled; paste it exactly as gm printed it", token)
     if not _PAYLOAD.match(payload):
         raise _bad("the token payload is not base64url text", token)
     try:
-        blob = zlib.decompress(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-        data = json.loads(blob)
+        data = json.loads(zlib.decompress(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))))
     except (binascii.Error, zlib.error, ValueError) as exc:
         raise _bad(f"the token payload cannot be read: {exc}", token) from None
     if not isinstance(data, dict) or data.get("game") != game_id:
-        raise _bad(f"the token payload is not a {game_id} state", token)
+        raise _bad(f"the token payload is not a {game_id} {holds}", token)
     return data
 
 

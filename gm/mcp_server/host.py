@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from gm.core.errors import GameError
+from gm.core.errors import GameError, error_json
 from gm.core.game import Game
 from gm.core.registry import all_games, default_game, find_game
 from gm.core.schemas import to_mcp
@@ -47,7 +47,8 @@ from gm.core.tools import TOOL_RULE, ToolArgs, ToolSpec, parse_args, rules_about
 from gm.mcp_server import app
 from gm.mcp_server.resource import ResourceInfo
 from gm.mcp_server.text import next_line, summary
-from gm.session import SEAT_RULE, FileStore, Session, normalise_player
+from gm.session import SEAT_RULE, FileStore, Session
+from gm.session.players import check_seat, seat_players
 from gm.session.store import SessionInfo, check_id
 
 #: rule id of the server's own refusals (no game in progress, a pinned game, a seat it cannot play)
@@ -288,12 +289,11 @@ class McpHost(ABC):
         return self._play(name, args, progress)
 
     def _error(self, tool: Any, exc: GameError) -> dict[str, Any]:
-        raw = exc.to_json()
         out: dict[str, Any] = {
             "ok": False,
             "tool": tool if isinstance(tool, str) else repr(tool)[:100],
             "seat": self.seat,
-            "error": {"kind": raw.pop("error"), **raw},
+            "error": error_json(exc),
         }
         try:
             with self.current(fresh=False) as s:
@@ -485,10 +485,8 @@ class McpHost(ABC):
             with self.current(fresh=False) as s:
                 if s is not None and s.game.id == g.id and self.seat and (not seat or seat.strip().lower() == self.seat):
                     return referee_prompt(g, s.state.rules, self.seat, dict(s.players), session_id=s.id, tools=s.tools)
-            side = seat.strip().lower() if seat else g.seats[0]
-            if side not in g.seats:
-                raise GameError(f"{g.id} has no side {seat!r}", rule=SEAT_RULE, input=seat, legal=list(g.seats))
-            players = {x: "human" if x == side else "bot:default" for x in g.seats}
+            side = check_seat(g, seat)
+            players = seat_players(g, side)
             return referee_prompt(g, g.default_rules(), side, players, session_id=None, tools=g.tools())
 
     # ---------------------------------------------------------------- shared
@@ -660,19 +658,15 @@ class GameHost(McpHost):
     def _new_game(self, a: NewGameArgs) -> dict[str, Any]:
         g = find_game(a.game) if a.game else self.game
         self._check_pinned(g, a.game)
-        seat = a.seat.strip().lower() if a.seat else g.seats[0]
-        if seat not in g.seats:
-            raise GameError(f"{g.id} has no side {a.seat!r}", rule=SEAT_RULE, input=a.seat, legal=list(g.seats))
-        spec = (a.opponent or "default").strip().lower()
-        if spec == "human":
+        seat = check_seat(g, a.seat)
+        if (a.opponent or "").strip().lower() == "human":
             raise GameError(
                 "an MCP client plays one side and the built-in bot the others (a game between people: gm new and gm play, or gm serve)",
                 rule=MCP_RULE,
                 input=a.opponent,
                 legal=sorted(g.strategies()),
             )
-        opponent = normalise_player(g, spec if spec.startswith("bot") else f"bot:{spec}")
-        players = {s: "human" if s == seat else opponent for s in g.seats}
+        players = seat_players(g, seat, opponent=a.opponent)
         s = Session.create(g, seed=a.seed, rules=a.rules, players=players, home=self.home, referee="mcp")
         self._activate(s, seat)
         return self._result("new_game", s, s.opening_events)

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gm.core.actions import Action
-from gm.core.errors import GameError, InvalidActionError
+from gm.core.errors import GameError, InvalidActionError, error_json
 from gm.core.phrasing import COMMON, FILLER, Reading, is_question
 from gm.referee.base import RefereeTurn, ToolCallRecord
 
@@ -369,7 +369,7 @@ class OfflineReferee:
         try:
             result = session.call(tool, args, seat, board=True)
         except GameError as exc:  # session.call never raises; belt and braces for the edge
-            result = {"ok": False, "error": exc.to_json()}
+            result = {"ok": False, "error": error_json(exc)}
         turn.calls.append(ToolCallRecord(tool, args, seat, result))
         return result
 

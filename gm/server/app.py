@@ -42,7 +42,7 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gm import __version__
-from gm.core.errors import GameError
+from gm.core.errors import GameError, http_error
 from gm.server.access import SEAT_PREFIX, Keys
 from gm.server.guard import (
     Guard,
@@ -216,8 +216,8 @@ def api_routes(state: ServerState) -> list[Route]:
             except Denied as exc:
                 return _error(exc.status, exc.message, **exc.extra)
             except GameError as exc:
-                raw = exc.to_json()
-                return _error(400, exc.message, rule=raw.get("rule"), reason=raw.get("reason"), legal=raw.get("legal", []))
+                body = http_error(exc)
+                return _error(body.pop("status"), body.pop("message"), **body)
 
         return endpoint
 

@@ -38,7 +38,8 @@ from gm.server.access import (
     new_join_code,
     new_seat_token,
 )
-from gm.session import SEAT_RULE, Session, SessionStore, normalise_player
+from gm.session import SEAT_RULE, Session, SessionStore
+from gm.session.players import check_seat, seat_players
 from gm.session.session import store_keys
 from gm.session.store import SessionNotFound
 
@@ -181,15 +182,8 @@ class GameHub:
         (:meth:`join`), so the creator never holds it.  ``seed``: a practice game (its joiners must
         accept that)."""
         g = find_game(game) if game else default_game()
-        me = (seat or g.seats[0]).strip().lower()
-        if me not in g.seats:
-            raise GameError(f"{g.id} has no seat {seat!r}", rule=SEAT_RULE, input=str(seat)[:50], legal=list(g.seats))
-        given = {str(k).strip().lower(): str(v) for k, v in dict(players or {}).items()}
-        unknown = sorted(set(given) - set(g.seats))
-        if unknown:
-            raise GameError(f"{g.id} has no seat {unknown[0]!r}", rule=SEAT_RULE, input=unknown[0][:50], legal=list(g.seats))
-        other = opponent or "bot"
-        spec = {s: normalise_player(g, given.get(s, "human" if s == me else other)) for s in g.seats}
+        me = check_seat(g, seat)
+        spec = seat_players(g, me, opponent=opponent, players=players)
         if spec[me] != "human":
             raise GameError(f"you play {me}: it must be a human seat", rule=SEAT_RULE, input=me)
         s = Session.create(g, seed=seed, rules=rules, players=spec, store=self.store, referee=referee or self.referee)

@@ -174,10 +174,7 @@ class ServedHost(McpHost):
     def _new_game(self, a: ServedNewGameArgs) -> dict[str, Any]:
         g = find_game(a.game) if a.game else self.game
         self._check_pinned(g, a.game)
-        opponent = (a.opponent or "default").strip().lower()
-        if opponent != "human" and not opponent.startswith("bot"):
-            opponent = f"bot:{opponent}"
-        created = self.hub.create(g.id, seat=a.seat, opponent=opponent, seed=a.seed, rules=a.rules, referee="mcp")
+        created = self.hub.create(g.id, seat=a.seat, opponent=a.opponent, seed=a.seed, rules=a.rules, referee="mcp")
         self.adopt(created["token"])
         joins = {seat: e["join_code"] for seat, e in created["seats"].items() if "join_code" in e}
         return self._session_result("new_game", created["view"], token=created["token"], join_codes=joins)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from gm.session.commit import SecretStatus, SeedSecret, commitment, seed_commitment, verify, verify_seed
 from gm.session.home import default_home, sessions_dir
 from gm.session.keys import KeyRing, load_keyring
+from gm.session.players import SEAT_RULE, normalise_player
 from gm.session.records import TamperError
-from gm.session.session import SEAT_RULE, SEED_MAX, Session, check_seed, normalise_player
+from gm.session.session import SEED_MAX, Session, check_seed
 from gm.session.store import (
     SESSION_RULE,
     SUFFIX,

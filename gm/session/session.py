@@ -46,7 +46,7 @@ from gm import __version__
 from gm.core.actions import Action
 from gm.core.bots import Bot
 from gm.core.chance import Chance
-from gm.core.errors import GameError, InvalidActionError, StateError
+from gm.core.errors import GameError, InvalidActionError, StateError, error_json
 from gm.core.events import Event
 from gm.core.game import Game, ruleset_hash
 from gm.core.state import GameState
@@ -64,6 +64,7 @@ from gm.core.tools import (
 from gm.session.commit import LOCKED_TEXT, SecretBook, SeedSecret, commitment, derive
 from gm.session.driver import BotDriver
 from gm.session.ledger import Ledger, store_keys
+from gm.session.players import SEAT_RULE, normalise_player, seat_players
 from gm.session.recording import Recording
 from gm.session.records import FORMAT, VERSION, Chain, TamperError
 from gm.session.result import CallResult, Pending
@@ -84,33 +85,10 @@ from gm.session.views import log_as_seen, public_move, seed_info
 if TYPE_CHECKING:
     from gm.transcript.recorder import Recorder
 
-SEAT_RULE = "CORE-SEAT"
-PLAYER_RULE = "CORE-PLAYER"
 #: seeds are whole numbers in this range (what every front end accepts)
 SEED_MAX = 2**63 - 1
 #: the most bot moves one advance makes (a guard against a game that never ends): all of a game
 MAX_BOT_MOVES = 100_000
-
-
-def normalise_player(game: Game, spec: str) -> str:
-    """``human``, ``bot`` (the default strategy) or ``bot:NAME``; raises :class:`GameError`."""
-    s = str(spec).strip().lower()
-    if s == "human":
-        return s
-    if s == "bot" or s.startswith("bot:"):
-        from gm.core.bots import spec_text, split_spec
-
-        bots = game.strategies()
-        name, params = split_spec(s)
-        name = name or ("default" if "default" in bots else "random")
-        if name not in bots:
-            raise GameError(
-                f"unknown bot strategy for {game.id}", rule="CORE-BOT", input=spec, legal=[f"bot:{b}" for b in sorted(bots)]
-            )
-        if params:
-            game.make_bot(s)  # (its parameters checked: a bad one is a GameError naming the right form)
-        return spec_text(name, params)
-    raise GameError("a player is 'human' or 'bot:STRATEGY'", rule=PLAYER_RULE, input=spec, legal=["human", "bot"])
 
 
 def check_seed(seed: Any) -> int:
@@ -260,11 +238,7 @@ class Session:
         if isinstance(rules, str | Path):
             rules = g.load_rules_file(rules)
         ruleset = g.load_rules(rules)
-        given = dict(players or {})
-        unknown = sorted(set(given) - set(g.seats))
-        if unknown:
-            raise GameError(f"{g.id} has no seat {unknown[0]!r}", rule=SEAT_RULE, input=unknown[0], legal=g.seats)
-        norm = {seat: normalise_player(g, given.get(seat, "human")) for seat in g.seats}
+        norm = seat_players(g, opponent="human", players=players, creator=False)
         if seed is not None:
             check_seed(seed)
         if secret is None:
@@ -876,8 +850,7 @@ class Session:
         return result
 
     def _error(self, tool: Any, seat: Any, exc: GameError) -> dict[str, Any]:
-        raw = exc.to_json()
-        err = {"kind": raw.pop("error"), **raw}
+        err = error_json(exc)
         try:
             viewer = seat if seat in self.game.seats and self.players.get(seat) == "human" else None
             exp = self.expected(viewer)

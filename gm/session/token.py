@@ -27,19 +27,14 @@ with one line.  A finished game's seed is public: its token comes back with it.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
-import hashlib
-import json
-import re
 import secrets
-import zlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gm.core.chance import CURRENT, Chance, ChanceError
 from gm.core.errors import GameError, StateError
+from gm.core.token import RULE, clean_token, frame, unframe
 from gm.session.commit import SeedSecret
 from gm.session.keys import KeyRing, SealError
 
@@ -49,20 +44,7 @@ if TYPE_CHECKING:
     from gm.session.store import SessionStore
 
 PREFIX = "gm2"
-RULE = "CORE-TOKEN"
-CHECKSUM_DIGITS = 16
-_WS = re.compile(r"\s+")
-_PAYLOAD = re.compile(r"^[A-Za-z0-9_-]+$")
 _SEAL_ID = "token"
-
-
-def _checksum(body: str) -> str:
-    return hashlib.sha256(body.encode("ascii")).hexdigest()[:CHECKSUM_DIGITS]
-
-
-def _bad(reason: str, token: str) -> StateError:
-    shown = token if len(token) <= 40 else f"{token[:20]}...{token[-12:]}"
-    return StateError(reason, rule=RULE, input=shown)
 
 
 def session_token(session: Session) -> str:
@@ -102,32 +84,12 @@ def session_token(session: Session) -> str:
         keys = store_keys(session.store)
         data["key_id"] = keys.id
         data["sealed"] = keys.seal(_SEAL_ID, sealed, session.game.id)
-    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-    payload = base64.urlsafe_b64encode(zlib.compress(blob, 9)).decode("ascii").rstrip("=")
-    body = f"{PREFIX}.{session.game.id}.{payload}"
-    return f"{body}.{_checksum(body)}"
+    return frame(PREFIX, session.game.id, data)
 
 
 def decode(text: str) -> dict[str, Any]:
     """The JSON inside a ``gm2`` token; :class:`StateError` if it is malformed or changed."""
-    token = _WS.sub("", text).strip("`'\"")
-    parts = token.split(".")
-    if len(parts) != 4 or not parts[0].startswith("gm"):
-        raise _bad("not a gm token (expected gm2.<game>.<payload>.<checksum>)", token)
-    version, game_id, payload, checksum = parts
-    if version != PREFIX:
-        raise _bad(f"unsupported token version {version!r}; this gm reads gm1 and {PREFIX} tokens", token)
-    if _checksum(f"{version}.{game_id}.{payload}") != checksum.lower():
-        raise _bad("checksum mismatch: the token was changed or mangled; paste it exactly as gm printed it", token)
-    if not _PAYLOAD.match(payload):
-        raise _bad("the token payload is not base64url text", token)
-    try:
-        data = json.loads(zlib.decompress(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))))
-    except (binascii.Error, zlib.error, ValueError) as exc:
-        raise _bad(f"the token payload cannot be read: {exc}", token) from None
-    if not isinstance(data, dict) or data.get("game") != game_id:
-        raise _bad(f"the token payload is not a {game_id} game", token)
-    return data
+    return unframe(text, PREFIX, reads=f"gm1 and {PREFIX}")
 
 
 def import_token(
@@ -144,7 +106,7 @@ def import_token(
     from gm.core.registry import find_game
     from gm.session.session import Session
 
-    clean = _WS.sub("", text).strip("`'\"")
+    clean = clean_token(text)
     if clean.startswith("gm1."):
         from gm.core.token import decode_token
 

@@ -38,7 +38,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from gm.core.errors import GameError
+from gm.core.errors import GameError, http_error
 from gm.server.hub import Denied, GameHub, Grant
 from gm.web import STATIC
 from gm.web.table import Stories, move, read_table
@@ -165,7 +165,7 @@ async def say_events(hub: GameHub, grant: Grant, text: str, referee: Referee | N
         except Denied as exc:
             put(("error", {"status": exc.status, "message": exc.message}))
         except GameError as exc:
-            put(("error", {"status": 400, "message": exc.message, "rule": exc.to_json().get("rule")}))
+            put(("error", http_error(exc)))
         except Exception as exc:  # never a traceback on the wire: one line, the stream ends
             put(("error", {"status": 500, "message": f"the referee failed: {type(exc).__name__}"}))
         finally:
@@ -255,11 +255,7 @@ def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list
             except Denied as exc:
                 return JSONResponse({"ok": False, "error": {"status": exc.status, "message": exc.message}}, status_code=exc.status)
             except GameError as exc:
-                raw = exc.to_json()
-                return JSONResponse(
-                    {"ok": False, "error": {"status": 400, "message": exc.message, "rule": raw.get("rule"), "legal": raw.get("legal", [])}},
-                    status_code=400,
-                )
+                return JSONResponse({"ok": False, "error": http_error(exc)}, status_code=400)
 
         return endpoint
 

@@ -118,3 +118,17 @@ def test_an_unrevealed_pick_never_goes_into_a_token() -> None:
     assert back.to_act() == ("home", "away")
     public, dropped = settled(state)
     assert dropped == 1 and public.to_json() == back.to_json()
+
+
+def test_one_framing_for_every_token_version() -> None:
+    """``gm1`` state tokens and ``gm2`` session tokens share one codec (:func:`gm.core.token.frame`)."""
+    from gm.core.errors import StateError
+    from gm.core.token import frame, unframe
+
+    data = {"game": "grid-football", "log": [["home", "x"]], "note": "é"}
+    token = frame("gm2", "grid-football", data)
+    assert token.startswith("gm2.grid-football.") and unframe(f" `{token[:30]}\n{token[30:]}` ", "gm2") == data
+    with pytest.raises(StateError, match=r"unsupported token version 'gm2'; this gm reads gm1 tokens"):
+        decode_token(token)
+    with pytest.raises(StateError, match="checksum mismatch"):
+        unframe(token[:-1] + ("0" if token[-1] != "0" else "1"), "gm2")

@@ -8,6 +8,7 @@ from gm4_helpers import GAME, new, opening, play, rejects
 
 from gm.core.errors import InvalidActionError
 from gm.core.events import Event
+from gm.games.gridmaster4.actions import Place
 
 #: a whole 2-player game on a 4x4 board: orange is blocked, magenta plays on alone until blocked too
 SMALL_GAME = ["A4", "B4", "C2", "B1", "B2", "D4", "D3", "A3", "D1", "C1", "C4", "A1", "A2", "C3", "D2"]
@@ -108,4 +109,4 @@ def test_coordinates_as_two_numbers_break_the_cell_naming_ruling() -> None:
     for text in ("place at 11, 12", "11 12", "(11,12)"):
         rejects(s, "orange", text, "GM4-R-CELLS", InvalidActionError)
     rejects(s, "orange", "place K", "GM4-SYNTAX", InvalidActionError)
-    assert GAME.parse_action("place 37 at K12") is not None
+    assert GAME.parse_action("place 37 at K12") == Place(cell="K12", number=37)  # the named form is the one read

@@ -129,7 +129,8 @@ def test_reading_commands_never_make_a_key_or_a_file(tmp_path: Path, monkeypatch
              ("export", "session", "--session", "kept"), ("export", "token", "--session", "kept"), ("call", "kept", "get_status")]
     for args in reads:
         code, out = cli(home, *args, env={"GM_SECRET_KEY": ""})
-        assert code == 2 and out.count("\n") == 1 and "[CORE-KEY] the gm key" in out and "is missing" in out, (args, out)
+        lines = 1 + ("--json" in args)  # --json: the refusal's JSON (gm.core.errors.error_json) on stdout too
+        assert code == 2 and out.count("\n") == lines and "[CORE-KEY] the gm key" in out and "is missing" in out, (args, out)
         assert _tree(home) == before, f"gm {' '.join(args)} wrote to the gm home"
     # a command that would write says the same, and makes no key that would orphan the sessions
     code, out = cli(home, "new", "brawl", env={"GM_SECRET_KEY": ""})

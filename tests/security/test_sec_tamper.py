@@ -265,7 +265,8 @@ def test_through_the_command_line_and_with_a_wrong_or_missing_key(game: str, ori
     other = "a1" * 32
     for args in (("show", SID), ("show", SID, "--json"), ("export", "token", "--session", SID), ("call", SID, "get_status")):
         code, out = cli(home, *args, env={"GM_SECRET_KEY": other})
-        assert code == 2 and out.count("\n") == 1 and "another gm key" in out and "restore that key" in out, (args, out)
+        lines = 1 + ("--json" in args)  # --json: the refusal's JSON (gm.core.errors.error_json) on stdout too
+        assert code == 2 and out.count("\n") == lines and "another gm key" in out and "restore that key" in out, (args, out)
     # no key at all (none in the environment, none on file): refused in one line, and no new key made
     code, out = cli(home, "show", SID, env={"GM_SECRET_KEY": "", "GM_KEY_FILE": str(tmp_path / "none.key")})
     assert code == 2 and out.count("\n") == 1 and "the gm key" in out and "is missing" in out, out

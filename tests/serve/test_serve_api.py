@@ -172,6 +172,11 @@ async def test_access_errors_admin_and_limits(tmp_path: Path) -> None:
             assert (await http.post("/api/games", json={"game": "grid-football", "bogus": 1})).status_code == 400
             r = await http.post("/api/games", json={"game": "tiddlywinks"})
             assert r.status_code == 400 and r.json()["error"]["rule"] == "CORE-GAME"
+            # one refusal shape on every surface (gm.core.errors.http_error): reason included
+            assert list(r.json()["error"]) == ["status", "message", "kind", "rule", "input", "reason", "legal"]
+            assert r.json()["error"]["reason"].startswith("no such game") and r.json()["error"]["input"] == "tiddlywinks"
+            page = await http.get("/api/rules/tiddlywinks")  # the page's routes answer in the same shape
+            assert page.status_code == 400 and page.json()["error"] == r.json()["error"]
             r = await http.post("/api/games", content=b"{" + b" " * 4000 + b"}", headers={"content-type": "application/json"})
             assert r.status_code == 413
             # the admin lists and ends games; the ended game's token then says so

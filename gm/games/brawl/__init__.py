@@ -95,6 +95,6 @@ class Brawl(Game[BrawlRules, BrawlState]):
 
 
 GAME = Brawl()
-BrawlState.game = GAME
+BrawlState.bind(GAME)
 
 __all__ = ["GAME", "Brawl", "BrawlRules", "BrawlState"]

@@ -207,7 +207,6 @@ class PlayedCard:
 class BrawlState(GameState[BrawlRules]):
     """State of one game of brawl."""
 
-    seats = SEATS
 
     # ----------------------------------------------------------------- setup
     def _setup(self) -> None:
@@ -317,11 +316,6 @@ class BrawlState(GameState[BrawlRules]):
                     }
             self._zones_view = view
         return view
-
-    def zone_totals(self, zone: str) -> ZoneTotals:
-        """Both sides' totals and card purity in ``zone`` (rolled values; unrolled count as 0)."""
-        i = 2 * ZONE_INDEX[zone]
-        return _totals(self._cells[i], self._cells[i + 1])
 
     def total_range(self, zone: str, unit: str) -> tuple[int, int]:
         """The lowest and highest total ``unit`` can have in ``zone`` (Agility unrolled)."""

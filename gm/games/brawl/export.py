@@ -20,7 +20,6 @@ from gm.games.brawl.rules import ADJACENT, COLUMN_NAMES, COLUMNS, REGION_NAMES, 
 #: first series has a completion and a zone cut off
 EXAMPLE_SEED = 76
 EXAMPLE_CHANCE = MT19937
-EFFECT_WORDS = {"S": "strong", "W": "weak", "-": "-"}
 
 
 def export_context(rules: BrawlRules) -> dict[str, Any]:

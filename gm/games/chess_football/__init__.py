@@ -106,6 +106,6 @@ class ChessFootball(Game[ChessFootballRules, ChessFootballState]):
 
 
 GAME = ChessFootball()
-ChessFootballState.game = GAME
+ChessFootballState.bind(GAME)
 
 __all__ = ["GAME", "ChessFootball", "ChessFootballRules", "ChessFootballState"]

@@ -80,8 +80,6 @@ class Decision(StrEnum):
 
 CAPTAINS, COIN_TOSS, FOURTH_DOWN, SNAP = Phase.CAPTAINS, Phase.COIN_TOSS, Phase.FOURTH_DOWN, Phase.SNAP
 OFFENSE_TURN, DEFENSE_TURN, GAME_OVER = Phase.OFFENSE_TURN, Phase.DEFENSE_TURN, Phase.GAME_OVER
-#: the phases of a down in which the field is live
-DOWN_PHASES = (SNAP, OFFENSE_TURN, DEFENSE_TURN)
 
 #: what each phase asks a seat to decide (the tool layer maps these to tools)
 DECISIONS: dict[Phase, Decision] = {
@@ -119,7 +117,6 @@ def ordinal(n: int) -> str:
 class ChessFootballState(GameState[ChessFootballRules]):
     """State of one game of the Chess-Football Hybrid."""
 
-    seats = SEATS
 
     # ----------------------------------------------------------------- setup
     def _setup(self) -> None:

@@ -205,9 +205,6 @@ class Field:
         """Forget the board facts derived from the pieces' places (after changing them by hand)."""
         self._bc.clear()
 
-    def team_of(self, side: str) -> str:
-        return self.offense if side == "offense" else self.defense
-
     def dir_of(self, team: str) -> int:
         """+1 if ``team`` attacks toward the high rows, -1 toward row 1."""
         return self.off_dir if team == self.offense else -self.off_dir

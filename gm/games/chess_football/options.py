@@ -531,14 +531,6 @@ def _square(name: str) -> Square:
     return ord(name[0]) - ord("A"), int(name[1:])
 
 
-def _multinomial(parts: Sequence[int]) -> int:
-    out, total = 1, 0
-    for k in parts:
-        total += k
-        out *= comb(total, k)
-    return out
-
-
 class PlanSpace(ActionSpace):
     """Every snap plan ``team`` may submit on ``board`` (its planning board: the board at the snap
     with ``team`` to act), counted and indexed by dynamic programming (see the module docstring).

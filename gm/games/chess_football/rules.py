@@ -25,8 +25,6 @@ ACTIVE_ABILITIES = (
     "react", "jam", "seal", "juke", "route_running", "impact", "anchor",
 )
 PASSIVE_ABILITIES = ("intercept", "swim", "pressure", "scramble", "catching", "escort", "check_down")
-#: abilities that modify a move rather than being used on their own
-MOVE_ABILITIES = ("speed_rush", "route_running")
 
 
 class _Strict(BaseModel):

@@ -83,6 +83,6 @@ class GridFootball(Game[GridFootballRules, GridFootballState]):
 
 
 GAME = GridFootball()
-GridFootballState.game = GAME
+GridFootballState.bind(GAME)
 
 __all__ = ["GAME", "GridFootball", "GridFootballRules", "GridFootballState"]

@@ -146,7 +146,6 @@ _M_PLAY, _M_COLOUR = Match.PLAY, Match.COLOUR
 class GridFootballState(GameState[GridFootballRules]):
     """State of one game of Turn-Based Grid Football."""
 
-    seats = SEATS
 
     # ----------------------------------------------------------------- setup
     def _setup(self) -> None:
@@ -209,9 +208,6 @@ class GridFootballState(GameState[GridFootballRules]):
 
     def in_opp_end_zone(self, row: int, d: int) -> bool:
         return row >= self.rules.high_goal_line if d > 0 else row <= self.rules.low_goal_line
-
-    def in_own_end_zone(self, row: int, d: int) -> bool:
-        return self.in_opp_end_zone(row, -d)
 
     def own_goal_line(self, d: int) -> int:
         return self.rules.low_goal_line if d > 0 else self.rules.high_goal_line

@@ -86,6 +86,6 @@ class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
 
 
 GAME = GridMaster4()
-GridMaster4State.game = GAME
+GridMaster4State.bind(GAME)
 
 __all__ = ["GAME", "GridMaster4", "GridMaster4Rules", "GridMaster4State", "Place"]

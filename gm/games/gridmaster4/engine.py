@@ -105,7 +105,6 @@ def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:
 class GridMaster4State(GameState[GridMaster4Rules]):
     """State of one game of GridMaster4."""
 
-    seats = SEATS
 
     # ----------------------------------------------------------------- setup
     def _setup(self) -> None:

@@ -87,6 +87,6 @@ class Quarterback(Game[QuarterbackRules, QuarterbackState]):
 
 
 GAME = Quarterback()
-QuarterbackState.game = GAME
+QuarterbackState.bind(GAME)
 
 __all__ = ["GAME", "Quarterback", "QuarterbackRules", "QuarterbackState"]

@@ -262,7 +262,6 @@ class Layout(NamedTuple):
 class QuarterbackState(GameState[QuarterbackRules]):
     """State of one Quarter Back match (or game)."""
 
-    seats = SEATS
 
     # ----------------------------------------------------------------- setup
     def _setup(self) -> None:

@@ -58,7 +58,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from gm.core.errors import GameError
+from gm.core.errors import GameError, error_json
 from gm.core.narration import move_claim
 from gm.referee.base import RefereeTurn, TextSink, ToolCallRecord
 from gm.referee.llm.check import Facts, check, strip_boards, turn_facts
@@ -683,7 +683,7 @@ class LLMReferee:
         try:
             result = session.call(tool, args, seat, board=True)
         except GameError as exc:  # session.call never raises; belt and braces
-            result = {"ok": False, "error": exc.to_json()}
+            result = {"ok": False, "error": error_json(exc)}
         turn.calls.append(ToolCallRecord(tool, args if isinstance(args, dict) else {"_raw": args}, seat, result))
         return result
 

@@ -125,8 +125,6 @@ def parse_action(text: str) -> Action:
 class RpsState(GameState[RpsRules]):
     """Round wins, the rounds played, and this round's secret throws."""
 
-    seats = SEATS
-
     def _setup(self) -> None:
         self.wins = dict.fromkeys(SEATS, 0)
         self.rounds: list[dict[str, str]] = []
@@ -308,4 +306,4 @@ class RockPaperScissors(Game[RpsRules, RpsState]):
 
 
 GAME = RockPaperScissors()
-RpsState.game = GAME
+RpsState.bind(GAME)

@@ -1,0 +1,35 @@
+"""A game's optional hooks (``board_json``, ``move_builder``, ``chatlog``, ``narration``, ``bots``) are
+found in one way: the module of that name in the game's package (:meth:`gm.core.game.Game.hook`)."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from gm.core.narration import Claims
+from gm.core.registry import find_game
+from gm.games.grid_football import bots as gf_bots
+from gm.games.grid_football import chatlog as gf_chatlog
+
+
+def test_every_hook_is_read_from_the_games_package() -> None:
+    g = find_game("grid-football")
+    assert g.package == "gm.games.grid_football"
+    assert g.hook("chatlog") is gf_chatlog and g.chatlog() is gf_chatlog.CHATLOG
+    assert g.hook_attr("bots", "SEARCH") is getattr(gf_bots, "SEARCH", None)
+    assert g.hook("no_such_hook") is None and g.hook_attr("no_such_hook", "X") is None
+
+
+def test_a_game_in_a_lone_module_has_no_hooks_and_no_crash() -> None:
+    """A game class defined in a top-level module (no package): every hook is simply absent."""
+    g = find_game("grid-football")
+    lone = types.ModuleType("gm_lone_game_module")
+    lone_cls = type("LoneGame", (type(g),), {"__module__": lone.__name__})
+    sys.modules[lone.__name__] = lone
+    try:
+        game = lone_cls()
+        assert game.package == "gm_lone_game_module"
+        assert game.hook("board_json") is None and game.chatlog() is None and game.search_hints() == {}
+        assert type(game.narration_claims()) is Claims and game.lines() == {}
+    finally:
+        del sys.modules[lone.__name__]
