@@ -213,7 +213,8 @@ class Smoke:
         if why:
             return why
         if kind == "token":
-            return None if out.startswith(f"gm1.{gid}.") else f"not a state token: {_first_line(out)}"
+            # (a new game's token is in the current format, gm2, as the blank session template carries it)
+            return None if out.startswith(f"gm2.{gid}.") else f"not a gm2 token of {gid}: {_first_line(out)}"
         if kind == "prompt":
             ok = out.startswith(f"You referee {name} ") and "Rules (you may quote them):" in out
             return None if ok else f"not the referee's system prompt: {_first_line(out)}"
