@@ -27,6 +27,24 @@ SCHEDULER = typer.Option(None, "--scheduler", metavar="ADDRESS",
                          help="play on the Dask cluster at this scheduler (tcp://HOST:8786; pip install 'gm[dask]'); the results are the same as on local cores")
 
 
+def progress_bar() -> Any:
+    """The progress bar ``gm balance`` and ``gm sim`` show on standard error while they play (count,
+    elapsed, ETA); nothing when standard error is not a terminal."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    err = Console(stderr=True)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("eta"), TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal)
+
+
 def print_flags(flags: list[dict[str, Any]], where: str = "", examples: dict[int, str] | None = None) -> None:
     """One line per flag, with its example (a transcript, or the game's seed)."""
     from rich.console import Console
@@ -68,16 +86,6 @@ def balance(
     events; flags (repeated games, lopsided or drawn results, games ended by a cap, a kind of move a
     bot never uses, a simple scripted line that beats the default bot) each with an example game
     gm replay opens; an HTML page with plots, JSON and CSV."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     from gm.balance.report import write_report
     from gm.balance.study import Study, example_specs, parse_vary, record_example, run_study
     from gm.core.registry import default_game, find_game
@@ -94,9 +102,7 @@ def balance(
     study = Study(g, base=base, varies=[parse_vary(g, v) for v in vary or []], players=players, games=n, seed=seed,
                   line_games=lines, max_moves=max_moves, thresholds=thresholds(max_draws, max_win, max_capped, max_line_wins))
     target = out or Path(f"balance-{g.id}")
-    err = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("eta"), TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
+    with progress_bar() as bar:
         task = bar.add_task(f"{g.id} balance", total=None)
         summary = run_study(study, workers=workers or default_workers(), scheduler=scheduler,
                             progress=lambda done, total: bar.update(task, completed=done, total=total))

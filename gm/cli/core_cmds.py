@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from gm.cli.balance_cmds import MAX_CAPPED, MAX_DRAWS, MAX_LINE, MAX_WIN, SCHEDULER, print_flags, thresholds
+from gm.cli.balance_cmds import (
+    MAX_CAPPED,
+    MAX_DRAWS,
+    MAX_LINE,
+    MAX_WIN,
+    SCHEDULER,
+    print_flags,
+    progress_bar,
+    thresholds,
+)
 from gm.cli.base import app, echo, echo_err, errors_to_exit, fail, stdout_is_tty
 
 if TYPE_CHECKING:
@@ -218,16 +227,6 @@ def sim(
 
     The report: win rates, average length, the rates of the game's headline events, and the flags a
     designer must see (as gm balance flags them)."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     from gm.core.registry import default_game, find_game
     from gm.sim import default_workers, simulate
 
@@ -237,12 +236,10 @@ def sim(
     if bad:
         fail(f"gm sim plays bots only: {bad[0]} is {players[bad[0]]!r} (use bot:STRATEGY)")
     ruleset = _rules(g, rules)
-    err = Console(stderr=True)
     from gm.balance.lines import line_names
 
     total = n + lines * len(g.seats) * len(line_names(g))
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("eta"), TimeRemainingColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
+    with progress_bar() as bar:
         task = bar.add_task(f"{g.id}", total=total)
         report = simulate(g, games=n, seed=seed, rules=ruleset, players=players, workers=workers or default_workers(),
                           progress=lambda done: bar.update(task, completed=done), scheduler=scheduler, lines=lines,
