@@ -116,30 +116,6 @@ def _broken(body: str) -> TextCall:
     return TextCall(m.group(1) if m else "", args)
 
 
-def _scan(text: str) -> tuple[str, list[TextCall]]:
-    """JSON calls anywhere in ``text`` (objects or lists); the text with them cut out."""
-    dec = json.JSONDecoder()
-    calls: list[TextCall] = []
-    keep: list[str] = []
-    i = 0
-    while i < len(text):
-        j = min((k for k in (text.find("{", i), text.find("[", i)) if k >= 0), default=-1)
-        if j < 0:
-            break
-        try:
-            obj, end = dec.raw_decode(text, j)
-        except ValueError:
-            keep.append(text[i:j + 1])
-            i = j + 1
-            continue
-        found = _calls_of(obj)
-        keep.append(text[i:j] if found else text[i:end])
-        calls.extend(found or [])
-        i = end
-    keep.append(text[i:])
-    return "".join(keep), calls
-
-
 @dataclass(frozen=True)
 class FoundCall:
     """A call found in text and where it is written (``text[start:end]``: the tag, the fence or the JSON)."""
@@ -156,7 +132,7 @@ def locate_calls(text: str) -> list[FoundCall]:
     found: list[FoundCall] = []
     for m in _TAGGED.finditer(text):
         body = m.group(1).strip()
-        _, calls = _scan(body)
+        calls = _calls_in(body)
         found.extend(FoundCall(c, m.start(), m.end()) for c in (calls or [_broken(body)]))
     for m in _FUNCTION_TAG.finditer(text):
         body = m.group(2).strip()
@@ -168,11 +144,16 @@ def locate_calls(text: str) -> list[FoundCall]:
     if found:
         return sorted(found, key=lambda f: f.start)
     for m in _FENCE.finditer(text):
-        _, calls = _scan(m.group(1))
+        calls = _calls_in(m.group(1))
         found.extend(FoundCall(c, m.start(), m.end()) for c in calls)
     if found:
         return found
     return [FoundCall(c, a, b) for c, a, b in _scan_spans(text)]
+
+
+def _calls_in(text: str) -> list[TextCall]:
+    """The JSON calls anywhere in ``text`` (objects or lists), in order."""
+    return [c for c, _, _ in _scan_spans(text)]
 
 
 def _scan_spans(text: str) -> list[tuple[TextCall, int, int]]:
