@@ -25,6 +25,7 @@ from gm.core.errors import GameError
 from gm.core.tools import call_for_action
 from gm.server.pgcluster import PgCluster
 from gm.session import KeyRing, SeedSecret, Session
+from gm.session.records import Chain
 from gm.session.sql import PostgresStore, SqliteStore
 
 KEYS = KeyRing(bytes.fromhex(SECRET_KEY))
@@ -189,26 +190,28 @@ def test_gm_admin_repair_says_what_is_lost_and_accepts_the_game(tmp_path: Path) 
     store.close()
 
 
+#: the header as this gm writes it (kept before a test replaces it with an older gm's)
+_NEW_HEADER = Chain.header
+
+
+def _header_of_an_older_gm(self: Chain, header: Any) -> dict[str, Any]:
+    """``Chain.header`` as a gm from before anchors wrote it: no 'anchored', the MAC made without it."""
+    out = _NEW_HEADER(self, header)
+    out.pop("anchored", None)
+    out.pop("mac", None)
+    self.last = ""
+    out["mac"] = self._mac(out)
+    self.last = out["mac"]
+    return out
+
+
 def test_a_database_of_an_older_gm_is_anchored_once_and_explicitly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                    caplog: pytest.LogCaptureFixture) -> None:
     """A database made before anchors: its games load; opening it anchors each at its length (one
     transaction, logged); from then on a cut is refused, for old games too."""
-    from gm.session.records import Chain
-
     db = tmp_path / "gm.sqlite"
-    older_header = Chain.header
-
-    def header_of_an_older_gm(self: Chain, header: Any) -> dict[str, Any]:
-        out = older_header(self, header)
-        out.pop("anchored", None)
-        out.pop("mac", None)
-        self.last = ""
-        out["mac"] = self._mac(out)
-        self.last = out["mac"]
-        return out
-
     with monkeypatch.context() as m:
-        m.setattr(Chain, "header", header_of_an_older_gm)
+        m.setattr(Chain, "header", _header_of_an_older_gm)
         store = SqliteStore(db, KEYS)
         s = _game(store, "old-game")
         _seen_call(s)
@@ -350,22 +353,11 @@ def test_a_session_file_of_an_older_gm_loads_and_is_anchored_at_its_next_write(t
     if any, in anchors/ID.json): it loads as before; its next write puts its anchor in the index
     (the old file goes), and from then on a cut is refused like any other."""
     from gm.session import FileStore
-    from gm.session.records import Chain, make_anchor
+    from gm.session.records import make_anchor
 
     home = tmp_path / "home"
-    older_header = Chain.header
-
-    def header_of_an_older_gm(self: Chain, header: Any) -> dict[str, Any]:
-        out = older_header(self, header)
-        out.pop("anchored", None)
-        out.pop("mac", None)
-        self.last = ""
-        out["mac"] = self._mac(out)
-        self.last = out["mac"]
-        return out
-
     with monkeypatch.context() as m:
-        m.setattr(Chain, "header", header_of_an_older_gm)
+        m.setattr(Chain, "header", _header_of_an_older_gm)
         s = _game(FileStore(home), "old-file")
     anchors = home / "anchors"
     for p in list(anchors.iterdir()):  # as an older gm left the home: one anchor file per session
