@@ -6,11 +6,10 @@ in CI (``GM_REQUIRE_BROWSER=1``), where that is a failure."""
 from __future__ import annotations
 
 import fcntl
-import os
 import subprocess
 from pathlib import Path
 
-import pytest
+from browser_helpers import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "tests" / "js"
@@ -20,12 +19,6 @@ ESBUILD = MODULES / ".bin" / "esbuild"
 CONFORMANCE = MODULES / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
 
 
-def _missing(why: str) -> None:
-    if os.environ.get("GM_REQUIRE_BROWSER") == "1":
-        pytest.fail(why)
-    pytest.skip(why)
-
-
 def js_tools() -> Path:
     """``tests/js/node_modules``, installed by ``make js`` when missing or older than the lock file."""
     JS.mkdir(exist_ok=True)
@@ -33,7 +26,7 @@ def js_tools() -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         p = subprocess.run(["make", "-s", "js"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     if p.returncode != 0 or not NODE.exists():
-        _missing(f"the npm test tools are not installed (make js): {(p.stderr or p.stdout)[-500:]}")
+        missing(f"the npm test tools are not installed (make js): {(p.stderr or p.stdout)[-500:]}")
     return MODULES
 
 

@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import chromium_path, missing
 from js_tools import ROOT, build_host
 from mcp_helpers import HttpServer
 
-CHROMIUM = "/usr/bin/chromium"
+#: Debian's chromium (as the page's browser tests find it)
+CHROMIUM = chromium_path()
 KEY = "33" * 32
 GAMES = ["grid-football", "gridmaster4", "quarterback", "brawl", "chess-football", "rock-paper-scissors"]
 #: the games whose bot locks a pick (a SHA-256 commitment) before the client's first move, at these seeds
@@ -40,16 +42,12 @@ VIEW_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-in
 
 
 def _browser_or_skip() -> Any:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("GM_REQUIRE_BROWSER") == "1":
-            pytest.fail("chromium is missing")
-        pytest.skip("chromium is not installed")
+    if CHROMIUM is None:
+        missing("chromium is missing")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        if os.environ.get("GM_REQUIRE_BROWSER") == "1":
-            pytest.fail("playwright is missing (pip install -e '.[browser]')")
-        pytest.skip("playwright is not installed")
+        missing("playwright is missing (pip install -e '.[browser]')")
     return sync_playwright
 
 

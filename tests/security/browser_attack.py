@@ -5,26 +5,11 @@ it skips (or fails under ``GM_REQUIRE_BROWSER=1``, as CI sets), as ``tests/web``
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import pytest
-
-
-def chromium_path() -> str | None:
-    for name in (os.environ.get("GM_CHROMIUM", ""), "chromium", "chromium-browser", "google-chrome"):
-        if name and (found := shutil.which(name)):
-            return found
-    return None
-
-
-def _missing(why: str) -> None:
-    if os.environ.get("GM_REQUIRE_BROWSER") == "1":
-        pytest.fail(why)
-    pytest.skip(why)
+from browser_helpers import chromium_path, missing
 
 
 @asynccontextmanager
@@ -32,10 +17,10 @@ async def browser() -> AsyncIterator[Any]:
     try:
         from playwright.async_api import async_playwright
     except ImportError:
-        _missing("the playwright package is not installed: pip install -e '.[browser]' (.ci/run does it)")
+        missing("the playwright package is not installed: pip install -e '.[browser]' (.ci/run does it)")
     exe = chromium_path()
     if exe is None:
-        _missing("no Chromium on this machine: apt-get install chromium (.ci/run installs it)")
+        missing("no Chromium on this machine: apt-get install chromium (.ci/run installs it)")
     async with async_playwright() as p:
         b = await p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
         try:

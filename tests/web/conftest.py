@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "serve"))
 
+from browser_helpers import chromium_path, missing
 from plugin_helpers import install_plugin
 from serve_helpers import ServerProcess
 
@@ -28,21 +28,6 @@ JS = ROOT / "tests" / "js"
 AXE = JS / "node_modules" / "axe-core" / "axe.min.js"
 
 
-def chromium_path() -> str | None:
-    for name in (os.environ.get("GM_CHROMIUM", ""), "chromium", "chromium-browser", "google-chrome"):
-        if name and (found := shutil.which(name)):
-            return found
-    return None
-
-
-def _missing(why: str) -> None:
-    """Skip on a developer's machine without a browser; fail in CI (``GM_REQUIRE_BROWSER=1``, set by
-    .ci/run), where a skipped browser suite would pass unseen."""
-    if os.environ.get("GM_REQUIRE_BROWSER") == "1":
-        pytest.fail(why)
-    pytest.skip(why)
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Chromium for one test module. Not the session: Playwright's sync API keeps its event loop
@@ -51,10 +36,10 @@ def browser() -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _missing("the playwright package is not installed: pip install -e '.[browser]' (.ci/run does it)")
+        missing("the playwright package is not installed: pip install -e '.[browser]' (.ci/run does it)")
     exe = chromium_path()
     if exe is None:
-        _missing("no Chromium on this machine: apt-get install chromium (.ci/run installs it)")
+        missing("no Chromium on this machine: apt-get install chromium (.ci/run installs it)")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
         try:
@@ -72,7 +57,7 @@ def axe_core() -> Path:
             fcntl.flock(lock, fcntl.LOCK_EX)
             p = subprocess.run(["make", "-s", "js"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
         if p.returncode != 0 or not AXE.is_file():
-            _missing(f"axe-core is not installed (make js): {(p.stderr or p.stdout)[-500:]}")
+            missing(f"axe-core is not installed (make js): {(p.stderr or p.stdout)[-500:]}")
     return AXE
 
 
