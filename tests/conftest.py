@@ -1,13 +1,19 @@
 """The test run's last line names every group of tests it skipped, and why (``make test`` ends with it):
-a skipped group (the browser tests without Playwright or Chromium) must never pass unseen."""
+a skipped group (the browser tests without Playwright or Chromium) must never pass unseen.  And the one
+PostgreSQL cluster a test process starts, for every test that needs one."""
 
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from gm.server.pgcluster import PgCluster
 
 
 def skipped_groups(reports: list[Any], root: Path) -> dict[str, tuple[int, str]]:
@@ -39,3 +45,18 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     skipped = [r for r in reporter.stats.get("skipped", []) if getattr(r, "nodeid", "")]
     if skipped:
         reporter.write_line(skipped_line(skipped_groups(skipped, Path(str(config.rootpath)))))
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PgCluster]:
+    """A real PostgreSQL cluster (``gm/server/pgcluster.py``), one per test process, shared by every
+    test that needs one (each makes a schema or database of its own in it)."""
+    from gm.server.pgcluster import PgCluster, pg_bin
+
+    if pg_bin() is None:  # .ci/run installs the server; a developer machine without it says so
+        pytest.fail("PostgreSQL server binaries not found: apt-get install postgresql (or set GM_PG_BIN)")
+    cluster = PgCluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

@@ -3,13 +3,12 @@ fixed secret key (``GM_SECRET_KEY``), so that two games compared side by side ar
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sec_helpers import SECRET_KEY
 
-from gm.server.pgcluster import PgCluster, pg_bin
+from gm.server.pgcluster import PgCluster
 
 
 @pytest.fixture(autouse=True)
@@ -21,13 +20,7 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="session")
-def pg() -> Iterator[PgCluster]:
-    """A real PostgreSQL cluster (``gm/server/pgcluster.py``) for this test process; a test makes a
-    schema of its own in it (``pg.new_schema``)."""
-    if pg_bin() is None:  # .ci/run installs the server; a developer machine without it says so
-        pytest.fail("PostgreSQL server binaries not found: apt-get install postgresql (or set GM_PG_BIN)")
-    cluster = PgCluster().start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
+def pg(pg_cluster: PgCluster) -> PgCluster:
+    """The test process's PostgreSQL cluster (tests/conftest.py); a test makes a schema of its own in
+    it (``pg.new_schema``)."""
+    return pg_cluster

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gm.server.pgcluster import PgCluster, pg_bin
+from gm.server.pgcluster import PgCluster
 from gm.session import FileStore, KeyRing, MemoryStore, SessionStore
 from gm.session.sql import PostgresStore, SqliteStore
 
@@ -19,17 +19,6 @@ STORES = ("files", "memory", "sqlite", "postgresql")
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[PgCluster]:
-    if pg_bin() is None:  # .ci/run installs the server; a developer machine without it says so
-        pytest.fail("PostgreSQL server binaries not found: apt-get install postgresql (or set GM_PG_BIN)")
-    cluster = PgCluster().start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
 
 
 @pytest.fixture
