@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 from pydantic import BaseModel, ValidationError
 
 from gm.core.actions import Action
-from gm.core.errors import InvalidActionError, RulesetError
+from gm.core.errors import GameError, InvalidActionError, RulesetError
 from gm.core.tools import ToolSpec, generic_queries
 
 if TYPE_CHECKING:
@@ -523,3 +523,20 @@ class Game(ABC, Generic[RulesT, StateT]):
             if not params:
                 raise
             raise GameError(f"bot:{key} takes no parameters", rule="CORE-BOT", input=name, legal=[f"bot:{key}"]) from None
+
+
+def package_toml(game: Game[Any, Any], parts: tuple[str, ...], error: type[GameError], rule: str) -> tuple[dict[str, Any], str] | None:
+    """A TOML file in the game's package (``parts``: its path there) and where it is, read with
+    :mod:`importlib.resources` (so a wheel carries it); ``None`` when the game has none; ``error``
+    (with ``rule``) when it does not parse."""
+    from importlib import resources
+
+    node = resources.files(game.package).joinpath(*parts)
+    if not node.is_file():
+        return None
+    where = f"{game.package}/{'/'.join(parts)}"
+    try:
+        data: dict[str, Any] = tomllib.loads(node.read_text(encoding="utf-8"))
+        return data, where
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{where}: {exc}", rule=rule, input=where) from None

@@ -106,7 +106,7 @@ def _narrations(raw: Mapping[str, Any], where: str) -> tuple[Narration, ...]:
 
 def load_corpus(game: Game) -> list[Play]:
     """The game's corpus (``eval/narrations.toml`` in its package); a game without one has none."""
-    from gm.eval.suite import package_toml
+    from gm.core.game import package_toml
 
     found = package_toml(game, CORPUS_FILE, CorpusError, "GM-EVAL-CORPUS")
     if found is None:

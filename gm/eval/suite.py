@@ -21,13 +21,12 @@ Each game ships its suite as data, ``<game package>/eval/suite.toml`` (loaded wi
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from gm.core.errors import GameError
+from gm.core.game import package_toml
 
 if TYPE_CHECKING:
     from gm.core.actions import Action
@@ -101,20 +100,6 @@ def _case(game: str, raw: Mapping[str, Any], where: str, chance: str = "mt19937"
         scripted=dict(raw.get("scripted", {})),
         chance=str(raw.get("chance", chance)),
     )
-
-
-def package_toml(game: Game, parts: tuple[str, ...], error: type[GameError], rule: str) -> tuple[dict[str, Any], str] | None:
-    """A TOML file in the game's package (``parts``: its path there) and where it is, read with
-    :mod:`importlib.resources` (so a wheel carries it); ``None`` when the game has none; ``error``
-    (with ``rule``) when it does not parse."""
-    node = resources.files(game.package).joinpath(*parts)
-    if not node.is_file():
-        return None
-    where = f"{game.package}/{'/'.join(parts)}"
-    try:
-        return tomllib.loads(node.read_text(encoding="utf-8")), where
-    except tomllib.TOMLDecodeError as exc:
-        raise error(f"{where}: {exc}", rule=rule, input=where) from None
 
 
 def load_suite(game: Game) -> list[Case]:

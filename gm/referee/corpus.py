@@ -30,10 +30,8 @@ least 95% understood and no wrong move.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from gm.core.errors import GameError
@@ -103,14 +101,12 @@ def _phrase(raw: object, where: str) -> Phrase:
 
 def load_corpus(game: Game) -> list[Position]:
     """The game's phrasing corpus (``eval/phrasings.toml`` in its package); a game without one has none."""
-    node = resources.files(game.package).joinpath(*CORPUS_FILE)
-    if not node.is_file():
+    from gm.core.game import package_toml
+
+    found = package_toml(game, CORPUS_FILE, CorpusError, "GM-PHRASINGS")
+    if found is None:
         return []
-    where = f"{game.package}/{'/'.join(CORPUS_FILE)}"
-    try:
-        data = tomllib.loads(node.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise _fail(where, str(exc)) from None
+    data, where = found
     out: list[Position] = []
     chance = str(data.get("chance", "mt19937"))
     for i, raw in enumerate(data.get("position", [])):
