@@ -72,6 +72,7 @@ def run_server(
     body_timeout: float = 20.0,
     allowed_hosts: tuple[str, ...] = (),
     allowed_origins: tuple[str, ...] = (),
+    reload: bool = False,
 ) -> None:
     try:
         from gm.server.access import Keys
@@ -119,8 +120,14 @@ def run_server(
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
     hub = GameHub(st)  # type: ignore[arg-type]
+    if reload:
+        from gm.core.game import reload_view_hooks
+
+        reload_view_hooks()
 
     def ready(url: str) -> None:
+        if reload:
+            print(f"{what}: --reload: the games' board and move-builder hooks are read again when their files change", file=sys.stderr, flush=True)
         if what == "gm serve":  # people come to play: where first
             line = f"{what}: play in a browser at {url}/ ; MCP at {url}/mcp; API at {url}/api; games in {hub.store.description}"
         else:  # gm mcp --transport http: an MCP server first (the page is there too)
@@ -160,6 +167,8 @@ def serve_cmd(
                                            help="a Host name to answer besides loopback ones, e.g. the public name a TLS proxy passes on (repeatable)"),
     allow_origin: list[str] = typer.Option([], "--allow-origin", metavar="ORIGIN",
                                            help="another site whose pages may call the API, e.g. https://gm.example.org (repeatable)"),
+    reload: bool = typer.Option(False, "--reload",
+                                help="for game authors: read a game's board_json and move_builder hooks again when their files change (its rules need a restart)"),
 ) -> None:
     """Serve many players at once, each in their own games.
 
@@ -170,7 +179,7 @@ def serve_cmd(
         store=store or default_store(home), host=host, port=port, key_file=key_file, keys_file=keys_file,
         admin_token_file=admin_token_file, game=game, rate=rate, max_body=max_body, quiet=quiet,
         full_gc_every=full_gc_every, header_timeout=header_timeout, body_timeout=body_timeout,
-        allowed_hosts=tuple(allowed_host), allowed_origins=tuple(allow_origin),
+        allowed_hosts=tuple(allowed_host), allowed_origins=tuple(allow_origin), reload=reload,
     )
 
 

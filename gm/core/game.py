@@ -11,6 +11,7 @@ import functools
 import hashlib
 import json
 import sys
+import threading
 import tomllib
 from abc import ABC, abstractmethod
 from collections import ChainMap
@@ -36,6 +37,61 @@ if TYPE_CHECKING:
 #: a game's ruleset model (a pydantic model) and its state class: ``class Chess(Game[ChessRules, ChessState])``
 RulesT = TypeVar("RulesT", bound=BaseModel)
 StateT = TypeVar("StateT", bound="GameState[Any]")
+
+#: the hooks that only draw what a seat sees (read on every request, never part of a game's rules):
+#: the ones :func:`reload_view_hooks` reads again when their file changes
+VIEW_HOOKS = frozenset({"board_json", "move_builder"})
+_RELOADING = False
+#: rule id of a view hook that does not load after an edit (``gm serve --reload``)
+HOOK_RULE = "CORE-HOOK"
+_RELOAD_LOCK = threading.Lock()
+#: each reloadable hook module's source file as last loaded: module name -> (path, mtime_ns, size)
+_LOADED: dict[str, tuple[str, int, int]] = {}
+
+
+def reload_view_hooks(on: bool = True) -> None:
+    """While on, :meth:`Game.hook` reads a game's view hooks (:data:`VIEW_HOOKS`) again when their
+    source file changed since they were loaded (``gm serve --reload``: a game author edits
+    ``board_json.py`` and reloads the page).  A game's rules (engine, actions, bots) are never read
+    again under a running game: changing them needs a restart."""
+    global _RELOADING
+    _RELOADING = on
+    _LOADED.clear()
+
+
+def _fresh(module: ModuleType) -> ModuleType:
+    """``module``, imported again if its source file changed since it was last loaded here."""
+    import contextlib
+    import importlib.util
+    import os
+
+    path = getattr(module, "__file__", None)
+    if not path:
+        return module
+    try:
+        st = os.stat(path)
+    except OSError:
+        return module
+    seen = (path, st.st_mtime_ns, st.st_size)
+    with _RELOAD_LOCK:  # (requests are served from several threads)
+        last = _LOADED.get(module.__name__)
+        if last == seen:
+            return module
+        if last is not None:
+            # the cached bytecode is checked against the source's whole seconds and size only: an
+            # edit within the same second and of the same size would load the old code
+            with contextlib.suppress(OSError, NotImplementedError, ValueError):
+                os.unlink(importlib.util.cache_from_source(path))
+        # (first seen: read once more, it may have changed before the switch was turned on)
+        try:
+            module = importlib.reload(module)
+        except Exception as exc:  # an edit that does not load: the caller is told, the file named
+            where = f"{path}:{exc.lineno}" if isinstance(exc, SyntaxError) and exc.lineno else path
+            raise GameError(f"the game's hook {module.__name__} does not load after an edit: {type(exc).__name__}: {exc}",
+                            rule=HOOK_RULE, input=where) from exc
+        _LOADED[module.__name__] = seen
+        return module
+
 
 #: every game's tools by ruleset (see :meth:`Game.tools`), and how many rulesets are kept at most
 _TOOLS: dict[tuple[type, str, str | None], tuple[ToolSpec, ...]] = {}
@@ -369,16 +425,20 @@ class Game(ABC, Generic[RulesT, StateT]):
     def hook(self, name: str) -> ModuleType | None:
         """The module ``name`` of the game's :attr:`package` (``board_json``, ``move_builder``,
         ``chatlog``, ``narration``, ``bots``), or ``None`` when the package has none (an error inside
-        the module is raised, never hidden).  The one place a game's optional hooks are found."""
+        the module is raised, never hidden).  The one place a game's optional hooks are found; while
+        :func:`reload_view_hooks` is on, a view hook whose file changed is read again."""
         import importlib
 
         target = f"{self.package}.{name}"
         try:
-            return importlib.import_module(target)
+            module = importlib.import_module(target)
         except ModuleNotFoundError as exc:
             if exc.name != target:
                 raise
             return None
+        if _RELOADING and name in VIEW_HOOKS:
+            module = _fresh(module)
+        return module
 
     def hook_attr(self, name: str, attr: str) -> Any:
         """``attr`` of the game's hook module ``name`` (:meth:`hook`), or ``None`` (no module, no ``attr``)."""
