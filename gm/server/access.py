@@ -119,22 +119,27 @@ class MemoryAccess:
             raise ValueError("duplicate grant")
         self._grants[digest] = g
 
-    def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None:
+    def _open(self, digest: str, kind: str) -> _Grant | None:
+        """The grant of ``kind`` under ``digest`` while it is not used yet."""
         g = self._grants.get(digest)
-        if g is None or g.kind != SEAT or g.used is not None:
+        return g if g is not None and g.kind == kind and g.used is None else None
+
+    def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None:
+        g = self._open(digest, SEAT)
+        if g is None:
             return None
         return g.session, g.seat, self._ended.get(g.session)
 
     def invitation(self, digest: str) -> tuple[str, str] | None:
-        g = self._grants.get(digest)
-        if g is None or g.kind != JOIN or g.used is not None:
+        g = self._open(digest, JOIN)
+        if g is None:
             return None
         return g.session, g.seat
 
     def join(self, code_digest: str, token_digest: str) -> tuple[str, str] | None:
         with self._lock:
-            g = self._grants.get(code_digest)
-            if g is None or g.kind != JOIN or g.used is not None:
+            g = self._open(code_digest, JOIN)
+            if g is None:
                 return None
             now = time.time()
             g.sealed, g.used = None, now
@@ -146,8 +151,8 @@ class MemoryAccess:
 
     def rotate(self, old_digest: str, new_digest: str) -> tuple[str, str] | None:
         with self._lock:
-            g = self._grants.get(old_digest)
-            if g is None or g.kind != SEAT or g.used is not None:
+            g = self._open(old_digest, SEAT)
+            if g is None:
                 return None
             g.used = time.time()
             self._add(new_digest, _Grant(SEAT, g.session, g.seat, None))
