@@ -137,24 +137,25 @@ class MemoryAccess:
         return g.session, g.seat
 
     def join(self, code_digest: str, token_digest: str) -> tuple[str, str] | None:
+        return self._redeem(code_digest, JOIN, token_digest)
+
+    def rotate(self, old_digest: str, new_digest: str) -> tuple[str, str] | None:
+        return self._redeem(old_digest, SEAT, new_digest)
+
+    def _redeem(self, digest: str, kind: str, new_digest: str) -> tuple[str, str] | None:
+        """In one step use the open grant of ``kind`` under ``digest`` and grant its seat to ``new_digest``;
+        a join code also voids every live token of its seat and drops its sealed copy."""
         with self._lock:
-            g = self._open(code_digest, JOIN)
+            g = self._open(digest, kind)
             if g is None:
                 return None
             now = time.time()
-            g.sealed, g.used = None, now
-            for other in self._grants.values():
-                if other.kind == SEAT and other.session == g.session and other.seat == g.seat and other.used is None:
-                    other.used = now
-            self._add(token_digest, _Grant(SEAT, g.session, g.seat, None))
-            return g.session, g.seat
-
-    def rotate(self, old_digest: str, new_digest: str) -> tuple[str, str] | None:
-        with self._lock:
-            g = self._open(old_digest, SEAT)
-            if g is None:
-                return None
-            g.used = time.time()
+            g.used = now
+            if kind == JOIN:
+                g.sealed = None
+                for other in self._grants.values():
+                    if other.kind == SEAT and other.session == g.session and other.seat == g.seat and other.used is None:
+                        other.used = now
             self._add(new_digest, _Grant(SEAT, g.session, g.seat, None))
             return g.session, g.seat
 
