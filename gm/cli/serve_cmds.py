@@ -233,6 +233,7 @@ def admin_end(
 
 @admin_app.command("repair")
 @errors_to_exit
+# alike on purpose: admin_end's signature; each command's own options after the shared aliases (Store, KeyFile, GameId)
 def admin_repair(
     session: GameId,
     store: Store = None,

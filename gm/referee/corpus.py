@@ -66,6 +66,7 @@ class Position:
     """A position built by seeded moves, and the phrasings typed there."""
 
     id: str
+    # alike on purpose: gm/eval/suite.py's Case declares the same set-up fields; both are read by start_at through SetUp, each file's own TOML record
     seed: int = 1
     seat: str | None = None
     moves: tuple[str, ...] = ()

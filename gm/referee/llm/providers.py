@@ -298,6 +298,7 @@ def parse_responses(raw: dict[str, Any]) -> Reply:
                       raw, status, status == "incomplete" and (raw.get("incomplete_details") or {}).get("reason") == "max_output_tokens")
 
 
+# alike on purpose: parse_responses gathers texts, calls and thoughts the same way; each walks its own API's response blocks (read_parts and ReadText.reply are shared)
 def parse_anthropic(raw: dict[str, Any]) -> Reply:
     """A Messages response (as ``model_dump()``) -> :class:`Reply`; usage input counts cached tokens too."""
     texts: list[str] = []
