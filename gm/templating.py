@@ -162,13 +162,15 @@ def _signed(n: int) -> str:
     return f"{n:+d}"
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
+    """``n`` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st (the ``ordinal`` filter; games' texts use it too)."""
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
-def _join_and(items: Iterable[Any], word: str = "and") -> str:
+def join_and(items: Iterable[Any], word: str = "and") -> str:
+    """``a, b and c`` (``word``: another joining word, e.g. ``or``; the ``join_and`` filter; games' texts use it too)."""
     xs = [str(x) for x in items]
     if len(xs) <= 1:
         return "".join(xs)
@@ -211,7 +213,7 @@ def environment() -> jinja2.Environment:
         autoescape=False,
         auto_reload=False,
     )
-    env.filters.update(signed=_signed, ordinal=_ordinal, join_and=_join_and, cell=_cell, natural=_natural)
+    env.filters.update(signed=_signed, ordinal=ordinal, join_and=join_and, cell=_cell, natural=_natural)
     env.globals.update(ids=_ids)
     return env
 
@@ -269,6 +271,8 @@ __all__ = [
     "game_name",
     "game_templates",
     "has_game_template",
+    "join_and",
+    "ordinal",
     "own_folder",
     "own_name",
     "render",

@@ -43,6 +43,22 @@ def test_a_bad_player_is_one_line(args: list[str], line: str) -> None:
     assert code == 2 and out.strip().splitlines() == [line]
 
 
+@pytest.mark.parametrize(("args", "line"), [
+    (["new", "gf", "--player", "away="], "--player takes SEAT=human|bot[:STRATEGY], not 'away='"),
+    (["new", "gf", "--player", "=bot"], "--player takes SEAT=human|bot[:STRATEGY], not '=bot'"),
+    (["balance", "gf", "--player", "away=human"], "--player takes SEAT=bot[:STRATEGY] with a seat of grid-football (home, away), not 'away=human'"),
+    (["balance", "gf", "--player", "left=bot"], "--player takes SEAT=bot[:STRATEGY] with a seat of grid-football (home, away), not 'left=bot'"),
+    (["record", "--output", "x.jsonl", "--bot", "away"], "--bot takes SEAT=PLAYER with a seat of grid-football (home, away): 'away'"),
+    (["record", "--output", "x.jsonl", "--bot", "away="], "--bot takes SEAT=PLAYER with a seat of grid-football (home, away): 'away='"),
+    (["import", "-", "--player", "home"], "--player takes SEAT=human|bot:STRATEGY, not 'home'"),
+])
+def test_every_seat_option_is_read_one_way_in_its_commands_words(args: list[str], line: str) -> None:
+    """``SEAT=VALUE`` options are read by one parser (both sides stripped, neither empty, the seat one
+    of the game's where the command checks it); each command keeps its own wording of the mistake."""
+    code, out = gm(*args)
+    assert code == 2 and out.strip().splitlines() == [f"gm: error: {line}"]
+
+
 def test_the_football_seat_options_are_gone_and_gm_home_is_one_name() -> None:
     for cmd in ("new", "sim"):
         code, out = gm(cmd, "gf", "--away", "human")

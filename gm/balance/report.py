@@ -155,11 +155,16 @@ def plot_rates(summary: Mapping[str, Any], field: str | None) -> str:
     return _svg(fig)
 
 
+def _per_ruleset(summary: Mapping[str, Any], height: float) -> tuple[list[Mapping[str, Any]], Any, Any]:
+    """The rulesets that ran, and a figure (with its axes) ``height`` inches high and wide enough for a column each."""
+    sets = [rs for rs in summary["rulesets"] if not rs.get("error")]
+    fig = _figure(max(4.0, 0.6 * len(sets) + 2.5), height)
+    return sets, fig, fig.add_subplot()
+
+
 def plot_lengths(summary: Mapping[str, Any]) -> str:
     """The distribution of game length (moves) in every ruleset, as box plots."""
-    sets = [rs for rs in summary["rulesets"] if not rs.get("error")]
-    fig = _figure(max(4.0, 0.6 * len(sets) + 2.5), 3.4)
-    ax = fig.add_subplot()
+    sets, fig, ax = _per_ruleset(summary, 3.4)
     ax.boxplot([rs["lengths"] or [0] for rs in sets], tick_labels=[_label(rs, summary) for rs in sets], showmeans=True)
     ax.set_ylabel("moves per game")
     ax.set_title("game length")
@@ -170,9 +175,7 @@ def plot_lengths(summary: Mapping[str, Any]) -> str:
 
 def plot_flags(summary: Mapping[str, Any]) -> str:
     """How many flags of each kind every ruleset raised, as stacked bars."""
-    sets = [rs for rs in summary["rulesets"] if not rs.get("error")]
-    fig = _figure(max(4.0, 0.6 * len(sets) + 2.5), 3.0)
-    ax = fig.add_subplot()
+    sets, fig, ax = _per_ruleset(summary, 3.0)
     bottom = [0] * len(sets)
     xs = list(range(len(sets)))
     for k, kind in enumerate(FLAG_KINDS):

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from gm.cli.base import app, echo, errors_to_exit, fail
+from gm.cli.base import app, echo, errors_to_exit, seat_options
 
 
 def thresholds(max_draws: float, max_win: float, max_capped: float, max_line_wins: float) -> Any:
@@ -92,12 +92,8 @@ def balance(
     from gm.sim import default_workers
 
     g = find_game(game) if game else default_game()
-    players: dict[str, str] = {}
-    for item in player or []:
-        seat, sep, spec = (part.strip() for part in item.partition("="))
-        if not sep or seat not in g.seats or not spec.startswith("bot"):
-            fail(f"--player takes SEAT=bot[:STRATEGY] with a seat of {g.id} ({', '.join(g.seats)}), not {item!r}")
-        players[seat] = spec
+    players = seat_options(player, lambda item: f"--player takes SEAT=bot[:STRATEGY] with a seat of {g.id} ({', '.join(g.seats)}), not {item!r}",
+                           seats=g.seats, value=lambda spec: spec.startswith("bot"))
     base = g.load_rules_file(rules).model_dump(mode="json") if rules else {}
     study = Study(g, base=base, varies=[parse_vary(g, v) for v in vary or []], players=players, games=n, seed=seed,
                   line_games=lines, max_moves=max_moves, thresholds=thresholds(max_draws, max_win, max_capped, max_line_wins))

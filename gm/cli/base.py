@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, NoReturn, TypeVar
 
 import typer
@@ -169,6 +169,20 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print one clear error line on stderr and exit non-zero."""
     typer.echo(f"gm: error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def seat_options(items: Iterable[str] | None, mistake: Callable[[str], str], *, seats: Collection[str] | None = None,
+                 value: Callable[[str], bool] = bool) -> dict[str, str]:
+    """Seat -> value from a repeatable ``SEAT=VALUE`` option (``--player home=bot``), both sides stripped;
+    the first item that is not one (no ``=``, no seat, a seat not in ``seats``, a value ``value`` refuses:
+    by default an empty one) fails with the one line ``mistake(item)``, each command's own wording."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        seat, sep, spec = (part.strip() for part in item.partition("="))
+        if not sep or not seat or (seats is not None and seat not in seats) or not value(spec):
+            fail(mistake(item))
+        out[seat] = spec
+    return out
 
 
 def check_llm_options(name: str, model: str | None, base_url: str | None, api: str) -> None:

@@ -22,7 +22,7 @@ from gm.cli.balance_cmds import (
     progress_bar,
     thresholds,
 )
-from gm.cli.base import app, echo, echo_err, errors_to_exit, fail, stdout_is_tty
+from gm.cli.base import app, echo, echo_err, errors_to_exit, fail, seat_options, stdout_is_tty
 
 if TYPE_CHECKING:
     from gm.session import Session
@@ -40,12 +40,7 @@ def _players(game: Any, player: list[str] | None, *, sim: bool = False) -> dict[
     unless named (all bots for ``sim``)."""
     from gm.session.players import seat_players
 
-    given: dict[str, str] = {}
-    for item in player or []:
-        seat, sep, spec = (part.strip() for part in item.partition("="))
-        if not sep or not seat or not spec:
-            fail(f"--player takes SEAT=human|bot[:STRATEGY], not {item!r}")
-        given[seat] = spec
+    given = seat_options(player, lambda item: f"--player takes SEAT=human|bot[:STRATEGY], not {item!r}")
     return seat_players(game, opponent="bot", players=given, creator=not sim)
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from gm.cli.base import app, echo, errors_to_exit, fail
+from gm.cli.base import app, echo, errors_to_exit, fail, seat_options
 
 if TYPE_CHECKING:
     from gm.chatlog.audit import Audit
@@ -23,16 +23,6 @@ if TYPE_CHECKING:
 
 _TOKEN = re.compile(r"^[`'\"]*gm[0-9]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-\s]+\.[0-9a-fA-F\s]+[`'\"]*$")
 _TOKEN_INSIDE = re.compile(r"\bgm[0-9]+\.[a-z0-9\-]+\.[A-Za-z0-9_\-]{8,}\.[0-9a-f]{16}\b")
-
-
-def _players(items: list[str] | None) -> dict[str, str]:
-    players: dict[str, str] = {}
-    for item in items or []:
-        name, sep, spec = item.partition("=")
-        if not sep or not name.strip() or not spec.strip():
-            fail(f"--player takes SEAT=human|bot:STRATEGY, not {item!r}")
-        players[name.strip()] = spec.strip()
-    return players
 
 
 def _read(source: str) -> str:
@@ -84,7 +74,7 @@ def import_(
     engine with an audit of every place the chatbot got the game wrong; the engine's true game is saved
     as a session to carry on with `gm play --resume`."""
     text = _read(source)
-    players = _players(player)
+    players = seat_options(player, lambda item: f"--player takes SEAT=human|bot:STRATEGY, not {item!r}")
     if is_token(text):
         _import_token(text, output, home, session_id, players)
         return

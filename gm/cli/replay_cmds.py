@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from gm.cli.base import app, echo, errors_to_exit, fail
+from gm.cli.base import app, echo, errors_to_exit, fail, seat_options
 
 
 @app.command()
@@ -106,13 +106,7 @@ def record(
     ruleset = g.load_rules_file(rules) if rules else None
 
     def pairs(items: list[str], what: str) -> dict[str, str]:
-        out = {}
-        for item in items:
-            seat, sep, who = item.partition("=")
-            if not sep or seat not in g.seats:
-                fail(f"{what} takes SEAT=PLAYER with a seat of {g.id} ({', '.join(g.seats)}): {item!r}")
-            out[seat] = who
-        return out
+        return seat_options(items, lambda item: f"{what} takes SEAT=PLAYER with a seat of {g.id} ({', '.join(g.seats)}): {item!r}", seats=g.seats)
 
     if script is not None:
         from gm.core.files import TRANSCRIPT_LIMIT, read_text

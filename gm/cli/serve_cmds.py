@@ -10,6 +10,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -200,11 +201,17 @@ def _existing_store(store: str | None, key_file: Path | None) -> object:
     return open_served_store(spec, key_file)
 
 
+#: the options of every admin command that opens the server's store
+Store = Annotated[str | None, typer.Option("--store", help="the server's store (default $GM_STORE, else sqlite:$GM_HOME/gm.sqlite)")]
+KeyFile = Annotated[Path | None, typer.Option("--key-file", help="the server key")]
+GameId = Annotated[str, typer.Argument(help="the game id")]
+
+
 @admin_app.command("games")
 @errors_to_exit
 def admin_games(
-    store: str | None = typer.Option(None, "--store", help="the server's store (default $GM_STORE, else sqlite:$GM_HOME/gm.sqlite)"),
-    key_file: Path | None = typer.Option(None, "--key-file", help="the server key"),
+    store: Store = None,
+    key_file: KeyFile = None,
     as_json: bool = typer.Option(False, "--json", help="JSON lines"),
 ) -> None:
     """List the games of a server's store, newest first."""
@@ -222,9 +229,9 @@ def admin_games(
 @admin_app.command("end")
 @errors_to_exit
 def admin_end(
-    session: str = typer.Argument(..., help="the game id"),
-    store: str | None = typer.Option(None, "--store", help="the server's store"),
-    key_file: Path | None = typer.Option(None, "--key-file", help="the server key"),
+    session: GameId,
+    store: Store = None,
+    key_file: KeyFile = None,
     reason: str = typer.Option("ended by the server's admin", "--reason", help="what players are told"),
 ) -> None:
     """End a game: its seat tokens stop working (the game's record stays)."""
@@ -235,10 +242,11 @@ def admin_end(
 
 @admin_app.command("repair")
 @errors_to_exit
+# alike on purpose: admin_end's signature; each command's own options after the shared aliases (Store, KeyFile, GameId)
 def admin_repair(
-    session: str = typer.Argument(..., help="the game id"),
-    store: str | None = typer.Option(None, "--store", help="the server's store"),
-    key_file: Path | None = typer.Option(None, "--key-file", help="the server key"),
+    session: GameId,
+    store: Store = None,
+    key_file: KeyFile = None,
     yes: bool = typer.Option(False, "--yes", "-y", help="do not ask before accepting a loss"),
 ) -> None:
     """Accept a game as the database holds it now, saying what is lost.

@@ -394,6 +394,7 @@ class Die(Draw[int]):
     def __new__(cls, label: str, lo: int, hi: int, *, about: str = "", seen_by: tuple[str, ...] | None = None) -> Die:
         return tuple.__new__(cls, (label, about, seen_by, lo, hi))
 
+    # alike on purpose: Draw's label/about/seen_by read the tuple the same way; each kind's own fields by index (a draw is a tuple, made at C speed)
     @property
     def lo(self) -> int:
         return int(self[3])
@@ -647,6 +648,7 @@ class DrawRecord:
     outcome: Any
     supplied: bool
 
+    # alike on purpose: a game's view dict (a state's public fields) has the same literal shape; this is a draw record's own JSON form
     def to_json(self) -> dict[str, Any]:
         d = self.draw
         return {

@@ -46,6 +46,7 @@ class GameError(Exception):
         quoted = f" {self.input!r}:" if self.input is not None else ""
         return f"[{self.rule}]{quoted} {self.reason}"
 
+    # alike on purpose: a game's action to_json has the same literal shape; this is the one error shape's fields
     def to_json(self) -> dict[str, Any]:
         """The error as a JSON-ready dict (what a tool result carries)."""
         return {
@@ -71,6 +72,7 @@ def http_error(exc: GameError, status: int = 400) -> dict[str, Any]:
     return {"status": status, "message": exc.message, **error_json(exc)}
 
 
+# alike on purpose: the error classes below share a shape; each is one kind of refusal (its ``kind`` in the one error shape)
 class ActionError(GameError):
     """An action that was not accepted; the state is unchanged."""
 

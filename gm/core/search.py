@@ -284,12 +284,31 @@ def _derived_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=8).digest(), "big")
 
 
+@dataclass(frozen=True)
+class SearchTuning:
+    """How a game tunes the search bot (its ``SEARCH``, :meth:`gm.core.game.Game.search_hints`): an evaluation
+    that scores a rollout after ``depth`` moves, a rollout policy, a prior proposing moves where there are too
+    many to list, which decisions are never listed (``wide``: their moves are proposed and drawn), a model
+    of the other seats drawing their locked picks, a cheap sampler of a legal move (instead of a uniform
+    draw from a space that is costly to build), and the iterations of a decision when the spec names no
+    budget."""
+
+    evaluate: Evaluate | None = None
+    rollout: Policy | None = None
+    prior: Policy | None = None
+    wide: Callable[[GameState[Any], str], bool] | None = None
+    model: Policy | None = None
+    sampler: Policy | None = None
+    iters: int = 200
+    depth: int = 30
+
+
 class SearchBot:
     """Information-set Monte-Carlo tree search (see the module docstring).  ``iters``: iterations per
     decision; ``ms``: milliseconds per decision (either or both; default: the game's iterations); ``depth``:
     moves a rollout plays before ``evaluate`` scores it (an unfinished game without an evaluation scores as
     a draw; default: the game's depth with an evaluation, else to the end); ``c``: the exploration
-    constant."""
+    constant; ``tuning``: the game's (:class:`SearchTuning`)."""
 
     name = "search"
 
@@ -301,27 +320,17 @@ class SearchBot:
         ms: float | None = None,
         depth: int | None = None,
         c: float = EXPLORE,
-        evaluate: Evaluate | None = None,
-        rollout: Policy | None = None,
-        prior: Policy | None = None,
-        wide: Callable[[GameState[Any], str], bool] | None = None,
-        model: Policy | None = None,
-        sampler: Policy | None = None,
-        default_iters: int = 200,
-        default_depth: int = 30,
+        tuning: SearchTuning = SearchTuning(),
     ) -> None:
         self.seed = seed
-        self.iters = iters if iters is not None or ms is not None else default_iters
+        self.tuning = tuning
+        self.iters = iters if iters is not None or ms is not None else tuning.iters
         self.ms = ms
         # a rollout's length: as asked; else the game's depth when it has an evaluation, else to the end
-        self.depth = depth if depth is not None else default_depth if evaluate is not None else ROLLOUT_CAP
+        self.depth = depth if depth is not None else tuning.depth if tuning.evaluate is not None else ROLLOUT_CAP
         self.c = c
-        self.evaluate = evaluate
-        self.rollout = rollout
-        self.prior = prior
-        self.wide = wide
-        self.model = model
-        self.sampler = sampler
+        #: the rollout policy: the game's, else (from the first decision) the game's own random bot
+        self.rollout = tuning.rollout
         #: what the last decision did: iterations made, the root's moves with their visits and mean results
         self.last: dict[str, Any] = {}
 
@@ -332,7 +341,7 @@ class SearchBot:
             return legal[0]
         rng = random.Random(_derived_seed("search", self.seed, seat, len(state.log)))
         try:
-            sample = state.determinizer(seat, self.model)
+            sample = state.determinizer(seat, self.tuning.model)
         except SearchError:  # (no consistent world: a uniform move, from what the seat sees)
             return legal.sample(rng)
         if self.rollout is None:  # the game's own random bot plays rollouts (it knows the cheap way to draw a move)
@@ -408,7 +417,7 @@ class SearchBot:
         over the moves available here (each counts the iterations it was available in)."""
         edges = node.edges.setdefault(seat, {})
         moves = node.moves.setdefault(seat, {})
-        if self.wide is not None and self.wide(world, seat):  # (too many to list: never listed)
+        if self.tuning.wide is not None and self.tuning.wide(world, seat):  # (too many to list: never listed)
             legal, listed = None, None
         else:
             legal = world.legal_actions(seat)
@@ -460,10 +469,10 @@ class SearchBot:
             available = [k for k in edges if world.is_legal(seat, moves[k])]
         if len(edges) < math.ceil(WIDEN * (node.visits + 1) ** ALPHA) or not available:
             for attempt in range(4):
-                if self.prior is not None and attempt == 0 and not edges:
-                    act = self.prior(world, seat, rng)
-                elif self.sampler is not None:
-                    act = self.sampler(world, seat, rng)
+                if self.tuning.prior is not None and attempt == 0 and not edges:
+                    act = self.tuning.prior(world, seat, rng)
+                elif self.tuning.sampler is not None:
+                    act = self.tuning.sampler(world, seat, rng)
                 else:
                     if legal is None:
                         legal = world.legal_actions(seat)
@@ -490,8 +499,8 @@ class SearchBot:
             made += 1
         if world.is_terminal:
             return outcome_values(world)
-        if self.evaluate is not None:
-            return self.evaluate(world)
+        if self.tuning.evaluate is not None:
+            return self.tuning.evaluate(world)
         return dict.fromkeys(world.seats, 1.0 / len(world.seats))
 
 
@@ -520,27 +529,13 @@ def read_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def search_factory(
-    *,
-    evaluate: Evaluate | None = None,
-    rollout: Policy | None = None,
-    prior: Policy | None = None,
-    wide: Callable[[GameState[Any], str], bool] | None = None,
-    model: Policy | None = None,
-    sampler: Policy | None = None,
-    iters: int = 200,
-    depth: int = 30,
-) -> Callable[..., SearchBot]:
-    """A ``search`` bot factory tuned for one game (its ``bots()`` names it ``search``): an evaluation that
-    scores a rollout after ``depth`` moves, a rollout policy, a prior proposing moves where there are too
-    many to list, which decisions are never listed (``wide``: their moves are proposed and drawn), a model
-    of the other seats drawing their locked picks, a cheap sampler of a legal move (instead of a uniform
-    draw from a space that is costly to build), and the iterations of a decision when the spec names no
-    budget."""
+def search_factory(**hints: Any) -> Callable[..., SearchBot]:
+    """A ``search`` bot factory tuned for one game (its ``bots()`` names it ``search``): ``hints`` are the
+    fields of :class:`SearchTuning` (a game's ``SEARCH``)."""
+    tuning = SearchTuning(**hints)
 
     def make(seed: int = 0, **params: Any) -> SearchBot:
-        return SearchBot(seed, evaluate=evaluate, rollout=rollout, prior=prior, wide=wide, model=model, sampler=sampler,
-                         default_iters=iters, default_depth=depth, **read_params(params))
+        return SearchBot(seed, tuning=tuning, **read_params(params))
 
     make.params = tuple(PARAMS)  # type: ignore[attr-defined]
     return make
@@ -564,6 +559,7 @@ def policy_of(factory: Callable[..., Any], seed: int = 0) -> Policy:
 __all__ = [
     "SearchBot",
     "SearchError",
+    "SearchTuning",
     "deep_clone",
     "hidden_moves",
     "log_determinizer",

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 CORPUS_FILE = ("eval", "narrations.toml")
 
 
+# alike on purpose: gm/eval/suite.py's SuiteError and Case have the same shape; each file's own error and record, declared, not logic
 class CorpusError(GameError):
     """A narration corpus that cannot be used (unreadable, malformed, or a game that plays otherwise now)."""
 

@@ -120,23 +120,9 @@ def load_suite(game: Game) -> list[Case]:
 def start_session(game: Game, case: Case, *, bots: Mapping[str, Any] | None = None) -> Session:
     """A fresh in-memory session at the case's position: the case's seat plays its ``moves``
     through the tools (every other seat is the case's opponent bot; ``bots`` puts others in their place)."""
-    from gm.referee.offline import tool_call_for
-    from gm.session import Session
+    from gm.referee.corpus import start_at
 
-    seat = case.seat or game.seats[0]
-    players = {s: case.opponent for s in game.seats if s != seat}
-    session = Session.create(game, seed=case.seed, rules=dict(case.rules), players=players, persist=False,
-                             bot_seed=case.seed, nonce_seed=0, record=False, chance=case.chance, bots=bots)
-    for text in case.moves:
-        action = game.parse_action(text)
-        call = tool_call_for(game, session.state, seat, action)
-        if call is None:
-            raise SuiteError(f"{case.id}: no tool makes the set-up move {text!r}", rule="GM-EVAL-SUITE", input=text)
-        result = session.call(call[0], call[1], seat)
-        if not result.get("ok"):
-            err = result.get("error") or {}
-            raise SuiteError(f"{case.id}: set-up move {text!r} refused: {err.get('reason')}", rule="GM-EVAL-SUITE", input=text)
-    return session
+    return start_at(game, case, SuiteError, "GM-EVAL-SUITE", bots=bots)
 
 
 def expected_action(session: Session, case: Case) -> Action | None:

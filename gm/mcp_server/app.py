@@ -166,6 +166,7 @@ def view_of(s: Session, seat: str) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the HTML
+# alike on purpose: the games' move-log readers compile their patterns the same way; these read ES module imports and exports (the inliner's own grammar)
 _IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"([^"]+)";?\s*$')
 _IMPORT_ALL = re.compile(r'^import\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s+from\s*"([^"]+)";?\s*$')
 _EXPORT_DECL = re.compile(r"^export\s+((?:async\s+)?function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)")

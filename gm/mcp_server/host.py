@@ -147,6 +147,8 @@ class McpHost(ABC):
     NO_GAME: ClassVar[str] = "No game in progress: start one with the new_game tool."
     #: action tools whose answer shows no game (the board app is not linked to them)
     NO_BOARD: ClassVar[frozenset[str]] = frozenset()
+    #: what pinned the server to its game, said when another game is asked for (``{game}``: the pinned one)
+    PINNED_BY: ClassVar[str] = ""
 
     def __init__(self, pinned: Game | None = None) -> None:
         self.pinned = pinned
@@ -492,8 +494,9 @@ class McpHost(ABC):
     # ---------------------------------------------------------------- shared
     def _check_pinned(self, g: Game, asked: str | None) -> None:
         if self.pinned is not None and g.id != self.pinned.id:
+            how = self.PINNED_BY.format(game=self.pinned.id)
             raise GameError(
-                f"this server plays {self.pinned.id} only; start another for {g.id}",
+                f"this server plays {self.pinned.id} only{how}; start another for {g.id}",
                 rule=MCP_RULE,
                 input=asked,
                 legal=[self.pinned.id],
@@ -559,6 +562,7 @@ class GameHost(McpHost):
     """``gm mcp`` over stdio: one client's sessions in ``$GM_HOME/sessions``, every other seat a bot."""
 
     NO_GAME = "No game in progress: start one with the new_game tool, or continue one with resume_session (list_sessions shows them)."
+    PINNED_BY = " (gm mcp --game {game})"
 
     def __init__(
         self,
@@ -710,15 +714,6 @@ class GameHost(McpHost):
     def _activate(self, s: Session, seat: str | None) -> None:
         seat = self._human_seat(s, seat)
         self.session, self._seat = s, seat
-
-    def _check_pinned(self, g: Game, asked: str | None) -> None:
-        if self.pinned is not None and g.id != self.pinned.id:
-            raise GameError(
-                f"this server plays {self.pinned.id} only (gm mcp --game {self.pinned.id}); start another for {g.id}",
-                rule=MCP_RULE,
-                input=asked,
-                legal=[self.pinned.id],
-            )
 
     def _list_sessions(self, a: ListSessionsArgs) -> dict[str, Any]:
         want = find_game(a.game).id if a.game else (self.pinned.id if self.pinned else None)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gm.core.errors import GameError
 
@@ -66,6 +66,7 @@ class Position:
     """A position built by seeded moves, and the phrasings typed there."""
 
     id: str
+    # alike on purpose: gm/eval/suite.py's Case declares the same set-up fields; both are read by start_at through SetUp, each file's own TOML record
     seed: int = 1
     seat: str | None = None
     moves: tuple[str, ...] = ()
@@ -127,26 +128,51 @@ def load_corpus(game: Game) -> list[Position]:
     return out
 
 
-def start(game: Game, position: Position) -> Session:
-    """A fresh in-memory session at ``position``: its seat plays its moves through the tools, every
-    other seat is its opponent bot (seeded)."""
+class SetUp(Protocol):
+    """A position built by seeded moves (a phrasing corpus's :class:`Position`, an eval suite's case)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def seat(self) -> str | None: ...
+    @property
+    def moves(self) -> tuple[str, ...]: ...
+    @property
+    def opponent(self) -> str: ...
+    @property
+    def rules(self) -> Mapping[str, Any]: ...
+    @property
+    def chance(self) -> str: ...
+
+
+def start_at(game: Game, at: SetUp, error: type[GameError], rule: str, *, bots: Mapping[str, Any] | None = None) -> Session:
+    """A fresh in-memory session at ``at``: its seat (default the first) plays its moves through the tools,
+    every other seat is its opponent bot, seeded by its seed (``bots`` puts others in their place).  A set-up
+    move no tool makes, or that the game refuses, raises ``error`` (with ``rule``) naming ``at`` and the move."""
     from gm.referee.offline import tool_call_for
     from gm.session import Session
 
-    seat = position.seat or game.seats[0]
-    players = {s: position.opponent for s in game.seats if s != seat}
-    session = Session.create(game, seed=position.seed, rules=dict(position.rules), players=players, persist=False,
-                             bot_seed=position.seed, nonce_seed=0, record=False, chance=position.chance)
-    for text in position.moves:
+    seat = at.seat or game.seats[0]
+    players = {s: at.opponent for s in game.seats if s != seat}
+    session = Session.create(game, seed=at.seed, rules=dict(at.rules), players=players, persist=False,
+                             bot_seed=at.seed, nonce_seed=0, record=False, chance=at.chance, bots=bots)
+    for text in at.moves:
         action = session.state.parse_action(text)
         call = tool_call_for(game, session.state, seat, action)
         if call is None:
-            raise _fail(position.id, f"no tool makes the set-up move {text!r}", text)
+            raise error(f"{at.id}: no tool makes the set-up move {text!r}", rule=rule, input=text)
         result = session.call(call[0], call[1], seat)
         if not result.get("ok"):
             err = result.get("error") or {}
-            raise _fail(position.id, f"set-up move {text!r} refused: {err.get('reason')}", text)
+            raise error(f"{at.id}: set-up move {text!r} refused: {err.get('reason')}", rule=rule, input=text)
     return session
+
+
+def start(game: Game, position: Position) -> Session:
+    """A fresh in-memory session at ``position`` (:func:`start_at`)."""
+    return start_at(game, position, CorpusError, "GM-PHRASINGS")
 
 
 def same_move(state: GameState[Any], seat: str, a: Action, b: Action) -> bool:

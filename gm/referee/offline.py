@@ -66,6 +66,21 @@ def _clean(text: str) -> str:
     return re.sub(r"\s+", " ", t).strip().rstrip("?").strip()
 
 
+def answered_by_gm(turn: RefereeTurn, words: str, help_text: Callable[[], str]) -> bool:
+    """Whether ``words`` (cleaned) are ones every referee answers itself, never a model: quit and undo (a
+    control the front end acts on), help or nothing said (``help_text()``); ``turn`` is filled in if so."""
+    if words in _QUIT:
+        turn.control = "quit"
+        turn.narration = "Game saved. Goodbye!"
+    elif words in _UNDO:
+        turn.control = "undo"
+    elif words in _HELP or not words:
+        turn.narration = help_text()
+    else:
+        return False
+    return True
+
+
 def _json_value(value: Any) -> Any:
     """``value`` as JSON has it: tuples become lists (what a recorded call's arguments read back as)."""
     if isinstance(value, list | tuple):
@@ -158,13 +173,8 @@ class OfflineReferee:
             self._make(session, turn, seat, answer, said_back=True)
         elif words and reads_as_move(session, text):  # the game's parser before table talk
             self._move(session, turn, text, seat)
-        elif words in _QUIT:
-            turn.control = "quit"
-            turn.narration = "Game saved. Goodbye!"
-        elif words in _UNDO:
-            turn.control = "undo"
-        elif words in _HELP or not words:
-            turn.narration = self.help_text(session, seat)
+        elif answered_by_gm(turn, words, lambda: self.help_text(session, seat)):
+            pass
         elif (talk := session.game.phrasing().talk.get(words)) in ("board", "status"):  # the game's own words for them
             if talk == "board":
                 self._call(session, turn, "get_board", {"full": False}, seat)

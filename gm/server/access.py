@@ -119,37 +119,43 @@ class MemoryAccess:
             raise ValueError("duplicate grant")
         self._grants[digest] = g
 
-    def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None:
+    def _open(self, digest: str, kind: str) -> _Grant | None:
+        """The grant of ``kind`` under ``digest`` while it is not used yet."""
         g = self._grants.get(digest)
-        if g is None or g.kind != SEAT or g.used is not None:
+        return g if g is not None and g.kind == kind and g.used is None else None
+
+    def seat_grant(self, digest: str) -> tuple[str, str, str | None] | None:
+        g = self._open(digest, SEAT)
+        if g is None:
             return None
         return g.session, g.seat, self._ended.get(g.session)
 
     def invitation(self, digest: str) -> tuple[str, str] | None:
-        g = self._grants.get(digest)
-        if g is None or g.kind != JOIN or g.used is not None:
+        g = self._open(digest, JOIN)
+        if g is None:
             return None
         return g.session, g.seat
 
     def join(self, code_digest: str, token_digest: str) -> tuple[str, str] | None:
-        with self._lock:
-            g = self._grants.get(code_digest)
-            if g is None or g.kind != JOIN or g.used is not None:
-                return None
-            now = time.time()
-            g.sealed, g.used = None, now
-            for other in self._grants.values():
-                if other.kind == SEAT and other.session == g.session and other.seat == g.seat and other.used is None:
-                    other.used = now
-            self._add(token_digest, _Grant(SEAT, g.session, g.seat, None))
-            return g.session, g.seat
+        return self._redeem(code_digest, JOIN, token_digest)
 
     def rotate(self, old_digest: str, new_digest: str) -> tuple[str, str] | None:
+        return self._redeem(old_digest, SEAT, new_digest)
+
+    def _redeem(self, digest: str, kind: str, new_digest: str) -> tuple[str, str] | None:
+        """In one step use the open grant of ``kind`` under ``digest`` and grant its seat to ``new_digest``;
+        a join code also voids every live token of its seat and drops its sealed copy."""
         with self._lock:
-            g = self._grants.get(old_digest)
-            if g is None or g.kind != SEAT or g.used is not None:
+            g = self._open(digest, kind)
+            if g is None:
                 return None
-            g.used = time.time()
+            now = time.time()
+            g.used = now
+            if kind == JOIN:
+                g.sealed = None
+                for other in self._grants.values():
+                    if other.kind == SEAT and other.session == g.session and other.seat == g.seat and other.used is None:
+                        other.used = now
             self._add(new_digest, _Grant(SEAT, g.session, g.seat, None))
             return g.session, g.seat
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -41,7 +40,7 @@ from gm.server.access import (
 from gm.session import SEAT_RULE, Session, SessionStore
 from gm.session.players import check_seat, seat_players
 from gm.session.session import store_keys
-from gm.session.store import SessionNotFound
+from gm.session.store import GameLocks, SessionNotFound
 
 log = logging.getLogger("gm.serve")
 SERVE_RULE = "CORE-SERVE"
@@ -97,20 +96,11 @@ class GameHub:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._cache_lock = threading.Lock()
-        self._locks: weakref.WeakValueDictionary[str, threading.RLock] = weakref.WeakValueDictionary()
-        self._locks_lock = threading.Lock()
+        self._lock: GameLocks[threading.RLock] = GameLocks(threading.RLock)
         #: called with a session id after a move in this process (event streams wake up)
         self.listeners: list[Callable[[str], None]] = []
 
     # ------------------------------------------------------------- sessions
-    def _lock(self, session_id: str) -> threading.RLock:
-        with self._locks_lock:
-            lock = self._locks.get(session_id)
-            if lock is None:
-                lock = threading.RLock()
-                self._locks[session_id] = lock
-            return lock
-
     @contextmanager
     def game(self, session_id: str, *, fresh: bool = True) -> Iterator[Session]:
         """The session under its game's lock; ``fresh``: first read what other processes stored."""

@@ -67,6 +67,7 @@ from gm.session.records import make_anchor
 from gm.session.store import (
     SESSION_RULE,
     AnchorInfo,
+    GameLocks,
     Position,
     SessionConflict,
     SessionExists,
@@ -524,8 +525,7 @@ class SqliteStore(_SqlStore):
         self.keys = keys if keys is not None else load_keyring(create=fresh)
         self._local = threading.local()
         self._commit = threading.Lock()  # SQLite commits one transaction at a time: queue here, not in its busy loop
-        self._games: weakref.WeakValueDictionary[str, threading.Lock] = weakref.WeakValueDictionary()
-        self._games_lock = threading.Lock()
+        self._game_lock: GameLocks[threading.Lock] = GameLocks(threading.Lock)
         if not self.path.parent.is_dir():
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         conn = self._connect()
@@ -561,14 +561,6 @@ class SqliteStore(_SqlStore):
             n = super()._exec(sql, params)
         self.checkpointer.committed()
         return n
-
-    def _game_lock(self, session_id: str) -> threading.Lock:
-        with self._games_lock:
-            lock = self._games.get(session_id)
-            if lock is None:
-                lock = threading.Lock()
-                self._games[session_id] = lock
-            return lock
 
     @contextmanager
     def writing(self, session_id: str) -> Iterator[_Buffer]:

@@ -29,11 +29,12 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from gm.core.errors import StateError
 from gm.core.files import SESSION_LIMIT, TRANSCRIPT_LIMIT, read_bytes, read_stream, refuse_shared
@@ -71,6 +72,27 @@ def check_id(session_id: str) -> str:
             input=str(session_id)[:100],
         )
     return session_id
+
+
+LockT = TypeVar("LockT", threading.Lock, threading.RLock)
+
+
+class GameLocks(Generic[LockT]):
+    """One lock per game id (``locks(session_id)``), made on first use and forgotten once nobody holds it
+    (a weak table): a process's moves on one game take turns, while other games go on."""
+
+    def __init__(self, make: Callable[[], LockT]) -> None:
+        self._make: Callable[[], LockT] = make
+        self._table: weakref.WeakValueDictionary[str, LockT] = weakref.WeakValueDictionary()
+        self._guard = threading.Lock()
+
+    def __call__(self, session_id: str) -> LockT:
+        with self._guard:
+            lock = self._table.get(session_id)
+            if lock is None:
+                lock = self._make()
+                self._table[session_id] = lock
+            return lock
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,7 @@ class ToolCallEntry(_Model):
     board: bool | None = None
 
 
+# alike on purpose: the entries below (LLMResponseEntry, UsageEntry...) share a shape; each is its own line type of the transcript format, declared, not logic
 class ToolResultEntry(_Model):
     type: Literal["tool_result"] = "tool_result"
     id: str

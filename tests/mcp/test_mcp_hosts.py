@@ -254,8 +254,11 @@ def test_pinned_hosts_offer_one_game(make: HostMaker) -> None:
     uris = [r.uri for r in host.resources()]
     assert [u for u in uris if u.startswith("gm://games/")] == ["gm://games/brawl/rules", "gm://games/brawl/quickstart"]
     assert host.complete("referee", "game", "") == ["brawl", *sorted(a for a in find_game("brawl").aliases if a != "brawl")]
-    with pytest.raises(Exception, match=r"\[CORE-MCP\].*plays brawl only"):
+    with pytest.raises(Exception, match=r"\[CORE-MCP\].*plays brawl only") as refused:
         host.read_resource("gm://games/grid-football/rules")
+    # each server says what pinned it (gm mcp: its --game option)
+    how = " (gm mcp --game brawl)" if isinstance(host, GameHost) else ""
+    assert str(refused.value) == f"[CORE-MCP] 'grid-football': this server plays brawl only{how}; start another for grid-football"
     from gm.mcp_server import document
 
     assert host.read_resource("gm://games/brawl/rules")[0] == document(find_game("brawl"), "rules")

@@ -240,3 +240,23 @@ def test_a_join_code_makes_its_seat_token_once_and_voids_any_earlier_one(store: 
     assert book.rotate(digest("joiner"), digest("joiner-3")) is None  # a void token rotates nothing
     assert book.rotate(digest("join-c"), digest("joiner-4")) is None  # nor does a join code
     assert book.seat_grant(digest("joiner-3")) is None and book.seat_grant(digest("joiner-4")) is None
+
+
+def test_a_game_lock_is_one_per_game_and_forgotten_when_no_one_holds_it() -> None:
+    """The hub's and the SQLite store's per-game locks (:class:`gm.session.store.GameLocks`)."""
+    import gc
+    import threading
+    import weakref
+
+    from gm.session.store import GameLocks
+
+    locks = GameLocks(threading.RLock)
+    one = locks("g1")
+    assert locks("g1") is one and locks("g2") is not one
+    with one, locks("g1"):  # re-entrant: the hub takes a game's lock again inside it
+        pass
+    gone = weakref.ref(one)
+    del one
+    gc.collect()
+    assert gone() is None  # the table keeps no game's lock alive
+    assert isinstance(locks("g1"), type(threading.RLock()))

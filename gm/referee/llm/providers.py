@@ -227,6 +227,15 @@ class ReadText:
     alone: bool
     reasoning_first: bool = False
 
+    def reply(self, usage: Usage, raw: dict[str, Any], stop: str | None, truncated: bool) -> Reply:
+        """The :class:`Reply` of a response read to this, with its usage, raw JSON and stop reason."""
+        return Reply(self.text, self.uses, usage, raw, stop, self.reasoning, truncated, self.answer, self.alone, self.reasoning_first)
+
+
+def read_parts(texts: list[str], uses: list[ToolUse], thoughts: list[str]) -> ReadText:
+    """:func:`read_text` of a reply that comes in parts (text blocks, calls, reasoning blocks; empty ones left out)."""
+    return read_text("\n".join(t for t in texts if t), tuple(uses), "\n".join(t for t in thoughts if t))
+
 
 def read_text(text: str, uses: tuple[ToolUse, ...], reasoning: str = "") -> ReadText:
     """A reply's text: ``<think>`` blocks out of the text and into the reasoning; without structured
@@ -261,18 +270,8 @@ def parse_chat(raw: dict[str, Any]) -> Reply:
         raise LLMError(f"unexpected Chat Completions response ({exc!r})", kind="bad_response") from None
     usage = raw.get("usage") or {}
     details = usage.get("prompt_tokens_details") or {}
-    return Reply(
-        read.text,
-        read.uses,
-        Usage(_int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens")), _int(details.get("cached_tokens"))),
-        raw,
-        stop,
-        read.reasoning,
-        stop == "length",
-        read.answer,
-        read.alone,
-        read.reasoning_first,
-    )
+    return read.reply(Usage(_int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens")), _int(details.get("cached_tokens"))),
+                      raw, stop, stop == "length")
 
 
 def parse_responses(raw: dict[str, Any]) -> Reply:
@@ -289,26 +288,17 @@ def parse_responses(raw: dict[str, Any]) -> Reply:
                 uses.append(ToolUse(str(item.get("call_id") or item.get("id")), str(item["name"]), item.get("arguments")))
             elif kind == "reasoning":
                 thoughts.extend(str(s.get("text") or "") for s in item.get("summary") or [])
-        read = read_text("\n".join(t for t in texts if t), tuple(uses), "\n".join(t for t in thoughts if t))
+        read = read_parts(texts, uses, thoughts)
     except (KeyError, TypeError, AttributeError) as exc:
         raise LLMError(f"unexpected Responses API response ({exc!r})", kind="bad_response") from None
     usage = raw.get("usage") or {}
     details = usage.get("input_tokens_details") or {}
     status = raw.get("status")
-    return Reply(
-        read.text,
-        read.uses,
-        Usage(_int(usage.get("input_tokens")), _int(usage.get("output_tokens")), _int(details.get("cached_tokens"))),
-        raw,
-        status,
-        read.reasoning,
-        status == "incomplete" and (raw.get("incomplete_details") or {}).get("reason") == "max_output_tokens",
-        read.answer,
-        read.alone,
-        read.reasoning_first,
-    )
+    return read.reply(Usage(_int(usage.get("input_tokens")), _int(usage.get("output_tokens")), _int(details.get("cached_tokens"))),
+                      raw, status, status == "incomplete" and (raw.get("incomplete_details") or {}).get("reason") == "max_output_tokens")
 
 
+# alike on purpose: parse_responses gathers texts, calls and thoughts the same way; each walks its own API's response blocks (read_parts and ReadText.reply are shared)
 def parse_anthropic(raw: dict[str, Any]) -> Reply:
     """A Messages response (as ``model_dump()``) -> :class:`Reply`; usage input counts cached tokens too."""
     texts: list[str] = []
@@ -322,15 +312,14 @@ def parse_anthropic(raw: dict[str, Any]) -> Reply:
                 uses.append(ToolUse(str(block["id"]), str(block["name"]), block.get("input")))
             elif block.get("type") == "thinking":
                 thoughts.append(str(block.get("thinking") or ""))
-        text = read_text("\n".join(t for t in texts if t), tuple(uses), "\n".join(t for t in thoughts if t))
+        text = read_parts(texts, uses, thoughts)
     except (KeyError, TypeError, AttributeError) as exc:
         raise LLMError(f"unexpected Messages response ({exc!r})", kind="bad_response") from None
     u = raw.get("usage") or {}
     fresh, cached, made = _int(u.get("input_tokens")), _int(u.get("cache_read_input_tokens")), _int(u.get("cache_creation_input_tokens"))
     total = None if fresh is None else fresh + (cached or 0) + (made or 0)
     stop = raw.get("stop_reason")
-    return Reply(text.text, text.uses, Usage(total, _int(u.get("output_tokens")), cached, made), raw, stop, text.reasoning,
-                 stop == "max_tokens", text.answer, text.alone, text.reasoning_first)
+    return text.reply(Usage(total, _int(u.get("output_tokens")), cached, made), raw, stop, stop == "max_tokens")
 
 
 PARSERS: dict[str, Callable[[dict[str, Any]], Reply]] = {

@@ -76,7 +76,7 @@ from gm.referee.llm.types import (
     ToolUse,
     UserText,
 )
-from gm.referee.offline import _BOARD, _FULL, _HELP, _QUIT, _STATUS, _UNDO, OfflineReferee, _clean, reads_as_move
+from gm.referee.offline import _BOARD, _FULL, _STATUS, OfflineReferee, _clean, answered_by_gm, reads_as_move
 
 if TYPE_CHECKING:
     from gm.core.game import Game
@@ -312,14 +312,9 @@ class LLMReferee:
         words = _clean(turn.text)
         if reads_as_move(session, turn.text):  # the game's parser before table talk (a game's 's' may be a move)
             return False
-        if words in _QUIT:
-            turn.control = "quit"
-            turn.narration = "Game saved. Goodbye!"
-        elif words in _UNDO:
-            turn.control = "undo"
-        elif words in _HELP or not words:
-            turn.narration = self.help_text(session, seat)
-        elif words in _FULL or words in _BOARD:
+        if answered_by_gm(turn, words, lambda: self.help_text(session, seat)):
+            return True
+        if words in _FULL or words in _BOARD:
             res = self._call(session, turn, "get_board", {"full": words in _FULL}, seat)
             turn.board = res.get("board")
         elif words in _STATUS:
