@@ -8,6 +8,14 @@ stored one back (:func:`locate` finds it by id, unique id prefix or path), check
 and its anchor, and replays each record (:func:`replay_record`).  :class:`gm.session.Session`'s
 ``create``, ``restore``, ``open`` and ``resolve`` are thin class methods over these, so every caller
 names the session class only.
+
+**Seeds.**  ``Session.create(seed=N)`` is a *practice* game: the seed is public and everything
+(bots, nonces) is derived from it, so the game reproduces byte for byte.  Without a seed the seed is
+drawn at random and hidden: views show only its commitment until the game is over.  The session's
+header names the chance generator its seed keys (``chance``; a session without one was made with
+``mt19937``, :mod:`gm.core.chance`) and any chance outcomes supplied at its start (a game brought
+back from a chatbot's log, or copied from a running hidden-seed game): in the clear for a practice
+game, sealed with the hidden seed otherwise.
 """
 
 from __future__ import annotations
@@ -294,3 +302,26 @@ def replay_record(s: Session, rec: Mapping[str, Any], where: str) -> None:
         s._apply(seat, text, nonce=str(nonce) if nonce is not None else None, digest=str(digest) if digest else None)
     else:
         s._apply(seat, str(rec["action"]))
+
+
+def reload(s: Session) -> None:
+    """Back to what is stored (after a failed write, or another process moved); never to fewer
+    records than this copy has seen (a store cut back or put back from an older copy meanwhile:
+    :class:`TamperError`).  ``s`` takes the game as a fresh copy read from the store holds it: its
+    state, secret book and ledger position.  What the header fixes (game, rules, players, seeds) is
+    the same in both; the recorder, the bots' driver, the held write and the front end's settings
+    (``commit_human_picks``, ``pause_when_out``, ``on_bot_move``) stay."""
+    s.pending.settle()
+    fresh = open_session(type(s), s.id, home=None, store=s.store, record=False, anchor=True)
+    if fresh.ledger.count < s.ledger.count:
+        raise TamperError(
+            f"session {s.id}: {s.store.description} now holds {fresh.ledger.count} records, and this "
+            f"process has seen {s.ledger.count}: it was cut back or put back from an older copy",
+            rule=SESSION_RULE,
+        )
+    s.state = fresh.state
+    s.book = fresh.book
+    s.ledger.follow(fresh.ledger)
+    s.opening_events = fresh.opening_events
+    s.pending = fresh.pending
+    s.bot_error = None

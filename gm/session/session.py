@@ -8,27 +8,23 @@ expected next, or ``ok: false`` with the rule id, the reason and the legal alter
 session has not changed).
 
 The work is split along its jobs, each a collaborator with its own tests; :class:`Session` is the
-facade that holds them together:
+facade that holds them together and the live state (the game, the secret book, :meth:`_apply`):
 
+- tool calls: :class:`gm.session.dispatch.Dispatcher` (:meth:`call`: the tool, the seat, the
+  arguments, the action applied and stored, the result made when read, every error in one shape);
+- lifecycle: :mod:`gm.session.lifecycle` (:meth:`create`, :meth:`restore`, :meth:`open`: the header,
+  the seeds, a stored session read back and checked; a reload after another process moved);
 - storage: :class:`gm.session.ledger.Ledger` seals, chains (:mod:`gm.session.records`) and appends
   the records to a :mod:`gm.session.store` (files, memory, SQL), inside the write a call holds;
 - commit and reveal: :class:`gm.session.commit.SecretBook` (secret picks, bot commitments) and
   :class:`gm.session.commit.SeedSecret` (the hidden seed);
 - the bots: :class:`gm.session.driver.BotDriver` (a fresh, seeded bot for every decision, committing
-  first when a human chooses in the same round);
+  first when a human chooses in the same round) and :func:`gm.session.driver.play_owed`;
+- undo: :class:`gm.session.undo.Undo` (a seat's own locked pick, taken back);
 - recording: :class:`gm.session.recording.Recording` puts every call, bot move and reveal into the
   session's transcript, whichever front end plays; front ends add what only they know (the player's
   words, the narration, boards shown, model responses) via :attr:`Session.recorder`;
-- views: :mod:`gm.session.views` (the log and the seed as a seat may read them);
-- dispatching tool calls, undo and the live state: here.
-
-**Seeds.**  ``Session.create(seed=N)`` is a *practice* game: the seed is public and everything
-(bots, nonces) is derived from it, so the game reproduces byte for byte.  Without a seed the seed is
-drawn at random and hidden: views show only its commitment until the game is over.  The session's
-header names the chance generator its seed keys (``chance``; a session without one was made with
-``mt19937``, :mod:`gm.core.chance`) and any chance outcomes supplied at its start (a game brought
-back from a chatbot's log, or copied from a running hidden-seed game): in the clear for a practice
-game, sealed with the hidden seed otherwise.
+- views: :mod:`gm.session.views` (the log, the seed and the whole game as a seat may read them).
 
 Reading never changes a session: :meth:`open`, :meth:`view` and query tools write nothing to the
 game (a bot that owes a move makes it at the next action, or when a front end calls :meth:`advance`).
@@ -41,34 +37,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gm.core.chance import Chance
-from gm.core.errors import GameError, StateError
-from gm.core.game import Game, ruleset_hash
+from gm.core.errors import GameError
+from gm.core.game import Game
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec, expected
 from gm.session import lifecycle
 from gm.session.commit import LOCKED_TEXT, SecretBook, SeedSecret
 from gm.session.dispatch import Dispatcher
-from gm.session.driver import BotDriver
+from gm.session.driver import MAX_BOT_MOVES as MAX_BOT_MOVES
+from gm.session.driver import BotDriver, play_owed
 from gm.session.ledger import Ledger
 from gm.session.ledger import store_keys as store_keys  # (where callers have long found it)
 from gm.session.lifecycle import SEED_MAX as SEED_MAX
 from gm.session.lifecycle import check_seed as check_seed
-from gm.session.players import SEAT_RULE
 from gm.session.recording import Recording
-from gm.session.records import Chain, TamperError
+from gm.session.records import Chain
 from gm.session.result import Pending
-from gm.session.store import SESSION_RULE, FileStore, SessionStore, Writer
+from gm.session.store import FileStore, SessionStore, Writer
 from gm.session.undo import Undo
-from gm.session.views import log_as_seen, public_move, seed_info
+from gm.session.views import log_as_seen, public_move, seed_info, session_view
 
 if TYPE_CHECKING:
     from gm.core.actions import Action
     from gm.core.bots import Bot
     from gm.transcript.recorder import Recorder
-
-#: the most bot moves one advance makes (a guard against a game that never ends): all of a game
-MAX_BOT_MOVES = 100_000
-
 
 class Session:
     """One game: setup, players, live state and its stored records."""
@@ -315,30 +307,8 @@ class Session:
             pass
 
     def _reload(self) -> None:
-        """Back to what is stored (after a failed write); never to fewer records than this copy has
-        seen (a store cut back or put back from an older copy meanwhile: :class:`TamperError`)."""
-        self.pending.settle()
-        fresh = Session.open(self.id, store=self.store, record=False)
-        if fresh.ledger.count < self.ledger.count:
-            raise TamperError(
-                f"session {self.id}: {self.store.description} now holds {fresh.ledger.count} records, and this "
-                f"process has seen {self.ledger.count}: it was cut back or put back from an older copy",
-                rule=SESSION_RULE,
-            )
-        self._adopt(fresh)
-
-    def _adopt(self, fresh: Session) -> None:
-        """Take the game as ``fresh`` (a copy of this session just read from the store) holds it: its
-        state, secret book and ledger position.  What the header fixes (game, rules, players, seeds)
-        is the same in both; the recorder, the bots' driver, the held write and the front end's
-        settings (:attr:`commit_human_picks`, :attr:`pause_when_out`, :attr:`on_bot_move`) stay."""
-        self.state = fresh.state
-        self.book = fresh.book
-        self.ledger.follow(fresh.ledger)
-        self.opening_events = fresh.opening_events
-        self.pending = fresh.pending
-        self._expected = None
-        self.bot_error = None
+        """Back to what is stored (after a failed write): :func:`gm.session.lifecycle.reload`."""
+        lifecycle.reload(self)
 
     # ------------------------------------------------------ undo (gm.session.undo)
     def can_retract(self, seat: str) -> str | None:
@@ -405,33 +375,7 @@ class Session:
         """Let bots make every move they owe now (a bot choosing alongside a human commits first),
         or at most ``limit``; returns the events as JSON.  Stops at a human's move, and, with
         :attr:`pause_when_out` and no ``limit``, once every human seat is out of the game."""
-        out: list[dict[str, Any]] = []
-        self.bot_error = None
-        if not self.driver.has_bots:
-            return out
-        for _ in range(MAX_BOT_MOVES if limit is None else limit):
-            st = self.state
-            if st.is_terminal or (limit is None and self.pause_when_out and self.humans_out()):
-                break
-            seat = self.driver.next_mover(st)
-            if seat is None:
-                break
-            try:
-                action, nonce, digest = self.driver.move(st, seat)  # (a bot choosing alongside a human commits first)
-                events, record = self._apply(seat, action, nonce=nonce, digest=digest)
-            except Exception as exc:  # a broken bot must not take the session down
-                self.bot_error = f"bot {self.players[seat]} ({seat}) failed: {exc}"
-                break
-            try:
-                self.ledger.append([record])
-            except (OSError, StateError) as exc:
-                self._reload()
-                self.bot_error = f"could not save the move of {self.players[seat]} ({seat}): {exc}"
-                break
-            out.extend(e.to_json() for e in events)
-            if self.on_bot_move is not None:
-                self.on_bot_move(seat)
-        return out
+        return play_owed(self, limit)
 
     # --------------------------------------------------- call (gm.session.dispatch)
     def call(
@@ -471,29 +415,7 @@ class Session:
     def view(self, seat: str | None = None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): never another seat's pending pick, nor a
         hidden seed.  Raises :class:`GameError` for an unknown seat or a bot's seat."""
-        if seat is not None:
-            if seat not in self.game.seats:
-                raise GameError("unknown seat", rule=SEAT_RULE, input=seat, legal=self.game.seats)
-            if self.players.get(seat) != "human":
-                raise GameError(f"{seat} is played by {self.players[seat]}; its view is private", rule=SEAT_RULE, input=seat)
-        st = self.state
-        return {
-            "session": self.id,
-            "game": self.game.id,
-            "seat": seat,
-            "players": dict(self.players),
-            "seed": self.public_seed,
-            "practice": self.practice,
-            "seed_commitment": None if self.practice else self.secret.commitment,
-            "rules_hash": ruleset_hash(st.rules),
-            "status": self.game.status(st, seat),
-            "state": st.view(seat),
-            "expected": self.expected(seat),
-            "commitments": self.commitments(),
-            "reveals": self.reveals(),
-            "log": self.log(seat),
-            "outcome": st.outcome.to_json() if st.outcome else None,
-        }
+        return session_view(self, seat)
 
     def __repr__(self) -> str:
         return f"<Session {self.id} {self.game.id} {self.players} moves={len(self.state.log)}>"
