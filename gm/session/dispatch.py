@@ -190,8 +190,8 @@ class Dispatcher:
         book = s.book
         reveal = book.take_revealed() if book.just_revealed else {}
         seed = s.secret.reveal() if st.outcome is not None and not s.practice else None
-        # speed seam: lazy result - the function and its arguments, not a closure: a closure's cells
-        # would cost more than the rest of this (bench tools: *.call_overhead)
+        # (the function and its arguments, not a closure: a closure's cells would cost more than the
+        # rest of this; the lazy call result's seam, gm.session.result)
         return s.pending.lazy(Dispatcher._made_result, self, spec, seat, action, events, board, st, reveal, seed, s.bot_error)
 
     def _made_result(
