@@ -405,8 +405,10 @@ class Session:
         viewer = seat if isinstance(seat, str) and seat in self.game.seats else None
         n = len(st.log)
         # speed seam: expected per position - who acts next is worked out once per state, log length
-        # and viewer, however often a result, an error and a view ask for it (bench tools: *.call_read).
-        # The state itself is held, not its id(): a state let go of cannot pass its id on to another.
+        # and viewer, however often a seat asks at one position (a query, a result and its view; the
+        # served page's reply, table and event-stream polls): up to ~80 us a time (bench tools:
+        # tools.query_status).  The state itself is held, not its id(): a state let go of cannot
+        # pass its id on to another.
         kept = self._expected
         if kept is None or kept[0] is not st or kept[1] != n or kept[2] != viewer:
             kept = self._expected = (st, n, viewer, expected(st, self.tools, self.players, viewer))
