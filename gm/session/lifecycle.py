@@ -66,26 +66,10 @@ def _store_for(home: str | Path | None, persist: bool, store: SessionStore | Non
 
 
 def create(
-    cls: type[Session],
-    game: str | Game,
-    *,
-    seed: int | None,
-    rules: Any,
-    players: Mapping[str, str] | None,
-    home: str | Path | None,
-    persist: bool,
-    id: str | None,
-    bot_seed: int | None,
-    nonce_seed: int | None,
-    bots: Mapping[str, Bot] | None,
-    store: SessionStore | None,
-    record: bool,
-    referee: str,
-    model: str | None,
-    title: str | None,
-    secret: SeedSecret | None,
-    advance: bool,
-    chance: Chance | str | None,
+    cls: type[Session], game: str | Game, *, seed: int | None, rules: Any, players: Mapping[str, str] | None,
+    home: str | Path | None, persist: bool, id: str | None, bot_seed: int | None, nonce_seed: int | None,
+    bots: Mapping[str, Bot] | None, store: SessionStore | None, record: bool, referee: str, model: str | None,
+    title: str | None, secret: SeedSecret | None, advance: bool, chance: Chance | str | None,
 ) -> Session:
     """A new session of class ``cls``, stored (see :meth:`gm.session.Session.create`)."""
     from gm.core.registry import find_game
@@ -132,16 +116,8 @@ def opening(s: Session) -> list[dict[str, Any]]:
 
 
 def restore(
-    cls: type[Session],
-    game: Game,
-    *,
-    rules: Any,
-    players: Mapping[str, str],
-    secret: SeedSecret,
-    moves: list[tuple[str, str]],
-    store: SessionStore,
-    id: str | None,
-    chance: Chance | str | None,
+    cls: type[Session], game: Game, *, rules: Any, players: Mapping[str, str], secret: SeedSecret, moves: list[tuple[str, str]],
+    store: SessionStore, id: str | None, chance: Chance | str | None,
 ) -> Session:
     """A new stored session of class ``cls`` holding a game brought back (see :meth:`gm.session.Session.restore`)."""
     s = cls.create(game, rules=rules, players=players, secret=secret, store=store, id=id, advance=False, referee="import",

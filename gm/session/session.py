@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from gm.core.bots import Bot
     from gm.transcript.recorder import Recorder
 
+
 class Session:
     """One game: setup, players, live state and its stored records."""
 
