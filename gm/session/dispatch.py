@@ -191,7 +191,7 @@ class Dispatcher:
         reveal = book.take_revealed() if book.just_revealed else {}
         seed = s.secret.reveal() if st.outcome is not None and not s.practice else None
         # (the function and its arguments, not a closure: a closure's cells would cost more than the
-        # rest of this; the lazy call result's seam, gm.session.result)
+        # rest of this; part of the lazy-call-result seam, gm/session/result.py)
         return s.pending.lazy(Dispatcher._made_result, self, spec, seat, action, events, board, st, reveal, seed, s.bot_error)
 
     def _made_result(

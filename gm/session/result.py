@@ -32,9 +32,9 @@ _setitem = dict.__setitem__
 _new_result = dict.__new__
 
 
-# speed seam: lazy call result - a result nobody reads costs no status line, no list of who acts
-# next, no events in words and no board window; made on first read (bench tools: *.call_overhead, the
-# result not read, against *.call_read).  Pending.lazy builds it without a Python-level __init__, and
+# speed seam: lazy-call-result - a result nobody reads costs no status line, no list of who acts
+# next, no events in words and no board window; made on first read (bench tools: <game>.call_overhead,
+# the result not read, against <game>.call_read).  Pending.lazy builds it without a Python-level __init__, and
 # the dispatcher hands it a function and its arguments rather than a closure, for the same reason.
 class CallResult(dict[str, Any]):
     """A result dict made on first use by ``make`` (see the module docstring)."""

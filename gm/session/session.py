@@ -405,7 +405,7 @@ class Session:
         st = self.state
         viewer = seat if isinstance(seat, str) and seat in self.game.seats else None
         n = len(st.log)
-        # speed seam: expected per position - who acts next is worked out once per state, log length
+        # speed seam: expected-per-position - who acts next is worked out once per state, log length
         # and viewer, however often a seat asks at one position (a query, a result and its view; the
         # served page's reply, table and event-stream polls): up to ~80 us a time (bench tools:
         # tools.query_status).  The state itself is held, not its id(): a state let go of cannot
