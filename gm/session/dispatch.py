@@ -26,6 +26,7 @@ from gm.core.tools import (
     tool_index,
     unknown_tool,
 )
+from gm.session import lifecycle
 from gm.session.commit import commitment
 from gm.session.players import SEAT_RULE
 from gm.session.store import SESSION_RULE, SessionConflict
@@ -55,14 +56,14 @@ class Dispatcher:
         s = self.session
         try:
             with s.store.writing(s.id) as writer:
-                s._catch_up(writer)
+                lifecycle.catch_up(s, writer)
                 s.ledger.writer = writer
                 try:
                     return self._locked_call(tool, args, seat, board)
                 finally:
                     s.ledger.writer = None
         except GameError as exc:  # the store itself failed (a session deleted under us, a commit refused)
-            s._recover()
+            lifecycle.recover(s)
             return self.error(tool, seat, exc)
         except Exception as exc:
             return self.error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
@@ -166,10 +167,10 @@ class Dispatcher:
         try:
             s.ledger.append([record])
         except SessionConflict as exc:
-            s._reload()
+            lifecycle.reload(s)
             raise SessionConflict(f"{exc.reason}; reloaded it, the move was not made: call again", rule=SESSION_RULE) from None
         except OSError as exc:
-            s._reload()
+            lifecycle.reload(s)
             raise StateError(f"could not save the session ({exc.strerror or exc}); the move was not made", rule=SESSION_RULE) from None
         if bots:  # each move's events in words before the next move is made, as they were then
             out = [*before, *(e.to_json() for e in events)]

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gm.core.errors import StateError
+from gm.session import lifecycle
 from gm.session.commit import commitment, derive, derive_int
 
 if TYPE_CHECKING:
@@ -107,10 +108,28 @@ def play_owed(s: Session, limit: int | None = None) -> list[dict[str, Any]]:
         try:
             s.ledger.append([record])
         except (OSError, StateError) as exc:
-            s._reload()
+            lifecycle.reload(s)
             s.bot_error = f"could not save the move of {s.players[seat]} ({seat}): {exc}"
             break
         out.extend(e.to_json() for e in events)
         if s.on_bot_move is not None:
             s.on_bot_move(seat)
     return out
+
+
+def advance(s: Session, limit: int | None = None) -> list[dict[str, Any]]:
+    """Let the bots of ``s`` make the moves they owe now in a write of their own, recorded together
+    (see :meth:`gm.session.Session.advance`); returns their events as JSON."""
+    with s.store.writing(s.id) as writer:
+        lifecycle.catch_up(s, writer)
+        s.ledger.writer = writer
+        try:
+            rec = s.recording.recorder
+            if rec is None:
+                return play_owed(s, limit)
+            with rec.batch():
+                events = play_owed(s, limit)
+                s.recording.progress()
+            return events
+        finally:
+            s.ledger.writer = None

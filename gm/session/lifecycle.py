@@ -41,6 +41,7 @@ from gm.session.store import (
     MemoryStore,
     SessionExists,
     SessionStore,
+    Writer,
     check_id,
     resolve,
 )
@@ -301,3 +302,32 @@ def reload(s: Session) -> None:
     s.opening_events = fresh.opening_events
     s.pending = fresh.pending
     s.bot_error = None
+
+
+def catch_up(s: Session, writer: Writer) -> None:
+    """Read what another process stored since ``s`` was read (a server's cached session, a game
+    played through several server processes), before acting on it in ``writer``'s write."""
+    if writer.stale(s.ledger.position):
+        resync(s)
+
+
+def refresh(s: Session) -> bool:
+    """Catch ``s`` up with moves another process stored, without writing; whether there were any."""
+    if s.ledger.stored_count() == s.ledger.count:
+        return False
+    resync(s)
+    return True
+
+
+def resync(s: Session) -> None:
+    """Back to what is stored, the transcript's recorder too (its counters continue the stored one)."""
+    reload(s)
+    s.recording.restart()
+
+
+def recover(s: Session) -> None:
+    """After a write that failed or was refused as a whole: back to what is stored, if it can be read."""
+    try:
+        resync(s)
+    except GameError:
+        pass

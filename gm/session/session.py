@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gm.core.chance import Chance
-from gm.core.errors import GameError
 from gm.core.game import Game
 from gm.core.state import GameState
 from gm.core.tools import ToolSpec, expected
@@ -45,7 +44,7 @@ from gm.session import lifecycle
 from gm.session.commit import LOCKED_TEXT, SecretBook, SeedSecret
 from gm.session.dispatch import Dispatcher
 from gm.session.driver import MAX_BOT_MOVES as MAX_BOT_MOVES
-from gm.session.driver import BotDriver, play_owed
+from gm.session.driver import BotDriver, advance, play_owed
 from gm.session.ledger import Ledger
 from gm.session.ledger import store_keys as store_keys  # (where callers have long found it)
 from gm.session.lifecycle import SEED_MAX as SEED_MAX
@@ -53,7 +52,7 @@ from gm.session.lifecycle import check_seed as check_seed
 from gm.session.recording import Recording
 from gm.session.records import Chain
 from gm.session.result import Pending
-from gm.session.store import FileStore, SessionStore, Writer
+from gm.session.store import FileStore, SessionStore
 from gm.session.undo import Undo
 from gm.session.views import log_as_seen, public_move, seed_info, session_view
 
@@ -161,26 +160,11 @@ class Session:
     # ------------------------------------------------ lifecycle (gm.session.lifecycle)
     @classmethod
     def create(
-        cls,
-        game: str | Game,
-        *,
-        seed: int | None = None,
-        rules: Any = None,
-        players: Mapping[str, str] | None = None,
-        home: str | Path | None = None,
-        persist: bool = True,
-        id: str | None = None,
-        bot_seed: int | None = None,
-        nonce_seed: int | None = None,
-        bots: Mapping[str, Bot] | None = None,
-        store: SessionStore | None = None,
-        record: bool = True,
-        referee: str = "none",
-        model: str | None = None,
-        title: str | None = None,
-        secret: SeedSecret | None = None,
-        advance: bool = True,
-        chance: Chance | str | None = None,
+        cls, game: str | Game, *, seed: int | None = None, rules: Any = None, players: Mapping[str, str] | None = None,
+        home: str | Path | None = None, persist: bool = True, id: str | None = None, bot_seed: int | None = None,
+        nonce_seed: int | None = None, bots: Mapping[str, Bot] | None = None, store: SessionStore | None = None,
+        record: bool = True, referee: str = "none", model: str | None = None, title: str | None = None,
+        secret: SeedSecret | None = None, advance: bool = True, chance: Chance | str | None = None,
     ) -> Session:
         """A new session, stored in ``store`` (default: files under ``home``, default ``$GM_HOME``;
         ``persist=False``: in memory).  ``players`` maps seats to ``human`` / ``bot:NAME``; seats not
@@ -201,16 +185,8 @@ class Session:
 
     @classmethod
     def restore(
-        cls,
-        game: Game,
-        *,
-        rules: Any,
-        players: Mapping[str, str],
-        secret: SeedSecret,
-        moves: list[tuple[str, str]],
-        store: SessionStore,
-        id: str | None = None,
-        chance: Chance | str | None = None,
+        cls, game: Game, *, rules: Any, players: Mapping[str, str], secret: SeedSecret, moves: list[tuple[str, str]],
+        store: SessionStore, id: str | None = None, chance: Chance | str | None = None,
     ) -> Session:
         """A new stored session holding a game brought back (a token): ``moves`` replayed through the
         engine, which checks each one; the bots move only when the game goes on.  ``chance``: the
@@ -281,35 +257,10 @@ class Session:
             record = {"seat": seat, "action": said}
         return events, record
 
-    def _catch_up(self, writer: Writer) -> None:
-        """Read what another process stored since this copy was read (a server's cached session, a
-        game played through several server processes), before acting on it."""
-        if writer.stale(self.ledger.position):
-            self._resync()
-
     def refresh(self) -> bool:
         """Catch up with moves another process stored since this copy was read, without writing (a
         server's cached copy, before it shows a view); whether there were any."""
-        if self.ledger.stored_count() == self.ledger.count:
-            return False
-        self._resync()
-        return True
-
-    def _resync(self) -> None:
-        """Back to what is stored, the transcript's recorder too (its counters continue the stored one)."""
-        self._reload()
-        self.recording.restart()
-
-    def _recover(self) -> None:
-        """After a write that failed or was refused as a whole: back to what is stored, if it can be read."""
-        try:
-            self._resync()
-        except GameError:
-            pass
-
-    def _reload(self) -> None:
-        """Back to what is stored (after a failed write): :func:`gm.session.lifecycle.reload`."""
-        lifecycle.reload(self)
+        return lifecycle.refresh(self)
 
     # ------------------------------------------------------ undo (gm.session.undo)
     def can_retract(self, seat: str) -> str | None:
@@ -358,19 +309,7 @@ class Session:
     def advance(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Let bots make the moves they owe now (a writing operation): all of them, or at most
         ``limit`` (``limit`` also plays on past a :attr:`pause_when_out` pause); returns their events as JSON."""
-        with self.store.writing(self.id) as writer:
-            self._catch_up(writer)
-            self.ledger.writer = writer
-            try:
-                rec = self.recording.recorder
-                if rec is None:
-                    return self.advance_bots(limit)
-                with rec.batch():
-                    events = self.advance_bots(limit)
-                    self.recording.progress()
-                return events
-            finally:
-                self.ledger.writer = None
+        return advance(self, limit)
 
     def advance_bots(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Let bots make every move they owe now (a bot choosing alongside a human commits first),
