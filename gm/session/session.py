@@ -44,7 +44,8 @@ from gm.session import lifecycle
 from gm.session.commit import LOCKED_TEXT, SecretBook, SeedSecret
 from gm.session.dispatch import Dispatcher
 from gm.session.driver import MAX_BOT_MOVES as MAX_BOT_MOVES
-from gm.session.driver import BotDriver, advance, play_owed
+from gm.session.driver import BotDriver, play_owed
+from gm.session.driver import advance as _advance
 from gm.session.ledger import Ledger
 from gm.session.ledger import store_keys as store_keys  # (where callers have long found it)
 from gm.session.lifecycle import SEED_MAX as SEED_MAX
@@ -309,7 +310,7 @@ class Session:
     def advance(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Let bots make the moves they owe now (a writing operation): all of them, or at most
         ``limit`` (``limit`` also plays on past a :attr:`pause_when_out` pause); returns their events as JSON."""
-        return advance(self, limit)
+        return _advance(self, limit)
 
     def advance_bots(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Let bots make every move they owe now (a bot choosing alongside a human commits first),
