@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from gm.core.state import GameState
     from gm.session.result import CallResult
     from gm.session.session import Session
+    from gm.transcript.recorder import Recorder
 
 
 class Dispatcher:
@@ -59,7 +60,10 @@ class Dispatcher:
                 lifecycle.catch_up(s, writer)
                 s.ledger.writer = writer
                 try:
-                    return self._locked_call(tool, args, seat, board)
+                    rec = s.recording.recorder
+                    if rec is None:
+                        return self._guarded(tool, args, seat, board)
+                    return self._recorded(rec, tool, args, seat, board)
                 finally:
                     s.ledger.writer = None
         except GameError as exc:  # the store itself failed (a session deleted under us, a commit refused)
@@ -68,10 +72,8 @@ class Dispatcher:
         except Exception as exc:
             return self.error(tool, seat, GameError(f"internal error: {type(exc).__name__}: {exc}", rule="CORE-INTERNAL"))
 
-    def _locked_call(self, tool: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool) -> dict[str, Any]:
-        rec = self.session.recording.recorder
-        if rec is None:
-            return self._guarded(tool, args, seat, board)
+    def _recorded(self, rec: Recorder, tool: Any, args: Mapping[str, Any] | str | None, seat: Any, board: bool) -> dict[str, Any]:
+        """The call and its result in the transcript, with the bot moves it made public, in one batch."""
         with rec.batch():
             who = seat if isinstance(seat, str) or seat is None else repr(seat)[:100]
             call_id = rec.tool_call(who, str(tool)[:200], _recordable(args), board=board)
