@@ -56,16 +56,7 @@ class Dispatcher:
         """Run one tool call for ``seat`` (see :meth:`gm.session.Session.call`).  Never raises."""
         s = self.session
         try:
-            with s.store.writing(s.id) as writer:
-                lifecycle.catch_up(s, writer)
-                s.ledger.writer = writer
-                try:
-                    rec = s.recording.recorder
-                    if rec is None:
-                        return self._guarded(tool, args, seat, board)
-                    return self._recorded(rec, tool, args, seat, board)
-                finally:
-                    s.ledger.writer = None
+            return lifecycle.held(s, self._guarded, self._recorded, tool, args, seat, board)
         except GameError as exc:  # the store itself failed (a session deleted under us, a commit refused)
             lifecycle.recover(s)
             return self.error(tool, seat, exc)

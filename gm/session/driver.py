@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from gm.core.game import Game
     from gm.core.state import GameState
     from gm.session.session import Session
+    from gm.transcript.recorder import Recorder
 
 #: the most bot moves one advance makes (a guard against a game that never ends): all of a game
 MAX_BOT_MOVES = 100_000
@@ -120,16 +121,11 @@ def play_owed(s: Session, limit: int | None = None) -> list[dict[str, Any]]:
 def advance(s: Session, limit: int | None = None) -> list[dict[str, Any]]:
     """Let the bots of ``s`` make the moves they owe now in a write of their own, recorded together
     (see :meth:`gm.session.Session.advance`); returns their events as JSON."""
-    with s.store.writing(s.id) as writer:
-        lifecycle.catch_up(s, writer)
-        s.ledger.writer = writer
-        try:
-            rec = s.recording.recorder
-            if rec is None:
-                return play_owed(s, limit)
-            with rec.batch():
-                events = play_owed(s, limit)
-                s.recording.progress()
-            return events
-        finally:
-            s.ledger.writer = None
+    return lifecycle.held(s, play_owed, _recorded, s, limit)
+
+
+def _recorded(rec: Recorder, s: Session, limit: int | None) -> list[dict[str, Any]]:
+    with rec.batch():
+        events = play_owed(s, limit)
+        s.recording.progress()
+    return events

@@ -21,10 +21,10 @@ game, sealed with the hidden seed otherwise.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from gm import __version__
 from gm.core.chance import Chance
@@ -49,6 +49,8 @@ from gm.session.store import (
 if TYPE_CHECKING:
     from gm.core.bots import Bot
     from gm.session.session import Session
+
+_T = TypeVar("_T")
 
 #: seeds are whole numbers in this range (what every front end accepts)
 SEED_MAX = 2**63 - 1
@@ -331,3 +333,17 @@ def recover(s: Session) -> None:
         resync(s)
     except GameError:
         pass
+
+
+def held(s: Session, plain: Callable[..., _T], recorded: Callable[..., _T], *args: Any) -> _T:
+    """``plain(*args)``, or ``recorded(recorder, *args)`` while the game is recorded, in the session's
+    write lock (held throughout, so records and transcript lines land together and in order), after
+    catching up with what another process stored; the ledger appends in that write."""
+    with s.store.writing(s.id) as writer:
+        catch_up(s, writer)
+        s.ledger.writer = writer
+        try:
+            rec = s.recording.recorder
+            return plain(*args) if rec is None else recorded(rec, *args)
+        finally:
+            s.ledger.writer = None
