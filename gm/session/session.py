@@ -67,18 +67,8 @@ class Session:
     """One game: setup, players, live state and its stored records."""
 
     def __init__(
-        self,
-        game: Game,
-        state: GameState[Any],
-        *,
-        id: str,
-        store: SessionStore,
-        chain: Chain,
-        players: Mapping[str, str],
-        secret: SeedSecret,
-        created: str,
-        injected: Mapping[str, Bot] | None = None,
-        chance: Chance | None = None,
+        self, game: Game, state: GameState[Any], *, id: str, store: SessionStore, chain: Chain, players: Mapping[str, str],
+        secret: SeedSecret, created: str, injected: Mapping[str, Bot] | None = None, chance: Chance | None = None,
     ) -> None:
         self.game = game
         self.state = state
@@ -208,6 +198,11 @@ class Session:
         ``anchor=False``: do not hold the session to its anchor (``gm sessions repair``)."""
         return lifecycle.open_session(cls, ref, home=home, store=store, record=record, anchor=anchor)
 
+    def refresh(self) -> bool:
+        """Catch up with moves another process stored since this copy was read, without writing (a
+        server's cached copy, before it shows a view); whether there were any."""
+        return lifecycle.refresh(self)
+
     # ------------------------------------------------------------- recording
     def start_recording(self, referee: str | None = None, model: str | None = None, *, title: str | None = None) -> Recorder:
         """Record the game from here on in the store's transcript of the session (continuing the
@@ -249,7 +244,7 @@ class Session:
             record: dict[str, Any] = {
                 "seat": seat,
                 "public": LOCKED_TEXT if sec is not None else action.public_text(),
-                "sealed": None,  # filled in by _seal (it needs the record's number)
+                "sealed": None,  # sealed by the ledger as it appends (it needs the record's number)
                 "_inner": {"action": said, "nonce": nonce},
             }
             if digest is not None:
@@ -257,11 +252,6 @@ class Session:
         else:
             record = {"seat": seat, "action": said}
         return events, record
-
-    def refresh(self) -> bool:
-        """Catch up with moves another process stored since this copy was read, without writing (a
-        server's cached copy, before it shows a view); whether there were any."""
-        return lifecycle.refresh(self)
 
     # ------------------------------------------------------ undo (gm.session.undo)
     def can_retract(self, seat: str) -> str | None:
