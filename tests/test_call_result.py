@@ -18,7 +18,7 @@ from gm.core.game import Game
 from gm.core.registry import find_game
 from gm.core.tools import call_for_action, call_key
 from gm.session import Session
-from gm.session.result import UNMADE, CallResult, Pending
+from gm.session.result import CallResult, Pending
 from gm.session.store import Position, position
 
 GAMES = ("grid-football", "gridmaster4", "quarterback", "brawl", "chess-football")
@@ -52,8 +52,8 @@ def test_results_read_late_hold_what_they_held_at_the_call(game_id: str) -> None
     kept = _play(_session(game_id), 40, read=False)
     assert len(kept) == len(read_at_once) >= 5
     assert all(isinstance(r, CallResult) for r in kept)
-    assert all(r.made() for r in kept[:-1]) and not kept[-1].made()  # each made before the next move
-    assert [json.loads(json.dumps(r)) for r in kept] == read_at_once  # same content, same key order
+    # each made before the next move changed the game: read at the end, the same content in the same key order
+    assert [json.loads(json.dumps(r)) for r in kept] == read_at_once
     assert [list(r) for r in kept] == [list(r) for r in read_at_once]
     assert kept[-1]["ok"] is True and kept[-1]["status"] == read_at_once[-1]["status"]
 
@@ -76,23 +76,23 @@ def test_a_result_nobody_reads_is_never_made(monkeypatch: pytest.MonkeyPatch) ->
     s.call("call_coin_toss", {"call": "heads"}, "away")  # dropped unread
     winner = s.state.toss_winner
     r = s.call("choose_kick_or_receive", {"choice": "receive"}, winner)
-    assert made == [] and not r.made()
-    assert dict.__len__(r) == 1 and dict.__contains__(r, UNMADE)  # (what a reader bypassing dict sees)
+    assert made == []  # neither result made: no status line worked out
     assert r["action"] == "receive"
-    assert made == [winner] and r.made() and UNMADE not in r and len(r) == 12
+    assert made == [winner] and len(r) == 12  # made once, on the first read
+    assert r["status"] and made == [winner]
     kicker = "home" if winner == "away" else "away"
     kept = s.call("pick_kick", {"position": "left", "colour": "red"}, kicker)
     assert made == [winner]
     s.call("pick_kick", {"position": "center", "colour": "green"}, winner)  # the unread result is made first
-    assert made == [winner, kicker] and kept.made()
+    assert made == [winner, kicker]
     assert kept["narration"] == [f"{kicker} is locked in"] and kept["expected"][0]["seat"] == winner
 
 
 def test_a_result_behaves_as_the_dict_it_stands_for(monkeypatch: pytest.MonkeyPatch) -> None:
     def fresh() -> CallResult:
-        s, _ = _grid_football(monkeypatch)
+        s, made = _grid_football(monkeypatch)
         r = s.call("call_coin_toss", {"call": "tails"}, "away")
-        assert isinstance(r, CallResult) and not r.made()
+        assert isinstance(r, CallResult) and made == []  # not made yet: each use below is its first read
         return r
 
     plain = dict(fresh())
@@ -131,13 +131,15 @@ def test_pending_settles_the_last_result_it_handed_out() -> None:
     pending, made = Pending(), []
     first = pending.lazy(lambda: made.append("first") or {"n": 1})
     second = pending.lazy(lambda: made.append("second") or {"n": 2})  # the first is made before the next
-    assert made == ["first"] and first.made() and not second.made()
+    assert made == ["first"]
     del second
     pending.settle()  # (a result let go of is never made)
     assert made == ["first"]
-    third = pending.lazy(lambda: {"n": 3})
+    third = pending.lazy(lambda: made.append("third") or {"n": 3})
     pending.settle()
-    assert third.made() and dict.__repr__(third) == "{'n': 3}"
+    assert made == ["first", "third"]
+    assert dict.__repr__(third) == "{'n': 3}" and dict.__repr__(first) == "{'n': 1}"  # (what a reader bypassing dict sees)
+    assert third == {"n": 3} and made == ["first", "third"]  # made once
 
 
 def test_call_key_tells_lists_and_types_apart() -> None:
@@ -219,4 +221,5 @@ def test_the_mcp_host_hands_the_sdk_a_plain_made_dict(tmp_path: Path) -> None:
     legal = host.call("legal_actions", {}).result["legal"]
     g = find_game("quarterback")
     reply = host.call(*call_for_action(g.tools(), g.parse_action(legal[0])))
-    assert type(reply.result) is dict and reply.result["ok"] and UNMADE not in dict.keys(reply.result)
+    assert type(reply.result) is dict and reply.result["ok"]
+    assert list(dict.keys(reply.result))[:5] == ["ok", "tool", "kind", "seat", "action"]  # (its own storage holds the result)

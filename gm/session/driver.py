@@ -16,6 +16,8 @@ import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from gm.core.errors import StateError
+from gm.session import lifecycle
 from gm.session.commit import commitment, derive, derive_int
 
 if TYPE_CHECKING:
@@ -23,6 +25,11 @@ if TYPE_CHECKING:
     from gm.core.bots import Bot
     from gm.core.game import Game
     from gm.core.state import GameState
+    from gm.session.session import Session
+    from gm.transcript.recorder import Recorder
+
+#: the most bot moves one advance makes (a guard against a game that never ends): all of a game
+MAX_BOT_MOVES = 100_000
 
 
 class BotDriver:
@@ -75,3 +82,50 @@ class BotDriver:
             return action, None, None
         nonce = self.nonce(state, seat)
         return action, nonce, commitment(str(action), nonce)
+
+
+def play_owed(s: Session, limit: int | None = None) -> list[dict[str, Any]]:
+    """Let the bots of ``s`` make every move they owe now, each applied and stored through the
+    session, or at most ``limit``; returns the events as JSON (see :meth:`gm.session.Session.advance_bots`).
+    A bot that fails, or a move that cannot be stored, stops the bots with ``s.bot_error`` set."""
+    out: list[dict[str, Any]] = []
+    s.bot_error = None
+    driver = s.driver
+    if not driver.has_bots:
+        return out
+    for _ in range(MAX_BOT_MOVES if limit is None else limit):
+        st = s.state
+        if st.is_terminal or (limit is None and s.pause_when_out and s.humans_out()):
+            break
+        seat = driver.next_mover(st)
+        if seat is None:
+            break
+        try:
+            action, nonce, digest = driver.move(st, seat)  # (a bot choosing alongside a human commits first)
+            events, record = s._apply(seat, action, nonce=nonce, digest=digest)
+        except Exception as exc:  # a broken bot must not take the session down
+            s.bot_error = f"bot {s.players[seat]} ({seat}) failed: {exc}"
+            break
+        try:
+            s.ledger.append([record])
+        except (OSError, StateError) as exc:
+            lifecycle.reload(s)
+            s.bot_error = f"could not save the move of {s.players[seat]} ({seat}): {exc}"
+            break
+        out.extend(e.to_json() for e in events)
+        if s.on_bot_move is not None:
+            s.on_bot_move(seat)
+    return out
+
+
+def advance(s: Session, limit: int | None = None) -> list[dict[str, Any]]:
+    """Let the bots of ``s`` make the moves they owe now in a write of their own, recorded together
+    (see :meth:`gm.session.Session.advance`); returns their events as JSON."""
+    return lifecycle.held(s, play_owed, _recorded, s, limit)
+
+
+def _recorded(rec: Recorder, s: Session, limit: int | None) -> list[dict[str, Any]]:
+    with rec.batch():
+        events = play_owed(s, limit)
+        s.recording.progress()
+    return events

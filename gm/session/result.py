@@ -8,7 +8,7 @@ front end: it serialises, prints or sends it) must get exactly what an eagerly b
 :class:`CallResult` is a ``dict`` whose content is made by a function on first use: any read
 (``r["ok"]``, ``len(r)``, iteration, ``json.dumps(r)``, ``dict(r)``, ``r == {...}``, ``repr``,
 pickling, copying) or write makes it first, after which it is an ordinary dict with the same keys in
-the same order.  Until then its own storage holds only :data:`UNMADE` (not empty: C's JSON encoder
+the same order.  Until then its own storage holds only one placeholder key (not empty: C's JSON encoder
 writes ``{}`` for an empty dict without asking it), so a C-level reader that bypassed the dict
 methods would see that key (and fail loudly) rather than part of a result.
 
@@ -27,11 +27,15 @@ from typing import Any
 #: before a move in another must not both make it
 _MAKING = threading.Lock()
 #: the one key a result holds before it is made
-UNMADE = "__result_not_made__"
+_UNMADE = "__result_not_made__"
 _setitem = dict.__setitem__
 _new_result = dict.__new__
 
 
+# speed seam: lazy-call-result - a result nobody reads costs no status line, no list of who acts
+# next, no events in words and no board window; made on first read (bench tools: <game>.call_overhead,
+# the result not read, against <game>.call_read).  Pending.lazy builds it without a Python-level __init__, and
+# the dispatcher hands it a function and its arguments rather than a closure, for the same reason.
 class CallResult(dict[str, Any]):
     """A result dict made on first use by ``make`` (see the module docstring)."""
 
@@ -40,13 +44,9 @@ class CallResult(dict[str, Any]):
     def __init__(self, make: Callable[..., dict[str, Any]] | None = None, *args: Any) -> None:
         # (dict's own __init__ has nothing to do: the dict is empty)
         if make is not None:
-            _setitem(self, UNMADE, None)
+            _setitem(self, _UNMADE, None)
         self._make = make
         self._args = args
-
-    def made(self) -> bool:
-        """Whether the content has been made (read, written or settled)."""
-        return self._make is None
 
     def settle(self) -> None:
         """Make the content now (it is read from the live game: before the game changes)."""
@@ -121,7 +121,7 @@ class Pending:
             if last is not None and last._make is not None:
                 last.settle()
         result = _new_result(CallResult)  # (CallResult(make, *args) without a Python-level __init__)
-        _setitem(result, UNMADE, None)
+        _setitem(result, _UNMADE, None)
         result._make = make
         result._args = args
         self._ref = weakref.ref(result)
