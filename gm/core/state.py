@@ -155,11 +155,6 @@ class GameState(ABC, Generic[R]):
 
     game: ClassVar[Game[Any, Any]]
     seats: ClassVar[tuple[str, ...]]
-    #: the last check :meth:`validate` accepted (``action in legal`` and :meth:`is_legal` ask it): (seat,
-    #: action, plan).  ``apply`` of that very action object by that seat carries the plan out instead of
-    #: checking again (a bot asks, then plays); ``apply``'s own check keeps none, and every move ends it,
-    #: so a plan is only ever carried out in the position it was made for.
-    _checked: tuple[str, Action, Any] | None = None
 
     @classmethod
     def bind(cls, game: Game[Any, Any]) -> None:
@@ -314,7 +309,7 @@ class GameState(ABC, Generic[R]):
     def roll(self, label: str, lo: int, hi: int, *, about: str = "") -> int:
         """A :class:`~gm.core.chance.Die` from ``lo`` to ``hi``: ``draw(Die(label, lo, hi, about=about))``."""
         if not self._watched:
-            # the speed seam of dice: nobody supplies or watches, so the draw need not be made - the
+            # speed seam: dice - nobody supplies or watches, so the draw need not be made: the
             # generator rolls as Die.generate does (brawl rolls a few dice an action: making each
             # draw cost it about 4% of its random-play speed)
             self.draws += 1
@@ -325,7 +320,7 @@ class GameState(ABC, Generic[R]):
         """Deal ``n`` items off ``pile`` (its top is its end), top first, and take them off it: a
         :class:`~gm.core.chance.Deal` draw, so a chance source may deal others of the pile."""
         if not self._watched:
-            # the speed seam of deals: nobody supplies or watches, so the outcome is the pile's top
+            # speed seam: deals - nobody supplies or watches, so the outcome is the pile's top
             # (Deal.top, what the draw gives, consuming no generator): the draw is counted, not made -
             # brawl deals about five times an action, and making each draw cost it a fifth of its
             # random-play speed
@@ -408,10 +403,9 @@ class GameState(ABC, Generic[R]):
         return self.game.parse_action(text)
 
     def validate(self, seat: str, action: Action | str) -> Action:
-        """Return the parsed action if it is legal for ``seat`` now, else raise."""
-        checked, plan = self._validate(seat, action)
-        self._checked = (seat, checked, plan)
-        return checked
+        """Return the parsed action if it is legal for ``seat`` now, else raise (the state is not changed
+        either way: asking never writes, and :meth:`apply` checks for itself)."""
+        return self._validate(seat, action)[0]
 
     def _validate(self, seat: str, action: Action | str) -> tuple[Action, Any]:
         """The parsed action and its plan, or raise (the state is not changed either way)."""
@@ -443,15 +437,7 @@ class GameState(ABC, Generic[R]):
         Raises :class:`InvalidActionError` / :class:`IllegalActionError`; a rejected
         action changes nothing.
         """
-        last = self._checked
-        if last is None:
-            checked, plan = self._validate(seat, action)
-        else:
-            self._checked = None  # every move ends the last check
-            if last[1] is action and last[0] == seat:
-                checked, plan = action, last[2]  # checked in this very position a moment ago: the plan stands
-            else:
-                checked, plan = self._validate(seat, action)
+        checked, plan = self._validate(seat, action)
         try:
             events = self._apply(seat, checked, plan)
         except ChanceError:  # a supplied outcome the draw cannot have: the game is as it was before the move

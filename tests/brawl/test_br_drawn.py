@@ -1,7 +1,7 @@
-"""The check of a placement the seat's space just drew reads the plan drawing worked out
-(:meth:`BrawlState._check_placement`): the same plan the full check gives, and only while nothing has moved
-and the seat holds the same cards - a hand replaced or changed in place, or another move made, and the
-placement is checked in full again."""
+"""A placement the seat's space just drew is checked by what drawing it worked out
+(:meth:`BrawlState._check_placement`): it plays exactly as the same placement read afresh, which the
+full check sees, and only while nothing has moved and the seat holds the same cards - a hand replaced
+or changed in place, or another move made, and the placement is checked in full again."""
 
 from __future__ import annotations
 
@@ -21,22 +21,24 @@ def _frozen(st: BrawlState) -> str:
     return json.dumps([st.to_json(), st.snapshot(), st.rng.getstate(), st.locked], sort_keys=True, default=str)
 
 
-def test_a_drawn_placement_has_the_plan_of_the_full_check() -> None:
+def _events(events: list[object]) -> str:
+    return json.dumps([e.to_json() for e in events], sort_keys=True, default=str)  # type: ignore[attr-defined]
+
+
+def test_a_drawn_placement_plays_as_the_same_placement_read_afresh() -> None:
     compared = 0
     for seed in range(6):
-        st = G.new_state(None, seed)
-        assert isinstance(st, BrawlState)
+        st, fresh = G.new_state(None, seed), G.new_state(None, seed)
+        assert isinstance(st, BrawlState) and isinstance(fresh, BrawlState)
         rng = random.Random(seed)
         while not st.is_terminal and compared < 400:
             seat = st.to_act()[0]
             action = st.legal_actions(seat).sample(rng)
-            if isinstance(action, Placement):
-                fast = st._check(seat, action)
-                again = G.parse_action(str(action))  # the same placement, not the drawn object: the full check
-                assert again == action and again is not action
-                assert st._check(seat, again) == fast
-                compared += 1
-            st.apply(seat, action)
+            again = G.parse_action(str(action))  # the same placement, not the drawn object: the full check
+            assert again == action and again is not action
+            assert _events(st.apply(seat, action)) == _events(fresh.apply(seat, again))
+            assert _frozen(st) == _frozen(fresh)
+            compared += isinstance(action, Placement)
     assert compared == 400
 
 

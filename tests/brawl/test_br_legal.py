@@ -180,8 +180,9 @@ def test_checking_never_changes_the_state() -> None:
     assert checks > 400
 
 
-def test_the_plan_names_every_card_so_the_reveal_needs_no_second_look() -> None:
-    """The check's plan is each entry's card code, a card left out resolved to the one kind held."""
+def test_a_card_left_out_is_revealed_as_the_one_kind_held() -> None:
+    """BR-R-CARD: the check resolves a card left out to the one kind the player holds, so the reveal
+    names it without a second look."""
     st = new(seed=2)
     deal(st, "home", {"QB": ["F3", "F3"]})
     space = st._legal("home")
@@ -189,8 +190,12 @@ def test_the_plan_names_every_card_so_the_reveal_needs_no_second_look() -> None:
     first = space[0]
     action = Placement(tuple(CardPlay(cp.player, None, cp.zone) if cp.player == "QB" else cp for cp in first.placements))
     assert action in space and space.index(action) == len(space) // 2  # the first player is the top digit
-    plan = st._check("home", action)
-    assert len(plan) == 11 and dict(zip((cp.player for cp in action.placements), plan, strict=True))["QB"] == "F3"  # type: ignore[attr-defined]
+    zone = next(cp.zone for cp in action.placements if cp.player == "QB")
+    assert "QB@" in str(action) and "QB:F3@" not in str(action)
+    st.apply("home", action)
+    events = st.apply("away", st.legal_actions("away").sample(random.Random(2)))
+    (reveal,) = [e for e in events if e.kind == "reveal"]
+    assert f"QB:F3@{zone}" in reveal.text and [c.code for c in st.hands["home"]["QB"]] == ["F3"]
 
 
 def test_random_sampling_is_uniform() -> None:

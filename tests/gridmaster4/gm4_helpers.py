@@ -40,11 +40,9 @@ def fingerprint(state: GridMaster4State) -> bytes:
     """Every byte of the state (a rejected action must leave this unchanged).
 
     The immutable parts (ruleset, board geometry, logged moves) and the placement values shared by
-    every game on this board (a table that grows as games reach higher tiles) count by identity.  The
-    core's memo of the last accepted check (``_checked``, which only saves ``apply`` checking that
-    very action again) is no part of the game."""
+    every game on this board (a table that grows as games reach higher tiles) count by identity."""
     shared = ("rules", "geo", "log", "places")
-    fields = {k: v for k, v in vars(state).items() if k not in shared and k != "_checked"}
+    fields = {k: v for k, v in vars(state).items() if k not in shared}
     return pickle.dumps((fields, [id(m) for m in state.log], id(state.rules), id(state.geo), id(state.places)))
 
 
