@@ -65,7 +65,8 @@ def _fresh(module: ModuleType) -> ModuleType:
     import importlib.util
     import os
 
-    path = getattr(module, "__file__", None)
+    spec = module.__spec__  # (the module's own source, whose edits are watched: no data is found next to it)
+    path = spec.origin if spec is not None and spec.has_location else None
     if not path:
         return module
     try:
