@@ -413,8 +413,13 @@ class Game(ABC, Generic[RulesT, StateT]):
     # ---------------------------------------------------------------- export
     def export_context(self, rules: RulesT | Mapping[str, Any] | None) -> dict[str, Any]:
         """Extra context for the game's export templates (``templates/`` of its :attr:`package`):
-        worked examples computed by the engine, derived tables.  Default: nothing."""
-        return {}
+        worked examples computed by the engine, derived tables.  Default: ``export_context(rules)`` of
+        the game package's ``export`` module (given the loaded ruleset), if it has one; else nothing."""
+        module = self.hook("export")
+        if module is None or not hasattr(module, "export_context"):
+            return {}
+        found: dict[str, Any] = module.export_context(self.load_rules(rules))
+        return found
 
     def chatlog(self) -> ChatLog | None:
         """The game's move-log format for chatbot games (:mod:`gm.core.chatlog`): ``CHATLOG`` of the
@@ -436,10 +441,13 @@ class Game(ABC, Generic[RulesT, StateT]):
     def phrasing(self) -> Phrasing:
         """How the offline referee reads what players type beyond the game's notation
         (:class:`gm.core.phrasing.Phrasing`: the game's words for typos and slang, and its hook for
-        partial and relative moves).  Default: the parser alone, with numbers in words."""
+        partial and relative moves): ``PHRASING`` of the game package's ``phrasing`` module, if it has
+        one; else the parser alone, with numbers in words."""
         from gm.core.phrasing import PLAIN
+        from gm.core.phrasing import Phrasing as _Phrasing
 
-        return PLAIN
+        found = self.hook_attr("phrasing", "PHRASING")
+        return found if isinstance(found, _Phrasing) else PLAIN
 
     # ----------------------------------------------------------------- tools
     def action_tools(self, rules: RulesT | Mapping[str, Any] | None = None) -> list[ToolSpec]:
@@ -470,8 +478,10 @@ class Game(ABC, Generic[RulesT, StateT]):
 
     # ------------------------------------------------------------------ bots
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        """Bot strategies by name; ``default`` and ``random`` at least."""
-        return {}
+        """Bot strategies by name; ``default`` and ``random`` at least: ``BOTS`` of the game package's
+        ``bots`` module, if it has one; else none of its own (the core's bots still serve: :meth:`strategies`)."""
+        found = self.hook_attr("bots", "BOTS")
+        return found if isinstance(found, Mapping) else {}
 
     def strategies(self) -> Mapping[str, Callable[..., Bot]]:
         """Every bot a seat of this game may be given: the game's own (:meth:`bots`) and those the core gives

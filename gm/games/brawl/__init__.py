@@ -6,15 +6,13 @@ of zones; the offense gains yards by winning a connected chain of zones from the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
 from gm.core.actions import Action
-from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
-from gm.core.phrasing import Phrasing
 from gm.core.tools import ToolSpec
 from gm.games.brawl.actions import ACTION_TYPES, parse_action
 from gm.games.brawl.board import render, status_line
@@ -69,11 +67,6 @@ class Brawl(Game[BrawlRules, BrawlState]):
     def status(self, state: BrawlState, seat: str | None = None) -> str:
         return status_line(state, seat)
 
-    def export_context(self, rules: BrawlRules | Mapping[str, Any] | None) -> dict[str, Any]:
-        from gm.games.brawl.export import export_context
-
-        return export_context(self.load_rules(rules))
-
     def action_tools(self, rules: BrawlRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.brawl.tools import brawl_tools
 
@@ -82,16 +75,6 @@ class Brawl(Game[BrawlRules, BrawlState]):
     def rules_text(self, rules: BrawlRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Every rule id with its rule as ``rules`` has it (the ruleset's numbers, rosters and choices)."""
         return rules_text(self.load_rules(rules))
-
-    def phrasing(self) -> Phrasing:
-        from gm.games.brawl.phrasing import PHRASING
-
-        return PHRASING
-
-    def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        from gm.games.brawl import bots
-
-        return bots.BOTS
 
 
 GAME = Brawl()

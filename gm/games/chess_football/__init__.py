@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from gm.core.actions import Action
-from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
-from gm.core.phrasing import Phrasing
 from gm.core.tools import ToolSpec
 from gm.games.chess_football.actions import ACTION_TYPES, parse_action
 from gm.games.chess_football.board import render, status_line
@@ -88,21 +86,6 @@ class ChessFootball(Game[ChessFootballRules, ChessFootballState]):
     def rules_text(self, rules: ChessFootballRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Rule id -> its text with the numbers of ``rules`` (default: the default ruleset)."""
         return rules_text(self.load_rules(rules))
-
-    def export_context(self, rules: ChessFootballRules | Mapping[str, Any] | None) -> dict[str, Any]:
-        from gm.games.chess_football.export import export_context
-
-        return export_context(self.load_rules(rules))
-
-    def phrasing(self) -> Phrasing:
-        from gm.games.chess_football.phrasing import PHRASING
-
-        return PHRASING
-
-    def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        from gm.games.chess_football import bots
-
-        return bots.BOTS
 
 
 GAME = ChessFootball()

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from gm.core.actions import Action
-from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
-from gm.core.phrasing import Phrasing
 from gm.core.tools import ToolSpec
 from gm.games.grid_football.actions import ACTION_TYPES, parse_action
 from gm.games.grid_football.board import render, status_line
@@ -65,21 +63,6 @@ class GridFootball(Game[GridFootballRules, GridFootballState]):
         from gm.games.grid_football.tools import grid_football_tools
 
         return grid_football_tools(self.load_rules(rules))
-
-    def export_context(self, rules: GridFootballRules | Mapping[str, Any] | None) -> dict[str, Any]:
-        from gm.games.grid_football.export import export_context
-
-        return export_context(self.load_rules(rules))
-
-    def phrasing(self) -> Phrasing:
-        from gm.games.grid_football.phrasing import PHRASING
-
-        return PHRASING
-
-    def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        from gm.games.grid_football import bots
-
-        return bots.BOTS
 
 
 GAME = GridFootball()

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from gm.core.actions import Action
-from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
-from gm.core.phrasing import Phrasing
 from gm.core.tools import ToolSpec
 from gm.games.gridmaster4.actions import ACTION_TYPES, Place, parse_action
 from gm.games.gridmaster4.board import render, status_line
@@ -68,21 +66,6 @@ class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
         from gm.games.gridmaster4.tools import gridmaster4_tools
 
         return gridmaster4_tools(self.load_rules(rules))
-
-    def export_context(self, rules: GridMaster4Rules | Mapping[str, Any] | None) -> dict[str, Any]:
-        from gm.games.gridmaster4.export import export_context
-
-        return export_context(self.load_rules(rules))
-
-    def phrasing(self) -> Phrasing:
-        from gm.games.gridmaster4.phrasing import PHRASING
-
-        return PHRASING
-
-    def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        from gm.games.gridmaster4 import bots
-
-        return bots.BOTS
 
 
 GAME = GridMaster4()

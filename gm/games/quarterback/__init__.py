@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
 from gm.core.actions import Action
-from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
-from gm.core.phrasing import Phrasing
 from gm.core.tools import ToolSpec
 from gm.games.quarterback.actions import ACTION_TYPES, parse_action
 from gm.games.quarterback.board import render, status_line
@@ -69,21 +67,6 @@ class Quarterback(Game[QuarterbackRules, QuarterbackState]):
         from gm.games.quarterback.tools import action_tools
 
         return action_tools(self.load_rules(rules))
-
-    def export_context(self, rules: QuarterbackRules | Mapping[str, Any] | None) -> dict[str, Any]:
-        from gm.games.quarterback.export import export_context
-
-        return export_context(self.load_rules(rules))
-
-    def phrasing(self) -> Phrasing:
-        from gm.games.quarterback.phrasing import PHRASING
-
-        return PHRASING
-
-    def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        from gm.games.quarterback import bots
-
-        return bots.BOTS
 
 
 GAME = Quarterback()
