@@ -27,6 +27,7 @@ from gm.core.chatlog_text import move_pattern, read_line, score_claim, status_ro
 from gm.core.errors import GameError
 from gm.core.events import Event
 from gm.core.state import GameState
+from gm.core.wording import ordinal
 from gm.games.brawl.actions import Placement, parse_action
 from gm.games.brawl.engine import FOURTH_DOWN, PLAY, BrawlState
 from gm.games.brawl.rules import BrawlRules
@@ -141,7 +142,7 @@ class BrawlChatLog(ChatLog):
         if "ball" in rows and (b := re.match(r"(own [0-9]{1,3}|opp [0-9]{1,3}|midfield)\b", rows["ball"][1])):
             out.append((rows["ball"][0], Claim("spot", b.group(1))))
         if "down" in rows and (d := _DOWN.match(rows["down"][1])):
-            out.append((rows["down"][0], Claim("down", f"{_ordinal(int(d.group(1)))} & {d.group(2)}")))
+            out.append((rows["down"][0], Claim("down", f"{ordinal(int(d.group(1)))} & {d.group(2)}")))
         return sorted(out, key=lambda nc: nc[0])
 
     def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
@@ -254,10 +255,6 @@ def _rolls(events: Sequence[Event]) -> dict[str, str]:
     return out
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
 @dataclass(frozen=True, slots=True)
 class _Series:
     """The series as gm's status line states it: who has the ball, the down and distance (``& goal``
@@ -280,10 +277,10 @@ def _series(state: GameState[Any]) -> _Series | None:
     togo = min(r.first_down_yards, state.to_goal)
     goal = togo == state.to_goal and togo < r.first_down_yards
     play = state.play_no if state.phase == PLAY else r.series_cards + 1  # going for it is the next play
-    down = f"{_ordinal(play)} & {'goal' if goal else togo}"
+    down = f"{ordinal(play)} & {'goal' if goal else togo}"
     spot = state.field_text(state.los)
     now = state.field_text(state.fourth_spot) if state.phase == FOURTH_DOWN else spot
-    return _Series(str(state.offense), down, (f"{_ordinal(play)} & {togo}",) if goal else (), spot, (now,) if now != spot else ())
+    return _Series(str(state.offense), down, (f"{ordinal(play)} & {togo}",) if goal else (), spot, (now,) if now != spot else ())
 
 
 _ROLLS = re.compile(r"\brolls?\s*:?\s*((?:[a-z]{1,4}[0-9]?(?:\s*@\s*[a-z]{2})?\s*:?\s*[0-9]{1,3}\b[\s,;]*(?:and\s+)?)+)")
@@ -307,7 +304,7 @@ def _claims(text: str) -> list[Claim]:
     if (m := _OFFENSE.search(text)) is not None:
         out.append(Claim("offense", m.group(1)))
     if (m := _DOWN.search(text)) is not None:
-        out.append(Claim("down", f"{_ordinal(int(m.group(1)))} & {m.group(2)}"))
+        out.append(Claim("down", f"{ordinal(int(m.group(1)))} & {m.group(2)}"))
     if (m := _SPOT.search(text)) is not None:
         out.append(Claim("spot", re.sub(r"\s+", " ", m.group(1))))
     if (m := _ROUND.search(text)) is not None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gm.core.wording import ordinal
+
 if TYPE_CHECKING:
     from gm.games.chess_football.engine import ChessFootballState
     from gm.games.chess_football.field import Field, Piece
@@ -39,7 +41,7 @@ WINDOW_AHEAD = 8
 
 def status_line(state: ChessFootballState, seat: str | None = None) -> str:
     """Period, score, down & distance, ball, whose move."""
-    from gm.games.chess_football.engine import AWAY, HOME, ordinal
+    from gm.games.chess_football.engine import AWAY, HOME
 
     parts = []
     if state.outcome:

@@ -22,6 +22,7 @@ from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated, stated_coi
 from gm.core.chatlog_text import move_pattern, read_line, score_claim, status_rows
 from gm.core.events import Event
 from gm.core.state import GameState
+from gm.core.wording import ordinal
 from gm.games.chess_football.actions import CoinCall, parse_action
 from gm.games.chess_football.engine import ChessFootballState
 
@@ -167,9 +168,7 @@ def _toss(state: GameState[Any], events: Sequence[Event]) -> tuple[str | None, s
 
 
 def _down(v: dict[str, Any], seat: bool = True) -> str:
-    n = int(v["down"])
-    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-    text = f"{ordinal} & {v['to_go']}"
+    text = f"{ordinal(int(v['down']))} & {v['to_go']}"
     return f"{v['offense']} {text} at row {v['line_of_scrimmage']}" if seat else text
 
 
@@ -194,10 +193,9 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("ball", m.group(1).upper()))
     if (m := _DOWN.search(text)) is not None:
         seat, down, togo = m.groups()
-        ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(int(down), f"{down}th")
         if seat:
             out.append(Claim("offense", seat))
-        out.append(Claim("down", f"{ordinal} & {togo}"))
+        out.append(Claim("down", f"{ordinal(int(down))} & {togo}"))
     if (m := _LOS.search(text)) is not None:
         out.append(Claim("los", str(int(m.group(1)))))
     if (m := _PERIOD.search(text)) is not None:

@@ -29,6 +29,7 @@ from gm.core.errors import GameError, IllegalActionError, InvalidActionError
 from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import ActionSpace, GameState
+from gm.core.wording import ordinal
 from gm.games.chess_football import passing, resolution
 from gm.games.chess_football.actions import (
     Ability,
@@ -108,10 +109,6 @@ _ACTION_DECISION = {
 
 def other(seat: str) -> str:
     return AWAY if seat == HOME else HOME
-
-
-def ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 class ChessFootballState(GameState[ChessFootballRules]):

@@ -26,6 +26,7 @@ from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated, stated_coi
 from gm.core.chatlog_text import move_pattern, read_line, score_claim, squares
 from gm.core.events import Event
 from gm.core.state import GameState
+from gm.core.wording import ordinal
 from gm.games.grid_football.actions import CoinCall, parse_action
 from gm.games.grid_football.engine import (
     AWAY,
@@ -36,7 +37,6 @@ from gm.games.grid_football.engine import (
     PUNT,
     RETURN_NUMBER,
     GridFootballState,
-    ordinal,
     parse_square,
     plural,
     sq,

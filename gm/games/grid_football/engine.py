@@ -20,6 +20,7 @@ from gm.core.errors import IllegalActionError
 from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
+from gm.core.wording import ordinal
 from gm.games.grid_football.actions import CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
 from gm.games.grid_football.movement import (
     KickOutcome,
@@ -119,16 +120,9 @@ def parse_square(text: str) -> Square:
     return ord(t[0]) - ord("A"), int(t[1:])
 
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
 def plural(n: int, word: str) -> str:
     """``word`` for one, ``word + "s"`` for any other number."""
     return word if n == 1 else word + "s"
-
-
-def ordinal(n: int) -> str:
-    return _ORDINALS.get(n) or f"{n}th"
 
 
 _event = make_event
