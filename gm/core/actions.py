@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
+from gm.core.errors import bad_input
+
 
 class Action:
     """Base of every game's actions (frozen dataclasses)."""
@@ -30,6 +32,27 @@ class Action:
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             out[f.name] = getattr(self, f.name)
         return out
+
+
+#: the two calls of a coin toss
+COIN_SIDES = ("heads", "tails")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CoinCall(Action):
+    """Call the coin toss: heads or tails.  A game whose toss is called derives its own, naming its syntax
+    rule (:attr:`rule`: what a call that is neither is refused under)."""
+
+    call: str
+    type: ClassVar[str] = "coin_call"
+    rule: ClassVar[str] = "CORE-ACTION"
+
+    def __post_init__(self) -> None:
+        if self.call not in COIN_SIDES:
+            raise bad_input("a coin toss call is heads or tails", self.call, rule=self.rule, legal=COIN_SIDES)
+
+    def __str__(self) -> str:
+        return self.call
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

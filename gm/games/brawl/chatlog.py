@@ -22,8 +22,26 @@ from typing import Any
 
 from gm.core.actions import Action
 from gm.core.chance import Choice, Deal, Draw
-from gm.core.chatlog import ChanceLog, ChatLog, Claim, Fact, ParsedLine, Stated
-from gm.core.chatlog_text import move_pattern, read_line, score_claim, status_rows
+from gm.core.chatlog import (
+    ChanceLog,
+    Claim,
+    Fact,
+    ParsedLine,
+    Stated,
+    ViewChatLog,
+    move_segments,
+    outcome_text,
+    result_fact,
+)
+from gm.core.chatlog_text import (
+    move_pattern,
+    read_line,
+    result_claim,
+    result_pattern,
+    score_claim,
+    status_rows,
+    table_score,
+)
 from gm.core.errors import GameError
 from gm.core.events import Event
 from gm.core.state import GameState
@@ -40,10 +58,10 @@ _SPOT = re.compile(r"\bat\s+(own\s+[0-9]{1,3}|opp\s+[0-9]{1,3}|midfield)\b")
 _ROUND = re.compile(r"\bround\s*([0-9]{1,3})\b")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
 _FIRST = re.compile(rf"\b({_SEATS})\s+has\s+the\s+ball\s+first\b")
-_RESULT = re.compile(rf"\b({_SEATS})\s+wins\b|\b(draw|tied game)\b")
+_RESULT = result_pattern(_SEATS, "draw|tied game")
 
 
-class BrawlChatLog(ChatLog):
+class BrawlChatLog(ViewChatLog):
     """The move log of brawl."""
 
     secret_picks = (
@@ -114,10 +132,7 @@ class BrawlChatLog(ChatLog):
         return not state.has_locked_picks()  # hands stay secret all game; only a locked placement holds a line open
 
     def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
-        by_seat: dict[str, list[str]] = {}
-        for seat, action in moves:
-            by_seat.setdefault(seat, []).append(str(action))
-        parts = [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
+        parts = move_segments(moves)
         v = state.view(None)
         parts += [f"{k} {said}" for k, said in _rolls(events).items()]
         parts += [f"touchdown {e.data['offense']}" for e in events if e.kind == "touchdown"]
@@ -127,7 +142,7 @@ class BrawlChatLog(ChatLog):
         parts.append(f"round {v['round']}, score home {v['score']['home']}-{v['score']['away']} away")
         parts += [f"{e.data['seat']} has the ball first" for e in events if e.kind == "toss"]
         if state.outcome is not None:
-            parts.append(f"{state.outcome.winner} wins" if state.outcome.winner else "draw")
+            parts.append(outcome_text(state.outcome))
         return f"P{number} " + " | ".join(parts)
 
     def parse_line(self, text: str) -> ParsedLine | None:
@@ -137,22 +152,15 @@ class BrawlChatLog(ChatLog):
         """The session template's score, ball and down rows."""
         rows = status_rows(lines)
         out: list[tuple[int, Claim]] = []
-        if "score" in rows and (m := re.fullmatch(r"home ([0-9]{1,3}) - ([0-9]{1,3}) away", rows["score"][1])):
-            out.append((rows["score"][0], Claim("score", f"home {int(m.group(1))}-{int(m.group(2))} away")))
+        if "score" in rows and (score := table_score(rows["score"][1], ("home", "away"))):
+            out.append((rows["score"][0], Claim("score", score)))
         if "ball" in rows and (b := re.match(r"(own [0-9]{1,3}|opp [0-9]{1,3}|midfield)\b", rows["ball"][1])):
             out.append((rows["ball"][0], Claim("spot", b.group(1))))
         if "down" in rows and (d := _DOWN.match(rows["down"][1])):
             out.append((rows["down"][0], Claim("down", f"{ordinal(int(d.group(1)))} & {d.group(2)}")))
         return sorted(out, key=lambda nc: nc[0])
 
-    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        return self._fact(key, state, events, state.view(None))
-
-    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
-        v = state.view(None)  # (what the batch saves: the spectator view, read once for the line's claims)
-        return [self._fact(k, state, events, v) for k in keys]
-
-    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
+    def fact_in(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
         play = next((e.rule for e in reversed(events) if e.kind not in ("locked", "series")), "BR-YARDS")
         if key in ("offense", "down", "spot"):
             series = _series(state)
@@ -180,10 +188,7 @@ class BrawlChatLog(ChatLog):
             toss = [str(e.data["seat"]) for e in (*events, *getattr(state, "setup_events", ())) if e.kind == "toss"]
             return Fact(toss[0] if toss else "no toss", "BR-R-FIRST")
         if key == "result":
-            o = state.outcome
-            if o is None:
-                return Fact("game not over", "BR-R-WIN")
-            return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
+            return result_fact(state, "game not over", "BR-R-WIN")
         return None
 
 
@@ -313,8 +318,8 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("score", score))
     if (m := _FIRST.search(text)) is not None:
         out.append(Claim("first", m.group(1)))
-    if (m := _RESULT.search(text)) is not None:
-        out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
+    if (r := result_claim(text, _RESULT)) is not None:
+        out.append(r)
     return out
 
 

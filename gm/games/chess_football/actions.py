@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from gm.core import actions
 from gm.core.actions import Action
 from gm.core.errors import InvalidActionError, bad_input
 
@@ -116,18 +117,10 @@ class CaptainPick(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class CoinCall(Action):
+class CoinCall(actions.CoinCall):
     """Call the coin toss: heads or tails."""
 
-    call: str
-    type: ClassVar[str] = "coin_call"
-
-    def __post_init__(self) -> None:
-        if self.call not in ("heads", "tails"):
-            raise bad_input("a coin toss call is heads or tails", self.call, rule=SYNTAX, legal=("heads", "tails"))
-
-    def __str__(self) -> str:
-        return self.call
+    rule: ClassVar[str] = SYNTAX
 
 
 @dataclass(frozen=True, slots=True)

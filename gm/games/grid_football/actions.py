@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
+from gm.core import actions
 from gm.core.actions import Action
 from gm.core.errors import InvalidActionError, bad_input
 from gm.games.grid_football.rules import KICK_COLOURS, PLAY_COLOURS, POSITIONS
@@ -24,18 +25,10 @@ SYNTAX = "GF-SYNTAX"  # the rule of every "not a Grid Football action" error
 
 
 @dataclass(frozen=True, slots=True)
-class CoinCall(Action):
+class CoinCall(actions.CoinCall):
     """Call the coin toss: heads or tails."""
 
-    call: str
-    type: ClassVar[str] = "coin_call"
-
-    def __post_init__(self) -> None:
-        if self.call not in ("heads", "tails"):
-            raise bad_input("a coin toss call is heads or tails", self.call, rule=SYNTAX, legal=("heads", "tails"))
-
-    def __str__(self) -> str:
-        return self.call
+    rule: ClassVar[str] = SYNTAX
 
 
 @dataclass(frozen=True, slots=True)
