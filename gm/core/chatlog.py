@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from gm.core.chance import Draw
     from gm.core.events import Event
     from gm.core.game import Game
-    from gm.core.outcome import Outcome
     from gm.core.state import GameState
 
 
@@ -174,6 +173,12 @@ class ChatLog(ABC):
         Default: no seat has a locked pick."""
         return not state.has_locked_picks()
 
+    def result_fact(self, state: GameState[Any], going_on: str, rule: str) -> Fact:
+        """The engine's ``result`` fact: the outcome's :attr:`~gm.core.outcome.Outcome.verdict` under its
+        rule, or ``going_on`` under ``rule`` while the game is not over."""
+        o = state.outcome
+        return Fact(going_on, rule) if o is None else Fact(o.verdict, o.rule)
+
     def line_text(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
         """:meth:`format_line`, kept to one line."""
         return " ".join(self.format_line(state, moves, events, number).split())
@@ -208,22 +213,17 @@ def move_segments(moves: Sequence[tuple[str, Action]]) -> list[str]:
     return [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
 
 
-def outcome_text(outcome: Outcome) -> str:
-    """How a log line and a ``result`` claim word the end of a game: ``SEAT wins`` or ``draw``."""
-    return f"{outcome.winner} wins" if outcome.winner else "draw"
-
-
-def result_fact(state: GameState[Any], going_on: str, rule: str) -> Fact:
-    """The engine's ``result`` fact: the outcome (:func:`outcome_text`) under its rule, or ``going_on``
-    under ``rule`` while the game is not over."""
-    o = state.outcome
-    return Fact(going_on, rule) if o is None else Fact(outcome_text(o), o.rule)
-
-
 _OTHER_SIDE = {"heads": "tails", "tails": "heads"}
 
 
-def called_toss(state: GameState[Any], events: Sequence[Event]) -> tuple[str | None, str | None]:
+def toss_fact(key: str, state: GameState[Any], events: Sequence[Event], rule: str) -> Fact:
+    """The engine's ``coin`` (the flip) or ``toss`` (who won it) fact, under ``rule``, for a game whose toss
+    is called (:func:`stated_coin`)."""
+    flip, winner = _called_toss(state, events)
+    return Fact((flip if key == "coin" else winner) or "no toss", rule)
+
+
+def _called_toss(state: GameState[Any], events: Sequence[Event]) -> tuple[str | None, str | None]:
     """The coin toss of a game whose toss is called (a :class:`~gm.core.actions.CoinCall`, a ``coin_toss``
     event with its ``flip`` and ``winner``, the state's ``toss_winner``): the flip and its winner, from
     this exchange's events or, once played, from the call in the log and its winner; ``(None, None)``

@@ -426,17 +426,17 @@ def coin_claims(text: str, seats: str) -> list[Claim]:
     return out
 
 
-def result_pattern(seats: str, draws: str, *, toss: bool = False) -> re.Pattern[str]:
-    """How a line says the game is over: ``SEAT wins`` (``seats`` a regex alternative; with ``toss``, not
-    ``SEAT wins the toss``) or one of the ``draws`` words (a regex alternative)."""
+@lru_cache(maxsize=16)
+def _result(seats: str, draws: str, toss: bool) -> re.Pattern[str]:
     unless = r"(?!\s+the\s+(?:coin\s+)?toss)" if toss else ""
     return re.compile(rf"\b({seats})\s+wins\b{unless}|\b({draws})\b")
 
 
-def result_claim(text: str, pattern: re.Pattern[str]) -> Claim | None:
-    """The ``result`` claim a line states (``pattern``: :func:`result_pattern`), in :func:`outcome_text`'s
-    words."""
-    m = pattern.search(text)
+def result_claim(text: str, seats: str, draws: str, *, toss: bool = False) -> Claim | None:
+    """The ``result`` claim a line states, in the words of :attr:`~gm.core.outcome.Outcome.verdict`:
+    ``SEAT wins`` (``seats`` a regex alternative; with ``toss``, not ``SEAT wins the toss``) or one of the
+    ``draws`` words (a regex alternative)."""
+    m = _result(seats, draws, toss).search(text)
     if m is None:
         return None
     return Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw")
@@ -476,6 +476,14 @@ def table_score(value: str, seats: tuple[str, str]) -> str | None:
     a, b = seats
     m = re.fullmatch(rf"{a} ([0-9]{{1,3}}) - ([0-9]{{1,3}}) {b}", value)
     return None if m is None else f"{a} {int(m.group(1))}-{int(m.group(2))} {b}"
+
+
+def score_row(lines: Iterable[tuple[int, str]], seats: tuple[str, str]) -> list[tuple[int, Claim]]:
+    """The ``score`` claim of a session document's status table (:func:`status_rows`, :func:`table_score`),
+    with its line number; empty when the table states none."""
+    rows = status_rows(lines)
+    score = table_score(rows["score"][1], seats) if "score" in rows else None
+    return [] if score is None else [(rows["score"][0], Claim("score", score))]
 
 
 def status_rows(lines: Iterable[tuple[int, str]]) -> dict[str, tuple[int, str]]:

@@ -22,26 +22,8 @@ from typing import Any
 
 from gm.core.actions import Action
 from gm.core.chance import Choice, Deal, Draw
-from gm.core.chatlog import (
-    ChanceLog,
-    Claim,
-    Fact,
-    ParsedLine,
-    Stated,
-    ViewChatLog,
-    move_segments,
-    outcome_text,
-    result_fact,
-)
-from gm.core.chatlog_text import (
-    move_pattern,
-    read_line,
-    result_claim,
-    result_pattern,
-    score_claim,
-    status_rows,
-    table_score,
-)
+from gm.core.chatlog import ChanceLog, Claim, Fact, ParsedLine, Stated, ViewChatLog, move_segments
+from gm.core.chatlog_text import move_pattern, read_line, result_claim, score_claim, score_row, status_rows
 from gm.core.errors import GameError
 from gm.core.events import Event
 from gm.core.state import GameState
@@ -58,7 +40,6 @@ _SPOT = re.compile(r"\bat\s+(own\s+[0-9]{1,3}|opp\s+[0-9]{1,3}|midfield)\b")
 _ROUND = re.compile(r"\bround\s*([0-9]{1,3})\b")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
 _FIRST = re.compile(rf"\b({_SEATS})\s+has\s+the\s+ball\s+first\b")
-_RESULT = result_pattern(_SEATS, "draw|tied game")
 
 
 class BrawlChatLog(ViewChatLog):
@@ -142,7 +123,7 @@ class BrawlChatLog(ViewChatLog):
         parts.append(f"round {v['round']}, score home {v['score']['home']}-{v['score']['away']} away")
         parts += [f"{e.data['seat']} has the ball first" for e in events if e.kind == "toss"]
         if state.outcome is not None:
-            parts.append(outcome_text(state.outcome))
+            parts.append(state.outcome.verdict)
         return f"P{number} " + " | ".join(parts)
 
     def parse_line(self, text: str) -> ParsedLine | None:
@@ -151,9 +132,7 @@ class BrawlChatLog(ViewChatLog):
     def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
         """The session template's score, ball and down rows."""
         rows = status_rows(lines)
-        out: list[tuple[int, Claim]] = []
-        if "score" in rows and (score := table_score(rows["score"][1], ("home", "away"))):
-            out.append((rows["score"][0], Claim("score", score)))
+        out = score_row(lines, ("home", "away"))
         if "ball" in rows and (b := re.match(r"(own [0-9]{1,3}|opp [0-9]{1,3}|midfield)\b", rows["ball"][1])):
             out.append((rows["ball"][0], Claim("spot", b.group(1))))
         if "down" in rows and (d := _DOWN.match(rows["down"][1])):
@@ -188,7 +167,7 @@ class BrawlChatLog(ViewChatLog):
             toss = [str(e.data["seat"]) for e in (*events, *getattr(state, "setup_events", ())) if e.kind == "toss"]
             return Fact(toss[0] if toss else "no toss", "BR-R-FIRST")
         if key == "result":
-            return result_fact(state, "game not over", "BR-R-WIN")
+            return self.result_fact(state, "game not over", "BR-R-WIN")
         return None
 
 
@@ -318,7 +297,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("score", score))
     if (m := _FIRST.search(text)) is not None:
         out.append(Claim("first", m.group(1)))
-    if (r := result_claim(text, _RESULT)) is not None:
+    if (r := result_claim(text, _SEATS, "draw|tied game")) is not None:
         out.append(r)
     return out
 

@@ -18,28 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.chatlog import (
-    Claim,
-    Fact,
-    ParsedLine,
-    Stated,
-    ViewChatLog,
-    called_toss,
-    move_segments,
-    outcome_text,
-    result_fact,
-    stated_coin,
-)
-from gm.core.chatlog_text import (
-    coin_claims,
-    move_pattern,
-    read_line,
-    result_claim,
-    result_pattern,
-    score_claim,
-    status_rows,
-    table_score,
-)
+from gm.core.chatlog import Claim, Fact, ParsedLine, Stated, ViewChatLog, move_segments, stated_coin, toss_fact
+from gm.core.chatlog_text import coin_claims, move_pattern, read_line, result_claim, score_claim, score_row
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.core.wording import ordinal
@@ -53,7 +33,6 @@ _DOWN = re.compile(rf"(?:\b({_SEATS})\s+)?\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s
 _LOS = re.compile(r"\bat\s+row\s+([0-9]{1,2})\b")
 _PERIOD = re.compile(r"\b(half\s*[0-9]|overtime(?:\s*[0-9])?)\b")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
-_RESULT = result_pattern(_SEATS, "draw|tied game", toss=True)
 
 
 class ChessFootballChatLog(ViewChatLog):
@@ -102,7 +81,7 @@ class ChessFootballChatLog(ViewChatLog):
         if v.get("period"):
             parts.append(f"{v['period']}, score home {v['score']['home']}-{v['score']['away']} away")
         if state.outcome is not None:
-            parts.append(outcome_text(state.outcome))
+            parts.append(state.outcome.verdict)
         return f"T{number} " + " | ".join(parts)
 
     def parse_line(self, text: str) -> ParsedLine | None:
@@ -110,11 +89,7 @@ class ChessFootballChatLog(ViewChatLog):
 
     def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
         """The session template's score row."""
-        rows = status_rows(lines)
-        out: list[tuple[int, Claim]] = []
-        if "score" in rows and (score := table_score(rows["score"][1], ("home", "away"))):
-            out.append((rows["score"][0], Claim("score", score)))
-        return out
+        return score_row(lines, ("home", "away"))
 
     def fact_in(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
         play = next((e.rule for e in reversed(events) if e.kind not in ("down", "locked")), "CF-MOVEMENT")
@@ -137,12 +112,11 @@ class ChessFootballChatLog(ViewChatLog):
             teams = [str(e.data["team"]) for e in events if e.kind == "touchdown"]
             return Fact(teams[-1] if teams else "none", "CF-TOUCHDOWN")
         if key in ("coin", "toss"):
-            flip, winner = called_toss(state, events)
-            return Fact((flip if key == "coin" else winner) or "no toss", "CF-COIN-TOSS")
+            return toss_fact(key, state, events, "CF-COIN-TOSS")
         if key in self.roll_keys:
             return Fact(_rolls(events).get(key, "no roll"), "CF-PASS" if key == "pass roll" else "CF-COLLISION")
         if key == "result":
-            return result_fact(state, "game not over", "CF-WIN")
+            return self.result_fact(state, "game not over", "CF-WIN")
         return None
 
 
@@ -190,7 +164,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("period", re.sub(r"\s+", " ", m.group(1).replace("half", "half "))))
     if (score := score_claim(text, ("home", "away"))) is not None:
         out.append(Claim("score", score))
-    if (r := result_claim(text, _RESULT)) is not None:
+    if (r := result_claim(text, _SEATS, "draw|tied game", toss=True)) is not None:
         out.append(r)
     return out
 

@@ -22,28 +22,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.chatlog import (
-    ChatLog,
-    Claim,
-    Fact,
-    ParsedLine,
-    Stated,
-    called_toss,
-    move_segments,
-    outcome_text,
-    result_fact,
-    stated_coin,
-)
-from gm.core.chatlog_text import (
-    coin_claims,
-    move_pattern,
-    read_line,
-    result_claim,
-    result_pattern,
-    score_claim,
-    squares,
-    table_score,
-)
+from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated, move_segments, stated_coin, toss_fact
+from gm.core.chatlog_text import coin_claims, move_pattern, read_line, result_claim, score_claim, squares, table_score
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.core.wording import ordinal
@@ -74,7 +54,6 @@ _DOWNS_LEFT = re.compile(r"\b([0-9]{1,3})\s+downs?\s+left\b")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b|\b({_SEATS})\s+(?:scores|touchdown)\b")
 _ROW = re.compile(r"^([a-z][a-z ]{2,30}) \| (.+)$")  # a status table row, cleaned: "ball | k37"
 _BLOCKED_LIST = re.compile(r"^[0-9]{1,4} blocked\s*:\s*(.+)$")
-_RESULT = result_pattern(_SEATS, "draw|tied game|game tied", toss=True)
 
 
 class GridFootballChatLog(ChatLog):
@@ -118,7 +97,7 @@ class GridFootballChatLog(ChatLog):
             elif e.kind == "touchdown":
                 claims.append(f"touchdown {e.data['team']}")
         if state.outcome is not None:
-            claims.append(outcome_text(state.outcome))
+            claims.append(state.outcome.verdict)
         if "coin_toss" not in kinds and "kick_choice" not in kinds:
             where = f"ball {sq(state.ball)}" if state.ball else "no ball"
             if state.offense and state.phase == PLAY:
@@ -189,10 +168,9 @@ class GridFootballChatLog(ChatLog):
             teams = [str(e.data["team"]) for e in events if e.kind == "touchdown"]
             return Fact(teams[-1] if teams else "none", "GF-TD")
         if key in ("coin", "toss"):
-            flip, winner = called_toss(state, events)
-            return Fact((flip if key == "coin" else winner) or "no toss", "GF-TOSS")
+            return toss_fact(key, state, events, "GF-TOSS")
         if key == "result":
-            return result_fact(state, "game not over", "GF-QUARTERS")
+            return self.result_fact(state, "game not over", "GF-QUARTERS")
         return None
 
 
@@ -253,7 +231,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("downs left", str(int(m.group(1)))))
     if (score := score_claim(text, ("home", "away"))) is not None:
         out.append(Claim("score", score))
-    if (r := result_claim(text, _RESULT)) is not None:
+    if (r := result_claim(text, _SEATS, "draw|tied game|game tied", toss=True)) is not None:
         out.append(r)
     return out
 

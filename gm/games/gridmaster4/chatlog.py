@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.chatlog import Claim, Fact, ParsedLine, ViewChatLog, outcome_text, result_fact
-from gm.core.chatlog_text import move_pattern, read_line, result_claim, result_pattern
+from gm.core.chatlog import Claim, Fact, ParsedLine, ViewChatLog
+from gm.core.chatlog_text import move_pattern, read_line, result_claim
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.gridmaster4.actions import parse_action
@@ -31,7 +31,6 @@ _SEAT_SCORE = re.compile(rf"\b({_SEATS})\s*:?\s*([0-9]{{1,4}})\b")
 _BLOCKED = re.compile(rf"\b({_SEATS})\s+(?:is\s+)?(?:now\s+)?blocked\b")
 #: a row of the session template's players table, cleaned: seat | colour | score | next tile | status | active tiles
 _PLAYER_ROW = re.compile(rf"^({_SEATS}) \| [a-z ]+ \| ([0-9]{{1,4}}) \| [0-9-]{{1,4}} \| (playing|blocked) \| ?(.*)$")
-_RESULT = result_pattern(_SEATS, "draw|tie")
 
 
 class GridMaster4ChatLog(ViewChatLog):
@@ -57,7 +56,7 @@ class GridMaster4ChatLog(ViewChatLog):
                 parts.append(f"{e.data['seat']} is blocked")
         parts.append("scores " + ", ".join(f"{s} {p['score']}" for s, p in players.items()))
         if state.outcome is not None:
-            parts.append(outcome_text(state.outcome))
+            parts.append(state.outcome.verdict)
         return f"M{number} " + " | ".join(parts)
 
     def parse_line(self, text: str) -> ParsedLine | None:
@@ -96,7 +95,7 @@ class GridMaster4ChatLog(ViewChatLog):
             blocked = next((e.rule for e in events if e.kind == "blocked" and e.data["seat"] == seat), "GM4-BLOCKED")
             return Fact(str(players[seat]["status"]), blocked)
         if kind == "result":
-            return result_fact(state, "not over", "GM4-WIN-BLOCKED")
+            return self.result_fact(state, "not over", "GM4-WIN-BLOCKED")
         return None
 
 
@@ -111,7 +110,7 @@ def _claims(text: str) -> list[Claim]:
                 out.append(Claim(f"score {s.group(1)}", str(int(s.group(2)))))
     for b in _BLOCKED.finditer(text):
         out.append(Claim(f"status {b.group(1)}", "blocked"))
-    if (r := result_claim(text, _RESULT)) is not None:
+    if (r := result_claim(text, _SEATS, "draw|tie")) is not None:
         out.append(r)
     return out
 

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.chatlog import Claim, Fact, ParsedLine, Stated, ViewChatLog, outcome_text, result_fact
-from gm.core.chatlog_text import move_pattern, read_line, result_claim, result_pattern, score_claim, status_rows
+from gm.core.chatlog import Claim, Fact, ParsedLine, Stated, ViewChatLog
+from gm.core.chatlog_text import move_pattern, read_line, result_claim, score_claim, status_rows
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.quarterback.actions import MovePiece, parse_action
@@ -34,7 +34,6 @@ _HALF = re.compile(r"\bgame\s*([0-9])(?:\s*/\s*[0-9])?\s*,?\s*half\s*([0-9])\b")
 _GAME_SCORE = re.compile(rf"\bgame\s*([0-9])\s*:\s*(?:({_SEATS})\s*([0-9]{{1,3}})\s*-\s*([0-9]{{1,3}})\s*({_SEATS}))")
 _SCORES = re.compile(rf"\b({_SEATS})\s+scores\s+([0-9]{{1,3}}|nothing)\b")
 _TOSS = re.compile(rf"\b({_SEATS})\s+(?:won|wins)\s+the\s+(?:coin\s+)?toss\b|\b({_SEATS})\s+attacks\s+first\b")
-_RESULT = result_pattern(_SEATS, "draw|drawn", toss=True)
 _ENDS = frozenset({"end_turn", "turn_done", "score", "half_start", "game_over", "match_over"})
 
 
@@ -79,7 +78,7 @@ class QuarterbackChatLog(ViewChatLog):
         if number == 1 and state.rules.first_attacker == "toss":
             parts.append(f"{snap['first_attacker']} won the toss")
         if state.outcome is not None:
-            parts.append(outcome_text(state.outcome))
+            parts.append(state.outcome.verdict)
         return f"T{number} " + " | ".join(parts)
 
     def parse_line(self, text: str) -> ParsedLine | None:
@@ -121,7 +120,7 @@ class QuarterbackChatLog(ViewChatLog):
         if key == "toss":
             return Fact(str(snap["first_attacker"]), "QB-TOSS")
         if key == "result":
-            return result_fact(state, "not over", "QB-WIN")
+            return self.result_fact(state, "not over", "QB-WIN")
         return None
 
 
@@ -156,7 +155,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("scores", f"{m.group(1)} {0 if m.group(2) == 'nothing' else int(m.group(2))}"))
     if (m := _TOSS.search(text)) is not None:
         out.append(Claim("toss", m.group(1) or m.group(2)))
-    if (r := result_claim(text, _RESULT)) is not None:
+    if (r := result_claim(text, _SEATS, "draw|drawn", toss=True)) is not None:
         out.append(r)
     return out
 
