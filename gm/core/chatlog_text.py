@@ -432,14 +432,14 @@ def _result(seats: str, draws: str, toss: bool) -> re.Pattern[str]:
     return re.compile(rf"\b({seats})\s+wins\b{unless}|\b({draws})\b")
 
 
-def result_claim(text: str, seats: str, draws: str, *, toss: bool = False) -> Claim | None:
-    """The ``result`` claim a line states, in the words of :attr:`~gm.core.outcome.Outcome.verdict`:
+def result_claims(text: str, seats: str, draws: str, *, toss: bool = False) -> list[Claim]:
+    """The ``result`` claim a line states, if any, in the words of :attr:`~gm.core.outcome.Outcome.verdict`:
     ``SEAT wins`` (``seats`` a regex alternative; with ``toss``, not ``SEAT wins the toss``) or one of the
     ``draws`` words (a regex alternative)."""
     m = _result(seats, draws, toss).search(text)
     if m is None:
-        return None
-    return Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw")
+        return []
+    return [Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw")]
 
 
 def score_claim(text: str, seats: tuple[str, str], bare: bool = True) -> str | None:

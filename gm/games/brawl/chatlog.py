@@ -23,7 +23,7 @@ from typing import Any
 from gm.core.actions import Action
 from gm.core.chance import Choice, Deal, Draw
 from gm.core.chatlog import ChanceLog, Claim, Fact, ParsedLine, Stated, ViewChatLog, move_segments
-from gm.core.chatlog_text import move_pattern, read_line, result_claim, score_claim, score_row, status_rows
+from gm.core.chatlog_text import move_pattern, read_line, result_claims, score_claim, score_row, status_rows
 from gm.core.errors import GameError
 from gm.core.events import Event
 from gm.core.state import GameState
@@ -32,6 +32,9 @@ from gm.games.brawl.actions import Placement, parse_action
 from gm.games.brawl.engine import FOURTH_DOWN, PLAY, BrawlState
 from gm.games.brawl.rules import BrawlRules
 
+# alike on purpose: the claim patterns of the other games' chatlog.py have this shape, but each reads its
+# own game's words for its own claims; what every game words alike (the result, a called toss, a score) is
+# read once, in gm.core.chatlog_text
 _SEATS = r"home|away"
 _MOVE = move_pattern(_SEATS.split("|"))
 _OFFENSE = re.compile(rf"\b({_SEATS})\s+ball\b")
@@ -297,8 +300,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("score", score))
     if (m := _FIRST.search(text)) is not None:
         out.append(Claim("first", m.group(1)))
-    if (r := result_claim(text, _SEATS, "draw|tied game")) is not None:
-        out.append(r)
+    out += result_claims(text, _SEATS, "draw|tied game")
     return out
 
 

@@ -19,13 +19,16 @@ from typing import Any
 
 from gm.core.actions import Action
 from gm.core.chatlog import Claim, Fact, ParsedLine, Stated, ViewChatLog, move_segments, stated_coin, toss_fact
-from gm.core.chatlog_text import coin_claims, move_pattern, read_line, result_claim, score_claim, score_row
+from gm.core.chatlog_text import coin_claims, move_pattern, read_line, result_claims, score_claim, score_row
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.core.wording import ordinal
 from gm.games.chess_football.actions import parse_action
 from gm.games.chess_football.engine import ChessFootballState
 
+# alike on purpose: the claim patterns of the other games' chatlog.py have this shape, but each reads its
+# own game's words for its own claims; what every game words alike (the result, a called toss, a score) is
+# read once, in gm.core.chatlog_text
 _SEATS = r"home|away"
 _MOVE = move_pattern(_SEATS.split("|"))
 _BALL = re.compile(r"\bball\s*(?:is\s+)?(?:at\s+|on\s+)?([a-z][0-9]{1,2})\b")
@@ -164,8 +167,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("period", re.sub(r"\s+", " ", m.group(1).replace("half", "half "))))
     if (score := score_claim(text, ("home", "away"))) is not None:
         out.append(Claim("score", score))
-    if (r := result_claim(text, _SEATS, "draw|tied game", toss=True)) is not None:
-        out.append(r)
+    out += result_claims(text, _SEATS, "draw|tied game", toss=True)
     return out
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from gm.core.actions import Action
 from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated, move_segments, stated_coin, toss_fact
-from gm.core.chatlog_text import coin_claims, move_pattern, read_line, result_claim, score_claim, squares, table_score
+from gm.core.chatlog_text import coin_claims, move_pattern, read_line, result_claims, score_claim, squares, table_score
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.core.wording import ordinal
@@ -42,6 +42,9 @@ from gm.games.grid_football.engine import (
     sq,
 )
 
+# alike on purpose: the claim patterns of the other games' chatlog.py have this shape, but each reads its
+# own game's words for its own claims; what every game words alike (the result, a called toss, a score) is
+# read once, in gm.core.chatlog_text
 _SEATS = r"home|away"
 _MOVE = move_pattern(_SEATS.split("|"))
 _BALL = re.compile(r"\bball\s*(?:is\s+)?(?:at\s+|on\s+)?([a-z][0-9]{1,2})\b")
@@ -231,8 +234,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("downs left", str(int(m.group(1)))))
     if (score := score_claim(text, ("home", "away"))) is not None:
         out.append(Claim("score", score))
-    if (r := result_claim(text, _SEATS, "draw|tied game|game tied", toss=True)) is not None:
-        out.append(r)
+    out += result_claims(text, _SEATS, "draw|tied game|game tied", toss=True)
     return out
 
 

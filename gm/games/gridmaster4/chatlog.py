@@ -16,12 +16,15 @@ from typing import Any
 
 from gm.core.actions import Action
 from gm.core.chatlog import Claim, Fact, ParsedLine, ViewChatLog
-from gm.core.chatlog_text import move_pattern, read_line, result_claim
+from gm.core.chatlog_text import move_pattern, read_line, result_claims
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.gridmaster4.actions import parse_action
 from gm.games.gridmaster4.rules import SEATS
 
+# alike on purpose: the claim patterns of the other games' chatlog.py have this shape, but each reads its
+# own game's words for its own claims; what every game words alike (the result, a called toss, a score) is
+# read once, in gm.core.chatlog_text
 _SEATS = "|".join(SEATS)
 _CELL = r"[a-z][0-9]{1,2}"
 _MOVE = move_pattern(_SEATS.split("|"))
@@ -110,8 +113,7 @@ def _claims(text: str) -> list[Claim]:
                 out.append(Claim(f"score {s.group(1)}", str(int(s.group(2)))))
     for b in _BLOCKED.finditer(text):
         out.append(Claim(f"status {b.group(1)}", "blocked"))
-    if (r := result_claim(text, _SEATS, "draw|tie")) is not None:
-        out.append(r)
+    out += result_claims(text, _SEATS, "draw|tie")
     return out
 
 

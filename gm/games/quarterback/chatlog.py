@@ -18,11 +18,14 @@ from typing import Any
 
 from gm.core.actions import Action
 from gm.core.chatlog import Claim, Fact, ParsedLine, Stated, ViewChatLog
-from gm.core.chatlog_text import move_pattern, read_line, result_claim, score_claim, status_rows
+from gm.core.chatlog_text import move_pattern, read_line, result_claims, score_claim, status_rows
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.quarterback.actions import MovePiece, parse_action
 
+# alike on purpose: the claim patterns of the other games' chatlog.py have this shape, but each reads its
+# own game's words for its own claims; what every game words alike (the result, a called toss, a score) is
+# read once, in gm.core.chatlog_text
 _SEATS = r"red|blue"
 _SQ = r"[a-z]-?[0-9]{1,2}"
 _MOVE = move_pattern(_SEATS.split("|"))
@@ -155,8 +158,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("scores", f"{m.group(1)} {0 if m.group(2) == 'nothing' else int(m.group(2))}"))
     if (m := _TOSS.search(text)) is not None:
         out.append(Claim("toss", m.group(1) or m.group(2)))
-    if (r := result_claim(text, _SEATS, "draw|drawn", toss=True)) is not None:
-        out.append(r)
+    out += result_claims(text, _SEATS, "draw|drawn", toss=True)
     return out
 
 
