@@ -10,12 +10,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
-from gm.core.actions import Action
 from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.tools import ToolSpec
-from gm.games.brawl.actions import ACTION_TYPES, parse_action
-from gm.games.brawl.board import render, status_line
 from gm.games.brawl.engine import BrawlState
 from gm.games.brawl.ruleids import RULE_WORDS, RULES, rules_text
 from gm.games.brawl.rules import BrawlRules
@@ -30,6 +27,7 @@ class Brawl(Game[BrawlRules, BrawlState]):
     seats = ("home", "away")
     simultaneous = True  # secret picks revealed together
     rules_model = BrawlRules
+    state_class = BrawlState
     rules_index = RULES
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
     summary_rules = ("BR-PLACE", "BR-WIN-ZONE", "BR-ADJ", "BR-YARDS", "BR-COMPLETION", "BR-INTERCEPTION", "BR-FUMBLE", "BR-SACK", "BR-FIRST-DOWN", "BR-TD", "BR-FOURTH", "BR-R-WIN")
@@ -54,18 +52,6 @@ class Brawl(Game[BrawlRules, BrawlState]):
         """The default ruleset, validated once (a fresh game need not validate it again)."""
         rules: BrawlRules = self.load_rules(None)
         return rules
-
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def action_types(self) -> Mapping[str, type[Action]]:
-        return ACTION_TYPES
-
-    def render(self, state: BrawlState, seat: str | None = None, *, full: bool = False) -> str:
-        return render(state, seat, full=full)
-
-    def status(self, state: BrawlState, seat: str | None = None) -> str:
-        return status_line(state, seat)
 
     def action_tools(self, rules: BrawlRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.brawl.tools import brawl_tools

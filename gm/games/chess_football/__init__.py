@@ -5,12 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gm.core.actions import Action
-from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.tools import ToolSpec
-from gm.games.chess_football.actions import ACTION_TYPES, parse_action
-from gm.games.chess_football.board import render, status_line
 from gm.games.chess_football.engine import ChessFootballState
 from gm.games.chess_football.ruleids import RULE_WORDS, RULES, rules_text
 from gm.games.chess_football.rules import ChessFootballRules
@@ -33,6 +29,7 @@ class ChessFootball(Game[ChessFootballRules, ChessFootballState]):
     seats = ("home", "away")
     simultaneous = True  # secret picks revealed together
     rules_model = ChessFootballRules
+    state_class = ChessFootballState
     rules_index = RULES
     tagline = "Chess-like pieces with abilities, secret snap plans and reaction turns on a 48-row field."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
@@ -50,21 +47,6 @@ class ChessFootball(Game[ChessFootballRules, ChessFootballState]):
     rule_words = RULE_WORDS
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "interception": "interceptions", "turnover": "turnovers", "first_down": "first downs", "tackle": "tackles"}
     cap_rules: ClassVar[frozenset[str]] = frozenset({"CF-R-OT-TIE"})  # (a down's whistle, CF-R-DOWN-LIMIT, ends a down, not the game)
-
-    def new_state(self, rules: ChessFootballRules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> ChessFootballState:
-        return ChessFootballState(self.load_rules(rules), seed, chance)
-
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def action_types(self) -> Mapping[str, type[Action]]:
-        return ACTION_TYPES
-
-    def render(self, state: ChessFootballState, seat: str | None = None, *, full: bool = False) -> str:
-        return render(state, seat, full=full)
-
-    def status(self, state: ChessFootballState, seat: str | None = None) -> str:
-        return status_line(state, seat)
 
     def action_tools(self, rules: ChessFootballRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.chess_football.tools import chess_football_tools

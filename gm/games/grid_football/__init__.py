@@ -5,12 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gm.core.actions import Action
-from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.tools import ToolSpec
-from gm.games.grid_football.actions import ACTION_TYPES, parse_action
-from gm.games.grid_football.board import render, status_line
 from gm.games.grid_football.engine import GridFootballState
 from gm.games.grid_football.ruleids import RULES
 from gm.games.grid_football.rules import GridFootballRules
@@ -27,6 +23,7 @@ class GridFootball(Game[GridFootballRules, GridFootballState]):
     seats = ("home", "away")
     simultaneous = True  # secret picks revealed together
     rules_model = GridFootballRules
+    state_class = GridFootballState
     rules_index = RULES
     tagline = "Two sides call plays in secret and move the ball down a 20 x 64 field of blocked squares."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
@@ -39,21 +36,6 @@ class GridFootball(Game[GridFootballRules, GridFootballState]):
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "turnover": "turnovers", "first_down": "first downs"}
     cap_rules: ClassVar[frozenset[str]] = frozenset({"GF-R-SCORELESS"})
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = RULE_WORDS
-
-    def new_state(self, rules: GridFootballRules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> GridFootballState:
-        return GridFootballState(self.load_rules(rules), seed, chance)
-
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def action_types(self) -> Mapping[str, type[Action]]:
-        return ACTION_TYPES
-
-    def render(self, state: GridFootballState, seat: str | None = None, *, full: bool = False) -> str:
-        return render(state, seat, full=full)
-
-    def status(self, state: GridFootballState, seat: str | None = None) -> str:
-        return status_line(state, seat)
 
     def rules_text(self, rules: GridFootballRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Every rule id in one line, worded from ``rules`` (a play the ruleset removed is left out)."""

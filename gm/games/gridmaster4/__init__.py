@@ -5,12 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gm.core.actions import Action
-from gm.core.chance import Chance
 from gm.core.game import Game
 from gm.core.tools import ToolSpec
-from gm.games.gridmaster4.actions import ACTION_TYPES, Place, parse_action
-from gm.games.gridmaster4.board import render, status_line
+from gm.games.gridmaster4.actions import Place
 from gm.games.gridmaster4.engine import GridMaster4State
 from gm.games.gridmaster4.ruleids import RULES
 from gm.games.gridmaster4.rules import SEATS, GridMaster4Rules
@@ -24,6 +21,7 @@ class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
     aliases = ("gm4", "gridmaster", "grid-master", "grid-master-4", "the-grid-master")
     seats = SEATS
     rules_model = GridMaster4Rules
+    state_class = GridMaster4State
     rules_index = RULES
     tagline = "Two to four players place numbered tiles, each 3 cells straight or 2 diagonally from one of their active tiles."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
@@ -46,21 +44,6 @@ class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
         "free": ("GM4-FREE", "GM4-R-FREE-ORDER", "GM4-R-FREE-TILE"),
         "pass": ("GM4-R-NO-PASS",),
     }
-
-    def new_state(self, rules: GridMaster4Rules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> GridMaster4State:
-        return GridMaster4State(self.load_rules(rules), seed, chance)
-
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def action_types(self) -> Mapping[str, type[Action]]:
-        return ACTION_TYPES
-
-    def render(self, state: GridMaster4State, seat: str | None = None, *, full: bool = False) -> str:
-        return render(state, seat, full=full)
-
-    def status(self, state: GridMaster4State, seat: str | None = None) -> str:
-        return status_line(state, seat)
 
     def action_tools(self, rules: GridMaster4Rules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.gridmaster4.tools import gridmaster4_tools
