@@ -163,14 +163,7 @@ def render(state: ChessFootballState, seat: str | None = None, *, full: bool = F
                     tags.append("ball")
                 if p.id in maybe:
                     tags.append("ball?")
-                if p.id in f.wrapped:
-                    tags.append("wrapped")
-                if f.jammed(p):
-                    tags.append("jammed")
-                if f.immovable(p):
-                    tags.append("immovable")
-                if f.seal_until.get(p.id, -1) >= f.phase_idx:
-                    tags.append("sealing")
+                tags += f.flags(p)
                 if f.acting == team and state.phase in ("offense_turn", "defense_turn"):
                     tags.append(f"mp {f.mp.get(p.id, 0)}")
                 if tags:

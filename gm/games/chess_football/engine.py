@@ -671,15 +671,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
                 entry: dict[str, Any] = {"id": p.id, "team": p.team, "kind": p.kind_name, "square": sq(p.sq), "position": p.pos}
                 if f.acting == p.team and self.phase in (OFFENSE_TURN, DEFENSE_TURN):
                     entry["movement_left"] = f.mp.get(p.id, 0)
-                flags = []
-                if p.id in f.wrapped:
-                    flags.append("wrapped")
-                if f.jammed(p):
-                    flags.append("jammed")
-                if f.immovable(p):
-                    flags.append("immovable")
-                if p.id in f.seal_until and f.seal_until[p.id] >= f.phase_idx:
-                    flags.append("sealing")
+                flags = f.flags(p)
                 if flags:
                     entry["flags"] = flags
                 pieces.append(entry)
