@@ -360,15 +360,23 @@ class ChessFootballState(GameState[ChessFootballRules]):
             floor = sim.floor
 
     # ------------------------------------------------------------------ apply
+    def _lock(self, seat: str, action: Action, events: list[Event], locked: Event) -> dict[str, Action] | None:
+        """Keep ``seat``'s secret pick: while the other side's is missing, the ``locked`` event and ``None``;
+        once both are in, both picks (no longer pending), to be revealed together."""
+        self.pending[seat] = action
+        if len(self.pending) < len(SEATS):
+            events.append(locked)
+            return None
+        picks, self.pending = self.pending, {}
+        return picks
+
     def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
         events: list[Event] = []
         p = self.phase
         if p == CAPTAINS:
-            self.pending[seat] = action
-            if len(self.pending) < len(SEATS):
-                events.append(ev("locked", "CF-R-CAPTAINS", "{seat} has named its captains", seat=seat, also=["CF-R-EIGHTH"]))
+            picks = self._lock(seat, action, events, ev("locked", "CF-R-CAPTAINS", "{seat} has named its captains", seat=seat, also=["CF-R-EIGHTH"]))
+            if picks is None:
                 return events
-            picks, self.pending = self.pending, {}
             for s in SEATS:
                 pick = picks[s]
                 assert isinstance(pick, CaptainPick)
@@ -404,11 +412,9 @@ class ChessFootballState(GameState[ChessFootballRules]):
                                  also=["CF-R-FOURTH"]))
                 self.phase = SNAP
         elif p == SNAP:
-            self.pending[seat] = action
-            if len(self.pending) < len(SEATS):
-                events.append(ev("locked", "CF-SNAP", "{seat} has locked its snap plan", seat=seat, also=["CF-PLAN"]))
+            picks = self._lock(seat, action, events, ev("locked", "CF-SNAP", "{seat} has locked its snap plan", seat=seat, also=["CF-PLAN"]))
+            if picks is None:
                 return events
-            picks, self.pending = self.pending, {}
             self._run_snap(picks, events)
         elif p in (OFFENSE_TURN, DEFENSE_TURN):
             self._turn_action(seat, action, plan, events)
