@@ -58,6 +58,8 @@ if TYPE_CHECKING:
     import random
     from collections.abc import Callable
 
+# alike on purpose: every game's engine declares its seats and its phases and decisions as enums of this
+# shape; each names its own game's (the tools, the page and the bots read them)
 HOME, AWAY = "home", "away"
 SEATS = (HOME, AWAY)
 OFFENSE, DEFENSE = Unit.OFFENSE, Unit.DEFENSE

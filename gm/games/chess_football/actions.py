@@ -123,6 +123,8 @@ class CoinCall(actions.CoinCall):
     rule: ClassVar[str] = SYNTAX
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class FourthDown(Action):
     """4th down: punt, or go for it."""
@@ -230,6 +232,8 @@ class Ability(PieceAction):
         return f"{self.piece} {word}"
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class Pass(PieceAction):
     """Declare a pass to a receiver (thrown when the ball moves, after the defense has moved)."""
@@ -256,6 +260,8 @@ class Pass(PieceAction):
         return f"{self.passer} pass to {self.receiver}" if self.passer else f"pass to {self.receiver}"
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class PlayAction(PieceAction):
     """Play action by the ball carrier with an adjacent non-Heavy ally; ``holder`` (the

@@ -52,6 +52,8 @@ from gm.games.chess_football.geometry import col_letter, parse_square, sq
 from gm.games.chess_football.options import PlanSpace, TurnSpace, legal_summary, turn_kinds
 from gm.games.chess_football.rules import ChessFootballRules
 
+# alike on purpose: every game's engine declares its seats and its phases and decisions as enums of this
+# shape; each names its own game's (the tools, the page and the bots read them)
 HOME, AWAY = "home", "away"
 SEATS = (HOME, AWAY)
 

@@ -31,6 +31,8 @@ class CoinCall(actions.CoinCall):
     rule: ClassVar[str] = SYNTAX
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class KickChoice(Action):
     """Choose to kick or to receive (coin toss winner; second half: the toss loser)."""
@@ -46,6 +48,8 @@ class KickChoice(Action):
         return self.choice
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class KickPick(Action):
     """Kickoff or punt pick: a position (left/center/right) and a colour (yellow/red/green)."""

@@ -37,6 +37,8 @@ from gm.games.grid_football.ruleids import RULES
 from gm.games.grid_football.rules import KICK_COLOURS, PLAY_COLOURS, POSITIONS, GridFootballRules
 
 Square = tuple[int, int]
+# alike on purpose: every game's engine declares its seats and its phases and decisions as enums of this
+# shape; each names its own game's (the tools, the page and the bots read them)
 HOME, AWAY = "home", "away"
 SEATS = (HOME, AWAY)
 

@@ -29,6 +29,8 @@ class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
     move_examples = ("place 37 at K12", "place K12", "K12", "tile on k12", "row 12 column K")
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"blocked": "players blocked", "deactivated": "tiles deactivated", "free_round": "free rounds"}
+    # alike on purpose: every game has a table of this shape (a player's word -> the rule ids it means, read by
+    # Game.rule_words and the rules lookup); the words and the rules are each game's own
     #: the words players use for GridMaster4's rules (``rules jump``, ``rules chain``), with the rules they mean
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "jump": ("GM4-MOVE", "GM4-R-REACH"),
