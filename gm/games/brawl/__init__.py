@@ -18,6 +18,8 @@ from gm.games.brawl.ruleids import RULE_WORDS, RULES, rules_text
 from gm.games.brawl.rules import BrawlRules
 
 
+# alike on purpose: every game declares itself in this shape (ids, seats, rules, state, examples); the
+# values are each game's own
 class Brawl(Game[BrawlRules, BrawlState]):
     """brawl (``shared/seeds/003``), with the rulings of ``rules_md/brawl.md``."""
 

@@ -227,6 +227,8 @@ def _reads_as_zone(name: str) -> bool:
     return name in ZONES or name == "X"
 
 
+# alike on purpose: every game's ruleset is a frozen pydantic model of bounded fields of this shape; the
+# fields, bounds and wording are each game's own
 class BrawlRules(_Strict):
     """Ruleset of brawl (defaults: the document plus the rulings of ``rules_md/brawl.md``)."""
 

@@ -20,6 +20,8 @@ TURN_ACTION = (
 )
 
 
+# alike on purpose: every game declares itself in this shape (ids, seats, rules, state, examples); the
+# values are each game's own
 class ChessFootball(Game[ChessFootballRules, ChessFootballState]):
     """Chess-Football Hybrid, official rules v2.0."""
 

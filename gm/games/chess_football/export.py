@@ -180,6 +180,8 @@ def _home_ball(r: ChessFootballRules) -> ChessFootballState | None:
     return None
 
 
+# alike on purpose: the rules documents of Chess-Football and Quarter Back each open with an example of a move
+# the engine refuses; each plays its own game's moves and expects its own rule
 def _rejection(r: ChessFootballRules) -> str | None:
     """The engine's answer to a Heavy that moves after a Fast (the rules' opening example)."""
     state = _home_ball(r)

@@ -13,6 +13,8 @@ from gm.games.grid_football.rules import GridFootballRules
 from gm.games.grid_football.rulestext import RULE_WORDS, rules_text
 
 
+# alike on purpose: every game declares itself in this shape (ids, seats, rules, state, examples); the
+# values are each game's own
 class GridFootball(Game[GridFootballRules, GridFootballState]):
     """Turn-Based Grid Football (quick-start guide, ``shared/seeds/000``)."""
 

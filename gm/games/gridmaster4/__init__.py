@@ -13,6 +13,8 @@ from gm.games.gridmaster4.ruleids import RULES
 from gm.games.gridmaster4.rules import SEATS, GridMaster4Rules
 
 
+# alike on purpose: every game declares itself in this shape (ids, seats, rules, state, examples); the
+# values are each game's own
 class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
     """GridMaster4 (rules document ``shared/seeds/002``); rulings in ``rules_md/gridmaster4.md``."""
 

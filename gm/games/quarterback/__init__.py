@@ -19,6 +19,8 @@ def _default_rules() -> QuarterbackRules:
     return QuarterbackRules()
 
 
+# alike on purpose: every game declares itself in this shape (ids, seats, rules, state, examples); the
+# values are each game's own
 class Quarterback(Game[QuarterbackRules, QuarterbackState]):
     """Quarter Back (rules document ``shared/seeds/001``; rulings in ``rules_md/quarterback.md``)."""
 
