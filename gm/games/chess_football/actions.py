@@ -123,18 +123,15 @@ class CoinCall(actions.CoinCall):
     rule: ClassVar[str] = SYNTAX
 
 
-# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
-# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
-class FourthDown(Action):
+class FourthDown(actions.OneWord):
     """4th down: punt, or go for it."""
 
     choice: str
     type: ClassVar[str] = "fourth_down"
-
-    def __post_init__(self) -> None:
-        if self.choice not in ("punt", "go"):
-            raise bad_input("on 4th down choose punt or go (go for it)", self.choice, rule=SYNTAX, legal=("punt", "go"))
+    words: ClassVar[tuple[str, ...]] = ("punt", "go")
+    mistake: ClassVar[str] = "on 4th down choose punt or go (go for it)"
+    rule: ClassVar[str] = SYNTAX
 
     def __str__(self) -> str:
         return "punt" if self.choice == "punt" else "go for it"

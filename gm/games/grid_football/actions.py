@@ -31,21 +31,15 @@ class CoinCall(actions.CoinCall):
     rule: ClassVar[str] = SYNTAX
 
 
-# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
-# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
-class KickChoice(Action):
+class KickChoice(actions.OneWord):
     """Choose to kick or to receive (coin toss winner; second half: the toss loser)."""
 
     choice: str
     type: ClassVar[str] = "kick_choice"
-
-    def __post_init__(self) -> None:
-        if self.choice not in ("kick", "receive"):
-            raise bad_input("choose kick or receive", self.choice, rule=SYNTAX, legal=("kick", "receive"))
-
-    def __str__(self) -> str:
-        return self.choice
+    words: ClassVar[tuple[str, ...]] = ("kick", "receive")
+    mistake: ClassVar[str] = "choose kick or receive"
+    rule: ClassVar[str] = SYNTAX
 
 
 # alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
