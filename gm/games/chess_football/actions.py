@@ -123,6 +123,8 @@ class CoinCall(actions.CoinCall):
     rule: ClassVar[str] = SYNTAX
 
 
+# alike on purpose: a one-word action declares only its words, message and rule (gm.core.actions.OneWord
+# checks and writes it); these are this game's own
 @dataclass(frozen=True, slots=True)
 class FourthDown(actions.OneWord):
     """4th down: punt, or go for it."""

@@ -31,6 +31,8 @@ class CoinCall(actions.CoinCall):
     rule: ClassVar[str] = SYNTAX
 
 
+# alike on purpose: a one-word action declares only its words, message and rule (gm.core.actions.OneWord
+# checks and writes it); these are this game's own
 @dataclass(frozen=True, slots=True)
 class KickChoice(actions.OneWord):
     """Choose to kick or to receive (coin toss winner; second half: the toss loser)."""
