@@ -117,7 +117,7 @@ def test_brawl_downs_of_a_go_for_it_are_the_rulesets_in_the_documents_and_the_en
                                                                                        downs: str) -> None:
     """BR-R-DOWN: the plays of a go-for-it go on counting the downs; the documents say which, and so do
     the engine's go-for-it and turnover-on-downs lines (seeded random play that always goes for it)."""
-    from gm.games.brawl.engine import ordinal
+    from gm.core.wording import ordinal
 
     game, rules = find_game("brawl"), {"series_cards": series_cards, "go_cards": go_cards}
     doc = " ".join(render_doc(game, "rules", rules).split())

@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
+from gm.core.errors import bad_input
+
 
 class Action:
     """Base of every game's actions (frozen dataclasses)."""
@@ -30,6 +32,44 @@ class Action:
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             out[f.name] = getattr(self, f.name)
         return out
+
+
+class OneWord(Action):
+    """An action that is one word among a few (:attr:`words`), held in the one field its class (a frozen
+    dataclass) declares: any other word is refused under :attr:`rule`, saying :attr:`mistake`; its text
+    form is the word."""
+
+    __slots__ = ()
+    words: ClassVar[tuple[str, ...]] = ()
+    mistake: ClassVar[str] = ""
+    rule: ClassVar[str] = "CORE-ACTION"
+
+    @property
+    def word(self) -> Any:
+        """The word (as given: a value that is no word is refused as it came)."""
+        return getattr(self, dataclasses.fields(self)[0].name)  # type: ignore[arg-type]
+
+    def __post_init__(self) -> None:
+        if self.word not in self.words:
+            raise bad_input(self.mistake, self.word, rule=self.rule, legal=self.words)
+
+    def __str__(self) -> str:
+        return str(self.word)
+
+
+#: the two calls of a coin toss
+COIN_SIDES = ("heads", "tails")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CoinCall(OneWord):
+    """Call the coin toss: heads or tails.  A game whose toss is called derives its own, naming its syntax
+    rule (:attr:`rule`: what a call that is neither is refused under)."""
+
+    call: str
+    type: ClassVar[str] = "coin_call"
+    words: ClassVar[tuple[str, ...]] = COIN_SIDES
+    mistake: ClassVar[str] = "a coin toss call is heads or tails"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

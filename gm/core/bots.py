@@ -8,6 +8,7 @@ ones the core gives every game (:func:`core_bots`: ``search``).
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,6 +27,19 @@ class Bot(Protocol):
     def choose(self, state: GameState[Any], seat: str) -> Action:
         """Pick a legal action for ``seat``."""
         ...
+
+
+class SeededBot(ABC):
+    """Base of a bot made from a seed alone, which it keeps (``self.seed``) to draw from at each decision."""
+
+    name: str = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    @abstractmethod
+    def choose(self, state: GameState[Any], seat: str) -> Action:
+        """Pick a legal action for ``seat``."""
 
 
 class RandomBot:

@@ -173,12 +173,72 @@ class ChatLog(ABC):
         Default: no seat has a locked pick."""
         return not state.has_locked_picks()
 
+    def result_fact(self, state: GameState[Any], going_on: str, rule: str) -> Fact:
+        """The engine's ``result`` fact: the outcome's :attr:`~gm.core.outcome.Outcome.verdict` under its
+        rule, or ``going_on`` under ``rule`` while the game is not over."""
+        o = state.outcome
+        return Fact(going_on, rule) if o is None else Fact(o.verdict, o.rule)
+
     def line_text(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
         """:meth:`format_line`, kept to one line."""
         return " ".join(self.format_line(state, moves, events, number).split())
 
 
+class ViewChatLog(ChatLog):
+    """A chat log whose facts all read one view of the state (the spectator view by default; a game may
+    read its snapshot instead): :meth:`facts` reads it once for all of a line's claims, and the game
+    answers each claim from it in :meth:`fact_in`."""
+
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
+        """The view of ``state`` the facts read.  Default: what every seat sees."""
+        return state.view(None)
+
+    @abstractmethod
+    def fact_in(self, key: str, state: GameState[Any], events: Sequence[Event], view: dict[str, Any]) -> Fact | None:
+        """:meth:`ChatLog.fact` of ``key``, with ``view`` the state's :meth:`view`."""
+
+    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
+        return self.fact_in(key, state, events, self.view(state))
+
+    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
+        view = self.view(state)  # (what the batch saves: the view, read once for the line's claims)
+        return [self.fact_in(k, state, events, view) for k in keys]
+
+
+def move_segments(moves: Sequence[tuple[str, Action]]) -> list[str]:
+    """A line's moves as ``SEAT: ACTION, ACTION`` segments: one a seat, in the order the seats first moved."""
+    by_seat: dict[str, list[str]] = {}
+    for seat, action in moves:
+        by_seat.setdefault(seat, []).append(str(action))
+    return [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
+
+
 _OTHER_SIDE = {"heads": "tails", "tails": "heads"}
+
+
+def toss_fact(key: str, state: GameState[Any], events: Sequence[Event], rule: str) -> Fact:
+    """The engine's ``coin`` (the flip) or ``toss`` (who won it) fact, under ``rule``, for a game whose toss
+    is called (:func:`stated_coin`)."""
+    flip, winner = _called_toss(state, events)
+    return Fact((flip if key == "coin" else winner) or "no toss", rule)
+
+
+def _called_toss(state: GameState[Any], events: Sequence[Event]) -> tuple[str | None, str | None]:
+    """The coin toss of a game whose toss is called (a :class:`~gm.core.actions.CoinCall`, a ``coin_toss``
+    event with its ``flip`` and ``winner``, the state's ``toss_winner``): the flip and its winner, from
+    this exchange's events or, once played, from the call in the log and its winner; ``(None, None)``
+    before the toss."""
+    from gm.core.actions import CoinCall
+
+    toss = next((e for e in events if e.kind == "coin_toss"), None)
+    if toss is not None:
+        return str(toss.data["flip"]), str(toss.data["winner"])
+    winner = getattr(state, "toss_winner", None)
+    said = next(((m.seat, m.action.call) for m in state.log if isinstance(m.action, CoinCall)), None)
+    if said is None or winner is None:
+        return None, None
+    seat, call = said
+    return (call if seat == winner else _OTHER_SIDE[call]), str(winner)
 
 
 def stated_coin(line: ParsedLine, label: str = "coin toss", flip: str = "coin", winner: str = "toss") -> list[Stated]:

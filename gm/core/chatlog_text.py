@@ -22,6 +22,7 @@ import codecs
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gm.core.chatlog import Claim, ParsedLine, seat_pattern
 from gm.core.errors import GameError, StateError
@@ -406,6 +407,41 @@ def read_line(
     return ParsedLine(label, tuple(moves), tuple(claims(" | ".join(rest))))
 
 
+_COIN = re.compile(r"\bcoin\s*(?:shows|lands|is|:)?\s*(heads|tails)\b")
+
+
+@lru_cache(maxsize=16)
+def _toss_winner(seats: str) -> re.Pattern[str]:
+    return re.compile(rf"\b({seats})\s+wins\s+the\s+(?:coin\s+)?toss\b")
+
+
+def coin_claims(text: str, seats: str) -> list[Claim]:
+    """The coin toss a line states: the flip (``coin heads``, ``coin: tails``) as a ``coin`` claim, and
+    who won it (``SEAT wins the toss``, ``seats`` a regex alternative) as a ``toss`` claim."""
+    out: list[Claim] = []
+    if (m := _COIN.search(text)) is not None:
+        out.append(Claim("coin", m.group(1)))
+    if (m := _toss_winner(seats).search(text)) is not None:
+        out.append(Claim("toss", m.group(1)))
+    return out
+
+
+@lru_cache(maxsize=16)
+def _result(seats: str, draws: str, toss: bool) -> re.Pattern[str]:
+    unless = r"(?!\s+the\s+(?:coin\s+)?toss)" if toss else ""
+    return re.compile(rf"\b({seats})\s+wins\b{unless}|\b({draws})\b")
+
+
+def result_claims(text: str, seats: str, draws: str, *, toss: bool = False) -> list[Claim]:
+    """The ``result`` claim a line states, if any, in the words of :attr:`~gm.core.outcome.Outcome.verdict`:
+    ``SEAT wins`` (``seats`` a regex alternative; with ``toss``, not ``SEAT wins the toss``) or one of the
+    ``draws`` words (a regex alternative)."""
+    m = _result(seats, draws, toss).search(text)
+    if m is None:
+        return []
+    return [Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw")]
+
+
 def score_claim(text: str, seats: tuple[str, str], bare: bool = True) -> str | None:
     """The score a line states for a two-seat game, as ``SEAT1 N-M SEAT2`` (in ``seats``' order): ``score
     home 7-0 away``, ``score: home 7, away 0``, ``score 7-0`` (``seats``' order), ``score: away 0 - home 7``;
@@ -432,6 +468,22 @@ def score_claim(text: str, seats: tuple[str, str], bare: bool = True) -> str | N
 
 
 _ROW = re.compile(r"^([a-z][a-z ()]{1,40}?) \| (.+)$")
+
+
+def table_score(value: str, seats: tuple[str, str]) -> str | None:
+    """A status table's score cell (``home 7 - 0 away``, cleaned) as a ``score`` claim says it
+    (``home 7-0 away``); ``None``: the cell says no score."""
+    a, b = seats
+    m = re.fullmatch(rf"{a} ([0-9]{{1,3}}) - ([0-9]{{1,3}}) {b}", value)
+    return None if m is None else f"{a} {int(m.group(1))}-{int(m.group(2))} {b}"
+
+
+def score_row(lines: Iterable[tuple[int, str]], seats: tuple[str, str]) -> list[tuple[int, Claim]]:
+    """The ``score`` claim of a session document's status table (:func:`status_rows`, :func:`table_score`),
+    with its line number; empty when the table states none."""
+    rows = status_rows(lines)
+    score = table_score(rows["score"][1], seats) if "score" in rows else None
+    return [] if score is None else [(rows["score"][0], Claim("score", score))]
 
 
 def status_rows(lines: Iterable[tuple[int, str]]) -> dict[str, tuple[int, str]]:

@@ -13,7 +13,7 @@ import json
 import sys
 import threading
 import tomllib
-from abc import ABC, abstractmethod
+from abc import ABC
 from collections import ChainMap
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -328,6 +328,8 @@ class Game(ABC, Generic[RulesT, StateT]):
     #: whether this is the game gm plays when none is named (``gm play``, ``gm sim``, ``gm export``);
     #: :func:`gm.core.registry.default_game` picks the one installed game that says so
     default: ClassVar[bool] = False
+    #: the game's state class (:meth:`new_state` makes one; a game may override that instead)
+    state_class: ClassVar[type[Any] | None] = None
 
     @property
     def package(self) -> str:
@@ -386,19 +388,24 @@ class Game(ABC, Generic[RulesT, StateT]):
         return self.rules_index
 
     # ----------------------------------------------------------------- state
-    @abstractmethod
     def new_state(self, rules: RulesT | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> StateT:
         """A fresh game with ``rules`` (defaults when ``None``), ``seed`` and ``chance`` (the chance
         generator's id or a :class:`~gm.core.chance.Chance` setup; ``None``: what new games use),
-        passed on to the state's constructor."""
+        passed on to the state's constructor.  Default: one of :attr:`state_class`, given the loaded ruleset."""
+        made: StateT = self._declared("state_class")(self.load_rules(rules), seed, chance)
+        return made
 
-    @abstractmethod
     def parse_action(self, text: str) -> Action:
-        """Parse an action's text form; raise :class:`InvalidActionError`."""
+        """Parse an action's text form; raise :class:`InvalidActionError`.  Default: ``parse_action(text)`` of
+        the game package's ``actions`` module."""
+        action: Action = self._declared("actions", "parse_action")(text)
+        return action
 
-    @abstractmethod
     def action_types(self) -> Mapping[str, type[Action]]:
-        """The game's action classes by their ``type`` tag."""
+        """The game's action classes by their ``type`` tag.  Default: ``ACTION_TYPES`` of the game package's
+        ``actions`` module."""
+        found: Mapping[str, type[Action]] = self._declared("actions", "ACTION_TYPES")
+        return found
 
     def action_from_json(self, data: Mapping[str, Any]) -> Action:
         """Build an action from its JSON form; raise :class:`InvalidActionError`."""
@@ -415,13 +422,31 @@ class Game(ABC, Generic[RulesT, StateT]):
             raise InvalidActionError(str(exc), rule="CORE-ACTION", input=json.dumps(dict(data))) from None
 
     # ------------------------------------------------------------ rendering
-    @abstractmethod
     def render(self, state: StateT, seat: str | None = None, *, full: bool = False) -> str:
-        """ASCII board for ``seat``'s eyes: a compact window, or the full board."""
+        """ASCII board for ``seat``'s eyes: a compact window, or the full board.  Default:
+        ``render(state, seat, full=full)`` of the game package's ``board`` module."""
+        board: str = self._declared("board", "render")(state, seat, full=full)
+        return board
 
-    @abstractmethod
     def status(self, state: StateT, seat: str | None = None) -> str:
-        """One status line (clock, score, whose move)."""
+        """One status line (clock, score, whose move).  Default: ``status_line(state, seat)`` of the game
+        package's ``board`` module."""
+        line: str = self._declared("board", "status_line")(state, seat)
+        return line
+
+    def _declared(self, where: str, attr: str = "") -> Any:
+        """What the default of a method every game has reads: the class attribute ``where`` (``state_class``),
+        or ``attr`` of the game package's module ``where`` (found once per game object).  A game that neither
+        declares it nor overrides the method gets a :class:`NotImplementedError` naming both."""
+        found = self.__dict__.get("_found", {}).get((where, attr)) if attr else getattr(self, where, None)
+        if found is None and attr:
+            found = self.hook_attr(where, attr)
+            if found is not None:
+                self.__dict__.setdefault("_found", {})[(where, attr)] = found
+        if found is None:
+            name = f"{self.package}.{where}.{attr}" if attr else f"{type(self).__name__}.{where}"
+            raise NotImplementedError(f"game {self.id!r} declares no {name}, and overrides no method that would stand in for it")
+        return found
 
     def hook(self, name: str) -> ModuleType | None:
         """The module ``name`` of the game's :attr:`package` (``board_json``, ``move_builder``,
@@ -474,8 +499,13 @@ class Game(ABC, Generic[RulesT, StateT]):
     # ---------------------------------------------------------------- export
     def export_context(self, rules: RulesT | Mapping[str, Any] | None) -> dict[str, Any]:
         """Extra context for the game's export templates (``templates/`` of its :attr:`package`):
-        worked examples computed by the engine, derived tables.  Default: nothing."""
-        return {}
+        worked examples computed by the engine, derived tables.  Default: ``export_context(rules)`` of
+        the game package's ``export`` module (given the loaded ruleset), if it has one; else nothing."""
+        module = self.hook("export")
+        if module is None or not hasattr(module, "export_context"):
+            return {}
+        found: dict[str, Any] = module.export_context(self.load_rules(rules))
+        return found
 
     def chatlog(self) -> ChatLog | None:
         """The game's move-log format for chatbot games (:mod:`gm.core.chatlog`): ``CHATLOG`` of the
@@ -497,10 +527,13 @@ class Game(ABC, Generic[RulesT, StateT]):
     def phrasing(self) -> Phrasing:
         """How the offline referee reads what players type beyond the game's notation
         (:class:`gm.core.phrasing.Phrasing`: the game's words for typos and slang, and its hook for
-        partial and relative moves).  Default: the parser alone, with numbers in words."""
+        partial and relative moves): ``PHRASING`` of the game package's ``phrasing`` module, if it has
+        one; else the parser alone, with numbers in words."""
         from gm.core.phrasing import PLAIN
+        from gm.core.phrasing import Phrasing as _Phrasing
 
-        return PLAIN
+        found = self.hook_attr("phrasing", "PHRASING")
+        return found if isinstance(found, _Phrasing) else PLAIN
 
     # ----------------------------------------------------------------- tools
     def action_tools(self, rules: RulesT | Mapping[str, Any] | None = None) -> list[ToolSpec]:
@@ -531,8 +564,10 @@ class Game(ABC, Generic[RulesT, StateT]):
 
     # ------------------------------------------------------------------ bots
     def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        """Bot strategies by name; ``default`` and ``random`` at least."""
-        return {}
+        """Bot strategies by name; ``default`` and ``random`` at least: ``BOTS`` of the game package's
+        ``bots`` module, if it has one; else none of its own (the core's bots still serve: :meth:`strategies`)."""
+        found = self.hook_attr("bots", "BOTS")
+        return found if isinstance(found, Mapping) else {}
 
     def strategies(self) -> Mapping[str, Callable[..., Bot]]:
         """Every bot a seat of this game may be given: the game's own (:meth:`bots`) and those the core gives

@@ -25,10 +25,11 @@ of its own, and a board game adds only which parts are pieces or squares (:class
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from gm.core.tools import call_for_action
 
@@ -227,6 +228,25 @@ def idle(state: GameState[Any], seat: str | None) -> dict[str, Any] | None:
     waiting = ", ".join(state.to_act())
     prompt = "The game is over" if state.is_terminal else f"Waiting for {waiting}" if waiting else "Nothing to do now"
     return builder(seat, None, [], prompt=prompt, examples=state.game.move_examples)
+
+
+StateT = TypeVar("StateT", bound="GameState[Any]")
+
+
+def for_the_mover(build: Callable[[StateT, str], dict[str, Any]]) -> Callable[[StateT, str | None], dict[str, Any]]:
+    """A game's ``move_builder(state, seat)`` made of ``build(state, seat)``, which builds the forms of a seat
+    with a move to make now; any other seat (a spectator, a seat waiting for another's move, a game that
+    is over) gets :func:`idle`'s builder without calling it."""
+
+    @functools.wraps(build)
+    def move_builder(state: StateT, seat: str | None = None) -> dict[str, Any]:
+        done = idle(state, seat)
+        if done is not None:
+            return done
+        assert seat is not None  # (idle answers every seat that is not to act, and no seat)
+        return build(state, seat)
+
+    return move_builder
 
 
 def humanise(name: str) -> str:

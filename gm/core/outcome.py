@@ -16,6 +16,11 @@ class Outcome:
     score: dict[str, int] = field(default_factory=dict)
 
     @property
+    def verdict(self) -> str:
+        """``SEAT wins`` or ``draw``: how a move log and a claim of the result word the end."""
+        return f"{self.winner} wins" if self.winner else "draw"
+
+    @property
     def is_draw(self) -> bool:
         return self.winner is None
 

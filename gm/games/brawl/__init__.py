@@ -6,23 +6,20 @@ of zones; the offense gains yards by winning a connected chain of zones from the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
-from gm.core.actions import Action
-from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
-from gm.core.phrasing import Phrasing
 from gm.core.tools import ToolSpec
-from gm.games.brawl.actions import ACTION_TYPES, parse_action
-from gm.games.brawl.board import render, status_line
 from gm.games.brawl.engine import BrawlState
 from gm.games.brawl.ruleids import RULE_WORDS, RULES, rules_text
 from gm.games.brawl.rules import BrawlRules
 
 
+# alike on purpose: every game declares itself in this shape (ids, seats, rules, state, examples); the
+# values are each game's own
 class Brawl(Game[BrawlRules, BrawlState]):
     """brawl (``shared/seeds/003``), with the rulings of ``rules_md/brawl.md``."""
 
@@ -32,6 +29,7 @@ class Brawl(Game[BrawlRules, BrawlState]):
     seats = ("home", "away")
     simultaneous = True  # secret picks revealed together
     rules_model = BrawlRules
+    state_class = BrawlState
     rules_index = RULES
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
     summary_rules = ("BR-PLACE", "BR-WIN-ZONE", "BR-ADJ", "BR-YARDS", "BR-COMPLETION", "BR-INTERCEPTION", "BR-FUMBLE", "BR-SACK", "BR-FIRST-DOWN", "BR-TD", "BR-FOURTH", "BR-R-WIN")
@@ -57,23 +55,6 @@ class Brawl(Game[BrawlRules, BrawlState]):
         rules: BrawlRules = self.load_rules(None)
         return rules
 
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def action_types(self) -> Mapping[str, type[Action]]:
-        return ACTION_TYPES
-
-    def render(self, state: BrawlState, seat: str | None = None, *, full: bool = False) -> str:
-        return render(state, seat, full=full)
-
-    def status(self, state: BrawlState, seat: str | None = None) -> str:
-        return status_line(state, seat)
-
-    def export_context(self, rules: BrawlRules | Mapping[str, Any] | None) -> dict[str, Any]:
-        from gm.games.brawl.export import export_context
-
-        return export_context(self.load_rules(rules))
-
     def action_tools(self, rules: BrawlRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.brawl.tools import brawl_tools
 
@@ -82,16 +63,6 @@ class Brawl(Game[BrawlRules, BrawlState]):
     def rules_text(self, rules: BrawlRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Every rule id with its rule as ``rules`` has it (the ruleset's numbers, rosters and choices)."""
         return rules_text(self.load_rules(rules))
-
-    def phrasing(self) -> Phrasing:
-        from gm.games.brawl.phrasing import PHRASING
-
-        return PHRASING
-
-    def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        from gm.games.brawl import bots
-
-        return bots.BOTS
 
 
 GAME = Brawl()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gm.core.wording import ordinal
 from gm.games.brawl.rules import COLUMN_NAMES, COLUMNS, PLAYABLE, REGION_NAMES, REGIONS, X_ZONE
 
 if TYPE_CHECKING:
@@ -87,15 +88,11 @@ def _situation(state: BrawlState) -> str:
         yards = s.yards if s else 0
         text += f"4th-down choice after {yards} yards (series from {state.field_text(state.los)}, ball now at {state.field_text(state.fourth_spot)})"
     else:
-        text += f"{_ordinal(state.play_no)} & {distance} at {state.field_text(state.los)}"
+        text += f"{ordinal(state.play_no)} & {distance} at {state.field_text(state.los)}"
         text += f" - play {state.play_no} of {state.plays_in_series}"
         if state.going and state.first_score is not None:
             text += f", going for it after {state.first_score.yards} yards"
     return text
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 def status_line(state: BrawlState, seat: str | None = None) -> str:

@@ -14,20 +14,17 @@ from collections.abc import Callable
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.bots import Bot
+from gm.core.bots import Bot, SeededBot
 from gm.core.state import GameState
 from gm.games.brawl.decisions import decision_key, uniform_index
 
 
-class RandomBot:
+class RandomBot(SeededBot):
     """Uniform over the legal actions (every placement the rules allow, from the counted
     :class:`~gm.games.brawl.legal.PlacementSpace`; every 4th-down option).  It sees only the size
     of its own choice."""
 
     name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         legal = state.legal_actions(seat)

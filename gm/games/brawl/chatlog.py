@@ -22,15 +22,19 @@ from typing import Any
 
 from gm.core.actions import Action
 from gm.core.chance import Choice, Deal, Draw
-from gm.core.chatlog import ChanceLog, ChatLog, Claim, Fact, ParsedLine, Stated
-from gm.core.chatlog_text import move_pattern, read_line, score_claim, status_rows
+from gm.core.chatlog import ChanceLog, Claim, Fact, ParsedLine, Stated, ViewChatLog, move_segments
+from gm.core.chatlog_text import move_pattern, read_line, result_claims, score_claim, score_row, status_rows
 from gm.core.errors import GameError
 from gm.core.events import Event
 from gm.core.state import GameState
+from gm.core.wording import ordinal
 from gm.games.brawl.actions import Placement, parse_action
 from gm.games.brawl.engine import FOURTH_DOWN, PLAY, BrawlState
 from gm.games.brawl.rules import BrawlRules
 
+# alike on purpose: the claim patterns of the other games' chatlog.py have this shape, but each reads its
+# own game's words for its own claims; what every game words alike (the result, a called toss, a score) is
+# read once, in gm.core.chatlog_text
 _SEATS = r"home|away"
 _MOVE = move_pattern(_SEATS.split("|"))
 _OFFENSE = re.compile(rf"\b({_SEATS})\s+ball\b")
@@ -39,10 +43,9 @@ _SPOT = re.compile(r"\bat\s+(own\s+[0-9]{1,3}|opp\s+[0-9]{1,3}|midfield)\b")
 _ROUND = re.compile(r"\bround\s*([0-9]{1,3})\b")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
 _FIRST = re.compile(rf"\b({_SEATS})\s+has\s+the\s+ball\s+first\b")
-_RESULT = re.compile(rf"\b({_SEATS})\s+wins\b|\b(draw|tied game)\b")
 
 
-class BrawlChatLog(ChatLog):
+class BrawlChatLog(ViewChatLog):
     """The move log of brawl."""
 
     secret_picks = (
@@ -113,10 +116,7 @@ class BrawlChatLog(ChatLog):
         return not state.has_locked_picks()  # hands stay secret all game; only a locked placement holds a line open
 
     def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
-        by_seat: dict[str, list[str]] = {}
-        for seat, action in moves:
-            by_seat.setdefault(seat, []).append(str(action))
-        parts = [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
+        parts = move_segments(moves)
         v = state.view(None)
         parts += [f"{k} {said}" for k, said in _rolls(events).items()]
         parts += [f"touchdown {e.data['offense']}" for e in events if e.kind == "touchdown"]
@@ -126,7 +126,7 @@ class BrawlChatLog(ChatLog):
         parts.append(f"round {v['round']}, score home {v['score']['home']}-{v['score']['away']} away")
         parts += [f"{e.data['seat']} has the ball first" for e in events if e.kind == "toss"]
         if state.outcome is not None:
-            parts.append(f"{state.outcome.winner} wins" if state.outcome.winner else "draw")
+            parts.append(state.outcome.verdict)
         return f"P{number} " + " | ".join(parts)
 
     def parse_line(self, text: str) -> ParsedLine | None:
@@ -135,23 +135,14 @@ class BrawlChatLog(ChatLog):
     def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
         """The session template's score, ball and down rows."""
         rows = status_rows(lines)
-        out: list[tuple[int, Claim]] = []
-        if "score" in rows and (m := re.fullmatch(r"home ([0-9]{1,3}) - ([0-9]{1,3}) away", rows["score"][1])):
-            out.append((rows["score"][0], Claim("score", f"home {int(m.group(1))}-{int(m.group(2))} away")))
+        out = score_row(lines, ("home", "away"))
         if "ball" in rows and (b := re.match(r"(own [0-9]{1,3}|opp [0-9]{1,3}|midfield)\b", rows["ball"][1])):
             out.append((rows["ball"][0], Claim("spot", b.group(1))))
         if "down" in rows and (d := _DOWN.match(rows["down"][1])):
-            out.append((rows["down"][0], Claim("down", f"{_ordinal(int(d.group(1)))} & {d.group(2)}")))
+            out.append((rows["down"][0], Claim("down", f"{ordinal(int(d.group(1)))} & {d.group(2)}")))
         return sorted(out, key=lambda nc: nc[0])
 
-    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        return self._fact(key, state, events, state.view(None))
-
-    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
-        v = state.view(None)  # (what the batch saves: the spectator view, read once for the line's claims)
-        return [self._fact(k, state, events, v) for k in keys]
-
-    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
+    def fact_in(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
         play = next((e.rule for e in reversed(events) if e.kind not in ("locked", "series")), "BR-YARDS")
         if key in ("offense", "down", "spot"):
             series = _series(state)
@@ -179,10 +170,7 @@ class BrawlChatLog(ChatLog):
             toss = [str(e.data["seat"]) for e in (*events, *getattr(state, "setup_events", ())) if e.kind == "toss"]
             return Fact(toss[0] if toss else "no toss", "BR-R-FIRST")
         if key == "result":
-            o = state.outcome
-            if o is None:
-                return Fact("game not over", "BR-R-WIN")
-            return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
+            return self.result_fact(state, "game not over", "BR-R-WIN")
         return None
 
 
@@ -254,10 +242,6 @@ def _rolls(events: Sequence[Event]) -> dict[str, str]:
     return out
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
 @dataclass(frozen=True, slots=True)
 class _Series:
     """The series as gm's status line states it: who has the ball, the down and distance (``& goal``
@@ -280,10 +264,10 @@ def _series(state: GameState[Any]) -> _Series | None:
     togo = min(r.first_down_yards, state.to_goal)
     goal = togo == state.to_goal and togo < r.first_down_yards
     play = state.play_no if state.phase == PLAY else r.series_cards + 1  # going for it is the next play
-    down = f"{_ordinal(play)} & {'goal' if goal else togo}"
+    down = f"{ordinal(play)} & {'goal' if goal else togo}"
     spot = state.field_text(state.los)
     now = state.field_text(state.fourth_spot) if state.phase == FOURTH_DOWN else spot
-    return _Series(str(state.offense), down, (f"{_ordinal(play)} & {togo}",) if goal else (), spot, (now,) if now != spot else ())
+    return _Series(str(state.offense), down, (f"{ordinal(play)} & {togo}",) if goal else (), spot, (now,) if now != spot else ())
 
 
 _ROLLS = re.compile(r"\brolls?\s*:?\s*((?:[a-z]{1,4}[0-9]?(?:\s*@\s*[a-z]{2})?\s*:?\s*[0-9]{1,3}\b[\s,;]*(?:and\s+)?)+)")
@@ -307,7 +291,7 @@ def _claims(text: str) -> list[Claim]:
     if (m := _OFFENSE.search(text)) is not None:
         out.append(Claim("offense", m.group(1)))
     if (m := _DOWN.search(text)) is not None:
-        out.append(Claim("down", f"{_ordinal(int(m.group(1)))} & {m.group(2)}"))
+        out.append(Claim("down", f"{ordinal(int(m.group(1)))} & {m.group(2)}"))
     if (m := _SPOT.search(text)) is not None:
         out.append(Claim("spot", re.sub(r"\s+", " ", m.group(1))))
     if (m := _ROUND.search(text)) is not None:
@@ -316,8 +300,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("score", score))
     if (m := _FIRST.search(text)) is not None:
         out.append(Claim("first", m.group(1)))
-    if (m := _RESULT.search(text)) is not None:
-        out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
+    out += result_claims(text, _SEATS, "draw|tied game")
     return out
 
 

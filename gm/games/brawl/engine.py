@@ -35,6 +35,7 @@ from gm.core.errors import IllegalActionError
 from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
+from gm.core.wording import ordinal
 from gm.games.brawl.actions import FourthDown, FourthOption, Placement
 from gm.games.brawl.legal import HandOptions, PlacementSpace, hand_options
 from gm.games.brawl.rules import (
@@ -57,6 +58,8 @@ if TYPE_CHECKING:
     import random
     from collections.abc import Callable
 
+# alike on purpose: every game's engine declares its seats and its phases and decisions as enums of this
+# shape; each names its own game's (the tools, the page and the bots read them)
 HOME, AWAY = "home", "away"
 SEATS = (HOME, AWAY)
 OFFENSE, DEFENSE = Unit.OFFENSE, Unit.DEFENSE
@@ -90,10 +93,6 @@ def _code(card: Card) -> str:
 
 def other(seat: str) -> str:
     return AWAY if seat == HOME else HOME
-
-
-def ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 def _ev(kind: str, rule: str, template: str, **data: Any) -> Event:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gm.core.movebuilder import Part, assign_form, builder, form, idle, where
+from gm.core.movebuilder import Part, assign_form, builder, for_the_mover, form, where
 
 if TYPE_CHECKING:
     from gm.games.brawl.engine import BrawlState
@@ -18,16 +18,13 @@ def zone_where(zone: str) -> dict[str, Any]:
     return where(COLUMNS.index(zone[1]), len(REGIONS) - REGIONS.index(zone[0]))
 
 
-def move_builder(state: BrawlState, seat: str | None = None) -> dict[str, Any]:
+@for_the_mover
+def move_builder(state: BrawlState, seat: str) -> dict[str, Any]:
     """A placement as an ``assign`` form (player -> card, zone), or the 4th-down options."""
     from gm.games.brawl.actions import FourthDown
     from gm.games.brawl.board_json import TONES, card_label, player_label
     from gm.games.brawl.rules import COLUMN_NAMES, PLAYABLE, REGION_NAMES
 
-    done = idle(state, seat)
-    if done is not None:
-        return done
-    assert seat is not None
     decision = str(state.decision(seat))
     legal = state.legal_actions(seat)
     if decision == "fourth_down":

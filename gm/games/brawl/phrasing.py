@@ -30,6 +30,8 @@ VOCABULARY = frozenset(
     right punt field goal kick""".split()
 )
 
+# alike on purpose: every game's phrasing has a table of this shape (a pattern of loose words -> the game's
+# notation); the words are each game's own
 SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bstr\b|\bstrenght\b|\bstrenth\b", "strength"),
     (r"\bagil\b|\bagi\b", "agility"),

@@ -129,6 +129,8 @@ def rules_text(r: BrawlRules) -> dict[str, str]:
     return out
 
 
+# alike on purpose: every game has a table of this shape (a player's word -> the rule ids it means, read by
+# Game.rule_words and the rules lookup); the words and the rules are each game's own
 #: the words players use for the rules, with the rule ids they mean (the rules lookup finds a rule by these too)
 RULE_WORDS: dict[str, tuple[str, ...]] = {
     "pick": ("BR-INTERCEPTION", "BR-R-TURNOVER-ZONE"),

@@ -49,6 +49,7 @@ ADJACENT: dict[str, tuple[str, ...]] = {z: _neighbours(z) for z in ZONES}
 BACKFIELD = tuple(z for z in PLAYABLE if z[0] == "B")
 
 # --------------------------------------------------------------------- cards
+# alike on purpose: enums of this shape stand in every game's rules and engine; these are brawl's own kinds of card, effects and units
 class Kind(StrEnum):
     """The three kinds of card (BR-CARDS); the value is the letter of a card code."""
 
@@ -226,6 +227,8 @@ def _reads_as_zone(name: str) -> bool:
     return name in ZONES or name == "X"
 
 
+# alike on purpose: every game's ruleset is a frozen pydantic model of bounded fields of this shape; the
+# fields, bounds and wording are each game's own
 class BrawlRules(_Strict):
     """Ruleset of brawl (defaults: the document plus the rulings of ``rules_md/brawl.md``)."""
 

@@ -100,19 +100,9 @@ class SeriesScore:
 
     def zone_status(self, zone: str) -> str:
         """``won``, ``comp``, ``INT``, ``FUM``, ``lost``, ``cut`` (led, unconnected) or ``tie``."""
-        if zone in self.interceptions:
-            return "INT"
-        if zone in self.fumbles:
-            return "FUM"
-        if zone in self.completions:
-            return "comp"
-        if zone in self.won:
-            return "won"
-        if zone in self.unconnected:
-            return "cut"
-        if zone in self.lost:
-            return "lost"
-        return "tie"
+        statuses = (("INT", self.interceptions), ("FUM", self.fumbles), ("comp", self.completions), ("won", self.won),
+                    ("cut", self.unconnected), ("lost", self.lost))  # the first that holds the zone names it
+        return next((status for status, zones in statuses if zone in zones), "tie")
 
     def to_json(self) -> dict[str, Any]:
         return {

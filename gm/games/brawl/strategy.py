@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from gm.core.actions import Action
+from gm.core.bots import SeededBot
 from gm.core.state import GameState
 from gm.games.brawl.actions import CardPlay, FourthDown, FourthOption, Placement, card_play
 from gm.games.brawl.decisions import decision_rng
@@ -266,13 +267,10 @@ _SOFT: dict[tuple[Any, ...], tuple[list[float], list[float], float]] = {}
 _SOFT_MAX = 4096
 
 
-class DefaultBot:
+class DefaultBot(SeededBot):
     """Projected-totals lookahead with an assignment solve (see the module doc)."""
 
     name = "default"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         assert isinstance(state, BrawlState)

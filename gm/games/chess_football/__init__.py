@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gm.core.actions import Action
-from gm.core.bots import Bot
-from gm.core.chance import Chance
 from gm.core.game import Game
-from gm.core.phrasing import Phrasing
 from gm.core.tools import ToolSpec
-from gm.games.chess_football.actions import ACTION_TYPES, parse_action
-from gm.games.chess_football.board import render, status_line
 from gm.games.chess_football.engine import ChessFootballState
 from gm.games.chess_football.ruleids import RULE_WORDS, RULES, rules_text
 from gm.games.chess_football.rules import ChessFootballRules
@@ -26,6 +20,8 @@ TURN_ACTION = (
 )
 
 
+# alike on purpose: every game declares itself in this shape (ids, seats, rules, state, examples); the
+# values are each game's own
 class ChessFootball(Game[ChessFootballRules, ChessFootballState]):
     """Chess-Football Hybrid, official rules v2.0."""
 
@@ -35,6 +31,7 @@ class ChessFootball(Game[ChessFootballRules, ChessFootballState]):
     seats = ("home", "away")
     simultaneous = True  # secret picks revealed together
     rules_model = ChessFootballRules
+    state_class = ChessFootballState
     rules_index = RULES
     tagline = "Chess-like pieces with abilities, secret snap plans and reaction turns on a 48-row field."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
@@ -52,21 +49,6 @@ class ChessFootball(Game[ChessFootballRules, ChessFootballState]):
     rule_words = RULE_WORDS
     sim_headlines: ClassVar[Mapping[str, str]] = {"touchdown": "touchdowns", "interception": "interceptions", "turnover": "turnovers", "first_down": "first downs", "tackle": "tackles"}
     cap_rules: ClassVar[frozenset[str]] = frozenset({"CF-R-OT-TIE"})  # (a down's whistle, CF-R-DOWN-LIMIT, ends a down, not the game)
-
-    def new_state(self, rules: ChessFootballRules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> ChessFootballState:
-        return ChessFootballState(self.load_rules(rules), seed, chance)
-
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def action_types(self) -> Mapping[str, type[Action]]:
-        return ACTION_TYPES
-
-    def render(self, state: ChessFootballState, seat: str | None = None, *, full: bool = False) -> str:
-        return render(state, seat, full=full)
-
-    def status(self, state: ChessFootballState, seat: str | None = None) -> str:
-        return status_line(state, seat)
 
     def action_tools(self, rules: ChessFootballRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.chess_football.tools import chess_football_tools
@@ -88,21 +70,6 @@ class ChessFootball(Game[ChessFootballRules, ChessFootballState]):
     def rules_text(self, rules: ChessFootballRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Rule id -> its text with the numbers of ``rules`` (default: the default ruleset)."""
         return rules_text(self.load_rules(rules))
-
-    def export_context(self, rules: ChessFootballRules | Mapping[str, Any] | None) -> dict[str, Any]:
-        from gm.games.chess_football.export import export_context
-
-        return export_context(self.load_rules(rules))
-
-    def phrasing(self) -> Phrasing:
-        from gm.games.chess_football.phrasing import PHRASING
-
-        return PHRASING
-
-    def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        from gm.games.chess_football import bots
-
-        return bots.BOTS
 
 
 GAME = ChessFootball()

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from gm.core import actions
 from gm.core.actions import Action
 from gm.core.errors import InvalidActionError, bad_input
 
@@ -116,30 +117,23 @@ class CaptainPick(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class CoinCall(Action):
+class CoinCall(actions.CoinCall):
     """Call the coin toss: heads or tails."""
 
-    call: str
-    type: ClassVar[str] = "coin_call"
-
-    def __post_init__(self) -> None:
-        if self.call not in ("heads", "tails"):
-            raise bad_input("a coin toss call is heads or tails", self.call, rule=SYNTAX, legal=("heads", "tails"))
-
-    def __str__(self) -> str:
-        return self.call
+    rule: ClassVar[str] = SYNTAX
 
 
+# alike on purpose: a one-word action declares only its words, message and rule (gm.core.actions.OneWord
+# checks and writes it); these are this game's own
 @dataclass(frozen=True, slots=True)
-class FourthDown(Action):
+class FourthDown(actions.OneWord):
     """4th down: punt, or go for it."""
 
     choice: str
     type: ClassVar[str] = "fourth_down"
-
-    def __post_init__(self) -> None:
-        if self.choice not in ("punt", "go"):
-            raise bad_input("on 4th down choose punt or go (go for it)", self.choice, rule=SYNTAX, legal=("punt", "go"))
+    words: ClassVar[tuple[str, ...]] = ("punt", "go")
+    mistake: ClassVar[str] = "on 4th down choose punt or go (go for it)"
+    rule: ClassVar[str] = SYNTAX
 
     def __str__(self) -> str:
         return "punt" if self.choice == "punt" else "go for it"
@@ -237,6 +231,8 @@ class Ability(PieceAction):
         return f"{self.piece} {word}"
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class Pass(PieceAction):
     """Declare a pass to a receiver (thrown when the ball moves, after the defense has moved)."""
@@ -263,6 +259,8 @@ class Pass(PieceAction):
         return f"{self.passer} pass to {self.receiver}" if self.passer else f"pass to {self.receiver}"
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class PlayAction(PieceAction):
     """Play action by the ball carrier with an adjacent non-Heavy ally; ``holder`` (the

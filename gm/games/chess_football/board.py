@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gm.core.wording import ordinal
+
 if TYPE_CHECKING:
     from gm.games.chess_football.engine import ChessFootballState
     from gm.games.chess_football.field import Field, Piece
@@ -39,7 +41,7 @@ WINDOW_AHEAD = 8
 
 def status_line(state: ChessFootballState, seat: str | None = None) -> str:
     """Period, score, down & distance, ball, whose move."""
-    from gm.games.chess_football.engine import AWAY, HOME, ordinal
+    from gm.games.chess_football.engine import AWAY, HOME
 
     parts = []
     if state.outcome:
@@ -161,14 +163,7 @@ def render(state: ChessFootballState, seat: str | None = None, *, full: bool = F
                     tags.append("ball")
                 if p.id in maybe:
                     tags.append("ball?")
-                if p.id in f.wrapped:
-                    tags.append("wrapped")
-                if f.jammed(p):
-                    tags.append("jammed")
-                if f.immovable(p):
-                    tags.append("immovable")
-                if f.seal_until.get(p.id, -1) >= f.phase_idx:
-                    tags.append("sealing")
+                tags += f.flags(p)
                 if f.acting == team and state.phase in ("offense_turn", "defense_turn"):
                     tags.append(f"mp {f.mp.get(p.id, 0)}")
                 if tags:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gm.core.boardjson import lettered_axes
+
 if TYPE_CHECKING:
     from gm.games.chess_football.engine import ChessFootballState
 
@@ -15,7 +17,7 @@ SLOTS = {"C": (0.5, 0.5), "NW": (0.25, 0.25), "NE": (0.75, 0.25), "SW": (0.25, 0
 
 def board_json(state: ChessFootballState, seat: str | None = None) -> dict[str, Any]:
     from gm.games.chess_football.board import _label, _shown_ball, status_line
-    from gm.games.chess_football.field import col_letter, sq
+    from gm.games.chess_football.field import sq
 
     r = state.rules
     f = state.field
@@ -45,10 +47,7 @@ def board_json(state: ChessFootballState, seat: str | None = None) -> dict[str, 
         "kind": "grid",
         "surface": "turf",
         "cell": 22,
-        "columns": r.columns,
-        "rows": r.rows,
-        "col_labels": [col_letter(c) for c in range(r.columns)],
-        "row_order": list(range(r.rows, 0, -1)),
+        **lettered_axes(r.columns, r.rows),
         "bands": [
             {"from": 1, "to": r.low_goal, "kind": "endzone", "label": f"end zone rows 1-{r.low_goal}"},
             {"from": r.high_goal, "to": r.rows, "kind": "endzone", "label": f"end zone rows {r.high_goal}-{r.rows}"},

@@ -18,26 +18,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated, stated_coin
-from gm.core.chatlog_text import move_pattern, read_line, score_claim, status_rows
+from gm.core.chatlog import Claim, Fact, ParsedLine, Stated, ViewChatLog, move_segments, stated_coin, toss_fact
+from gm.core.chatlog_text import coin_claims, move_pattern, read_line, result_claims, score_claim, score_row
 from gm.core.events import Event
 from gm.core.state import GameState
-from gm.games.chess_football.actions import CoinCall, parse_action
+from gm.core.wording import ordinal
+from gm.games.chess_football.actions import parse_action
 from gm.games.chess_football.engine import ChessFootballState
 
+# alike on purpose: the claim patterns of the other games' chatlog.py have this shape, but each reads its
+# own game's words for its own claims; what every game words alike (the result, a called toss, a score) is
+# read once, in gm.core.chatlog_text
 _SEATS = r"home|away"
 _MOVE = move_pattern(_SEATS.split("|"))
 _BALL = re.compile(r"\bball\s*(?:is\s+)?(?:at\s+|on\s+)?([a-z][0-9]{1,2})\b")
 _DOWN = re.compile(rf"(?:\b({_SEATS})\s+)?\b([1-9])(?:st|nd|rd|th)\s*(?:&|and)\s*([0-9]{{1,2}}|goal)\b")
 _LOS = re.compile(r"\bat\s+row\s+([0-9]{1,2})\b")
 _PERIOD = re.compile(r"\b(half\s*[0-9]|overtime(?:\s*[0-9])?)\b")
-_COIN = re.compile(r"\bcoin\s*(?:shows|lands|is|:)?\s*(heads|tails)\b")
-_TOSS = re.compile(rf"\b({_SEATS})\s+wins\s+the\s+(?:coin\s+)?toss\b")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b")
-_RESULT = re.compile(rf"\b({_SEATS})\s+wins\b(?!\s+the\s+(?:coin\s+)?toss)|\b(draw|tied game)\b")
 
 
-class ChessFootballChatLog(ChatLog):
+class ChessFootballChatLog(ViewChatLog):
     """The move log of the Chess-Football Hybrid."""
 
     secret_picks = (
@@ -68,10 +69,7 @@ class ChessFootballChatLog(ChatLog):
         return "done"
 
     def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
-        by_seat: dict[str, list[str]] = {}
-        for seat, action in moves:
-            by_seat.setdefault(seat, []).append(str(action))
-        parts = [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
+        parts = move_segments(moves)
         v = state.view(None)
         for e in events:
             if e.kind == "coin_toss":
@@ -86,7 +84,7 @@ class ChessFootballChatLog(ChatLog):
         if v.get("period"):
             parts.append(f"{v['period']}, score home {v['score']['home']}-{v['score']['away']} away")
         if state.outcome is not None:
-            parts.append(f"{state.outcome.winner} wins" if state.outcome.winner else "draw")
+            parts.append(state.outcome.verdict)
         return f"T{number} " + " | ".join(parts)
 
     def parse_line(self, text: str) -> ParsedLine | None:
@@ -94,20 +92,9 @@ class ChessFootballChatLog(ChatLog):
 
     def final_claims(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, Claim]]:
         """The session template's score row."""
-        rows = status_rows(lines)
-        out: list[tuple[int, Claim]] = []
-        if "score" in rows and (m := re.fullmatch(r"home ([0-9]{1,3}) - ([0-9]{1,3}) away", rows["score"][1])):
-            out.append((rows["score"][0], Claim("score", f"home {int(m.group(1))}-{int(m.group(2))} away")))
-        return out
+        return score_row(lines, ("home", "away"))
 
-    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        return self._fact(key, state, events, state.view(None))
-
-    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
-        v = state.view(None)  # (what the batch saves: the spectator view, read once for the line's claims)
-        return [self._fact(k, state, events, v) for k in keys]
-
-    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
+    def fact_in(self, key: str, state: GameState[Any], events: Sequence[Event], v: dict[str, Any]) -> Fact | None:
         play = next((e.rule for e in reversed(events) if e.kind not in ("down", "locked")), "CF-MOVEMENT")
         if key == "ball":
             ball = v.get("ball") or {}
@@ -128,15 +115,11 @@ class ChessFootballChatLog(ChatLog):
             teams = [str(e.data["team"]) for e in events if e.kind == "touchdown"]
             return Fact(teams[-1] if teams else "none", "CF-TOUCHDOWN")
         if key in ("coin", "toss"):
-            flip, winner = _toss(state, events)
-            return Fact((flip if key == "coin" else winner) or "no toss", "CF-COIN-TOSS")
+            return toss_fact(key, state, events, "CF-COIN-TOSS")
         if key in self.roll_keys:
             return Fact(_rolls(events).get(key, "no roll"), "CF-PASS" if key == "pass roll" else "CF-COLLISION")
         if key == "result":
-            o = state.outcome
-            if o is None:
-                return Fact("game not over", "CF-WIN")
-            return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
+            return self.result_fact(state, "game not over", "CF-WIN")
         return None
 
 
@@ -152,24 +135,8 @@ def _rolls(events: Sequence[Event]) -> dict[str, str]:
     return {k: ", ".join(v) for k, v in out.items()}
 
 
-def _toss(state: GameState[Any], events: Sequence[Event]) -> tuple[str | None, str | None]:
-    """The coin toss of the game (this exchange's, or the one played before): the flip and its winner."""
-    toss = next((e for e in events if e.kind == "coin_toss"), None)
-    if toss is not None:
-        return str(toss.data["flip"]), str(toss.data["winner"])
-    winner = getattr(state, "toss_winner", None)
-    call = next((m for m in state.log if isinstance(m.action, CoinCall)), None)
-    if call is None or winner is None:
-        return None, None
-    assert isinstance(call.action, CoinCall)
-    flip = call.action.call if call.seat == winner else {"heads": "tails", "tails": "heads"}[call.action.call]
-    return flip, str(winner)
-
-
 def _down(v: dict[str, Any], seat: bool = True) -> str:
-    n = int(v["down"])
-    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-    text = f"{ordinal} & {v['to_go']}"
+    text = f"{ordinal(int(v['down']))} & {v['to_go']}"
     return f"{v['offense']} {text} at row {v['line_of_scrimmage']}" if seat else text
 
 
@@ -184,28 +151,23 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("pass roll", ", ".join(str(int(n)) for n in re.findall(r"[0-9]+", m.group(1)))))
     if (m := _COLLISION.search(text)) is not None:
         out.append(Claim("collision", ", ".join(f"{a.upper()} {int(x)} {b.upper()} {int(y)}" for a, x, b, y in _COLLIDE.findall(m.group(1)))))
-    if (m := _COIN.search(text)) is not None:
-        out.append(Claim("coin", m.group(1)))
-    if (m := _TOSS.search(text)) is not None:
-        out.append(Claim("toss", m.group(1)))
+    out += coin_claims(text, _SEATS)
     if (m := _TD.search(text)) is not None:
         out.append(Claim("touchdown", m.group(1)))
     if (m := _BALL.search(text)) is not None:
         out.append(Claim("ball", m.group(1).upper()))
     if (m := _DOWN.search(text)) is not None:
         seat, down, togo = m.groups()
-        ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(int(down), f"{down}th")
         if seat:
             out.append(Claim("offense", seat))
-        out.append(Claim("down", f"{ordinal} & {togo}"))
+        out.append(Claim("down", f"{ordinal(int(down))} & {togo}"))
     if (m := _LOS.search(text)) is not None:
         out.append(Claim("los", str(int(m.group(1)))))
     if (m := _PERIOD.search(text)) is not None:
         out.append(Claim("period", re.sub(r"\s+", " ", m.group(1).replace("half", "half "))))
     if (score := score_claim(text, ("home", "away"))) is not None:
         out.append(Claim("score", score))
-    if (m := _RESULT.search(text)) is not None:
-        out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
+    out += result_claims(text, _SEATS, "draw|tied game", toss=True)
     return out
 
 

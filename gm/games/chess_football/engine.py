@@ -29,6 +29,7 @@ from gm.core.errors import GameError, IllegalActionError, InvalidActionError
 from gm.core.events import Event
 from gm.core.outcome import Outcome
 from gm.core.state import ActionSpace, GameState
+from gm.core.wording import ordinal
 from gm.games.chess_football import passing, resolution
 from gm.games.chess_football.actions import (
     Ability,
@@ -51,6 +52,8 @@ from gm.games.chess_football.geometry import col_letter, parse_square, sq
 from gm.games.chess_football.options import PlanSpace, TurnSpace, legal_summary, turn_kinds
 from gm.games.chess_football.rules import ChessFootballRules
 
+# alike on purpose: every game's engine declares its seats and its phases and decisions as enums of this
+# shape; each names its own game's (the tools, the page and the bots read them)
 HOME, AWAY = "home", "away"
 SEATS = (HOME, AWAY)
 
@@ -108,10 +111,6 @@ _ACTION_DECISION = {
 
 def other(seat: str) -> str:
     return AWAY if seat == HOME else HOME
-
-
-def ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 class ChessFootballState(GameState[ChessFootballRules]):
@@ -363,15 +362,23 @@ class ChessFootballState(GameState[ChessFootballRules]):
             floor = sim.floor
 
     # ------------------------------------------------------------------ apply
+    def _lock(self, seat: str, action: Action, events: list[Event], locked: Event) -> dict[str, Action] | None:
+        """Keep ``seat``'s secret pick: while the other side's is missing, the ``locked`` event and ``None``;
+        once both are in, both picks (no longer pending), to be revealed together."""
+        self.pending[seat] = action
+        if len(self.pending) < len(SEATS):
+            events.append(locked)
+            return None
+        picks, self.pending = self.pending, {}
+        return picks
+
     def _apply(self, seat: str, action: Action, plan: Any = None) -> list[Event]:
         events: list[Event] = []
         p = self.phase
         if p == CAPTAINS:
-            self.pending[seat] = action
-            if len(self.pending) < len(SEATS):
-                events.append(ev("locked", "CF-R-CAPTAINS", "{seat} has named its captains", seat=seat, also=["CF-R-EIGHTH"]))
+            picks = self._lock(seat, action, events, ev("locked", "CF-R-CAPTAINS", "{seat} has named its captains", seat=seat, also=["CF-R-EIGHTH"]))
+            if picks is None:
                 return events
-            picks, self.pending = self.pending, {}
             for s in SEATS:
                 pick = picks[s]
                 assert isinstance(pick, CaptainPick)
@@ -407,11 +414,9 @@ class ChessFootballState(GameState[ChessFootballRules]):
                                  also=["CF-R-FOURTH"]))
                 self.phase = SNAP
         elif p == SNAP:
-            self.pending[seat] = action
-            if len(self.pending) < len(SEATS):
-                events.append(ev("locked", "CF-SNAP", "{seat} has locked its snap plan", seat=seat, also=["CF-PLAN"]))
+            picks = self._lock(seat, action, events, ev("locked", "CF-SNAP", "{seat} has locked its snap plan", seat=seat, also=["CF-PLAN"]))
+            if picks is None:
                 return events
-            picks, self.pending = self.pending, {}
             self._run_snap(picks, events)
         elif p in (OFFENSE_TURN, DEFENSE_TURN):
             self._turn_action(seat, action, plan, events)
@@ -674,15 +679,7 @@ class ChessFootballState(GameState[ChessFootballRules]):
                 entry: dict[str, Any] = {"id": p.id, "team": p.team, "kind": p.kind_name, "square": sq(p.sq), "position": p.pos}
                 if f.acting == p.team and self.phase in (OFFENSE_TURN, DEFENSE_TURN):
                     entry["movement_left"] = f.mp.get(p.id, 0)
-                flags = []
-                if p.id in f.wrapped:
-                    flags.append("wrapped")
-                if f.jammed(p):
-                    flags.append("jammed")
-                if f.immovable(p):
-                    flags.append("immovable")
-                if p.id in f.seal_until and f.seal_until[p.id] >= f.phase_idx:
-                    flags.append("sealing")
+                flags = f.flags(p)
                 if flags:
                     entry["flags"] = flags
                 pieces.append(entry)

@@ -14,6 +14,7 @@ from itertools import zip_longest
 from typing import Any
 
 from gm.core.errors import GameError
+from gm.core.wording import ordinal
 from gm.games.chess_football.actions import FORMS, ROLE_CODES
 from gm.games.chess_football.engine import ChessFootballState
 from gm.games.chess_football.passing import pass_table, total_range
@@ -58,7 +59,7 @@ def export_context(rules: ChessFootballRules) -> dict[str, Any]:
         "ineligible_names": [_piece_name(r, k) for k in r.ineligible_pieces],
         "limited_names": [ABILITY_NAMES[a] for a in r.limited_abilities],
         "order": " -> ".join(o.capitalize() if o != "qb" else "QB" for o in r.movement_order),
-        "punt_down": " or ".join(_ordinal(d) for d in r.punt_downs),
+        "punt_down": " or ".join(ordinal(d) for d in r.punt_downs),
         "reaction_turns": r.max_turns_per_down - 1,
         "pass_rows": pass_table(rules),
         "pass_range": total_range(rules),
@@ -79,10 +80,6 @@ def export_context(rules: ChessFootballRules) -> dict[str, Any]:
         "example": worked_example(r),
         "default": _default_context(),
     }
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 def _piece_name(r: ChessFootballRules, kind: str) -> str:
@@ -183,6 +180,8 @@ def _home_ball(r: ChessFootballRules) -> ChessFootballState | None:
     return None
 
 
+# alike on purpose: the rules documents of Chess-Football and Quarter Back each open with an example of a move
+# the engine refuses; each plays its own game's moves and expects its own rule
 def _rejection(r: ChessFootballRules) -> str | None:
     """The engine's answer to a Heavy that moves after a Fast (the rules' opening example)."""
     state = _home_ball(r)

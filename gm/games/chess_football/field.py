@@ -335,6 +335,18 @@ class Field:
     def immovable(self, p: Piece) -> bool:
         return self.immovable_until.get(p.id, -1) >= self.phase_idx
 
+    def flags(self, p: Piece) -> list[str]:
+        """What holds ``p`` now, as the board and the view name it: ``wrapped``, ``jammed``, ``immovable``,
+        ``sealing``."""
+        flags = ["wrapped"] if p.id in self.wrapped else []
+        if self.jammed(p):
+            flags.append("jammed")
+        if self.immovable(p):
+            flags.append("immovable")
+        if self.seal_until.get(p.id, -1) >= self.phase_idx:
+            flags.append("sealing")
+        return flags
+
     def sealing(self) -> list[Piece]:
         return [self.pieces[i] for i, until in self.seal_until.items() if until >= self.phase_idx and i in self.pieces]
 

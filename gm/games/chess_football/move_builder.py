@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gm.core.movebuilder import Part, builder, form, idle, sequence_form, where
+from gm.core.movebuilder import Part, builder, for_the_mover, form, sequence_form, where
 
 if TYPE_CHECKING:
     from gm.core.actions import Action
@@ -144,14 +144,11 @@ def _plan_form(state: ChessFootballState, seat: str) -> dict[str, Any]:
                          help="Rows run in the movement order (captain, heavy, strong, fast, QB); a plan with no rows holds.")
 
 
-def move_builder(state: ChessFootballState, seat: str | None = None) -> dict[str, Any]:
+@for_the_mover
+def move_builder(state: ChessFootballState, seat: str) -> dict[str, Any]:
     """The forms of ``seat``'s decision now (see :mod:`gm.core.movebuilder`)."""
     from gm.games.chess_football.actions import CaptainPick, CoinCall, FourthDown
 
-    done = idle(state, seat)
-    if done is not None:
-        return done
-    assert seat is not None
     decision = str(state.decision(seat))
     forms: list[dict[str, Any]]
     if decision == "turn":

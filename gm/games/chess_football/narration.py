@@ -10,6 +10,8 @@ import re
 
 from gm.core.narration import ANY_EVENT, Claims, EventClaim, Facts, ValueClaim, new_series, ordinal_pair
 
+# alike on purpose: every game's narration claims read its own notation with patterns of this shape (its
+# squares, its dice, what its pieces are said to reach)
 SQUARE = re.compile(r"\b([A-P])([1-9][0-9]?)\b")
 ROLL = re.compile(r"\brolls?\s+(?:a\s+)?([1-6])\b", re.I)
 #: a square a piece is said to reach: "moves to F36", "is tackled on E33", "catches it on E33"

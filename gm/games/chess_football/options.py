@@ -62,6 +62,16 @@ ENEMY_TARGETED = ("push", "impact", "engage", "chop_block")
 ALLY_TARGETED = ("chip_block", "anchor")
 
 
+def _index(i: int, count: int) -> int:
+    """``i`` as a position among ``count`` listed options (a negative one counts from the end); an
+    :class:`IndexError` when there is none."""
+    if i < 0:
+        i += count
+    if not 0 <= i < count:
+        raise IndexError(i)
+    return i
+
+
 class SpotGroup:
     """Actions of one piece that end on a square and a position: every position of each square but
     the ``excluded`` spots.  Counted without being built; squares listed by row, then column."""
@@ -298,10 +308,7 @@ class TurnSpace(ActionSpace):
         return self.count
 
     def __getitem__(self, i: int) -> Action:
-        if i < 0:
-            i += self.count
-        if not 0 <= i < self.count:
-            raise IndexError(i)
+        i = _index(i, self.count)
         if i < len(self.head):
             return self.head[i]
         i -= len(self.head)
@@ -569,10 +576,7 @@ class PlanSpace(ActionSpace):
         return self.count
 
     def __getitem__(self, i: int) -> Plan:
-        if i < 0:
-            i += self.count
-        if not 0 <= i < self.count:
-            raise IndexError(i)
+        i = _index(i, self.count)
         length = 0
         while i >= self.by_length[length]:
             i -= self.by_length[length]

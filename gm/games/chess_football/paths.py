@@ -111,6 +111,7 @@ def from_templates(g: Grid, start: Square, mp: int, blocked: frozenset[Square], 
     return best
 
 
+# alike on purpose: reach's parameters again - the search answers the very question reach caches
 def search(
     g: Grid,
     start: Square,

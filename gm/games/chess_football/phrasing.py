@@ -43,6 +43,8 @@ VOCABULARY = frozenset(
     fast quarterback punt heads tails block forward back then and""".split()
 )
 
+# alike on purpose: every game's phrasing has a table of this shape (a pattern of loose words -> the game's
+# notation); the words are each game's own
 SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bpsh\b|\bshove\b", "push"),
     (r"\bfast(?: no\.?| number| #)? ?(\d)\b", r"fa\1"),

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gm.core.wording import ordinal
+
 RULES: dict[str, str] = {
     # --- the document: board and teams
     "CF-BOARD": "Board: 48 x 16 squares (rows 1-48, columns A-P); 1 square = 2.5 yards",
@@ -140,7 +142,6 @@ RULES: dict[str, str] = {
 
 def rules_text(r: Any) -> dict[str, str]:
     """Every rule id with its text as the ruleset ``r`` has the game (the ruleset's numbers and names)."""
-    from gm.games.chess_football.engine import ordinal
 
     kinds, caps, p = r.kinds, r.captains, r.passing
     last = chr(ord("A") + r.columns - 1)
@@ -192,6 +193,8 @@ def rules_text(r: Any) -> dict[str, str]:
     return out
 
 
+# alike on purpose: every game has a table of this shape (a player's word -> the rule ids it means, read by
+# Game.rule_words and the rules lookup); the words and the rules are each game's own
 #: the words players use for the rules, with the rule ids they mean (the rules lookup finds these too)
 RULE_WORDS: dict[str, tuple[str, ...]] = {
     "whiteboard": ("CF-PLAN", "CF-SNAP"),

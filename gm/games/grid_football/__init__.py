@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gm.core.actions import Action
-from gm.core.bots import Bot
-from gm.core.chance import Chance
 from gm.core.game import Game
-from gm.core.phrasing import Phrasing
 from gm.core.tools import ToolSpec
-from gm.games.grid_football.actions import ACTION_TYPES, parse_action
-from gm.games.grid_football.board import render, status_line
 from gm.games.grid_football.engine import GridFootballState
 from gm.games.grid_football.ruleids import RULES
 from gm.games.grid_football.rules import GridFootballRules
 from gm.games.grid_football.rulestext import RULE_WORDS, rules_text
 
 
+# alike on purpose: every game declares itself in this shape (ids, seats, rules, state, examples); the
+# values are each game's own
 class GridFootball(Game[GridFootballRules, GridFootballState]):
     """Turn-Based Grid Football (quick-start guide, ``shared/seeds/000``)."""
 
@@ -29,6 +25,7 @@ class GridFootball(Game[GridFootballRules, GridFootballState]):
     seats = ("home", "away")
     simultaneous = True  # secret picks revealed together
     rules_model = GridFootballRules
+    state_class = GridFootballState
     rules_index = RULES
     tagline = "Two sides call plays in secret and move the ball down a 20 x 64 field of blocked squares."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
@@ -42,21 +39,6 @@ class GridFootball(Game[GridFootballRules, GridFootballState]):
     cap_rules: ClassVar[frozenset[str]] = frozenset({"GF-R-SCORELESS"})
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = RULE_WORDS
 
-    def new_state(self, rules: GridFootballRules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> GridFootballState:
-        return GridFootballState(self.load_rules(rules), seed, chance)
-
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def action_types(self) -> Mapping[str, type[Action]]:
-        return ACTION_TYPES
-
-    def render(self, state: GridFootballState, seat: str | None = None, *, full: bool = False) -> str:
-        return render(state, seat, full=full)
-
-    def status(self, state: GridFootballState, seat: str | None = None) -> str:
-        return status_line(state, seat)
-
     def rules_text(self, rules: GridFootballRules | Mapping[str, Any] | None = None) -> Mapping[str, str]:
         """Every rule id in one line, worded from ``rules`` (a play the ruleset removed is left out)."""
         return rules_text(self.load_rules(rules))
@@ -65,21 +47,6 @@ class GridFootball(Game[GridFootballRules, GridFootballState]):
         from gm.games.grid_football.tools import grid_football_tools
 
         return grid_football_tools(self.load_rules(rules))
-
-    def export_context(self, rules: GridFootballRules | Mapping[str, Any] | None) -> dict[str, Any]:
-        from gm.games.grid_football.export import export_context
-
-        return export_context(self.load_rules(rules))
-
-    def phrasing(self) -> Phrasing:
-        from gm.games.grid_football.phrasing import PHRASING
-
-        return PHRASING
-
-    def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        from gm.games.grid_football import bots
-
-        return bots.BOTS
 
 
 GAME = GridFootball()

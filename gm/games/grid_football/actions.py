@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
+from gm.core import actions
 from gm.core.actions import Action
 from gm.core.errors import InvalidActionError, bad_input
 from gm.games.grid_football.rules import KICK_COLOURS, PLAY_COLOURS, POSITIONS
@@ -24,35 +25,27 @@ SYNTAX = "GF-SYNTAX"  # the rule of every "not a Grid Football action" error
 
 
 @dataclass(frozen=True, slots=True)
-class CoinCall(Action):
+class CoinCall(actions.CoinCall):
     """Call the coin toss: heads or tails."""
 
-    call: str
-    type: ClassVar[str] = "coin_call"
-
-    def __post_init__(self) -> None:
-        if self.call not in ("heads", "tails"):
-            raise bad_input("a coin toss call is heads or tails", self.call, rule=SYNTAX, legal=("heads", "tails"))
-
-    def __str__(self) -> str:
-        return self.call
+    rule: ClassVar[str] = SYNTAX
 
 
+# alike on purpose: a one-word action declares only its words, message and rule (gm.core.actions.OneWord
+# checks and writes it); these are this game's own
 @dataclass(frozen=True, slots=True)
-class KickChoice(Action):
+class KickChoice(actions.OneWord):
     """Choose to kick or to receive (coin toss winner; second half: the toss loser)."""
 
     choice: str
     type: ClassVar[str] = "kick_choice"
-
-    def __post_init__(self) -> None:
-        if self.choice not in ("kick", "receive"):
-            raise bad_input("choose kick or receive", self.choice, rule=SYNTAX, legal=("kick", "receive"))
-
-    def __str__(self) -> str:
-        return self.choice
+    words: ClassVar[tuple[str, ...]] = ("kick", "receive")
+    mistake: ClassVar[str] = "choose kick or receive"
+    rule: ClassVar[str] = SYNTAX
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class KickPick(Action):
     """Kickoff or punt pick: a position (left/center/right) and a colour (yellow/red/green)."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gm.core.boardjson import lettered_axes
+
 if TYPE_CHECKING:
     from gm.games.grid_football.engine import GridFootballState
 
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
 def board_json(state: GridFootballState, seat: str | None = None) -> dict[str, Any]:
     """The board for ``seat``'s eyes: ``kind: grid`` geometry (see ``gm/web/static/board.js``)."""
     from gm.games.grid_football.board import _headline, status_line
-    from gm.games.grid_football.engine import AWAY, HOME, col_letter, sq
+    from gm.games.grid_football.engine import AWAY, HOME, sq
 
     r = state.rules
     low_team = state.up_team
@@ -60,10 +62,7 @@ def board_json(state: GridFootballState, seat: str | None = None) -> dict[str, A
         "game": "grid-football",
         "kind": "grid",
         "surface": "turf",
-        "columns": r.columns,
-        "rows": r.rows,
-        "col_labels": [col_letter(c) for c in range(r.columns)],
-        "row_order": list(range(r.rows, 0, -1)),
+        **lettered_axes(r.columns, r.rows),
         "bands": [
             {"from": 1, "to": r.low_goal_line, "kind": "endzone", "label": f"end zone rows 1-{r.low_goal_line} ({low_team})"},
             {"from": r.high_goal_line, "to": r.rows, "kind": "endzone", "label": f"end zone rows {r.high_goal_line}-{r.rows} ({high_team})"},

@@ -22,11 +22,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated, stated_coin
-from gm.core.chatlog_text import move_pattern, read_line, score_claim, squares
+from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated, move_segments, stated_coin, toss_fact
+from gm.core.chatlog_text import coin_claims, move_pattern, read_line, result_claims, score_claim, squares, table_score
 from gm.core.events import Event
 from gm.core.state import GameState
-from gm.games.grid_football.actions import CoinCall, parse_action
+from gm.core.wording import ordinal
+from gm.games.grid_football.actions import parse_action
 from gm.games.grid_football.engine import (
     AWAY,
     HOME,
@@ -36,12 +37,14 @@ from gm.games.grid_football.engine import (
     PUNT,
     RETURN_NUMBER,
     GridFootballState,
-    ordinal,
     parse_square,
     plural,
     sq,
 )
 
+# alike on purpose: the claim patterns of the other games' chatlog.py have this shape, but each reads its
+# own game's words for its own claims; what every game words alike (the result, a called toss, a score) is
+# read once, in gm.core.chatlog_text
 _SEATS = r"home|away"
 _MOVE = move_pattern(_SEATS.split("|"))
 _BALL = re.compile(r"\bball\s*(?:is\s+)?(?:at\s+|on\s+)?([a-z][0-9]{1,2})\b")
@@ -52,11 +55,8 @@ _NOW_BLOCKED = re.compile(r"\b([a-z][0-9]{1,2})\s+(?:is\s+)?(?:now\s+)?blocked\b
 _QUARTER = re.compile(r"\b(?:q|quarter\s*)([1-9])\b")
 _DOWNS_LEFT = re.compile(r"\b([0-9]{1,3})\s+downs?\s+left\b")
 _TD = re.compile(rf"\b(?:touchdown|td)\s*:?\s*({_SEATS})\b|\b({_SEATS})\s+(?:scores|touchdown)\b")
-_COIN = re.compile(r"\bcoin\s*(?:shows|lands|is|:)?\s*(heads|tails)\b")
-_TOSS = re.compile(rf"\b({_SEATS})\s+wins\s+the\s+(?:coin\s+)?toss\b")
 _ROW = re.compile(r"^([a-z][a-z ]{2,30}) \| (.+)$")  # a status table row, cleaned: "ball | k37"
 _BLOCKED_LIST = re.compile(r"^[0-9]{1,4} blocked\s*:\s*(.+)$")
-_RESULT = re.compile(rf"\b({_SEATS})\s+wins\b(?!\s+the\s+(?:coin\s+)?toss)|\b(draw|tied game|game tied)\b")
 
 
 class GridFootballChatLog(ChatLog):
@@ -84,10 +84,7 @@ class GridFootballChatLog(ChatLog):
     def format_line(self, state: GameState[Any], moves: Sequence[tuple[str, Action]], events: Sequence[Event], number: int) -> str:
         assert isinstance(state, GridFootballState)
         kinds = {e.kind for e in events}
-        by_seat: dict[str, list[str]] = {}
-        for seat, action in moves:
-            by_seat.setdefault(seat, []).append(str(action))
-        parts = [f"{seat}: {', '.join(acts)}" for seat, acts in by_seat.items()]
+        parts = move_segments(moves)
         if "coin_toss" in kinds:
             label = "Toss"
         elif "kick_choice" in kinds:
@@ -103,8 +100,7 @@ class GridFootballChatLog(ChatLog):
             elif e.kind == "touchdown":
                 claims.append(f"touchdown {e.data['team']}")
         if state.outcome is not None:
-            w = state.outcome.winner
-            claims.append(f"{w} wins" if w else "draw")
+            claims.append(state.outcome.verdict)
         if "coin_toss" not in kinds and "kick_choice" not in kinds:
             where = f"ball {sq(state.ball)}" if state.ball else "no ball"
             if state.offense and state.phase == PLAY:
@@ -136,8 +132,8 @@ class GridFootballChatLog(ChatLog):
                     found["ball"] = (number, Claim("ball", sq_.group(0).upper()))
                 elif item == "down and distance" and (d := _DOWN.search(value)) is not None:
                     found["down"] = (number, Claim("down", _down_text(d.group(2), d.group(3))))
-                elif item == "score" and (n := re.fullmatch(r"home ([0-9]{1,3}) - ([0-9]{1,3}) away", value)):
-                    found["score"] = (number, Claim("score", f"home {int(n.group(1))}-{int(n.group(2))} away"))
+                elif item == "score" and (score := table_score(value, (HOME, AWAY))):
+                    found["score"] = (number, Claim("score", score))
                 elif item == "quarter" and (q := re.match(r"([0-9])\b", value)):
                     found["quarter"] = (number, Claim("quarter", q.group(1)))
             elif (b := _BLOCKED_LIST.match(text)) is not None:
@@ -175,13 +171,9 @@ class GridFootballChatLog(ChatLog):
             teams = [str(e.data["team"]) for e in events if e.kind == "touchdown"]
             return Fact(teams[-1] if teams else "none", "GF-TD")
         if key in ("coin", "toss"):
-            flip, winner = _toss(state, events)
-            return Fact((flip if key == "coin" else winner) or "no toss", "GF-TOSS")
+            return toss_fact(key, state, events, "GF-TOSS")
         if key == "result":
-            o = state.outcome
-            if o is None:
-                return Fact("game not over", "GF-QUARTERS")
-            return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
+            return self.result_fact(state, "game not over", "GF-QUARTERS")
         return None
 
 
@@ -192,19 +184,6 @@ def _last_down(state: GridFootballState, events: Sequence[Event]) -> int:
         return 0
     kinds = {e.kind for e in events}
     return int("touchdown" in kinds and bool(kinds & {"play_reveal", "punt_called"}))
-
-
-def _toss(state: GridFootballState, events: Sequence[Event]) -> tuple[str | None, str | None]:
-    """The coin toss of the game (this exchange's, or the one played before): the flip and its winner."""
-    toss = next((e for e in events if e.kind == "coin_toss"), None)
-    if toss is not None:
-        return str(toss.data["flip"]), str(toss.data["winner"])
-    call = next((m for m in state.log if isinstance(m.action, CoinCall)), None)
-    if call is None or state.toss_winner is None:
-        return None, None
-    assert isinstance(call.action, CoinCall)
-    flip = call.action.call if call.seat == state.toss_winner else {"heads": "tails", "tails": "heads"}[call.action.call]
-    return flip, state.toss_winner
 
 
 def _new_blocks(events: Sequence[Event]) -> list[str]:
@@ -229,10 +208,7 @@ def _down_text(down: str, togo: str) -> str:
 def _claims(text: str) -> list[Claim]:
     """Every claim in the non-move part of a line, in a fixed order of keys."""
     out: list[Claim] = []
-    if (m := _COIN.search(text)) is not None:
-        out.append(Claim("coin", m.group(1)))
-    if (m := _TOSS.search(text)) is not None:
-        out.append(Claim("toss", m.group(1)))
+    out += coin_claims(text, _SEATS)
     if (m := _TD.search(text)) is not None:
         out.append(Claim("touchdown", m.group(1) or m.group(2)))
     if (m := _BALL.search(text)) is not None:
@@ -258,8 +234,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("downs left", str(int(m.group(1)))))
     if (score := score_claim(text, ("home", "away"))) is not None:
         out.append(Claim("score", score))
-    if (m := _RESULT.search(text)) is not None:
-        out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
+    out += result_claims(text, _SEATS, "draw|tied game|game tied", toss=True)
     return out
 
 

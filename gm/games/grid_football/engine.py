@@ -20,6 +20,7 @@ from gm.core.errors import IllegalActionError
 from gm.core.events import Event, make_event
 from gm.core.outcome import Outcome
 from gm.core.state import GameState
+from gm.core.wording import ordinal
 from gm.games.grid_football.actions import CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
 from gm.games.grid_football.movement import (
     KickOutcome,
@@ -36,6 +37,8 @@ from gm.games.grid_football.ruleids import RULES
 from gm.games.grid_football.rules import KICK_COLOURS, PLAY_COLOURS, POSITIONS, GridFootballRules
 
 Square = tuple[int, int]
+# alike on purpose: every game's engine declares its seats and its phases and decisions as enums of this
+# shape; each names its own game's (the tools, the page and the bots read them)
 HOME, AWAY = "home", "away"
 SEATS = (HOME, AWAY)
 
@@ -119,16 +122,9 @@ def parse_square(text: str) -> Square:
     return ord(t[0]) - ord("A"), int(t[1:])
 
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
 def plural(n: int, word: str) -> str:
     """``word`` for one, ``word + "s"`` for any other number."""
     return word if n == 1 else word + "s"
-
-
-def ordinal(n: int) -> str:
-    return _ORDINALS.get(n) or f"{n}th"
 
 
 _event = make_event
@@ -513,13 +509,11 @@ class GridFootballState(GameState[GridFootballRules]):
         kicker = self.kicker
         assert kicker is not None
         receiver = other(kicker)
-        a, b = picks[kicker], picks[receiver]
-        assert isinstance(a, NumberPick) and isinstance(b, NumberPick)
-        match = a.number == b.number
-        self._last_numbers = {kicker: a.number, receiver: b.number}
+        a, b = self._reveal_numbers(picks, kicker, receiver)
+        match = a == b
         events.append(
             _ev("number_reveal", "GF-KICK-NUMBER", "Numbers: {kicker} {a}, {receiver} {b} - {result}",
-                kicker=kicker, a=a.number, receiver=receiver, b=b.number, result="MATCH!" if match else "no match",
+                kicker=kicker, a=a, receiver=receiver, b=b, result="MATCH!" if match else "no match",
                 also=["GF-R-NUMBER"])
         )
         if match:
@@ -663,16 +657,21 @@ class GridFootballState(GameState[GridFootballRules]):
         off_seat = self.offense
         assert off_seat
         def_seat = AWAY if off_seat == HOME else HOME
-        a, b = picks[off_seat], picks[def_seat]
-        assert isinstance(a, NumberPick) and isinstance(b, NumberPick)
-        match = a.number == b.number
-        self._last_numbers = {off_seat: a.number, def_seat: b.number}
+        a, b = self._reveal_numbers(picks, off_seat, def_seat)
+        match = a == b
         events.append(
             _event("number_reveal", "GF-MATCH-COLOUR", "Numbers: {offense} {a}, {defense} {b} - {result}",
-                   {"offense": off_seat, "a": a.number, "defense": def_seat, "b": b.number,
+                   {"offense": off_seat, "a": a, "defense": def_seat, "b": b,
                     "result": "MATCH: turnover!" if match else "no match", "also": _NUMBER})
         )
         self._finish_down(events, turnover=match)
+
+    def _reveal_numbers(self, picks: dict[str, Action], first: str, second: str) -> tuple[int, int]:
+        """The two seats' secret numbers of a number check (a match decides it), kept as the last revealed."""
+        a, b = picks[first], picks[second]
+        assert isinstance(a, NumberPick) and isinstance(b, NumberPick)
+        self._last_numbers = {first: a.number, second: b.number}
+        return a.number, b.number
 
     # ------------------------------------------------------------- the clock
     def _count_down(self, events: list[Event]) -> None:

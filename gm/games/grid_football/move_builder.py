@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gm.core.movebuilder import Part, builder, form, idle, key
+from gm.core.movebuilder import Part, builder, for_the_mover, form, key
 
 if TYPE_CHECKING:
     from gm.games.grid_football.engine import GridFootballState
@@ -23,14 +23,11 @@ COLOURS = {"red": "red (pass)", "black": "black (run)"}
 TIMING = {"before": "lateral first, then forward", "after": "forward first, then lateral"}
 
 
-def move_builder(state: GridFootballState, seat: str | None = None) -> dict[str, Any]:
+@for_the_mover
+def move_builder(state: GridFootballState, seat: str) -> dict[str, Any]:
     """The forms of ``seat``'s decision now (see :mod:`gm.core.movebuilder`)."""
     from gm.games.grid_football.actions import CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
 
-    done = idle(state, seat)
-    if done is not None:
-        return done
-    assert seat is not None
     decision = str(state.decision(seat))
     legal = list(state.legal_actions(seat))
     forms: list[dict[str, Any]] = []

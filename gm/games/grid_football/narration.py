@@ -11,6 +11,8 @@ from typing import Any
 
 from gm.core.narration import Claims, EventClaim, Facts, ValueClaim, hedged, new_series, ordinal_pair, state_of
 
+# alike on purpose: every game's narration claims read its own notation with patterns of this shape (its
+# squares, its dice, what its pieces are said to reach)
 SQUARE = re.compile(r"\b([A-Z])([1-9][0-9]?)\b")
 ROW = re.compile(r"\brow\s+([0-9]{1,3})\b", re.I)
 BALL_AT = re.compile(

@@ -25,6 +25,8 @@ VOCABULARY = frozenset(
     pass run before after lateral straight ahead power sweep interior speed positioning breakaway""".split()
 )
 
+# alike on purpose: every game's phrasing has a table of this shape (a pattern of loose words -> the game's
+# notation); the words are each game's own
 SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:centre|middle|mid)\b", "center"),
     (r"\b(?:head|heds)\b", "heads"),

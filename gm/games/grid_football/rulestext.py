@@ -242,6 +242,8 @@ _MATCH = ("GF-MATCH-NONE", "GF-MATCH-PLAY", "GF-MATCH-COLOUR", "GF-MATCH-BOTH", 
 _END_ZONE = ("GF-R-END-ZONE", "GF-BOARD", "GF-TD", "GF-R-OWN-END-ZONE", "GF-R-TOUCHBACK", "GF-INCOMPLETE")
 _PLAYS = ("GF-LOCK", "GF-PLAY-1", "GF-PLAY-2", "GF-PLAY-3", "GF-PLAY-4", "GF-PLAY4-LOCK", "GF-R-LATERAL-TABLE", "GF-R-NET")
 
+# alike on purpose: every game has a table of this shape (a player's word -> the rule ids it means, read by
+# Game.rule_words and the rules lookup); the words and the rules are each game's own
 #: the words players use for the rules -> the rule ids they mean (the rules lookup also searches
 #: the rules' own words)
 RULE_WORDS: dict[str, tuple[str, ...]] = {

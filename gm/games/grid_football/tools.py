@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from pydantic import Field, create_model
 
 from gm.core.tools import NoArgs, ToolArgs, ToolSpec, action_tool
+from gm.core.wording import ordinal
 
 from .actions import CoinCall, KickChoice, KickPick, NumberPick, PlayCall, Punt
 from .rules import GridFootballRules
@@ -86,10 +87,6 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
 def _descriptions(rules: GridFootballRules) -> dict[str, str]:
     """Every tool and argument description that depends on the ruleset, worded from it."""
     plays = dict(sorted(rules.plays.items()))
@@ -100,7 +97,7 @@ def _descriptions(rules: GridFootballRules) -> dict[str, str]:
         f"play {_and(ns)} up to {cap}" if cap else f"play {_and(ns)} none" for cap, ns in sorted(caps.items(), reverse=True)
     )
     last_col = chr(ord("A") + rules.columns - 1)
-    punts = " or ".join(_ordinal(d) for d in sorted(rules.punt_downs))
+    punts = " or ".join(ordinal(d) for d in sorted(rules.punt_downs))
     return {
         "call_play": f"Secretly lock a play ({_runs(list(plays))}) and colour; the offense may add lateral movement.",
         "play": "play number: " + ", ".join(

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from gm.core.actions import Action
-from gm.core.bots import Bot
-from gm.core.chance import Chance
 from gm.core.game import Game
-from gm.core.phrasing import Phrasing
 from gm.core.tools import ToolSpec
-from gm.games.gridmaster4.actions import ACTION_TYPES, Place, parse_action
-from gm.games.gridmaster4.board import render, status_line
+from gm.games.gridmaster4.actions import Place
 from gm.games.gridmaster4.engine import GridMaster4State
 from gm.games.gridmaster4.ruleids import RULES
 from gm.games.gridmaster4.rules import SEATS, GridMaster4Rules
 
 
+# alike on purpose: every game declares itself in this shape (ids, seats, rules, state, examples); the
+# values are each game's own
 class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
     """GridMaster4 (rules document ``shared/seeds/002``); rulings in ``rules_md/gridmaster4.md``."""
 
@@ -26,6 +23,7 @@ class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
     aliases = ("gm4", "gridmaster", "grid-master", "grid-master-4", "the-grid-master")
     seats = SEATS
     rules_model = GridMaster4Rules
+    state_class = GridMaster4State
     rules_index = RULES
     tagline = "Two to four players place numbered tiles, each 3 cells straight or 2 diagonally from one of their active tiles."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
@@ -33,6 +31,8 @@ class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
     move_examples = ("place 37 at K12", "place K12", "K12", "tile on k12", "row 12 column K")
 
     sim_headlines: ClassVar[Mapping[str, str]] = {"blocked": "players blocked", "deactivated": "tiles deactivated", "free_round": "free rounds"}
+    # alike on purpose: every game has a table of this shape (a player's word -> the rule ids it means, read by
+    # Game.rule_words and the rules lookup); the words and the rules are each game's own
     #: the words players use for GridMaster4's rules (``rules jump``, ``rules chain``), with the rules they mean
     rule_words: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "jump": ("GM4-MOVE", "GM4-R-REACH"),
@@ -49,40 +49,10 @@ class GridMaster4(Game[GridMaster4Rules, GridMaster4State]):
         "pass": ("GM4-R-NO-PASS",),
     }
 
-    def new_state(self, rules: GridMaster4Rules | Mapping[str, Any] | None = None, seed: int = 0, chance: Chance | str | None = None) -> GridMaster4State:
-        return GridMaster4State(self.load_rules(rules), seed, chance)
-
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def action_types(self) -> Mapping[str, type[Action]]:
-        return ACTION_TYPES
-
-    def render(self, state: GridMaster4State, seat: str | None = None, *, full: bool = False) -> str:
-        return render(state, seat, full=full)
-
-    def status(self, state: GridMaster4State, seat: str | None = None) -> str:
-        return status_line(state, seat)
-
     def action_tools(self, rules: GridMaster4Rules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.gridmaster4.tools import gridmaster4_tools
 
         return gridmaster4_tools(self.load_rules(rules))
-
-    def export_context(self, rules: GridMaster4Rules | Mapping[str, Any] | None) -> dict[str, Any]:
-        from gm.games.gridmaster4.export import export_context
-
-        return export_context(self.load_rules(rules))
-
-    def phrasing(self) -> Phrasing:
-        from gm.games.gridmaster4.phrasing import PHRASING
-
-        return PHRASING
-
-    def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        from gm.games.gridmaster4 import bots
-
-        return bots.BOTS
 
 
 GAME = GridMaster4()

@@ -24,6 +24,8 @@ def _bad(reason: str, text: object, rule: str = "GM4-SYNTAX") -> InvalidActionEr
     return bad_input(reason, text, rule=rule, legal=FORMS)
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class Place(Action):
     """Place a tile on a cell; ``number`` (optional) must be the player's next tile."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gm.core.boardjson import lettered_axes
+
 if TYPE_CHECKING:
     from gm.games.gridmaster4.engine import GridMaster4State
 
@@ -40,10 +42,7 @@ def board_json(state: GridMaster4State, seat: str | None = None) -> dict[str, An
         "kind": "grid",
         "surface": "plain",
         "cell": 26,
-        "columns": r.columns,
-        "rows": r.rows,
-        "col_labels": [chr(ord("A") + c) for c in range(r.columns)],
-        "row_order": list(range(r.rows, 0, -1)),
+        **lettered_axes(r.columns, r.rows),
         "bands": [],
         "lines": [],
         "cells": cells,

@@ -15,13 +15,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine
-from gm.core.chatlog_text import move_pattern, read_line
+from gm.core.chatlog import Claim, Fact, ParsedLine, ViewChatLog
+from gm.core.chatlog_text import move_pattern, read_line, result_claims
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.gridmaster4.actions import parse_action
 from gm.games.gridmaster4.rules import SEATS
 
+# alike on purpose: the claim patterns of the other games' chatlog.py have this shape, but each reads its
+# own game's words for its own claims; what every game words alike (the result, a called toss, a score) is
+# read once, in gm.core.chatlog_text
 _SEATS = "|".join(SEATS)
 _CELL = r"[a-z][0-9]{1,2}"
 _MOVE = move_pattern(_SEATS.split("|"))
@@ -31,10 +34,9 @@ _SEAT_SCORE = re.compile(rf"\b({_SEATS})\s*:?\s*([0-9]{{1,4}})\b")
 _BLOCKED = re.compile(rf"\b({_SEATS})\s+(?:is\s+)?(?:now\s+)?blocked\b")
 #: a row of the session template's players table, cleaned: seat | colour | score | next tile | status | active tiles
 _PLAYER_ROW = re.compile(rf"^({_SEATS}) \| [a-z ]+ \| ([0-9]{{1,4}}) \| [0-9-]{{1,4}} \| (playing|blocked) \| ?(.*)$")
-_RESULT = re.compile(rf"\b({_SEATS})\s+wins\b|\b(draw|tie)\b")
 
 
-class GridMaster4ChatLog(ChatLog):
+class GridMaster4ChatLog(ViewChatLog):
     """The move log of GridMaster4."""
 
     example_moves = (
@@ -57,7 +59,7 @@ class GridMaster4ChatLog(ChatLog):
                 parts.append(f"{e.data['seat']} is blocked")
         parts.append("scores " + ", ".join(f"{s} {p['score']}" for s, p in players.items()))
         if state.outcome is not None:
-            parts.append(f"{state.outcome.winner} wins" if state.outcome.winner else "draw")
+            parts.append(state.outcome.verdict)
         return f"M{number} " + " | ".join(parts)
 
     def parse_line(self, text: str) -> ParsedLine | None:
@@ -77,14 +79,10 @@ class GridMaster4ChatLog(ChatLog):
             found[f"active {seat}"] = (number, Claim(f"active {seat}", " ".join(cells) or "none"))
         return sorted(found.values(), key=lambda nc: nc[0])
 
-    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        return self._fact(key, state, events, state.snapshot())
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
+        return state.snapshot()
 
-    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
-        snap = state.snapshot()  # (what the batch saves: the snapshot, taken once for the line's claims)
-        return [self._fact(k, state, events, snap) for k in keys]
-
-    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], snap: dict[str, Any]) -> Fact | None:
+    def fact_in(self, key: str, state: GameState[Any], events: Sequence[Event], snap: dict[str, Any]) -> Fact | None:
         players = {p["seat"]: p for p in snap["players"]}
         placed = next((e.rule for e in events if e.kind == "placed"), "GM4-MOVE")
         kind, _, seat = key.partition(" ")
@@ -100,10 +98,7 @@ class GridMaster4ChatLog(ChatLog):
             blocked = next((e.rule for e in events if e.kind == "blocked" and e.data["seat"] == seat), "GM4-BLOCKED")
             return Fact(str(players[seat]["status"]), blocked)
         if kind == "result":
-            o = state.outcome
-            if o is None:
-                return Fact("not over", "GM4-WIN-BLOCKED")
-            return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
+            return self.result_fact(state, "not over", "GM4-WIN-BLOCKED")
         return None
 
 
@@ -118,8 +113,7 @@ def _claims(text: str) -> list[Claim]:
                 out.append(Claim(f"score {s.group(1)}", str(int(s.group(2)))))
     for b in _BLOCKED.finditer(text):
         out.append(Claim(f"status {b.group(1)}", "blocked"))
-    if (r := _RESULT.search(text)) is not None:
-        out.append(Claim("result", f"{r.group(1)} wins" if r.group(1) else "draw"))
+    out += result_claims(text, _SEATS, "draw|tie")
     return out
 
 

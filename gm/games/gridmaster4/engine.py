@@ -32,6 +32,8 @@ from gm.games.gridmaster4.moves import any_colour, builders, deactivation, move_
 from gm.games.gridmaster4.rules import COLOURS, LETTERS, SEATS, BuildFrom, GridMaster4Rules
 
 
+# alike on purpose: every game's engine declares its seats and its phases and decisions as enums of this
+# shape; each names its own game's (the tools, the page and the bots read them)
 class Phase(StrEnum):
     """The phases of a game (values are what snapshots and transcripts show)."""
 

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gm.core.movebuilder import Part, builder, form, idle, where
+from gm.core.movebuilder import Part, builder, for_the_mover, form, where
 
 if TYPE_CHECKING:
     from gm.games.gridmaster4.engine import GridMaster4State
 
 
-def move_builder(state: GridMaster4State, seat: str | None = None) -> dict[str, Any]:
+@for_the_mover
+def move_builder(state: GridMaster4State, seat: str) -> dict[str, Any]:
     """The seat's placement as one ``square`` part: the cells it may place its next tile on."""
-    done = idle(state, seat)
-    if done is not None:
-        return done
-    assert seat is not None
     cols = state.rules.columns
     index = state.geo.index
     rows = []

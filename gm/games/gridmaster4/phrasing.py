@@ -26,6 +26,8 @@ VOCABULARY = frozenset(
     """place tile up down left right diagonally diagonal above below row column from next jump my of""".split()
 )
 
+# alike on purpose: every game's phrasing has a table of this shape (a pattern of loose words -> the game's
+# notation); the words are each game's own
 SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bplce\b|\bplase\b|\bpalce\b", "place"),
     (r"\b(up|down)[- ]?(left|right)\b", r"\1-\2"),

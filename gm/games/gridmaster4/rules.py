@@ -21,6 +21,7 @@ LETTERS: dict[str, str] = {"orange": "O", "magenta": "M", "lime": "L", "aqua": "
 MAX_COLUMNS = 26  # columns are lettered A..Z
 
 
+# alike on purpose: enums of this shape stand in every game's rules and engine; these are GridMaster4's own ruleset choices
 class BuildFrom(StrEnum):
     """Whose active tiles a player builds on (ruleset ``build_from``)."""
 

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
-from gm.core.actions import Action
-from gm.core.bots import Bot
 from gm.core.chance import Chance
 from gm.core.game import Game
-from gm.core.phrasing import Phrasing
 from gm.core.tools import ToolSpec
-from gm.games.quarterback.actions import ACTION_TYPES, parse_action
-from gm.games.quarterback.board import render, status_line
 from gm.games.quarterback.engine import QuarterbackState
 from gm.games.quarterback.ruleids import RULE_WORDS, RULES, rule_texts
 from gm.games.quarterback.rules import QuarterbackRules
@@ -24,6 +19,8 @@ def _default_rules() -> QuarterbackRules:
     return QuarterbackRules()
 
 
+# alike on purpose: every game declares itself in this shape (ids, seats, rules, state, examples); the
+# values are each game's own
 class Quarterback(Game[QuarterbackRules, QuarterbackState]):
     """Quarter Back (rules document ``shared/seeds/001``; rulings in ``rules_md/quarterback.md``)."""
 
@@ -32,6 +29,7 @@ class Quarterback(Game[QuarterbackRules, QuarterbackState]):
     aliases = ("qb", "quarter-back")
     seats = ("red", "blue")
     rules_model = QuarterbackRules
+    state_class = QuarterbackState
     rules_index = RULES
     tagline = "A quarterback and his pieces run, push and pass against a defence on a 9-column field."
     #: what the referee\'s rules summary must hold: scoring, the end of a down or half, passing and tackling
@@ -53,37 +51,10 @@ class Quarterback(Game[QuarterbackRules, QuarterbackState]):
         # the default ruleset validated once (rulesets are frozen), not for every match
         return QuarterbackState(_default_rules() if rules is None else self.load_rules(rules), seed, chance)
 
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def action_types(self) -> Mapping[str, type[Action]]:
-        return ACTION_TYPES
-
-    def render(self, state: QuarterbackState, seat: str | None = None, *, full: bool = False) -> str:
-        return render(state, seat, full=full)
-
-    def status(self, state: QuarterbackState, seat: str | None = None) -> str:
-        return status_line(state, seat)
-
     def action_tools(self, rules: QuarterbackRules | Mapping[str, Any] | None = None) -> list[ToolSpec]:
         from gm.games.quarterback.tools import action_tools
 
         return action_tools(self.load_rules(rules))
-
-    def export_context(self, rules: QuarterbackRules | Mapping[str, Any] | None) -> dict[str, Any]:
-        from gm.games.quarterback.export import export_context
-
-        return export_context(self.load_rules(rules))
-
-    def phrasing(self) -> Phrasing:
-        from gm.games.quarterback.phrasing import PHRASING
-
-        return PHRASING
-
-    def bots(self) -> Mapping[str, Callable[..., Bot]]:
-        from gm.games.quarterback import bots
-
-        return bots.BOTS
 
 
 GAME = Quarterback()

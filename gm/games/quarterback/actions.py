@@ -32,6 +32,8 @@ def _square(text: object) -> str:
         raise bad_input(str(exc), text, rule=NOTATION, legal=FORMS) from None
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class MovePiece(Action):
     """Move one of your pieces: ``piece`` (QB, S1, D2, T1 ...) to ``to`` through the ``via`` squares."""
@@ -59,6 +61,8 @@ class MovePiece(Action):
         return f"move {self.piece} {'-'.join(self.path)}"
 
 
+# alike on purpose: every game's actions are frozen dataclasses of this shape (fields, a type tag, checks in
+# __post_init__, a text form: gm.core.actions.Action), each holding its own game's move in its own words
 @dataclass(frozen=True, slots=True)
 class PassBall(Action):
     """Pass the ball from the carrier to a square (a receiver's, or an empty one)."""

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from gm.games.quarterback.rules import KIND_NAMES, QuarterbackRules
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from gm.games.quarterback.engine import Piece, QuarterbackState, Square
 
 LEGEND = "Q quarterback  S single  D double  T triple; UPPER = attacker, lower = defender; * has the ball; o loose ball"
@@ -99,6 +101,23 @@ def render(state: QuarterbackState, seat: str | None = None, *, full: bool = Fal
     return _render_full(state, seat) if full else _render_compact(state, seat)
 
 
+def _row(state: QuarterbackState, cells: dict[Square, tuple[Piece, bool]], row: int, piece: Callable[[str, str, bool], str],
+         loose: str, empty: str) -> list[str]:
+    """One row of the board as text, a cell a column: a piece as ``piece(seat, id, carries the ball)`` writes
+    it, the loose ball as ``loose``, an empty square as ``empty``."""
+    out = []
+    for c in range(state.rules.columns):
+        got = cells.get((c, row))
+        if got is not None:
+            (pseat, pid), carrier = got
+            out.append(piece(pseat, pid, carrier))
+        elif state.loose == (c, row):
+            out.append(loose)
+        else:
+            out.append(empty)
+    return out
+
+
 def _render_full(state: QuarterbackState, seat: str | None) -> str:
     r = state.rules
     cells = _cells(state)
@@ -106,16 +125,7 @@ def _render_full(state: QuarterbackState, seat: str | None) -> str:
     lines = _header(state, seat)
     lines.append("      " + "".join(f" {_col(c):<3}" for c in range(r.columns)) + "   row points")
     for row in range(r.field_rows, r.min_row - 1, -1):
-        out = []
-        for c in range(r.columns):
-            got = cells.get((c, row))
-            if got is not None:
-                (pseat, pid), carrier = got
-                out.append(f" {_label(state, pid, pseat) + ('*' if carrier else ''):<3}")
-            elif state.loose == (c, row):
-                out.append(" o  ")
-            else:
-                out.append(" .  ")
+        out = _row(state, cells, row, lambda s, pid, carrier: f" {_label(state, pid, s) + ('*' if carrier else ''):<3}", " o  ", " .  ")
         note = f"{row:>4}" if row >= 0 else "   0  (unnumbered row)"
         lines.append(f"{row:>4}  {''.join(out)}  {note}")
         if row == 1:
@@ -132,17 +142,7 @@ def _render_compact(state: QuarterbackState, seat: str | None) -> str:
     lines = _header(state, seat)
     lines.append("     " + " ".join(_col(c) for c in range(r.columns)))
     for row in range(r.field_rows, r.min_row - 1, -1):
-        out = []
-        for c in range(r.columns):
-            got = cells.get((c, row))
-            if got is not None:
-                (pseat, pid), carrier = got
-                letter = pid[0] if pseat == state.attacker else pid[0].lower()
-                out.append(letter + ("*" if carrier else " "))
-            elif state.loose == (c, row):
-                out.append("o ")
-            else:
-                out.append(". ")
+        out = _row(state, cells, row, lambda s, pid, carrier: (pid[0] if s == state.attacker else pid[0].lower()) + ("*" if carrier else " "), "o ", ". ")
         lines.append(f"{row:>3}  {''.join(out).rstrip()}" + ("  (unnumbered: 0)" if row < 0 else ""))
         if row == 1:
             lines.append("     " + "=" * (2 * r.columns - 1) + "  line of scrimmage")

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.bots import Bot
+from gm.core.bots import Bot, SeededBot
 from gm.core.state import GameState
 from gm.games.quarterback.actions import EndTurn, PassBall
 from gm.games.quarterback.engine import IllegalStep, Piece, QuarterbackState, Square, Walk, sq
@@ -114,13 +114,10 @@ def decision_draws(seed: int, state: GameState[Any], seat: str) -> Draws:
     return d
 
 
-class QuarterbackRandomBot:
+class QuarterbackRandomBot(SeededBot):
     """A random legal action (seeded): walk a random piece, pass at random, or end the turn."""
 
     name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         assert isinstance(state, QuarterbackState)
@@ -165,13 +162,10 @@ class QuarterbackRandomBot:
         return st.action_of(w) if w.path else None
 
 
-class GreedyBot:
+class GreedyBot(SeededBot):
     """One action at a time, the best by a one-ply evaluation (see the module docstring)."""
 
     name = "default"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         assert isinstance(state, QuarterbackState)
@@ -315,7 +309,7 @@ class GreedyBot:
         return part - 2 if square[1] > ball[1] else part
 
 
-class TripleWalk:
+class TripleWalk(SeededBot):
     """The Triple walk (issue #31), a simple scripted line: attacking, it takes a Triple over the line, has
     the Quarterback pass it the ball from behind the line, walks it as far up the field as it can and ends
     every turn until the half is over; defending, it plays the default bot.  Under the older reading of
@@ -324,9 +318,6 @@ class TripleWalk:
     Triple."""
 
     name = "triple-walk"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
 
     def choose(self, state: GameState[Any], seat: str) -> Action:
         assert isinstance(state, QuarterbackState)

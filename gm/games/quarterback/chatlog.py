@@ -17,12 +17,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from gm.core.actions import Action
-from gm.core.chatlog import ChatLog, Claim, Fact, ParsedLine, Stated
-from gm.core.chatlog_text import move_pattern, read_line, score_claim, status_rows
+from gm.core.chatlog import Claim, Fact, ParsedLine, Stated, ViewChatLog
+from gm.core.chatlog_text import move_pattern, read_line, result_claims, score_claim, status_rows
 from gm.core.events import Event
 from gm.core.state import GameState
 from gm.games.quarterback.actions import MovePiece, parse_action
 
+# alike on purpose: the claim patterns of the other games' chatlog.py have this shape, but each reads its
+# own game's words for its own claims; what every game words alike (the result, a called toss, a score) is
+# read once, in gm.core.chatlog_text
 _SEATS = r"red|blue"
 _SQ = r"[a-z]-?[0-9]{1,2}"
 _MOVE = move_pattern(_SEATS.split("|"))
@@ -34,11 +37,10 @@ _HALF = re.compile(r"\bgame\s*([0-9])(?:\s*/\s*[0-9])?\s*,?\s*half\s*([0-9])\b")
 _GAME_SCORE = re.compile(rf"\bgame\s*([0-9])\s*:\s*(?:({_SEATS})\s*([0-9]{{1,3}})\s*-\s*([0-9]{{1,3}})\s*({_SEATS}))")
 _SCORES = re.compile(rf"\b({_SEATS})\s+scores\s+([0-9]{{1,3}}|nothing)\b")
 _TOSS = re.compile(rf"\b({_SEATS})\s+(?:won|wins)\s+the\s+(?:coin\s+)?toss\b|\b({_SEATS})\s+attacks\s+first\b")
-_RESULT = re.compile(rf"\b({_SEATS})\s+wins\b(?!\s+the\s+(?:coin\s+)?toss)|\b(draw|drawn)\b")
 _ENDS = frozenset({"end_turn", "turn_done", "score", "half_start", "game_over", "match_over"})
 
 
-class QuarterbackChatLog(ChatLog):
+class QuarterbackChatLog(ViewChatLog):
     """The move log of Quarter Back."""
 
     chance_keys = frozenset({"toss"})
@@ -79,7 +81,7 @@ class QuarterbackChatLog(ChatLog):
         if number == 1 and state.rules.first_attacker == "toss":
             parts.append(f"{snap['first_attacker']} won the toss")
         if state.outcome is not None:
-            parts.append(f"{state.outcome.winner} wins" if state.outcome.winner else "draw")
+            parts.append(state.outcome.verdict)
         return f"T{number} " + " | ".join(parts)
 
     def parse_line(self, text: str) -> ParsedLine | None:
@@ -92,14 +94,10 @@ class QuarterbackChatLog(ChatLog):
             return [(rows["ball"][0], Claim("ball", m.group(1).upper()))]
         return []
 
-    def fact(self, key: str, state: GameState[Any], events: Sequence[Event]) -> Fact | None:
-        return self._fact(key, state, events, state.snapshot())
+    def view(self, state: GameState[Any]) -> dict[str, Any]:
+        return state.snapshot()
 
-    def facts(self, keys: Sequence[str], state: GameState[Any], events: Sequence[Event]) -> list[Fact | None]:
-        snap = state.snapshot()  # (what the batch saves: the snapshot, taken once for the line's claims)
-        return [self._fact(k, state, events, snap) for k in keys]
-
-    def _fact(self, key: str, state: GameState[Any], events: Sequence[Event], snap: dict[str, Any]) -> Fact | None:
+    def fact_in(self, key: str, state: GameState[Any], events: Sequence[Event], snap: dict[str, Any]) -> Fact | None:
         rule = next((e.rule for e in reversed(events) if e.kind in ("move", "push", "pass", "tackle", "intercept")), "QB-R-END")
         if key == "ball":
             return Fact(str(snap["ball"]["square"] or "none"), rule)
@@ -125,10 +123,7 @@ class QuarterbackChatLog(ChatLog):
         if key == "toss":
             return Fact(str(snap["first_attacker"]), "QB-TOSS")
         if key == "result":
-            o = state.outcome
-            if o is None:
-                return Fact("not over", "QB-WIN")
-            return Fact(f"{o.winner} wins" if o.winner else "draw", o.rule)
+            return self.result_fact(state, "not over", "QB-WIN")
         return None
 
 
@@ -163,8 +158,7 @@ def _claims(text: str) -> list[Claim]:
         out.append(Claim("scores", f"{m.group(1)} {0 if m.group(2) == 'nothing' else int(m.group(2))}"))
     if (m := _TOSS.search(text)) is not None:
         out.append(Claim("toss", m.group(1) or m.group(2)))
-    if (m := _RESULT.search(text)) is not None:
-        out.append(Claim("result", f"{m.group(1)} wins" if m.group(1) else "draw"))
+    out += result_claims(text, _SEATS, "draw|drawn", toss=True)
     return out
 
 

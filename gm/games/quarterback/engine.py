@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 Square = tuple[int, int]
 Piece = tuple[str, str]  # (seat, piece id)
+# alike on purpose: every game's engine declares its seats and its phases and decisions as enums of this
+# shape; each names its own game's (the tools, the page and the bots read them)
 RED, BLUE = "red", "blue"
 SEATS = (RED, BLUE)
 

@@ -141,6 +141,8 @@ def _setup_board(r: QuarterbackRules) -> str:
     return state.game.render(state, None)
 
 
+# alike on purpose: the rules documents of Chess-Football and Quarter Back each open with an example of a move
+# the engine refuses; each plays its own game's moves and expects its own rule
 def _offside_example(r: QuarterbackRules) -> str | None:
     """The rejection of a defending Triple that steps over the line (the rules' opening example)."""
     if r.columns < 3 or r.field_rows < 2:

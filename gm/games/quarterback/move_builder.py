@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gm.core.movebuilder import Part, builder, form, idle, key, where
+from gm.core.movebuilder import Part, builder, for_the_mover, form, key, where
 
 if TYPE_CHECKING:
     from gm.games.quarterback.engine import QuarterbackState
@@ -15,15 +15,12 @@ PROMPTS = {"attacker_turn": "Your turn (attack): move a piece, pass, or end the 
            "defender_turn": "Your turn (defence): move a piece or end the turn"}
 
 
-def move_builder(state: QuarterbackState, seat: str | None = None) -> dict[str, Any]:
+@for_the_mover
+def move_builder(state: QuarterbackState, seat: str) -> dict[str, Any]:
     """Forms: ``move_piece`` (piece, square, route), ``pass_ball`` (square) and ``end_turn``."""
     from gm.games.quarterback.actions import EndTurn, MovePiece, PassBall
     from gm.games.quarterback.rules import KIND_NAMES, parse_square
 
-    done = idle(state, seat)
-    if done is not None:
-        return done
-    assert seat is not None
     legal = list(state.legal_actions(seat))
     squares: dict[str, dict[str, Any]] = {}
 

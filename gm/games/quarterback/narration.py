@@ -13,6 +13,8 @@ from typing import Any
 
 from gm.core.narration import Claims, EventClaim, Facts, ValueClaim
 
+# alike on purpose: every game's narration claims read its own notation with patterns of this shape (its
+# squares, its dice, what its pieces are said to reach)
 SQUARE_RE = r"[A-I]-?[0-9]{1,2}"
 SQUARE = re.compile(rf"\b(?:on|to|from|at|onto)\s+(?:square\s+)?({SQUARE_RE})\b")
 ANY_SQUARE = re.compile(rf"\b{SQUARE_RE}\b")

@@ -31,6 +31,8 @@ VOCABULARY = frozenset(
     backward left right up down diagonally diagonal square squares turn finished through thats from""".split()
 )
 
+# alike on purpose: every game's phrasing has a table of this shape (a pattern of loose words -> the game's
+# notation); the words are each game's own
 SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"\bquarter ?back\b|\bq-?b\b|\bq\.b\.?", "qb"),
     (r"\b(?:trip|tripple|tripel)\b", "triple"),

@@ -157,6 +157,8 @@ def rule_texts(r: QuarterbackRules) -> dict[str, str]:
 #: every rule id with its statement under the default ruleset
 RULES: dict[str, str] = rule_texts(QuarterbackRules())
 
+# alike on purpose: every game has a table of this shape (a player's word -> the rule ids it means, read by
+# Game.rule_words and the rules lookup); the words and the rules are each game's own
 #: words players use for the rules, with the rule ids they mean (the rules lookup finds a rule by these
 #: as well as by the words of its own text)
 RULE_WORDS: dict[str, tuple[str, ...]] = {

@@ -106,6 +106,8 @@ def _default_defense() -> SideSetup:
     return SideSetup(singles=["D1", "E1", "F1"], doubles=["C1", "G1"], triples=["B4", "H4"])
 
 
+# alike on purpose: every game's ruleset is a frozen pydantic model of bounded fields of this shape; the
+# fields, bounds and wording are each game's own
 class QuarterbackRules(_Strict):
     """Ruleset of Quarter Back (defaults: the rules document plus the recorded rulings)."""
 
