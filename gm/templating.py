@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 
 from gm.core.errors import GameError
+from gm.core.wording import ordinal
 
 if TYPE_CHECKING:
     from gm.core.game import Game
@@ -160,13 +161,6 @@ class _Environment(jinja2.Environment):
 # ---------------------------------------------------------------- filters
 def _signed(n: int) -> str:
     return f"{n:+d}"
-
-
-def ordinal(n: int) -> str:
-    """``n`` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st (the ``ordinal`` filter; games' texts use it too)."""
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
 def join_and(items: Iterable[Any], word: str = "and") -> str:

@@ -9,26 +9,15 @@ words players use to the rule ids they mean.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
+from gm.core.wording import ordinal
 from gm.games.grid_football.rules import POSITIONS, GridFootballRules, PlayResult, PlaySpec
+from gm.templating import join_and
 
 _WORDS = ("Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve")
 
 
 def _word(n: int) -> str:
     return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
-
-
-def _ordinal(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
-
-
-def _and(items: Iterable[object], word: str = "and") -> str:
-    xs = [str(x) for x in items]
-    return xs[0] if len(xs) == 1 else f"{', '.join(xs[:-1])} {word} {xs[-1]}" if xs else ""
 
 
 def _s(n: int, word: str) -> str:
@@ -54,7 +43,7 @@ def rules_text(rules: GridFootballRules) -> dict[str, str]:
     F, Q, N = r.first_down_rows, r.quarters, r.number_max
     plays = dict(sorted(r.plays.items()))
     first_td = r.win == "first_touchdown"
-    punts = _and((_ordinal(d) for d in sorted(r.punt_downs)), "or")
+    punts = join_and((ordinal(d) for d in sorted(r.punt_downs)), "or")
     if low_depth == high_depth:
         depth = f"both {low_depth} rows deep"
     else:
@@ -113,11 +102,11 @@ def rules_text(rules: GridFootballRules) -> dict[str, str]:
         "GF-DOWNS": f"{_word(r.downs)} {'down' if r.downs == 1 else 'downs'} to make progress" + (" or punt" if r.punt_downs else ""),
         "GF-QUARTERS": f"{_word(Q)} quarters of {_s(r.downs_per_quarter, 'down')} each",
         "GF-SWITCH": (
-            "Switch ends after " + _and(f"Quarter {q}" for q in sorted(switch)) if switch else "The teams never switch ends"
+            "Switch ends after " + join_and(f"Quarter {q}" for q in sorted(switch)) if switch else "The teams never switch ends"
         ),
         "GF-WARNING": (
             f"Warning at {r.warning_downs_left} {'down' if r.warning_downs_left == 1 else 'downs'} remaining in "
-            + _and(f"Q{q}" for q in sorted(warn)) if warn else "No warning near the end of a quarter"
+            + join_and(f"Q{q}" for q in sorted(warn)) if warn else "No warning near the end of a quarter"
         ),
         "GF-TURNOVER": "On a turnover the ball stays where it is and the drive direction reverses",
         "GF-SYNTAX": (
@@ -156,7 +145,7 @@ def rules_text(rules: GridFootballRules) -> dict[str, str]:
             f"Punt: on {punts} down instead of a play; travels {r.punt_distance} rows from the ball and is returned like a kickoff"
             if r.punt_downs else "Punt: not allowed in this ruleset"
         ),
-        "GF-R-DOWNS-FAIL": f"Failing on {_ordinal(r.downs)} down is a turnover on downs at the spot",
+        "GF-R-DOWNS-FAIL": f"Failing on {ordinal(r.downs)} down is a turnover on downs at the spot",
         "GF-R-NEW-SERIES": f"After a turnover or a kick the new offense starts 1st & {F} from the ball",
         "GF-R-DOWN-COUNT": f"Each play call or punt resolved is one of the quarter's {r.downs_per_quarter} downs; kickoffs are not",
         "GF-R-SWITCH-MAP": (
@@ -197,7 +186,7 @@ def _lateral_table(plays: dict[int, PlaySpec]) -> str:
     text = "The plays table governs lateral caps"
     parts = []
     if reduced:
-        parts.append(f"'reduced by 1' is how it was built ({'Play' if len(reduced) == 1 else 'Plays'} {_and(reduced)})")
+        parts.append(f"'reduced by 1' is how it was built ({'Play' if len(reduced) == 1 else 'Plays'} {join_and(reduced)})")
     parts += others
     return text + ("; " + " and ".join(parts) if parts else "")
 
@@ -207,7 +196,7 @@ def _carry(quarters: int) -> str:
     breaks = [f"Q{q}/Q{q + 1}" for q in range(1, quarters) if q != half]
     if not breaks:
         return "There is no quarter break within a half: a drive ends only at halftime"
-    return f"A drive carries over the {_and(breaks)} {'break' if len(breaks) == 1 else 'breaks'} with its down and distance"
+    return f"A drive carries over the {join_and(breaks)} {'break' if len(breaks) == 1 else 'breaks'} with its down and distance"
 
 
 #: the rule ids in the order of the index (the guide's, then the rulings)
