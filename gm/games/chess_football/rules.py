@@ -111,6 +111,8 @@ def _captains() -> dict[str, CaptainSpec]:
     }
 
 
+# alike on purpose: the offense's and the defense's lineups are two tables of data of one shape (CF-R-LINEUP's
+# starting squares), not logic: one function building both would only hide the squares the document lists
 def _offense_lineup() -> list[PieceSlot]:
     return [
         PieceSlot(id="HV1", kind="heavy", column="G", depth=0),
