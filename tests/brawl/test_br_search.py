@@ -26,8 +26,6 @@ def _swapped(state: BrawlState, seat: str, rng: random.Random) -> BrawlState:
         pile[:] = pool[len(hand):]
     for pile in twin.piles[seat].values():
         pile.reverse()
-    twin._known.clear()
-    twin._spaces.clear()
     return twin
 
 
