@@ -140,22 +140,11 @@ class _Tables:
     decks: dict[str, tuple[Card, ...]]
     #: effect -> a flat card value (0-99) after that effect (:meth:`BrawlRules.modify`, looked up)
     values: dict[str, list[int]]
-    #: (player, card code, zone) -> what revealing that card there makes: its text, its zone's first cell,
-    #: the player's effect there and the card's value (``None``: rolled later); filled as cards are played
-    # speed seam: reveal-texts - a card revealed in a zone is parsed, valued and worded once per ruleset, not
-    # at each reveal (brawl's validated applies about 4% faster)
-    reveals: dict[tuple[str, str, str], tuple[str, int, str, int | None]]
-
     def reveal(self, player: str, code: str, zone: str) -> tuple[str, int, str, int | None]:
-        """What revealing ``player``'s card ``code`` in ``zone`` makes (see :attr:`reveals`)."""
-        key = (player, code, zone)
-        hit = self.reveals.get(key)
-        if hit is None:
-            if len(self.reveals) >= 100_000:
-                self.reveals.clear()
-            card, eff = parse_card(code), self.effects[player][zone]
-            hit = self.reveals[key] = (f"{player}:{code}@{zone}", _CELL[zone], eff, None if card.rolled else self.values[eff][card.lo])
-        return hit
+        """What revealing ``player``'s card ``code`` in ``zone`` makes: its text, its zone's first cell, the
+        player's effect there and the card's value (``None``: rolled later)."""
+        card, eff = parse_card(code), self.effects[player][zone]
+        return f"{player}:{code}@{zone}", _CELL[zone], eff, None if card.rolled else self.values[eff][card.lo]
 
 
 # speed seam: ruleset-tables - what a ruleset fixes is looked up once per ruleset object (kept while it
@@ -177,7 +166,6 @@ def _tables(r: BrawlRules) -> _Tables:
             {p: {z: r.effect(pos, z) for z in ZONES} for p, pos in positions.items()},
             {name: tuple(parse_card(c) for c in spec.deck) for name, spec in r.positions.items()},
             {e: [r.modify(v, e) for v in range(100)] for e in Effect},
-            {},
         )
     return t
 
@@ -589,7 +577,6 @@ class BrawlState(GameState[BrawlRules]):
         cells = self._cells
         self._zones_view = None
         tables = self._tables
-        known = tables.reveals
         for seat, u in ((self.offense, 0), (self.defense, 1)):
             hand = self.hands[seat]
             parts = []
@@ -604,7 +591,7 @@ class BrawlState(GameState[BrawlRules]):
                     while held[i].code != code:
                         i += 1
                     card = held.pop(i)
-                text, cell, eff, value = known.get((player, code, cp.zone)) or tables.reveal(player, code, cp.zone)
+                text, cell, eff, value = tables.reveal(player, code, cp.zone)
                 cells[cell + u].append((player, card, play, eff, value, None))
                 parts.append(text)
                 effects.add(eff)
