@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gm.core.chatlog import seat_pattern
 from gm.core.chatlog_text import RULE, Line, clean_lines
 from gm.core.errors import StateError
+from gm.core.wording import seat_pattern
 
 if TYPE_CHECKING:
     from gm.core.chatlog import ChatLog, ParsedLine

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -275,11 +275,6 @@ def example_lines(game: Game[Any, Any], rules: Any = None, seed: int = 0) -> lis
         except GameError:
             break
     return exchanges(game, state)
-
-
-def seat_pattern(seats: Iterable[str]) -> str:
-    """A regex alternative matching any of ``seats`` as a whole word."""
-    return "|".join(re.escape(s) for s in sorted(seats, key=len, reverse=True))
 
 
 def exchanges(game: Game[Any, Any], state: GameState[Any]) -> list[str]:

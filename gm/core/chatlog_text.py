@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gm.core.chatlog import Claim, ParsedLine, seat_pattern
+from gm.core.chatlog import Claim, ParsedLine
 from gm.core.errors import GameError, StateError
+from gm.core.wording import seat_pattern
 
 #: the rule id of the import's own refusals (no log, text that is no text)
 RULE = "CORE-IMPORT"

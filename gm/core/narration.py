@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gm.core.wording import seat_pattern
+
 GAME_OVER = re.compile(r"\bgame\s+over\b|\bgame(?:\s+is|'s)\s+(?:now\s+)?(?:over|finished|done)\b|\b(?:wins?|won)\s+the\s+(?:game|match)\b"
                        r"|\bvictory\b", re.I)
 DRAW = re.compile(r"\b(?:ends?|ended|finish(?:es|ed)?)\s+(?:in\s+)?(?:a\s+)?(?:draw|tie)\b|\b(?:a|the)\s+(?:draw|tie)\s+game\b"
@@ -520,16 +522,12 @@ def _check_moves(narration: str, facts: Facts) -> list[str]:
     return out
 
 
-def _seat_pattern(seats: Iterable[str]) -> str:
-    return "|".join(re.escape(s) for s in sorted(seats, key=len, reverse=True))
-
-
 def _check_scores(narration: str, facts: Facts) -> list[str]:
     if not facts.scores or not facts.seats:
         return []
     out: list[str] = []
     seats = {s.lower(): s for s in facts.seats}
-    names = _seat_pattern(facts.seats)
+    names = seat_pattern(facts.seats)
     pairs = [sorted(s.values()) for s in facts.scores]
     two = len(facts.seats) == 2
     for sentence in re.split(r"(?<=[.!?])\s+|\n", narration):
@@ -615,7 +613,7 @@ def _check_winners(narration: str, facts: Facts) -> list[str]:
     if not facts.seats:
         return []
     out: list[str] = []
-    names = _seat_pattern(facts.seats)
+    names = seat_pattern(facts.seats)
     seats = {s.lower(): s for s in facts.seats}
     not_game = r"(?!\s+(?:the\s+)?(?:coin|toss|zone|collision|roll|race|battle|ball|possession|kick|flip|[A-Z]{2}\b|[A-Z][a-z]+field|backfield))"
     claims: list[tuple[str, int]] = [

@@ -1,6 +1,9 @@
-"""Small words every game's text uses the same way (ordinals), worded once."""
+"""Small words every game's text uses the same way (ordinals, seats in a pattern), worded once."""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Iterable
 
 
 def ordinal(n: int) -> str:
@@ -9,3 +12,8 @@ def ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def seat_pattern(seats: Iterable[str]) -> str:
+    """A regex alternative matching any of ``seats`` (the longest first, so no seat stops at another's prefix)."""
+    return "|".join(re.escape(s) for s in sorted(seats, key=len, reverse=True))
