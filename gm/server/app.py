@@ -28,7 +28,7 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -42,7 +42,7 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gm import __version__
-from gm.core.errors import GameError, http_error
+from gm.core.errors import GameError
 from gm.server.access import SEAT_PREFIX, Keys
 from gm.server.guard import (
     Guard,
@@ -50,6 +50,7 @@ from gm.server.guard import (
     bearer,
     credential_key,
     error_response,
+    json_endpoint,
     log_drop,
     read_json,
     timed_protocol,
@@ -209,17 +210,7 @@ def api_routes(state: ServerState) -> list[Route]:
             raise Denied(403, "not the admin token")
         verified(request.scope, credential_key(token))
 
-    def handle(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(request: Request) -> Response:
-            try:
-                return await fn(request)
-            except Denied as exc:
-                return _error(exc.status, exc.message, **exc.extra)
-            except GameError as exc:
-                body = http_error(exc)
-                return _error(body.pop("status"), body.pop("message"), **body)
-
-        return endpoint
+    handle = json_endpoint
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "status": "alive", "version": __version__})

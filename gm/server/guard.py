@@ -31,16 +31,17 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 import anyio
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from gm.core.errors import GameError, http_error
 from gm.server.access import digest
 from gm.server.hub import Denied
 
@@ -61,6 +62,22 @@ def error_response(status: int, message: str, *, close: bool = False, **extra: A
     if close:
         headers["Connection"] = "close"
     return JSONResponse({"ok": False, "error": {"status": status, "message": message, **extra}}, status_code=status, headers=headers or None)
+
+
+def json_endpoint(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """``fn`` as an endpoint that answers a refusal (:class:`Denied`) and a game's error (:class:`GameError`,
+    with its rule id, quoted input, legal options and reason) with the one JSON error of every route."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except Denied as exc:
+            return error_response(exc.status, exc.message, **exc.extra)
+        except GameError as exc:
+            body = http_error(exc)
+            return error_response(body.pop("status"), body.pop("message"), **body)
+
+    return endpoint
 
 
 def header(scope: Scope, name: bytes) -> str | None:

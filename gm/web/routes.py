@@ -28,7 +28,7 @@ import json
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -232,7 +232,7 @@ def rules_form(game_id: str) -> dict[str, Any]:
 
 def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list[Route | Mount]:
     """The page and its routes (the API's conventions: JSON errors, bearer seat tokens)."""
-    from gm.server.guard import bearer, credential_key, read_json, verified
+    from gm.server.guard import bearer, credential_key, json_endpoint, read_json, verified
 
     hub = state.hub
     llm = referees if referees is not None else LLMReferees.from_env()
@@ -248,16 +248,7 @@ def page_routes(state: ServerState, referees: LLMReferees | None = None) -> list
             meta["game"], meta["seat"] = grant.session, grant.seat
         return grant
 
-    def handle(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(request: Request) -> Response:
-            try:
-                return await fn(request)
-            except Denied as exc:
-                return JSONResponse({"ok": False, "error": {"status": exc.status, "message": exc.message}}, status_code=exc.status)
-            except GameError as exc:
-                return JSONResponse({"ok": False, "error": http_error(exc)}, status_code=400)
-
-        return endpoint
+    handle = json_endpoint
 
     async def index(request: Request) -> Response:
         return FileResponse(
