@@ -9,10 +9,8 @@ import fcntl
 import subprocess
 from pathlib import Path
 
-from browser_helpers import missing
+from browser_helpers import JS, npm_tools
 
-ROOT = Path(__file__).resolve().parents[2]
-JS = ROOT / "tests" / "js"
 MODULES = JS / "node_modules"
 NODE = MODULES / ".bin" / "node"
 ESBUILD = MODULES / ".bin" / "esbuild"
@@ -21,12 +19,7 @@ CONFORMANCE = MODULES / "@modelcontextprotocol" / "conformance" / "dist" / "inde
 
 def js_tools() -> Path:
     """``tests/js/node_modules``, installed by ``make js`` when missing or older than the lock file."""
-    JS.mkdir(exist_ok=True)
-    with (JS / ".install.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        p = subprocess.run(["make", "-s", "js"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
-    if p.returncode != 0 or not NODE.exists():
-        missing(f"the npm test tools are not installed (make js): {(p.stderr or p.stdout)[-500:]}")
+    npm_tools(NODE)
     return MODULES
 
 

@@ -25,12 +25,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium_path, missing
-from js_tools import ROOT, build_host
+from browser_helpers import CHROMIUM_ARGS, ROOT, chromium_executable
+from js_tools import build_host
 from mcp_helpers import HttpServer
 
-#: Debian's chromium (as the page's browser tests find it)
-CHROMIUM = chromium_path()
 KEY = "33" * 32
 GAMES = ["grid-football", "gridmaster4", "quarterback", "brawl", "chess-football", "rock-paper-scissors"]
 #: the games whose bot locks a pick (a SHA-256 commitment) before the client's first move, at these seeds
@@ -39,16 +37,6 @@ SEEDS = {"grid-football": 3, "gridmaster4": 2, "quarterback": 5, "brawl": 4, "ch
 WAIT = 30_000  # ms: a generous bound for a loaded 2-core machine (never a synchronisation)
 #: what the host puts around the view: no network at all (a real host applies the resource's declared CSP)
 VIEW_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
-
-
-def _browser_or_skip() -> Any:
-    if CHROMIUM is None:
-        missing("chromium is missing")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("playwright is missing (pip install -e '.[browser]')")
-    return sync_playwright
 
 
 @pytest.fixture(scope="module")
@@ -102,9 +90,10 @@ def servers(tmp_path_factory: pytest.TempPathFactory, plugin_site: Path) -> Iter
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_playwright = _browser_or_skip()
+    exe = chromium_executable()  # (skips, or fails in CI, without Playwright or Chromium)
+    from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         yield b
         b.close()
 

@@ -13,7 +13,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from js_tools import CONFORMANCE, NODE, ROOT, js_tools
+from browser_helpers import ROOT
+from js_tools import CONFORMANCE, NODE, js_tools
 from mcp_helpers import HttpServer
 
 DOC = ROOT / "docs" / "mcp.md"

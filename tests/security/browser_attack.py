@@ -9,20 +9,15 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from browser_helpers import chromium_path, missing
+from browser_helpers import CHROMIUM_ARGS, chromium_executable
 
 
 @asynccontextmanager
 async def browser() -> AsyncIterator[Any]:
-    try:
-        from playwright.async_api import async_playwright
-    except ImportError:
-        missing("the playwright package is not installed: pip install -e '.[browser]' (.ci/run does it)")
-    exe = chromium_path()
-    if exe is None:
-        missing("no Chromium on this machine: apt-get install chromium (.ci/run installs it)")
+    exe = chromium_executable()  # (skips, or fails in CI, without Playwright or Chromium)
+    from playwright.async_api import async_playwright
     async with async_playwright() as p:
-        b = await p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        b = await p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         try:
             yield b
         finally:

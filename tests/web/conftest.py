@@ -4,9 +4,7 @@ npm registry (``make js`` into ``tests/js/node_modules``) and the test-only plug
 
 from __future__ import annotations
 
-import fcntl
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,14 +14,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "serve"))
 
-from browser_helpers import chromium_path, missing
+from browser_helpers import CHROMIUM_ARGS, JS, ROOT, chromium_executable, npm_tools
 from plugin_helpers import install_plugin
 from serve_helpers import ServerProcess
 
-ROOT = Path(__file__).resolve().parents[2]
 #: screenshots of each game's page land here (CI keeps them as artifacts; git ignores build/)
 ARTIFACTS = Path(os.environ.get("GM_WEB_ARTIFACTS", ROOT / "build" / "web-artifacts"))
-JS = ROOT / "tests" / "js"
 #: axe-core's browser build (npm package axe-core, pinned in tests/js/package-lock.json)
 AXE = JS / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -33,15 +29,10 @@ def browser() -> Iterator[Any]:
     """Chromium for one test module. Not the session: Playwright's sync API keeps its event loop
     running while it is open, so a later test of the same worker that calls ``asyncio.run`` /
     ``anyio.run`` (the MCP client tests) would fail with "another loop is running"."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("the playwright package is not installed: pip install -e '.[browser]' (.ci/run does it)")
-    exe = chromium_path()
-    if exe is None:
-        missing("no Chromium on this machine: apt-get install chromium (.ci/run installs it)")
+    exe = chromium_executable()  # (skips, or fails in CI, without Playwright or Chromium)
+    from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         try:
             yield b
         finally:
@@ -51,14 +42,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def axe_core() -> Path:
     """axe-core, installed by ``make js`` when missing (one test process at a time)."""
-    if not AXE.is_file():
-        JS.mkdir(exist_ok=True)
-        with (JS / ".install.lock").open("w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            p = subprocess.run(["make", "-s", "js"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
-        if p.returncode != 0 or not AXE.is_file():
-            missing(f"axe-core is not installed (make js): {(p.stderr or p.stdout)[-500:]}")
-    return AXE
+    return npm_tools(AXE)
 
 
 @pytest.fixture(scope="module")
